@@ -1,0 +1,361 @@
+//! The generic decoder: walks a message's bytes against its schema table and
+//! builds a tree that borrows from the input (strings, bytes and packed
+//! arrays are slices, never copies). Formats validate on top of this tree.
+
+use crate::error::{DecodeError, ErrorKind, Result};
+use crate::schema::{FieldDef, FieldType, MessageDef, MsgId, Scalar, SchemaSet};
+use crate::wire::{count_packed_varints, FieldReader, PackedVarints, WireType, WireValue};
+
+/// How deep messages may nest before decoding stops, like protobuf's own
+/// runtimes (prost and C++ both use 100).
+pub const DEFAULT_DEPTH: u32 = 100;
+
+/// The depth budget and strictness, passed by value into every nested
+/// message (prost's `DecodeContext`).
+#[derive(Debug, Clone, Copy)]
+pub struct DecodeContext {
+    pub depth_left: u32,
+    /// Strict: a field the schema does not know, a wrong wire type or a
+    /// string that is not UTF-8 is an error (this is how formats are told
+    /// apart). Lenient: such fields are kept as unknown and shown raw.
+    pub strict: bool,
+    /// With `strict`: still keep fields the schema does not know (formats
+    /// whose schema grows, such as ModelProto, show them instead of failing).
+    pub allow_unknown: bool,
+}
+
+impl DecodeContext {
+    pub fn strict() -> Self {
+        DecodeContext { depth_left: DEFAULT_DEPTH, strict: true, allow_unknown: false }
+    }
+    pub fn lenient() -> Self {
+        DecodeContext { depth_left: DEFAULT_DEPTH, strict: false, allow_unknown: true }
+    }
+    fn enter(self, offset: u64) -> Result<Self> {
+        match self.depth_left.checked_sub(1) {
+            Some(depth_left) => Ok(DecodeContext { depth_left, ..self }),
+            None => Err(DecodeError::new(ErrorKind::DepthLimit(DEFAULT_DEPTH), offset)),
+        }
+    }
+}
+
+/// A decoded message. Fields are grouped by their place in the schema
+/// (declaration order), occurrences of one field in wire order; fields the
+/// schema does not know come last.
+#[derive(Debug, Clone)]
+pub struct Message<'a> {
+    pub def: MsgId,
+    /// Absolute offset of the message's first byte.
+    pub offset: u64,
+    pub end: u64,
+    pub fields: Vec<Field<'a>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field<'a> {
+    /// Index into the message definition's `fields`; None when unknown.
+    pub slot: Option<usize>,
+    pub number: u32,
+    /// Absolute offset of the field's key.
+    pub offset: u64,
+    /// Absolute offset of its value (after the key and any length prefix).
+    pub value_offset: u64,
+    pub end: u64,
+    pub value: Value<'a>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Value<'a> {
+    /// A varint, fixed32 or fixed64 value; its meaning comes from the type.
+    Scalar(u64),
+    /// Packed repeated scalars, still encoded.
+    Packed(&'a [u8]),
+    /// A string or bytes value.
+    Bytes(&'a [u8]),
+    Message(Box<Message<'a>>),
+    /// A field the schema does not know (or, leniently, one with the wrong
+    /// wire type), kept as it was on the wire.
+    Unknown(WireValue<'a>),
+}
+
+/// Decodes `buf` (which starts at absolute offset `base`) as message `id`.
+pub fn decode_message<'a>(
+    set: &SchemaSet,
+    id: MsgId,
+    buf: &'a [u8],
+    base: u64,
+    ctx: DecodeContext,
+) -> Result<Message<'a>> {
+    let def = set.message(id);
+    let mut fields = Vec::new();
+    for wire in FieldReader::new(buf, base) {
+        let wire = wire.map_err(|e| e.within(def.name.clone()))?;
+        let known = def.field_by_number(wire.number);
+        let Some((slot, fdef)) = known else {
+            if !ctx.allow_unknown {
+                return Err(DecodeError::new(
+                    ErrorKind::UnknownField { number: wire.number, message: def.full_name.clone() },
+                    wire.offset,
+                ));
+            }
+            fields.push(Field {
+                slot: None,
+                number: wire.number,
+                offset: wire.offset,
+                value_offset: wire.value_offset,
+                end: wire.end,
+                value: Value::Unknown(wire.value),
+            });
+            continue;
+        };
+        let value = match decode_value(set, def, fdef, &wire.value, wire.value_offset, ctx) {
+            Ok(v) => v,
+            Err(e) if ctx.strict => return Err(e.within(format!("{}.{}", def.name, fdef.name))),
+            // Lenient: bytes that do not fit the schema are kept raw.
+            Err(_) => Value::Unknown(wire.value),
+        };
+        let slot = match value {
+            Value::Unknown(_) => None,
+            _ => Some(slot),
+        };
+        fields.push(Field {
+            slot,
+            number: wire.number,
+            offset: wire.offset,
+            value_offset: wire.value_offset,
+            end: wire.end,
+            value,
+        });
+    }
+    // Stable: occurrences of one field stay in wire order.
+    fields.sort_by_key(|f| f.slot.unwrap_or(usize::MAX));
+    Ok(Message { def: id, offset: base, end: base + buf.len() as u64, fields })
+}
+
+fn decode_value<'a>(
+    set: &SchemaSet,
+    _def: &MessageDef,
+    fdef: &FieldDef,
+    wire: &WireValue<'a>,
+    offset: u64,
+    ctx: DecodeContext,
+) -> Result<Value<'a>> {
+    let expected = fdef.ty.wire_type();
+    let got = wire.wire_type();
+    if got == expected {
+        return Ok(match *wire {
+            WireValue::Varint(v) => Value::Scalar(v),
+            WireValue::Fixed32(v) => Value::Scalar(u64::from(v)),
+            WireValue::Fixed64(v) => Value::Scalar(v),
+            WireValue::Len(bytes) => match fdef.ty {
+                FieldType::Message(sub) => {
+                    let inner = ctx.enter(offset)?;
+                    Value::Message(Box::new(decode_message(set, sub, bytes, offset, inner)?))
+                }
+                FieldType::Scalar(Scalar::String) => {
+                    if ctx.strict {
+                        if let Err(e) = std::str::from_utf8(bytes) {
+                            return Err(DecodeError::new(
+                                ErrorKind::InvalidUtf8 { at: e.valid_up_to() },
+                                offset + e.valid_up_to() as u64,
+                            ));
+                        }
+                    }
+                    Value::Bytes(bytes)
+                }
+                _ => Value::Bytes(bytes),
+            },
+            WireValue::Group(_) => unreachable_group(offset)?,
+        });
+    }
+    if let (true, true, WireValue::Len(bytes)) = (fdef.repeated(), fdef.ty.packable(), wire) {
+        match expected {
+            WireType::Varint => {
+                count_packed_varints(bytes, offset)?;
+            }
+            WireType::Fixed32 | WireType::Fixed64 => {
+                let width = if expected == WireType::Fixed32 { 4 } else { 8 };
+                if bytes.len() % width != 0 {
+                    return Err(DecodeError::new(ErrorKind::PackedLength { len: bytes.len(), width }, offset));
+                }
+            }
+            _ => {}
+        }
+        return Ok(Value::Packed(bytes));
+    }
+    Err(DecodeError::new(ErrorKind::WrongWireType { expected: expected.name(), got: got.name() }, offset))
+}
+
+fn unreachable_group<T>(offset: u64) -> Result<T> {
+    // No schema type is written as a group, so a group never matches.
+    Err(DecodeError::new(ErrorKind::WrongWireType { expected: "LEN", got: "SGROUP" }, offset))
+}
+
+/// A scalar read by its declared type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScalarValue {
+    I64(i64),
+    U64(u64),
+    F32(f32),
+    F64(f64),
+    Bool(bool),
+    Enum(i32),
+}
+
+impl ScalarValue {
+    /// Interprets the raw bits of a varint or fixed value as `ty`.
+    pub fn from_raw(ty: FieldType, raw: u64) -> ScalarValue {
+        match ty {
+            FieldType::Enum(_) => ScalarValue::Enum(raw as i32),
+            FieldType::Message(_) => ScalarValue::U64(raw),
+            FieldType::Scalar(s) => match s {
+                Scalar::Int32 | Scalar::SFixed32 => ScalarValue::I64(i64::from(raw as u32 as i32)),
+                Scalar::Int64 | Scalar::SFixed64 => ScalarValue::I64(raw as i64),
+                Scalar::UInt32 | Scalar::Fixed32 => ScalarValue::U64(u64::from(raw as u32)),
+                Scalar::UInt64 | Scalar::Fixed64 => ScalarValue::U64(raw),
+                Scalar::SInt32 => {
+                    let v = raw as u32;
+                    ScalarValue::I64(i64::from(((v >> 1) as i32) ^ -((v & 1) as i32)))
+                }
+                Scalar::SInt64 => ScalarValue::I64(((raw >> 1) as i64) ^ -((raw & 1) as i64)),
+                Scalar::Float => ScalarValue::F32(f32::from_bits(raw as u32)),
+                Scalar::Double => ScalarValue::F64(f64::from_bits(raw)),
+                Scalar::Bool => ScalarValue::Bool(raw != 0),
+                Scalar::String | Scalar::Bytes => ScalarValue::U64(raw),
+            },
+        }
+    }
+
+    pub fn as_i64(self) -> Option<i64> {
+        match self {
+            ScalarValue::I64(v) => Some(v),
+            ScalarValue::U64(v) => i64::try_from(v).ok(),
+            ScalarValue::Enum(v) => Some(i64::from(v)),
+            ScalarValue::Bool(b) => Some(i64::from(b)),
+            _ => None,
+        }
+    }
+}
+
+/// The raw values of the occurrences of one scalar field, packed or not.
+pub enum RawScalars<'a> {
+    One(Option<u64>),
+    Varints(PackedVarints<'a>),
+    Fixed32(std::slice::ChunksExact<'a, u8>),
+    Fixed64(std::slice::ChunksExact<'a, u8>),
+}
+
+impl<'a> RawScalars<'a> {
+    pub fn new(value: &Value<'a>, wire: WireType) -> Self {
+        match *value {
+            Value::Scalar(v) => RawScalars::One(Some(v)),
+            Value::Packed(bytes) => match wire {
+                WireType::Fixed32 => RawScalars::Fixed32(bytes.chunks_exact(4)),
+                WireType::Fixed64 => RawScalars::Fixed64(bytes.chunks_exact(8)),
+                _ => RawScalars::Varints(PackedVarints::new(bytes)),
+            },
+            _ => RawScalars::One(None),
+        }
+    }
+
+    /// How many values there are, without decoding them.
+    pub fn count(value: &Value<'a>, wire: WireType) -> u64 {
+        match *value {
+            Value::Scalar(_) => 1,
+            Value::Packed(bytes) => match wire {
+                WireType::Fixed32 => (bytes.len() / 4) as u64,
+                WireType::Fixed64 => (bytes.len() / 8) as u64,
+                // Validated when decoded: every varint ends with a byte < 0x80.
+                _ => bytes.iter().filter(|&&b| b < 0x80).count() as u64,
+            },
+            _ => 0,
+        }
+    }
+}
+
+impl Iterator for RawScalars<'_> {
+    type Item = u64;
+    fn next(&mut self) -> Option<u64> {
+        match self {
+            RawScalars::One(v) => v.take(),
+            RawScalars::Varints(it) => it.next().flatten(),
+            RawScalars::Fixed32(it) => it.next().and_then(|c| c.try_into().ok()).map(|b| u64::from(u32::from_le_bytes(b))),
+            RawScalars::Fixed64(it) => it.next().and_then(|c| c.try_into().ok()).map(u64::from_le_bytes),
+        }
+    }
+}
+
+impl<'a> Message<'a> {
+    pub fn def<'s>(&self, set: &'s SchemaSet) -> &'s MessageDef {
+        set.message(self.def)
+    }
+
+    /// The occurrences of the field in `slot`, in wire order.
+    pub fn slot(&self, slot: usize) -> &[Field<'a>] {
+        let start = self.fields.partition_point(|f| f.slot.map_or(false, |s| s < slot));
+        let end = self.fields.partition_point(|f| f.slot.map_or(false, |s| s <= slot));
+        self.fields.get(start..end).unwrap_or(&[])
+    }
+
+    /// The occurrences of the named field (empty when absent or unknown).
+    pub fn field(&self, set: &SchemaSet, name: &str) -> &[Field<'a>] {
+        match self.def(set).field_by_name(name) {
+            Some((slot, _)) => self.slot(slot),
+            None => &[],
+        }
+    }
+
+    pub fn has(&self, set: &SchemaSet, name: &str) -> bool {
+        !self.field(set, name).is_empty()
+    }
+
+    /// The fields the schema did not know.
+    pub fn unknown(&self) -> &[Field<'a>] {
+        let start = self.fields.partition_point(|f| f.slot.is_some());
+        self.fields.get(start..).unwrap_or(&[])
+    }
+
+    /// Every value of a scalar field (all occurrences, packed or not).
+    pub fn scalars<'f>(&'f self, set: &'f SchemaSet, name: &str) -> impl Iterator<Item = ScalarValue> + 'f {
+        let fdef = self.def(set).field_by_name(name).map(|(_, f)| f.ty);
+        let occurrences = self.field(set, name);
+        occurrences.iter().flat_map(move |f| {
+            let ty = fdef.unwrap_or(FieldType::Scalar(Scalar::UInt64));
+            RawScalars::new(&f.value, ty.wire_type()).map(move |raw| ScalarValue::from_raw(ty, raw))
+        })
+    }
+
+    /// The value of a singular scalar field: the last occurrence wins, as
+    /// protobuf merges them.
+    pub fn scalar(&self, set: &SchemaSet, name: &str) -> Option<ScalarValue> {
+        self.scalars(set, name).last()
+    }
+
+    pub fn int(&self, set: &SchemaSet, name: &str) -> Option<i64> {
+        self.scalar(set, name).and_then(ScalarValue::as_i64)
+    }
+
+    /// The bytes of a singular string or bytes field (last occurrence).
+    pub fn bytes(&self, set: &SchemaSet, name: &str) -> Option<&'a [u8]> {
+        self.field(set, name).iter().rev().find_map(|f| match f.value {
+            Value::Bytes(b) => Some(b),
+            _ => None,
+        })
+    }
+
+    pub fn str(&self, set: &SchemaSet, name: &str) -> Option<&'a str> {
+        self.bytes(set, name).and_then(|b| std::str::from_utf8(b).ok())
+    }
+
+    /// The nested messages of a message field, in wire order.
+    pub fn messages<'f>(&'f self, set: &SchemaSet, name: &str) -> impl Iterator<Item = &'f Message<'a>> + 'f {
+        self.field(set, name).iter().filter_map(|f| match &f.value {
+            Value::Message(m) => Some(m.as_ref()),
+            _ => None,
+        })
+    }
+
+    pub fn message(&self, set: &SchemaSet, name: &str) -> Option<&Message<'a>> {
+        self.messages(set, name).last()
+    }
+}

@@ -1,0 +1,144 @@
+//! The format registry: an ordered list of formats, each a schema (root
+//! message) plus its own validation. `--as auto` tries them in order after
+//! the seed's protobuf pre-checks; the schemaless reading comes last.
+
+pub mod onnx_tensor;
+
+use crate::decode::{decode_message, DecodeContext, Message};
+use crate::error::{DecodeError, ErrorKind, Result};
+use crate::schema::SchemaSet;
+use crate::schemaless::{self, RawMessage};
+use crate::wire::FieldReader;
+
+/// Options that reach every format's decoder.
+#[derive(Debug, Clone, Copy)]
+pub struct FormatOptions {
+    /// The user named this format with `--as`: decode what fits and show
+    /// unknown fields rather than refusing them, where the format allows.
+    pub forced: bool,
+    /// Nesting limit of the schemaless reading.
+    pub max_depth: u32,
+}
+
+impl Default for FormatOptions {
+    fn default() -> Self {
+        FormatOptions { forced: false, max_depth: schemaless::DEFAULT_MAX_DEPTH }
+    }
+}
+
+/// What a format made of the input.
+pub enum Body<'a> {
+    /// A message read with a schema: its full type name, the message, and
+    /// other types the same bytes are equally valid as.
+    Message { type_name: String, message: Message<'a>, also: Vec<String> },
+    /// A message read without a schema.
+    Schemaless(RawMessage<'a>),
+}
+
+pub type DecodeFn = for<'a> fn(&'a [u8], &FormatOptions) -> Result<Body<'a>>;
+
+pub struct Format {
+    pub id: &'static str,
+    /// What the format is, for people.
+    pub title: &'static str,
+    pub decode: DecodeFn,
+}
+
+/// A decoded input: which format took it and what it holds.
+pub struct Decoded<'a> {
+    pub format: &'static Format,
+    pub body: Body<'a>,
+}
+
+/// The formats in the order `--as auto` tries them (the seed's order).
+pub static REGISTRY: &[Format] = &[
+    Format { id: "onnx-tensor", title: "ONNX tensor (TensorProto)", decode: decode_onnx_tensor },
+    Format { id: "protobuf", title: "Protocol Buffers message (no schema)", decode: decode_schemaless },
+];
+
+pub fn find(id: &str) -> Option<&'static Format> {
+    REGISTRY.iter().find(|f| f.id == id)
+}
+
+pub fn ids() -> Vec<&'static str> {
+    REGISTRY.iter().map(|f| f.id).collect()
+}
+
+/// Decodes `bytes` as the message `type_name` of the built-in tables.
+pub fn decode_builtin<'a>(type_name: &str, bytes: &'a [u8], ctx: DecodeContext) -> Result<Message<'a>> {
+    let set = SchemaSet::builtin();
+    let id = set
+        .find_message(type_name)
+        .ok_or_else(|| DecodeError::new(ErrorKind::Invalid(format!("no schema table for {type_name}")), 0))?;
+    decode_message(set, id, bytes, 0, ctx)
+}
+
+fn decode_onnx_tensor<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
+    let message = decode_builtin("onnx.TensorProto", bytes, DecodeContext::strict())?;
+    onnx_tensor::validate(SchemaSet::builtin(), &message)?;
+    Ok(Body::Message { type_name: "onnx.TensorProto".into(), message, also: Vec::new() })
+}
+
+fn decode_schemaless<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
+    if bytes.is_empty() {
+        return Err(DecodeError::new(ErrorKind::Empty, 0));
+    }
+    let msg = schemaless::decode(bytes, 0, schemaless::Options { max_depth: opts.max_depth })?;
+    Ok(Body::Schemaless(msg))
+}
+
+/// Why `--as auto` turned an input down: the deciding error, and what each
+/// format said.
+#[derive(Debug)]
+pub struct Rejection {
+    pub error: DecodeError,
+    pub tried: Vec<(&'static str, DecodeError)>,
+}
+
+/// The seed's pre-checks: the first field must read cleanly and the first
+/// 512 bytes must not all be printable text.
+pub fn precheck(bytes: &[u8]) -> Result<()> {
+    if bytes.is_empty() {
+        return Err(DecodeError::new(ErrorKind::Empty, 0));
+    }
+    if let Some(Err(e)) = FieldReader::new(bytes, 0).next() {
+        return Err(e);
+    }
+    let head = bytes.get(..512).unwrap_or(bytes);
+    let text = match std::str::from_utf8(head) {
+        Ok(s) => Some(s),
+        // A character cut at byte 512 still counts as text.
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or(&[])).ok(),
+        Err(_) => None,
+    };
+    if text.is_some_and(|s| s.chars().all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))) {
+        return Err(DecodeError::new(ErrorKind::Text, 0));
+    }
+    Ok(())
+}
+
+/// `--as auto`: the pre-checks, then each format in order; the first whose
+/// validation passes wins.
+pub fn detect<'a>(bytes: &'a [u8], opts: &FormatOptions) -> std::result::Result<Decoded<'a>, Rejection> {
+    if let Err(error) = precheck(bytes) {
+        return Err(Rejection { error, tried: Vec::new() });
+    }
+    let mut tried = Vec::new();
+    for format in REGISTRY {
+        match (format.decode)(bytes, opts) {
+            Ok(body) => return Ok(Decoded { format, body }),
+            Err(e) => tried.push((format.id, e)),
+        }
+    }
+    let error = tried
+        .last()
+        .map(|(_, e)| e.clone())
+        .unwrap_or_else(|| DecodeError::new(ErrorKind::Invalid("no format".into()), 0));
+    Err(Rejection { error, tried })
+}
+
+/// `--as FORMAT`: that format only, and exactly why the input does not fit.
+pub fn decode_as<'a>(format: &'static Format, bytes: &'a [u8], opts: &FormatOptions) -> Result<Decoded<'a>> {
+    let opts = FormatOptions { forced: true, ..*opts };
+    (format.decode)(bytes, &opts).map(|body| Decoded { format, body })
+}

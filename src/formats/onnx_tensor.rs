@@ -1,0 +1,215 @@
+//! ONNX TensorProto: reading a decoded message as a tensor (type, shape,
+//! where the values are) and the seed's validation rules for tensor files.
+
+use crate::decode::{Field, Message, RawScalars, Value};
+use crate::error::{DecodeError, ErrorKind, Result};
+use crate::external::ExternalRef;
+use crate::schema::SchemaSet;
+use crate::tensor::{element_count, onnx_type, raw_capacity, raw_size, DataType, Elem, TensorData, TensorView};
+use crate::wire::WireType;
+
+/// The fields of TensorProto that can hold elements.
+pub const VALUE_FIELDS: &[&str] =
+    &["raw_data", "float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data"];
+
+/// Strings are checked for UTF-8 up to this many bytes each (the seed's rule:
+/// a long string may carry anything past it).
+const UTF8_CHECK_LIMIT: usize = 4096;
+
+fn wire_of(field: &str) -> WireType {
+    match field {
+        "float_data" => WireType::Fixed32,
+        "double_data" => WireType::Fixed64,
+        _ => WireType::Varint,
+    }
+}
+
+/// How many values a typed field holds (all occurrences, packed or not).
+fn typed_count(fields: &[Field<'_>], wire: WireType) -> u64 {
+    fields.iter().map(|f| RawScalars::count(&f.value, wire)).sum()
+}
+
+/// Typed values needed for `elements` elements of `dt`.
+fn typed_needed(dt: &DataType, elements: u64) -> Option<u64> {
+    if dt.elem.is_complex() {
+        elements.checked_mul(2)
+    } else {
+        Some(elements.div_ceil(dt.elem.elements_per_int32()))
+    }
+}
+
+fn external_ref(set: &SchemaSet, msg: &Message<'_>) -> ExternalRef {
+    let mut r = ExternalRef::default();
+    for entry in msg.messages(set, "external_data") {
+        let value = entry.str(set, "value").map(str::to_string);
+        match entry.str(set, "key") {
+            Some("location") => r.location = value,
+            Some("offset") => r.offset = value,
+            Some("length") => r.length = value,
+            Some("checksum") => r.checksum = value,
+            _ => {}
+        }
+    }
+    r
+}
+
+fn is_external(set: &SchemaSet, msg: &Message<'_>) -> bool {
+    msg.int(set, "data_location") == Some(1) || msg.has(set, "external_data")
+}
+
+/// Reads a TensorProto as a tensor, applying every rule of the seed. Used
+/// for tensor files and for every tensor nested in other ONNX messages.
+pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
+    let at = msg.offset;
+    let code = msg.int(set, "data_type").ok_or(DecodeError::new(ErrorKind::DataTypeMissing, at))?;
+    let dt = onnx_type(code).ok_or_else(|| DecodeError::new(ErrorKind::DataTypeRange(code), field_at(set, msg, "data_type")))?;
+    let dims = dims(set, msg).map_err(|(kind, _)| DecodeError::new(kind, field_at(set, msg, "dims")))?;
+    let elements = element_count(&dims).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, field_at(set, msg, "dims")))?;
+
+    let mut places: Vec<&str> = VALUE_FIELDS.iter().copied().filter(|f| msg.has(set, f)).collect();
+    let external = is_external(set, msg);
+    if external {
+        places.push("external_data");
+    }
+    if places.len() > 1 {
+        return Err(DecodeError::new(ErrorKind::ValuesInSeveralPlaces(places.join(", ")), at));
+    }
+    let place = places.first().copied();
+    if dt.elem == Elem::Str && place == Some("raw_data") {
+        return Err(DecodeError::new(ErrorKind::RawForString, field_at(set, msg, "raw_data")));
+    }
+    if let Some(p) = place {
+        if p != "raw_data" && p != "external_data" && p != dt.typed_field {
+            return Err(DecodeError::new(
+                ErrorKind::WrongTypedField { field: p.to_string(), data_type: dt.name.to_string() },
+                field_at(set, msg, p),
+            ));
+        }
+    }
+    if external {
+        let r = external_ref(set, msg);
+        if r.location.is_none() {
+            return Err(DecodeError::new(ErrorKind::Invalid("external_data has no location".into()), at));
+        }
+    }
+    if dt.elem == Elem::Str {
+        for (index, s) in msg.field(set, "string_data").iter().enumerate() {
+            if let Value::Bytes(b) = s.value {
+                let head = b.get(..UTF8_CHECK_LIMIT).unwrap_or(b);
+                if let Err(e) = std::str::from_utf8(head) {
+                    // A character cut at the 4 KB mark is not an error.
+                    if e.error_len().is_some() || head.len() == b.len() {
+                        return Err(DecodeError::new(
+                            ErrorKind::StringUtf8 { index: index as u64, at: e.valid_up_to() },
+                            s.value_offset + e.valid_up_to() as u64,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    // Sizes: skipped for a segment (a chunk of a larger tensor) and for
+    // external data (checked when the side file is read).
+    if msg.has(set, "segment") || external {
+        return Ok(());
+    }
+    match place {
+        None if elements > 0 => Err(DecodeError::new(ErrorKind::ValuesMissing { elements }, at)),
+        None => Ok(()),
+        Some("raw_data") => {
+            let raw = msg.bytes(set, "raw_data").unwrap_or(&[]);
+            let expected = raw_size(dt.elem, elements).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
+            if raw.len() as u64 != expected {
+                return Err(DecodeError::new(
+                    ErrorKind::RawSize { expected, got: raw.len() as u64 },
+                    field_at(set, msg, "raw_data"),
+                ));
+            }
+            Ok(())
+        }
+        Some(p) => {
+            let fields = msg.field(set, p);
+            let got = if p == "string_data" { fields.len() as u64 } else { typed_count(fields, wire_of(p)) };
+            let expected = typed_needed(dt, elements).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
+            if got != expected {
+                return Err(DecodeError::new(
+                    ErrorKind::TypedCount { field: p.to_string(), expected, got },
+                    field_at(set, msg, p),
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+fn field_at(set: &SchemaSet, msg: &Message<'_>, name: &str) -> u64 {
+    msg.field(set, name).first().map_or(msg.offset, |f| f.offset)
+}
+
+/// The dimensions, rejecting negative ones.
+fn dims(set: &SchemaSet, msg: &Message<'_>) -> std::result::Result<Vec<u64>, (ErrorKind, usize)> {
+    msg.scalars(set, "dims")
+        .enumerate()
+        .map(|(index, d)| {
+            let value = d.as_i64().unwrap_or(-1);
+            u64::try_from(value).map_err(|_| (ErrorKind::NegativeDim { index, value }, index))
+        })
+        .collect()
+}
+
+/// The tensor as a renderer sees it. Never fails: what cannot be decoded is
+/// marked unavailable with the reason (a file that failed validation can
+/// still be shown with `--as` leniency).
+pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a> {
+    let code = msg.int(set, "data_type");
+    let dt = code.and_then(onnx_type);
+    let type_name = match (dt, code) {
+        (Some(dt), _) => dt.name.to_string(),
+        (None, Some(c)) => c.to_string(),
+        (None, None) => "UNDEFINED".to_string(),
+    };
+    let raw_dims: Vec<i64> = msg.scalars(set, "dims").filter_map(|d| d.as_i64()).collect();
+    let shape = dims(set, msg).ok();
+    let elements = shape.as_deref().and_then(element_count);
+    let mut v = TensorView { type_name, elem: dt.map(|d| d.elem), dims: Some(raw_dims), elements: 0, data: TensorData::None };
+    let (Some(dt), Some(elements)) = (dt, elements) else {
+        v.data = TensorData::Unavailable(match dt {
+            None => "unknown data type".into(),
+            Some(_) => "invalid shape".into(),
+        });
+        return v;
+    };
+    let segment = msg.has(set, "segment");
+    if is_external(set, msg) {
+        let mut r = external_ref(set, msg);
+        r.needed = if segment { None } else { raw_size(dt.elem, elements) };
+        v.elements = elements;
+        v.data = if dt.elem == Elem::Str {
+            TensorData::Unavailable("external data for STRING tensors is not defined".into())
+        } else {
+            TensorData::External(r)
+        };
+        return v;
+    }
+    if let Some(raw) = msg.bytes(set, "raw_data") {
+        let capacity = raw_capacity(dt.elem, raw.len() as u64);
+        v.elements = if segment { capacity } else { elements.min(capacity) };
+        v.data = TensorData::Raw(raw);
+        if dt.elem == Elem::Str {
+            v.data = TensorData::Unavailable("raw_data is not allowed for STRING".into());
+        }
+        return v;
+    }
+    let fields = msg.field(set, dt.typed_field);
+    if dt.elem == Elem::Str {
+        v.elements = if segment { fields.len() as u64 } else { elements.min(fields.len() as u64) };
+        v.data = TensorData::Strings(fields);
+        return v;
+    }
+    let wire = wire_of(dt.typed_field);
+    let count = typed_count(fields, wire);
+    let capacity = if dt.elem.is_complex() { count / 2 } else { count.saturating_mul(dt.elem.elements_per_int32()) };
+    v.elements = if segment { capacity } else { elements.min(capacity) };
+    v.data = if fields.is_empty() { TensorData::None } else { TensorData::Typed { fields, wire, pad: false } };
+    v
+}

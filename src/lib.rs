@@ -1,0 +1,19 @@
+//! pbdecode: decode the Protocol Buffers files of machine learning (ONNX
+//! tensors, sequences and models; TensorFlow SavedModels and GraphDefs; any
+//! protobuf without a schema).
+//!
+//! Layers, data flowing one way: [`wire`] (bytes to fields) -> [`schema`]
+//! tables -> [`decode`] (fields to a borrowed value tree) -> [`formats`]
+//! (registry, detection, validation) -> [`tensor`] (element types and value
+//! decoding) -> [`render`] (text and JSON). The library never prints.
+
+pub mod decode;
+pub mod error;
+pub mod schema;
+pub mod tensor;
+pub mod wire;
+pub mod external;
+pub mod formats;
+pub mod input;
+pub mod render;
+pub mod schemaless;

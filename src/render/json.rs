@@ -1,0 +1,401 @@
+//! JSON output, streamed straight to the writer (no document tree is built,
+//! so a tensor of any size costs only the output buffer).
+//!
+//! The contract (README): `{"format", "type", "value"}`; a message as an
+//! object of its present fields by .proto name; repeated fields as arrays,
+//! maps as objects; enums by name; 64-bit integers as numbers; bytes as
+//! base64; floats as numbers or "NaN"/"Infinity"/"-Infinity"; in tensor
+//! messages the element fields replaced by `values`.
+
+use super::{base64, for_each_element, load_values, tensor_adapter, LoadedValues, RenderOptions};
+use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
+use crate::formats::{Body, Decoded};
+use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
+use crate::schemaless::{RawField, RawMessage, Reading};
+use crate::tensor::Element;
+use crate::wire::WireValue;
+use std::io::{self, Write};
+
+pub fn write_decoded(w: &mut dyn Write, decoded: &Decoded<'_>, opts: &RenderOptions) -> io::Result<()> {
+    write!(w, "{{\"format\": ")?;
+    string(w, decoded.format.id)?;
+    match &decoded.body {
+        Body::Message { type_name, message, also } => {
+            write!(w, ", \"type\": ")?;
+            string(w, type_name)?;
+            if !also.is_empty() {
+                write!(w, ", \"also\": [")?;
+                for (i, a) in also.iter().enumerate() {
+                    if i > 0 {
+                        write!(w, ", ")?;
+                    }
+                    string(w, a)?;
+                }
+                write!(w, "]")?;
+            }
+            write!(w, ", \"value\": ")?;
+            write_message(w, SchemaSet::builtin(), message, opts)?;
+        }
+        Body::Schemaless(msg) => {
+            write!(w, ", \"type\": null, \"value\": ")?;
+            write_raw_message(w, msg, opts)?;
+        }
+    }
+    writeln!(w, "}}")
+}
+
+/// A JSON string with the escapes JSON requires.
+pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
+    w.write_all(b"\"")?;
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: Option<&[u8]> = match b {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            0..=0x1f | 0x7f => None,
+            _ => continue,
+        };
+        w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
+        match esc {
+            Some(e) => w.write_all(e)?,
+            None => write!(w, "\\u{:04x}", b)?,
+        }
+        start = i + 1;
+    }
+    w.write_all(bytes.get(start..).unwrap_or(&[]))?;
+    w.write_all(b"\"")
+}
+
+/// Text if it is UTF-8, else `{"base64": ...}`.
+fn text_or_base64(w: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => string(w, s),
+        Err(_) => write!(w, "{{\"base64\": \"{}\"}}", base64(bytes)),
+    }
+}
+
+pub fn f32_json(w: &mut dyn Write, v: f32) -> io::Result<()> {
+    if v.is_nan() {
+        write!(w, "\"NaN\"")
+    } else if v.is_infinite() {
+        write!(w, "{}", if v > 0.0 { "\"Infinity\"" } else { "\"-Infinity\"" })
+    } else {
+        write!(w, "{v:?}")
+    }
+}
+
+pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
+    if v.is_nan() {
+        write!(w, "\"NaN\"")
+    } else if v.is_infinite() {
+        write!(w, "{}", if v > 0.0 { "\"Infinity\"" } else { "\"-Infinity\"" })
+    } else {
+        write!(w, "{v:?}")
+    }
+}
+
+fn element(w: &mut dyn Write, e: Element<'_>) -> io::Result<()> {
+    match e {
+        Element::F32(v) => f32_json(w, v),
+        Element::F64(v) => f64_json(w, v),
+        Element::I64(v) => write!(w, "{v}"),
+        Element::U64(v) => write!(w, "{v}"),
+        Element::Bool(b) => write!(w, "{b}"),
+        Element::C64(re, im) => {
+            write!(w, "[")?;
+            f32_json(w, re)?;
+            write!(w, ", ")?;
+            f32_json(w, im)?;
+            write!(w, "]")
+        }
+        Element::C128(re, im) => {
+            write!(w, "[")?;
+            f64_json(w, re)?;
+            write!(w, ", ")?;
+            f64_json(w, im)?;
+            write!(w, "]")
+        }
+        Element::Str(s) => text_or_base64(w, s),
+    }
+}
+
+fn scalar(w: &mut dyn Write, set: &SchemaSet, ty: FieldType, v: ScalarValue) -> io::Result<()> {
+    match v {
+        ScalarValue::I64(v) => write!(w, "{v}"),
+        ScalarValue::U64(v) => write!(w, "{v}"),
+        ScalarValue::F32(v) => f32_json(w, v),
+        ScalarValue::F64(v) => f64_json(w, v),
+        ScalarValue::Bool(b) => write!(w, "{b}"),
+        ScalarValue::Enum(n) => match ty {
+            FieldType::Enum(e) => match set.enum_def(e).name_of(i64::from(n)) {
+                Some(name) => string(w, name),
+                None => write!(w, "{n}"),
+            },
+            _ => write!(w, "{n}"),
+        },
+    }
+}
+
+/// One value of a field (a repeated field calls this per element).
+fn field_value(w: &mut dyn Write, set: &SchemaSet, fdef: &FieldDef, value: &Value<'_>, opts: &RenderOptions) -> io::Result<()> {
+    match value {
+        Value::Scalar(raw) => scalar(w, set, fdef.ty, ScalarValue::from_raw(fdef.ty, *raw)),
+        Value::Bytes(b) => match fdef.ty {
+            FieldType::Scalar(Scalar::String) => text_or_base64(w, b),
+            _ => string(w, &base64(b)),
+        },
+        Value::Message(m) => write_message(w, set, m, opts),
+        // Packed values are expanded by the caller; unknowns are listed apart.
+        Value::Packed(_) | Value::Unknown(_) => write!(w, "null"),
+    }
+}
+
+/// The key of a map entry, as a JSON object key.
+fn map_key(set: &SchemaSet, entry: &Message<'_>) -> String {
+    let def = entry.def(set);
+    let Some((slot, kdef)) = def.field_by_number(1) else { return String::new() };
+    match entry.slot(slot).last().map(|f| &f.value) {
+        Some(Value::Bytes(b)) => String::from_utf8_lossy(b).into_owned(),
+        Some(Value::Scalar(raw)) => match ScalarValue::from_raw(kdef.ty, *raw) {
+            ScalarValue::I64(v) => v.to_string(),
+            ScalarValue::U64(v) => v.to_string(),
+            ScalarValue::Bool(b) => b.to_string(),
+            ScalarValue::Enum(n) => n.to_string(),
+            ScalarValue::F32(v) => v.to_string(),
+            ScalarValue::F64(v) => v.to_string(),
+        },
+        _ => String::new(),
+    }
+}
+
+fn map_value(w: &mut dyn Write, set: &SchemaSet, entry: &Message<'_>, opts: &RenderOptions) -> io::Result<()> {
+    let def = entry.def(set);
+    match def.field_by_number(2) {
+        Some((slot, vdef)) => match entry.slot(slot).last() {
+            Some(f) => field_value(w, set, vdef, &f.value, opts),
+            None => match vdef.ty {
+                FieldType::Message(_) => write!(w, "{{}}"),
+                FieldType::Scalar(Scalar::String) => write!(w, "\"\""),
+                FieldType::Scalar(Scalar::Bytes) => write!(w, "\"\""),
+                FieldType::Scalar(Scalar::Bool) => write!(w, "false"),
+                _ => write!(w, "0"),
+            },
+        },
+        None => write!(w, "null"),
+    }
+}
+
+/// A message as a JSON object: present fields in declaration order.
+pub fn write_message(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, opts: &RenderOptions) -> io::Result<()> {
+    let def = msg.def(set);
+    let adapter = tensor_adapter(&def.full_name);
+    write!(w, "{{")?;
+    let mut first = true;
+    let mut sep = |w: &mut dyn Write| -> io::Result<()> {
+        if !std::mem::take(&mut first) {
+            write!(w, ", ")?;
+        }
+        Ok(())
+    };
+    let known = msg.fields.partition_point(|f| f.slot.is_some());
+    let mut i = 0;
+    while i < known {
+        let Some(slot) = msg.fields.get(i).and_then(|f| f.slot) else { break };
+        let group = msg.slot(slot);
+        i += group.len().max(1);
+        let Some(fdef) = def.fields.get(slot) else { continue };
+        if adapter.is_some_and(|a| a.value_fields.contains(&fdef.name.as_str())) {
+            continue;
+        }
+        sep(w)?;
+        string(w, &fdef.name)?;
+        write!(w, ": ")?;
+        let is_map = matches!(fdef.ty, FieldType::Message(m) if set.message(m).map_entry);
+        if is_map {
+            write!(w, "{{")?;
+            for (k, f) in group.iter().enumerate() {
+                if let Value::Message(entry) = &f.value {
+                    if k > 0 {
+                        write!(w, ", ")?;
+                    }
+                    string(w, &map_key(set, entry))?;
+                    write!(w, ": ")?;
+                    map_value(w, set, entry, opts)?;
+                }
+            }
+            write!(w, "}}")?;
+        } else if fdef.repeated() {
+            write!(w, "[")?;
+            let mut n = 0;
+            for f in group {
+                if let Value::Packed(_) | Value::Scalar(_) = f.value {
+                    for raw in RawScalars::new(&f.value, fdef.ty.wire_type()) {
+                        if n > 0 {
+                            write!(w, ", ")?;
+                        }
+                        scalar(w, set, fdef.ty, ScalarValue::from_raw(fdef.ty, raw))?;
+                        n += 1;
+                    }
+                } else {
+                    if n > 0 {
+                        write!(w, ", ")?;
+                    }
+                    field_value(w, set, fdef, &f.value, opts)?;
+                    n += 1;
+                }
+            }
+            write!(w, "]")?;
+        } else if let Some(last) = group.last() {
+            field_value(w, set, fdef, &last.value, opts)?;
+        }
+    }
+    if let Some(adapter) = adapter {
+        let view = (adapter.view)(set, msg);
+        sep(w)?;
+        write!(w, "\"values\": ")?;
+        let mut loaded = load_values(&view, opts);
+        match &loaded {
+            LoadedValues::Unavailable(why) => {
+                write!(w, "null, \"values_unavailable\": ")?;
+                string(w, why)?;
+            }
+            _ => {
+                write!(w, "[")?;
+                let limit = opts.values.unwrap_or(u64::MAX);
+                let mut n = 0u64;
+                let result = for_each_element(&mut loaded, |e| {
+                    if n >= limit {
+                        return Err(None);
+                    }
+                    if n > 0 {
+                        w.write_all(b", ").map_err(Some)?;
+                    }
+                    element(w, e).map_err(Some)?;
+                    n += 1;
+                    Ok(())
+                });
+                if let Err(Some(e)) = result {
+                    return Err(e);
+                }
+                write!(w, "]")?;
+                if n < view.elements {
+                    write!(w, ", \"values_total\": {}", view.elements)?;
+                }
+            }
+        }
+    }
+    let unknown = msg.unknown();
+    if !unknown.is_empty() {
+        sep(w)?;
+        write!(w, "\"unknown_fields\": [")?;
+        for (k, f) in unknown.iter().enumerate() {
+            if k > 0 {
+                write!(w, ", ")?;
+            }
+            unknown_field(w, f)?;
+        }
+        write!(w, "]")?;
+    }
+    write!(w, "}}")
+}
+
+fn unknown_field(w: &mut dyn Write, f: &Field<'_>) -> io::Result<()> {
+    let Value::Unknown(v) = &f.value else { return write!(w, "null") };
+    write!(w, "{{\"field\": {}, \"wire_type\": \"{}\", \"offset\": {}, \"value\": ", f.number, v.wire_type().name(), f.offset)?;
+    match v {
+        WireValue::Varint(x) | WireValue::Fixed64(x) => write!(w, "{x}")?,
+        WireValue::Fixed32(x) => write!(w, "{x}")?,
+        WireValue::Len(b) | WireValue::Group(b) => string(w, &base64(b))?,
+    }
+    write!(w, "}}")
+}
+
+/// The schemaless reading: a list of fields, each with its number, wire
+/// type, the reading chosen (`kind`), the value, and the other readings that
+/// also fit.
+pub fn write_raw_message(w: &mut dyn Write, msg: &RawMessage<'_>, opts: &RenderOptions) -> io::Result<()> {
+    write!(w, "[")?;
+    for (i, f) in msg.fields.iter().enumerate() {
+        if i > 0 {
+            write!(w, ", ")?;
+        }
+        raw_field(w, f, opts)?;
+    }
+    write!(w, "]")
+}
+
+fn raw_field(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
+    write!(w, "{{\"field\": {}, \"wire_type\": \"{}\", \"kind\": \"{}\", \"value\": ", f.number, f.wire.name(), f.reading.kind().name())?;
+    match &f.reading {
+        Reading::Varint(v) => {
+            write!(w, "{v}")?;
+            let signed = *v as i64;
+            let zigzag = ((v >> 1) as i64) ^ -((v & 1) as i64);
+            if signed < 0 {
+                write!(w, ", \"signed\": {signed}")?;
+            }
+            if zigzag != signed {
+                write!(w, ", \"zigzag\": {zigzag}")?;
+            }
+        }
+        Reading::Fixed32(v) => {
+            write!(w, "{v}, \"float\": ")?;
+            f32_json(w, f32::from_bits(*v))?;
+        }
+        Reading::Fixed64(v) => {
+            write!(w, "{v}, \"double\": ")?;
+            f64_json(w, f64::from_bits(*v))?;
+        }
+        Reading::Message(m) | Reading::Group(m) => write_raw_message(w, m, opts)?,
+        Reading::Text(s) => string(w, s)?,
+        Reading::Bytes(b) => string(w, &base64(b))?,
+        Reading::PackedVarint(b) => {
+            write!(w, "[")?;
+            for (i, v) in crate::wire::PackedVarints::new(b).flatten().enumerate() {
+                if i > 0 {
+                    write!(w, ", ")?;
+                }
+                write!(w, "{v}")?;
+            }
+            write!(w, "]")?;
+        }
+        Reading::PackedFixed32(b) => {
+            write!(w, "[")?;
+            for (i, c) in b.chunks_exact(4).enumerate() {
+                if i > 0 {
+                    write!(w, ", ")?;
+                }
+                f32_json(w, f32::from_le_bytes([c[0], c[1], c[2], c[3]]))?;
+            }
+            write!(w, "]")?;
+        }
+        Reading::PackedFixed64(b) => {
+            write!(w, "[")?;
+            for (i, c) in b.chunks_exact(8).enumerate() {
+                if i > 0 {
+                    write!(w, ", ")?;
+                }
+                f64_json(w, f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))?;
+            }
+            write!(w, "]")?;
+        }
+    }
+    if !f.also.is_empty() {
+        write!(w, ", \"also\": [")?;
+        for (i, k) in f.also.iter().enumerate() {
+            if i > 0 {
+                write!(w, ", ")?;
+            }
+            write!(w, "\"{}\"", k.name())?;
+        }
+        write!(w, "]")?;
+    }
+    if opts.offsets {
+        write!(w, ", \"offset\": {}, \"length\": {}", f.offset, f.end - f.offset)?;
+    }
+    write!(w, "}}")
+}

@@ -1,0 +1,386 @@
+//! Text output for people: a header naming the format and how the input was
+//! read, then the message as an indented tree. Tensors show their type,
+//! shape and values, row by row; long value lists are elided in the middle
+//! with a count of what was left out (`--values all` prints everything).
+
+use super::{for_each_element, load_values, tensor_adapter, LoadedValues, RenderOptions};
+use crate::decode::{Message, RawScalars, ScalarValue, Value};
+use crate::formats::{Body, Decoded};
+use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
+use crate::schemaless::{RawMessage, Reading};
+use crate::tensor::{Element, TensorView};
+use crate::wire::WireValue;
+use std::io::{self, Write};
+
+/// Values shown per tensor when the user did not say: enough to see the
+/// data, few enough to keep a model readable.
+pub const DEFAULT_ROOT_VALUES: u64 = 200;
+pub const DEFAULT_NESTED_VALUES: u64 = 8;
+/// Bytes shown of a long bytes field.
+const BYTES_PREVIEW: usize = 32;
+
+pub fn write_decoded(w: &mut dyn Write, decoded: &Decoded<'_>, opts: &RenderOptions) -> io::Result<()> {
+    match &decoded.body {
+        Body::Message { type_name, message, also } => {
+            writeln!(w, "format: {} ({})", decoded.format.id, decoded.format.title)?;
+            write!(w, "type:   {type_name}")?;
+            if !also.is_empty() {
+                write!(w, "  (the same bytes are also a valid {})", also.join(", "))?;
+            }
+            writeln!(w)?;
+            writeln!(w, "size:   {} bytes", message.end - message.offset)?;
+            let set = SchemaSet::builtin();
+            if tensor_adapter(&message.def(set).full_name).is_some() {
+                writeln!(w)?;
+                tensor_block(w, set, message, 0, opts, true)?;
+            } else {
+                message_fields(w, set, message, 0, opts)?;
+            }
+        }
+        Body::Schemaless(msg) => {
+            writeln!(w, "format: {} ({})", decoded.format.id, decoded.format.title)?;
+            writeln!(w, "size:   {} bytes", msg.end - msg.offset)?;
+            raw_message(w, msg, 0, opts)?;
+        }
+    }
+    Ok(())
+}
+
+fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
+    for _ in 0..depth {
+        w.write_all(b"  ")?;
+    }
+    Ok(())
+}
+
+/// Text in quotes with escapes, or a hex preview for bytes.
+pub fn quoted(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => format!("{s:?}"),
+        Err(_) => hex_preview(bytes),
+    }
+}
+
+pub fn hex_preview(bytes: &[u8]) -> String {
+    let shown = bytes.get(..BYTES_PREVIEW).unwrap_or(bytes);
+    let hex: Vec<String> = shown.iter().map(|b| format!("{b:02x}")).collect();
+    if shown.len() < bytes.len() {
+        format!("<{} bytes: {} …>", bytes.len(), hex.join(" "))
+    } else {
+        format!("<{} bytes: {}>", bytes.len(), hex.join(" "))
+    }
+}
+
+fn scalar_text(set: &SchemaSet, ty: FieldType, v: ScalarValue) -> String {
+    match v {
+        ScalarValue::I64(v) => v.to_string(),
+        ScalarValue::U64(v) => v.to_string(),
+        ScalarValue::F32(v) => format!("{v:?}"),
+        ScalarValue::F64(v) => format!("{v:?}"),
+        ScalarValue::Bool(b) => b.to_string(),
+        ScalarValue::Enum(n) => match ty {
+            FieldType::Enum(e) => match set.enum_def(e).name_of(i64::from(n)) {
+                Some(name) => name.to_string(),
+                None => format!("UNKNOWN({n})"),
+            },
+            _ => n.to_string(),
+        },
+    }
+}
+
+fn value_text(set: &SchemaSet, fdef: &FieldDef, v: &Value<'_>) -> String {
+    match v {
+        Value::Scalar(raw) => scalar_text(set, fdef.ty, ScalarValue::from_raw(fdef.ty, *raw)),
+        Value::Bytes(b) => match fdef.ty {
+            FieldType::Scalar(Scalar::String) => quoted(b),
+            _ => match crate::schemaless::is_text(b) {
+                Some(s) if !s.is_empty() => format!("{s:?}"),
+                _ => hex_preview(b),
+            },
+        },
+        _ => String::new(),
+    }
+}
+
+/// Fields of a message, one per line, nested messages indented.
+pub fn message_fields(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, depth: usize, opts: &RenderOptions) -> io::Result<()> {
+    let def = msg.def(set);
+    let adapter = tensor_adapter(&def.full_name);
+    let known = msg.fields.partition_point(|f| f.slot.is_some());
+    let mut i = 0;
+    while i < known {
+        let Some(slot) = msg.fields.get(i).and_then(|f| f.slot) else { break };
+        let group = msg.slot(slot);
+        i += group.len().max(1);
+        let Some(fdef) = def.fields.get(slot) else { continue };
+        if adapter.is_some_and(|a| a.value_fields.contains(&fdef.name.as_str())) {
+            continue;
+        }
+        match fdef.ty {
+            FieldType::Message(sub) => {
+                let is_tensor = tensor_adapter(&set.message(sub).full_name).is_some();
+                let is_map = set.message(sub).map_entry;
+                for (k, f) in group.iter().enumerate() {
+                    let Value::Message(m) = &f.value else { continue };
+                    indent(w, depth)?;
+                    let label = if fdef.repeated() && group.len() > 1 && !is_map {
+                        format!("{}[{k}]", fdef.name)
+                    } else {
+                        fdef.name.clone()
+                    };
+                    if is_map {
+                        map_entry(w, set, &label, m, depth, opts)?;
+                    } else if is_tensor {
+                        writeln!(w, "{label}:")?;
+                        tensor_block(w, set, m, depth + 1, opts, false)?;
+                    } else if m.fields.is_empty() {
+                        writeln!(w, "{label} {{}}")?;
+                    } else {
+                        writeln!(w, "{label} {{")?;
+                        message_fields(w, set, m, depth + 1, opts)?;
+                        indent(w, depth)?;
+                        writeln!(w, "}}")?;
+                    }
+                }
+            }
+            _ if fdef.repeated() => {
+                indent(w, depth)?;
+                let mut items: Vec<String> = Vec::new();
+                let mut total = 0u64;
+                for f in group {
+                    match f.value {
+                        Value::Scalar(_) | Value::Packed(_) => {
+                            for raw in RawScalars::new(&f.value, fdef.ty.wire_type()) {
+                                total += 1;
+                                if items.len() < 64 {
+                                    items.push(scalar_text(set, fdef.ty, ScalarValue::from_raw(fdef.ty, raw)));
+                                }
+                            }
+                        }
+                        _ => {
+                            total += 1;
+                            if items.len() < 64 {
+                                items.push(value_text(set, fdef, &f.value));
+                            }
+                        }
+                    }
+                }
+                let more = if total > items.len() as u64 { format!(", … {} more", total - items.len() as u64) } else { String::new() };
+                writeln!(w, "{}: [{}{more}]", fdef.name, items.join(", "))?;
+            }
+            _ => {
+                if let Some(last) = group.last() {
+                    indent(w, depth)?;
+                    writeln!(w, "{}: {}", fdef.name, value_text(set, fdef, &last.value))?;
+                }
+            }
+        }
+    }
+    for f in msg.unknown() {
+        indent(w, depth)?;
+        let Value::Unknown(v) = &f.value else { continue };
+        let shown = match v {
+            WireValue::Varint(x) | WireValue::Fixed64(x) => x.to_string(),
+            WireValue::Fixed32(x) => x.to_string(),
+            WireValue::Len(b) | WireValue::Group(b) => hex_preview(b),
+        };
+        writeln!(w, "{} ({}, not in the schema) @0x{:x}: {shown}", f.number, v.wire_type().name(), f.offset)?;
+    }
+    Ok(())
+}
+
+fn map_entry(w: &mut dyn Write, set: &SchemaSet, label: &str, entry: &Message<'_>, depth: usize, opts: &RenderOptions) -> io::Result<()> {
+    let def = entry.def(set);
+    let key = def
+        .field_by_number(1)
+        .and_then(|(slot, kdef)| entry.slot(slot).last().map(|f| value_text(set, kdef, &f.value)))
+        .unwrap_or_default();
+    match def.field_by_number(2) {
+        Some((slot, vdef)) => match entry.slot(slot).last().map(|f| &f.value) {
+            Some(Value::Message(m)) => {
+                writeln!(w, "{label}[{key}] {{")?;
+                message_fields(w, set, m, depth + 1, opts)?;
+                indent(w, depth)?;
+                writeln!(w, "}}")
+            }
+            Some(v) => writeln!(w, "{label}[{key}]: {}", value_text(set, vdef, v)),
+            None => writeln!(w, "{label}[{key}]: (default)"),
+        },
+        None => writeln!(w, "{label}[{key}]"),
+    }
+}
+
+fn shape_text(view: &TensorView<'_, '_>) -> String {
+    match &view.dims {
+        None => "unknown rank".to_string(),
+        Some(d) if d.is_empty() => "scalar".to_string(),
+        Some(d) => {
+            let parts: Vec<String> = d.iter().map(|x| x.to_string()).collect();
+            format!("[{}]", parts.join(", "))
+        }
+    }
+}
+
+fn element_text(e: Element<'_>) -> String {
+    match e {
+        Element::F32(v) => format!("{v:?}"),
+        Element::F64(v) => format!("{v:?}"),
+        Element::I64(v) => v.to_string(),
+        Element::U64(v) => v.to_string(),
+        Element::Bool(b) => b.to_string(),
+        Element::C64(r, i) => format!("{r:?}{:+?}i", i),
+        Element::C128(r, i) => format!("{r:?}{:+?}i", i),
+        Element::Str(s) => quoted(s),
+    }
+}
+
+/// A tensor: its header lines, its other fields, and its values.
+pub fn tensor_block(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, depth: usize, opts: &RenderOptions, root: bool) -> io::Result<()> {
+    let Some(adapter) = tensor_adapter(&msg.def(set).full_name) else {
+        return message_fields(w, set, msg, depth, opts);
+    };
+    let view = (adapter.view)(set, msg);
+    indent(w, depth)?;
+    writeln!(w, "data type: {}", view.type_name)?;
+    indent(w, depth)?;
+    let count = view.dims.as_deref().and_then(|d| {
+        d.iter().try_fold(1u64, |acc, &x| u64::try_from(x).ok().and_then(|x| acc.checked_mul(x)))
+    });
+    match count {
+        Some(c) => writeln!(w, "shape:     {}  ({} element{})", shape_text(&view), c, if c == 1 { "" } else { "s" })?,
+        None => writeln!(w, "shape:     {}", shape_text(&view))?,
+    }
+    message_fields(w, set, msg, depth, opts)?;
+    let default = if root { DEFAULT_ROOT_VALUES } else { DEFAULT_NESTED_VALUES };
+    let limit = opts.values.unwrap_or(default);
+    let mut loaded = load_values(&view, opts);
+    indent(w, depth)?;
+    match &loaded {
+        LoadedValues::Unavailable(why) => return writeln!(w, "values:    not available: {why}"),
+        LoadedValues::Nothing if view.elements == 0 => return writeln!(w, "values:    (none)"),
+        _ => {}
+    }
+    let total = view.elements;
+    let row = view.dims.as_deref().and_then(|d| d.last().copied()).and_then(|x| u64::try_from(x).ok()).unwrap_or(0);
+    let per_line = if row == 0 { 10 } else { row.min(10) };
+    let (head, tail) = if total > limit { (limit.div_ceil(2), limit / 2) } else { (total, 0) };
+    writeln!(w, "values:")?;
+    let dims: Vec<u64> = view.dims.clone().unwrap_or_default().iter().map(|&d| u64::try_from(d).unwrap_or(0)).collect();
+    let mut line: Vec<String> = Vec::new();
+    let mut line_start = 0u64;
+    let mut index = 0u64;
+    let result = for_each_element(&mut loaded, |e| -> io::Result<()> {
+        let i = index;
+        index += 1;
+        let shown = i < head || i >= total - tail;
+        if !shown {
+            if i == head {
+                flush_line(w, depth + 1, &dims, line_start, &mut line)?;
+                indent(w, depth + 1)?;
+                writeln!(w, "… {} values left out (--values all shows them) …", total - head - tail)?;
+            }
+            return Ok(());
+        }
+        if line.is_empty() {
+            line_start = i;
+        }
+        line.push(element_text(e));
+        let row_end = row > 0 && (i + 1) % row == 0;
+        if line.len() as u64 >= per_line || row_end {
+            flush_line(w, depth + 1, &dims, line_start, &mut line)?;
+        }
+        Ok(())
+    });
+    result?;
+    flush_line(w, depth + 1, &dims, line_start, &mut line)
+}
+
+/// Writes one line of values, prefixed by the index of its first element.
+fn flush_line(w: &mut dyn Write, depth: usize, dims: &[u64], start: u64, line: &mut Vec<String>) -> io::Result<()> {
+    if line.is_empty() {
+        return Ok(());
+    }
+    indent(w, depth)?;
+    if dims.len() > 1 {
+        let mut idx = vec![0u64; dims.len()];
+        let mut rest = start;
+        for (k, &d) in dims.iter().enumerate().rev() {
+            if d > 0 {
+                if let Some(slot) = idx.get_mut(k) {
+                    *slot = rest % d;
+                }
+                rest /= d;
+            }
+        }
+        let parts: Vec<String> = idx.iter().map(|x| x.to_string()).collect();
+        write!(w, "[{}] ", parts.join(","))?;
+    } else if dims.len() == 1 {
+        write!(w, "[{start}] ")?;
+    }
+    writeln!(w, "{}", line.join("  "))?;
+    line.clear();
+    Ok(())
+}
+
+/// The schemaless tree: `number: value` per field, nested messages indented.
+pub fn raw_message(w: &mut dyn Write, msg: &RawMessage<'_>, depth: usize, opts: &RenderOptions) -> io::Result<()> {
+    for f in &msg.fields {
+        indent(w, depth)?;
+        write!(w, "{}", f.number)?;
+        if opts.offsets {
+            write!(w, " @{}..{}", f.offset, f.end)?;
+        }
+        match &f.reading {
+            Reading::Varint(v) => {
+                let signed = *v as i64;
+                let zigzag = ((v >> 1) as i64) ^ -((v & 1) as i64);
+                write!(w, ": {v}")?;
+                if signed < 0 {
+                    write!(w, "  (int64 {signed})")?;
+                }
+                if zigzag != signed && *v > 1 {
+                    write!(w, "  (zigzag {zigzag})")?;
+                }
+            }
+            Reading::Fixed32(v) => write!(w, ": {v}  (fixed32; float {:?})", f32::from_bits(*v))?,
+            Reading::Fixed64(v) => write!(w, ": {v}  (fixed64; double {:?})", f64::from_bits(*v))?,
+            Reading::Message(m) | Reading::Group(m) => {
+                let what = if matches!(f.reading, Reading::Group(_)) { " group" } else { "" };
+                writeln!(w, "{what} {{")?;
+                raw_message(w, m, depth + 1, opts)?;
+                indent(w, depth)?;
+                write!(w, "}}")?;
+            }
+            Reading::Text(s) => write!(w, ": {s:?}")?,
+            Reading::Bytes(b) => write!(w, ": {}", hex_preview(b))?,
+            Reading::PackedVarint(b) => {
+                let vals: Vec<String> = crate::wire::PackedVarints::new(b).flatten().take(64).map(|v| v.to_string()).collect();
+                let total = crate::wire::PackedVarints::new(b).count();
+                let more = if total > vals.len() { format!(", … {} more", total - vals.len()) } else { String::new() };
+                write!(w, ": packed varints [{}{more}]", vals.join(", "))?;
+            }
+            Reading::PackedFixed32(b) => {
+                let vals: Vec<String> = b.chunks_exact(4).take(64).map(|c| format!("{:?}", f32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect();
+                let total = b.len() / 4;
+                let more = if total > vals.len() { format!(", … {} more", total - vals.len()) } else { String::new() };
+                write!(w, ": {total} floats [{}{more}]", vals.join(", "))?;
+            }
+            Reading::PackedFixed64(b) => {
+                let vals: Vec<String> = b
+                    .chunks_exact(8)
+                    .take(64)
+                    .map(|c| format!("{:?}", f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])))
+                    .collect();
+                let total = b.len() / 8;
+                let more = if total > vals.len() { format!(", … {} more", total - vals.len()) } else { String::new() };
+                write!(w, ": {total} doubles [{}{more}]", vals.join(", "))?;
+            }
+        }
+        if !f.also.is_empty() {
+            let names: Vec<&str> = f.also.iter().map(|k| k.name()).collect();
+            write!(w, "  (also fits: {})", names.join(", "))?;
+        }
+        writeln!(w)?;
+    }
+    Ok(())
+}

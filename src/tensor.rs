@@ -1,0 +1,471 @@
+//! Tensor element types and value decoding: one table of ONNX's data types,
+//! the bit-level decoding of every element type (IEEE, bfloat16, the float8,
+//! float6 and float4 families, sub-byte integers), and a streaming reader
+//! that decodes elements straight from borrowed bytes.
+
+use half::{bf16, f16};
+
+/// How one element is stored and what it decodes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Elem {
+    F32,
+    F64,
+    F16,
+    BF16,
+    F8E4M3FN,
+    F8E4M3FNUZ,
+    F8E5M2,
+    F8E5M2FNUZ,
+    F8E8M0,
+    F4E2M1,
+    F6E2M3,
+    F6E3M2,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    I4,
+    U4,
+    I2,
+    U2,
+    Bool,
+    Str,
+    C64,
+    C128,
+}
+
+impl Elem {
+    /// Bits one element takes in raw (little-endian, packed) storage; 0 for
+    /// strings, which have no fixed width.
+    pub fn bits(self) -> u64 {
+        use Elem::*;
+        match self {
+            F64 | I64 | U64 | C64 => 64,
+            C128 => 128,
+            F32 | I32 | U32 => 32,
+            F16 | BF16 | I16 | U16 => 16,
+            F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E8M0 | I8 | U8 | Bool => 8,
+            F6E2M3 | F6E3M2 => 6,
+            F4E2M1 | I4 | U4 => 4,
+            I2 | U2 => 2,
+            Str => 0,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        use Elem::*;
+        matches!(self, F32 | F64 | F16 | BF16 | F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E8M0 | F4E2M1 | F6E2M3 | F6E3M2)
+    }
+
+    pub fn is_complex(self) -> bool {
+        matches!(self, Elem::C64 | Elem::C128)
+    }
+
+    pub fn is_numeric(self) -> bool {
+        self != Elem::Str
+    }
+
+    /// Elements held by one value of a typed (int32) field: two 4-bit values
+    /// or four 2-bit values share one int32.
+    pub fn elements_per_int32(self) -> u64 {
+        match self {
+            Elem::I4 | Elem::U4 | Elem::F4E2M1 => 2,
+            Elem::I2 | Elem::U2 => 4,
+            _ => 1,
+        }
+    }
+}
+
+/// An ONNX TensorProto.DataType.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataType {
+    pub code: i32,
+    pub name: &'static str,
+    pub elem: Elem,
+    /// The TensorProto field that holds its values when not in raw_data.
+    pub typed_field: &'static str,
+}
+
+const fn dt(code: i32, name: &'static str, elem: Elem, typed_field: &'static str) -> DataType {
+    DataType { code, name, elem, typed_field }
+}
+
+/// Every ONNX data type (onnx 1.23), by code.
+pub const ONNX_TYPES: [DataType; 28] = [
+    dt(1, "FLOAT", Elem::F32, "float_data"),
+    dt(2, "UINT8", Elem::U8, "int32_data"),
+    dt(3, "INT8", Elem::I8, "int32_data"),
+    dt(4, "UINT16", Elem::U16, "int32_data"),
+    dt(5, "INT16", Elem::I16, "int32_data"),
+    dt(6, "INT32", Elem::I32, "int32_data"),
+    dt(7, "INT64", Elem::I64, "int64_data"),
+    dt(8, "STRING", Elem::Str, "string_data"),
+    dt(9, "BOOL", Elem::Bool, "int32_data"),
+    dt(10, "FLOAT16", Elem::F16, "int32_data"),
+    dt(11, "DOUBLE", Elem::F64, "double_data"),
+    dt(12, "UINT32", Elem::U32, "uint64_data"),
+    dt(13, "UINT64", Elem::U64, "uint64_data"),
+    dt(14, "COMPLEX64", Elem::C64, "float_data"),
+    dt(15, "COMPLEX128", Elem::C128, "double_data"),
+    dt(16, "BFLOAT16", Elem::BF16, "int32_data"),
+    dt(17, "FLOAT8E4M3FN", Elem::F8E4M3FN, "int32_data"),
+    dt(18, "FLOAT8E4M3FNUZ", Elem::F8E4M3FNUZ, "int32_data"),
+    dt(19, "FLOAT8E5M2", Elem::F8E5M2, "int32_data"),
+    dt(20, "FLOAT8E5M2FNUZ", Elem::F8E5M2FNUZ, "int32_data"),
+    dt(21, "UINT4", Elem::U4, "int32_data"),
+    dt(22, "INT4", Elem::I4, "int32_data"),
+    dt(23, "FLOAT4E2M1", Elem::F4E2M1, "int32_data"),
+    dt(24, "FLOAT8E8M0", Elem::F8E8M0, "int32_data"),
+    dt(25, "UINT2", Elem::U2, "int32_data"),
+    dt(26, "INT2", Elem::I2, "int32_data"),
+    dt(27, "FLOAT6E2M3", Elem::F6E2M3, "int32_data"),
+    dt(28, "FLOAT6E3M2", Elem::F6E3M2, "int32_data"),
+];
+
+pub fn onnx_type(code: i64) -> Option<&'static DataType> {
+    let i = usize::try_from(code.checked_sub(1)?).ok()?;
+    ONNX_TYPES.get(i)
+}
+
+/// One decoded element.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Element<'a> {
+    /// Any float type narrower than double; every such value is exactly a
+    /// float32, so it prints as the shortest float32 text.
+    F32(f32),
+    F64(f64),
+    I64(i64),
+    U64(u64),
+    Bool(bool),
+    C64(f32, f32),
+    C128(f64, f64),
+    Str(&'a [u8]),
+}
+
+impl Element<'_> {
+    /// The value as f64 for statistics and pictures (None for strings; the
+    /// real part of a complex number).
+    pub fn as_f64(&self) -> Option<f64> {
+        Some(match *self {
+            Element::F32(v) => f64::from(v),
+            Element::F64(v) => v,
+            Element::I64(v) => v as f64,
+            Element::U64(v) => v as f64,
+            Element::Bool(b) => f64::from(u8::from(b)),
+            Element::C64(r, _) => f64::from(r),
+            Element::C128(r, _) => r,
+            Element::Str(_) => return None,
+        })
+    }
+}
+
+/// Decodes a minifloat with `exp_bits` exponent and `man_bits` mantissa bits
+/// (plus a sign bit) and the given bias; special values are the caller's.
+fn minifloat(bits: u32, exp_bits: u32, man_bits: u32, bias: i32) -> f32 {
+    let sign = (bits >> (exp_bits + man_bits)) & 1;
+    let exp = ((bits >> man_bits) & ((1 << exp_bits) - 1)) as i32;
+    let man = f64::from(bits & ((1 << man_bits) - 1));
+    let scale = f64::from(1u32 << man_bits);
+    let magnitude = if exp == 0 {
+        man / scale * 2f64.powi(1 - bias)
+    } else {
+        (1.0 + man / scale) * 2f64.powi(exp - bias)
+    };
+    let v = if sign == 1 { -magnitude } else { magnitude };
+    v as f32
+}
+
+/// Decodes one element from its bit pattern (the little-endian bytes of
+/// raw storage, or the value of a typed field, already split to one element).
+pub fn decode_bits(elem: Elem, raw: u64) -> Element<'static> {
+    use Elem::*;
+    match elem {
+        F32 => Element::F32(f32::from_bits(raw as u32)),
+        F64 => Element::F64(f64::from_bits(raw)),
+        F16 => Element::F32(f16::from_bits(raw as u16).to_f32()),
+        BF16 => Element::F32(bf16::from_bits(raw as u16).to_f32()),
+        F8E4M3FN => {
+            let b = (raw & 0xff) as u32;
+            // No infinities; S.1111.111 is NaN.
+            Element::F32(if b & 0x7f == 0x7f { f32::NAN } else { minifloat(b, 4, 3, 7) })
+        }
+        F8E4M3FNUZ => {
+            let b = (raw & 0xff) as u32;
+            // No infinities, no negative zero; 0x80 is the only NaN.
+            Element::F32(if b == 0x80 { f32::NAN } else { minifloat(b, 4, 3, 8) })
+        }
+        F8E5M2 => {
+            let b = (raw & 0xff) as u32;
+            // IEEE-like: exponent all ones is Inf (mantissa 0) or NaN.
+            Element::F32(if b & 0x7c == 0x7c {
+                if b & 0x03 == 0 {
+                    if b & 0x80 != 0 { f32::NEG_INFINITY } else { f32::INFINITY }
+                } else {
+                    f32::NAN
+                }
+            } else {
+                minifloat(b, 5, 2, 15)
+            })
+        }
+        F8E5M2FNUZ => {
+            let b = (raw & 0xff) as u32;
+            Element::F32(if b == 0x80 { f32::NAN } else { minifloat(b, 5, 2, 16) })
+        }
+        F8E8M0 => {
+            let b = (raw & 0xff) as i32;
+            // Exponent only, no sign and no zero: 2^(e-127); 0xFF is NaN.
+            Element::F32(if b == 0xff { f32::NAN } else { 2f64.powi(b - 127) as f32 })
+        }
+        F4E2M1 => Element::F32(minifloat((raw & 0xf) as u32, 2, 1, 1)),
+        F6E2M3 => Element::F32(minifloat((raw & 0x3f) as u32, 2, 3, 1)),
+        F6E3M2 => Element::F32(minifloat((raw & 0x3f) as u32, 3, 2, 3)),
+        I8 => Element::I64(i64::from(raw as u8 as i8)),
+        I16 => Element::I64(i64::from(raw as u16 as i16)),
+        I32 => Element::I64(i64::from(raw as u32 as i32)),
+        I64 => Element::I64(raw as i64),
+        U8 => Element::U64(u64::from(raw as u8)),
+        U16 => Element::U64(u64::from(raw as u16)),
+        U32 => Element::U64(u64::from(raw as u32)),
+        U64 => Element::U64(raw),
+        I4 => Element::I64(i64::from(((raw as u8) << 4) as i8 >> 4)),
+        U4 => Element::U64(raw & 0xf),
+        I2 => Element::I64(i64::from(((raw as u8) << 6) as i8 >> 6)),
+        U2 => Element::U64(raw & 0x3),
+        Bool => Element::Bool(raw & 0xff != 0),
+        // Complex and strings never come from one bit pattern.
+        C64 | C128 | Str => Element::U64(raw),
+    }
+}
+
+/// Reads `n` little-endian bytes (n <= 8) into a u64.
+fn le(bytes: &[u8]) -> u64 {
+    bytes.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+}
+
+/// The bytes raw storage needs for `elements` elements: ceil(n * bits / 8),
+/// None on overflow.
+pub fn raw_size(elem: Elem, elements: u64) -> Option<u64> {
+    elements.checked_mul(elem.bits()).map(|bits| bits.div_ceil(8))
+}
+
+/// How many whole elements raw bytes hold.
+pub fn raw_capacity(elem: Elem, len: u64) -> u64 {
+    match elem.bits() {
+        0 => 0,
+        bits => len.saturating_mul(8) / bits,
+    }
+}
+
+/// Where a tensor's elements come from.
+pub enum Source<'a> {
+    /// Little-endian, row-major, packed bytes (ONNX raw_data, TensorFlow
+    /// tensor_content, external data).
+    Raw(&'a [u8]),
+    /// A typed field's values, each a bit pattern or number that holds
+    /// `Elem::elements_per_int32` elements (or half an element for complex).
+    Typed(Box<dyn Iterator<Item = u64> + 'a>),
+    /// Strings, one per element.
+    Strings(Box<dyn Iterator<Item = &'a [u8]> + 'a>),
+    /// No values.
+    Empty,
+}
+
+/// Streams the elements of a tensor from its source, never more than
+/// `total` of them.
+pub struct Elements<'a> {
+    elem: Elem,
+    source: Source<'a>,
+    index: u64,
+    total: u64,
+    /// Elements left over from the last typed value (sub-byte types).
+    pending: u64,
+    pending_left: u64,
+}
+
+impl<'a> Elements<'a> {
+    pub fn new(elem: Elem, source: Source<'a>, total: u64) -> Self {
+        Elements { elem, source, index: 0, total, pending: 0, pending_left: 0 }
+    }
+
+    fn raw_element(&self, bytes: &[u8], i: u64) -> Option<Element<'static>> {
+        let elem = self.elem;
+        let bits = elem.bits();
+        let bit = i.checked_mul(bits)?;
+        let at = usize::try_from(bit / 8).ok()?;
+        Some(match elem {
+            Elem::C64 => {
+                let chunk = bytes.get(at..at.checked_add(8)?)?;
+                let (re, im) = chunk.split_at(4);
+                Element::C64(f32::from_bits(le(re) as u32), f32::from_bits(le(im) as u32))
+            }
+            Elem::C128 => {
+                let chunk = bytes.get(at..at.checked_add(16)?)?;
+                let (re, im) = chunk.split_at(8);
+                Element::C128(f64::from_bits(le(re)), f64::from_bits(le(im)))
+            }
+            _ if bits >= 8 => decode_bits(elem, le(bytes.get(at..at.checked_add((bits / 8) as usize)?)?)),
+            _ => {
+                // Sub-byte: a little-endian bit stream, first element lowest.
+                let lo = u64::from(*bytes.get(at)?);
+                let hi = u64::from(bytes.get(at + 1).copied().unwrap_or(0));
+                let word = lo | (hi << 8);
+                decode_bits(elem, (word >> (bit % 8)) & ((1 << bits) - 1))
+            }
+        })
+    }
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = Element<'a>;
+
+    fn next(&mut self) -> Option<Element<'a>> {
+        if self.index >= self.total {
+            return None;
+        }
+        let out = match &mut self.source {
+            Source::Raw(bytes) => {
+                let bytes: &'a [u8] = bytes;
+                self.raw_element(bytes, self.index)?
+            }
+            Source::Strings(it) => Element::Str(it.next()?),
+            Source::Empty => return None,
+            Source::Typed(it) => match self.elem {
+                Elem::C64 => {
+                    let (re, im) = (it.next()?, it.next()?);
+                    Element::C64(f32::from_bits(re as u32), f32::from_bits(im as u32))
+                }
+                Elem::C128 => {
+                    let (re, im) = (it.next()?, it.next()?);
+                    Element::C128(f64::from_bits(re), f64::from_bits(im))
+                }
+                elem => {
+                    let per = elem.elements_per_int32();
+                    if per == 1 {
+                        decode_bits(elem, it.next()?)
+                    } else {
+                        if self.pending_left == 0 {
+                            self.pending = it.next()?;
+                            self.pending_left = per;
+                        }
+                        let width = elem.bits();
+                        let shift = (per - self.pending_left) * width;
+                        self.pending_left -= 1;
+                        decode_bits(elem, (self.pending >> shift) & ((1 << width) - 1))
+                    }
+                }
+            },
+        };
+        self.index += 1;
+        Some(out)
+    }
+}
+
+/// What a renderer needs to show a tensor of any format: its type, shape,
+/// and where its elements are.
+pub struct TensorView<'m, 'a> {
+    /// The data type's name in its own format ("FLOAT", "DT_FLOAT").
+    pub type_name: String,
+    /// None when the data type is unknown or has no values to decode.
+    pub elem: Option<Elem>,
+    /// None for an unknown rank.
+    pub dims: Option<Vec<i64>>,
+    /// How many elements to decode.
+    pub elements: u64,
+    pub data: TensorData<'m, 'a>,
+}
+
+/// Where a tensor's elements are, still encoded.
+pub enum TensorData<'m, 'a> {
+    Raw(&'a [u8]),
+    /// Occurrences of a typed field; `pad` repeats the last value up to the
+    /// element count (TensorFlow's rule for short typed fields).
+    Typed { fields: &'m [crate::decode::Field<'a>], wire: crate::wire::WireType, pad: bool },
+    Strings(&'m [crate::decode::Field<'a>]),
+    External(crate::external::ExternalRef),
+    /// All elements are zero (TensorFlow: a tensor with no values).
+    Zeros,
+    /// Values that cannot be shown, and why.
+    Unavailable(String),
+    /// No elements at all.
+    None,
+}
+
+/// Multiplies dimensions with overflow checks. Negative dimensions are the
+/// caller's to reject first.
+pub fn element_count(dims: &[u64]) -> Option<u64> {
+    dims.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(elem: Elem, bits: u64) -> f32 {
+        match decode_bits(elem, bits) {
+            Element::F32(v) => v,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn seed_examples() {
+        // FLOAT16 0x3864 = 0.548828 (the seed's worked example).
+        assert!((f(Elem::F16, 0x3864) - 0.548828).abs() < 1e-6);
+        assert_eq!(f(Elem::F16, 0x3800), 0.5);
+        // INT4: the int32 136 (0x88) holds -8 and -8.
+        let els: Vec<_> = Elements::new(Elem::I4, Source::Typed(Box::new([136u64].into_iter())), 2).collect();
+        assert_eq!(els, vec![Element::I64(-8), Element::I64(-8)]);
+    }
+
+    #[test]
+    fn float8_specials() {
+        assert!(f(Elem::F8E4M3FN, 0x7f).is_nan());
+        assert!(f(Elem::F8E4M3FN, 0xff).is_nan());
+        assert_eq!(f(Elem::F8E4M3FN, 0x7e), 448.0);
+        assert_eq!(f(Elem::F8E4M3FN, 0x01), 2f32.powi(-9));
+        assert!(f(Elem::F8E4M3FNUZ, 0x80).is_nan());
+        assert_eq!(f(Elem::F8E4M3FNUZ, 0x7f), 240.0);
+        assert_eq!(f(Elem::F8E5M2, 0x7c), f32::INFINITY);
+        assert_eq!(f(Elem::F8E5M2, 0xfc), f32::NEG_INFINITY);
+        assert!(f(Elem::F8E5M2, 0x7d).is_nan());
+        assert_eq!(f(Elem::F8E5M2, 0x7b), 57344.0);
+        assert!(f(Elem::F8E5M2FNUZ, 0x80).is_nan());
+        assert_eq!(f(Elem::F8E5M2FNUZ, 0x7f), 57344.0);
+        assert_eq!(f(Elem::F8E8M0, 127), 1.0);
+        assert_eq!(f(Elem::F8E8M0, 0), 2f32.powi(-127));
+        assert!(f(Elem::F8E8M0, 0xff).is_nan());
+        assert_eq!(f(Elem::F8E4M3FN, 0x80).to_bits(), (-0.0f32).to_bits());
+    }
+
+    #[test]
+    fn small_floats() {
+        assert_eq!(f(Elem::F4E2M1, 0x7), 6.0);
+        assert_eq!(f(Elem::F4E2M1, 0x1), 0.5);
+        assert_eq!(f(Elem::F4E2M1, 0xf), -6.0);
+        assert_eq!(f(Elem::F6E2M3, 0x1f), 7.5);
+        assert_eq!(f(Elem::F6E3M2, 0x1f), 28.0);
+        assert_eq!(f(Elem::F6E3M2, 0x01), 0.0625);
+    }
+
+    #[test]
+    fn raw_sub_byte_layouts() {
+        // 2-bit: x0 | x1<<2 | x2<<4 | x3<<6
+        let els: Vec<_> = Elements::new(Elem::U2, Source::Raw(&[0b11_10_01_00]), 4).collect();
+        assert_eq!(els, [0, 1, 2, 3].map(Element::U64));
+        // 6-bit: a bit stream from the lowest bit; 4 elements in 3 bytes.
+        let vals = [1u32, 2, 3, 63];
+        let stream = vals.iter().enumerate().fold(0u32, |acc, (i, &v)| acc | (v << (6 * i)));
+        let bytes = stream.to_le_bytes();
+        let els: Vec<_> = Elements::new(Elem::U4, Source::Raw(&[0x21]), 2).collect();
+        assert_eq!(els, vec![Element::U64(1), Element::U64(2)]);
+        let e = Elements::new(Elem::F6E3M2, Source::Raw(&bytes[..3]), 4);
+        assert_eq!(e.count(), 4);
+        assert_eq!(raw_size(Elem::F6E2M3, 5), Some(4));
+        assert_eq!(raw_size(Elem::I4, 5), Some(3));
+        assert_eq!(raw_size(Elem::F32, u64::MAX), None);
+    }
+}

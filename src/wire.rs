@@ -1,0 +1,431 @@
+//! The protobuf wire format: varints, keys, fixed-width values and
+//! length-delimited slices, parsed with nom in complete mode over borrowed
+//! bytes. Nothing here knows about schemas; every error carries the absolute
+//! byte offset where it happened.
+
+use crate::error::{DecodeError, ErrorKind};
+use nom::bytes::complete::take;
+use nom::error::{ErrorKind as NomKind, ParseError};
+use nom::number::complete::{le_u32, le_u64};
+use nom::IResult;
+
+/// The largest field number protobuf allows.
+pub const MAX_FIELD_NUMBER: u64 = (1 << 29) - 1;
+
+/// A nom error: where the parser stood (the remaining input) and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WireError<'a> {
+    pub input: &'a [u8],
+    pub kind: ErrorKind,
+}
+
+impl<'a> ParseError<&'a [u8]> for WireError<'a> {
+    fn from_error_kind(input: &'a [u8], _kind: NomKind) -> Self {
+        WireError { input, kind: ErrorKind::Truncated { what: "value" } }
+    }
+    fn append(_input: &'a [u8], _kind: NomKind, other: Self) -> Self {
+        other
+    }
+}
+
+pub type WResult<'a, T> = IResult<&'a [u8], T, WireError<'a>>;
+
+fn fail<T>(input: &[u8], kind: ErrorKind) -> WResult<'_, T> {
+    Err(nom::Err::Error(WireError { input, kind }))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum WireType {
+    Varint,
+    Fixed64,
+    Len,
+    StartGroup,
+    EndGroup,
+    Fixed32,
+}
+
+impl WireType {
+    pub fn from_bits(bits: u8) -> Option<WireType> {
+        match bits {
+            0 => Some(WireType::Varint),
+            1 => Some(WireType::Fixed64),
+            2 => Some(WireType::Len),
+            3 => Some(WireType::StartGroup),
+            4 => Some(WireType::EndGroup),
+            5 => Some(WireType::Fixed32),
+            _ => None,
+        }
+    }
+    pub fn bits(self) -> u8 {
+        match self {
+            WireType::Varint => 0,
+            WireType::Fixed64 => 1,
+            WireType::Len => 2,
+            WireType::StartGroup => 3,
+            WireType::EndGroup => 4,
+            WireType::Fixed32 => 5,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            WireType::Varint => "VARINT",
+            WireType::Fixed64 => "I64",
+            WireType::Len => "LEN",
+            WireType::StartGroup => "SGROUP",
+            WireType::EndGroup => "EGROUP",
+            WireType::Fixed32 => "I32",
+        }
+    }
+}
+
+/// A varint of at most 10 bytes whose value fits in 64 bits.
+pub fn varint(input: &[u8]) -> WResult<'_, u64> {
+    let mut value: u64 = 0;
+    for (i, &byte) in input.iter().enumerate().take(10) {
+        if i == 9 && byte > 1 {
+            return fail(input, ErrorKind::VarintOverflow);
+        }
+        value |= u64::from(byte & 0x7f) << (7 * i);
+        if byte < 0x80 {
+            let (_, rest) = input.split_at(i + 1);
+            return Ok((rest, value));
+        }
+    }
+    if input.len() >= 10 {
+        fail(input, ErrorKind::VarintTooLong)
+    } else {
+        fail(input, ErrorKind::Truncated { what: "varint" })
+    }
+}
+
+/// Like [`varint`], and also says whether the encoding was the shortest one.
+pub fn varint_minimal(input: &[u8]) -> WResult<'_, (u64, bool)> {
+    let (rest, value) = varint(input)?;
+    let used = input.len() - rest.len();
+    let minimal = used == varint_len(value);
+    Ok((rest, (value, minimal)))
+}
+
+/// The number of bytes the shortest encoding of `value` takes.
+pub fn varint_len(value: u64) -> usize {
+    (((64 - (value | 1).leading_zeros()) + 6) / 7) as usize
+}
+
+/// A field key: field number 1..2^29-1 and a wire type 0..5.
+pub fn key(input: &[u8]) -> WResult<'_, (u32, WireType)> {
+    let (rest, raw) = varint(input)?;
+    let number = raw >> 3;
+    if number == 0 || number > MAX_FIELD_NUMBER {
+        return fail(input, ErrorKind::FieldNumber(number));
+    }
+    let bits = (raw & 7) as u8;
+    match WireType::from_bits(bits) {
+        Some(wire) => Ok((rest, (number as u32, wire))),
+        None => fail(input, ErrorKind::WireType(bits)),
+    }
+}
+
+/// A length prefix followed by that many bytes; the length is compared with
+/// the bytes left (in u64) before anything is sliced.
+pub fn length_delimited(input: &[u8]) -> WResult<'_, &[u8]> {
+    let (rest, len) = varint(input)?;
+    if len > rest.len() as u64 {
+        return fail(
+            input,
+            ErrorKind::LengthOverrun { len, left: rest.len() as u64 },
+        );
+    }
+    take(len as usize)(rest)
+}
+
+pub fn fixed32(input: &[u8]) -> WResult<'_, u32> {
+    le_u32(input).or_else(|_: nom::Err<WireError>| fail(input, ErrorKind::Truncated { what: "fixed32" }))
+}
+
+pub fn fixed64(input: &[u8]) -> WResult<'_, u64> {
+    le_u64(input).or_else(|_: nom::Err<WireError>| fail(input, ErrorKind::Truncated { what: "fixed64" }))
+}
+
+/// The value of one field as it is on the wire.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum WireValue<'a> {
+    Varint(u64),
+    Fixed64(u64),
+    Fixed32(u32),
+    Len(&'a [u8]),
+    /// The bytes between a start-group key and its matching end-group key.
+    Group(&'a [u8]),
+}
+
+impl WireValue<'_> {
+    pub fn wire_type(&self) -> WireType {
+        match self {
+            WireValue::Varint(_) => WireType::Varint,
+            WireValue::Fixed64(_) => WireType::Fixed64,
+            WireValue::Fixed32(_) => WireType::Fixed32,
+            WireValue::Len(_) => WireType::Len,
+            WireValue::Group(_) => WireType::StartGroup,
+        }
+    }
+}
+
+/// One field read off the wire, with the absolute offsets of its key and of
+/// its value (the payload of a LEN field, after the length prefix).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WireField<'a> {
+    pub number: u32,
+    pub value: WireValue<'a>,
+    /// Offset of the key.
+    pub offset: u64,
+    /// Offset of the payload (for LEN and groups, the first byte inside).
+    pub value_offset: u64,
+    /// Offset one past the end of the whole field.
+    pub end: u64,
+}
+
+/// Skips a group's contents up to its matching end-group key, iteratively
+/// (a stack of open group numbers, never recursion), returning the contents.
+fn group_body(input: &[u8], number: u32, max_depth: u32) -> WResult<'_, &[u8]> {
+    let mut open: Vec<u32> = vec![number];
+    let mut rest = input;
+    loop {
+        let before = rest;
+        let (after_key, (n, wire)) = match key(rest) {
+            Ok(v) => v,
+            Err(nom::Err::Error(e)) if e.input.is_empty() => {
+                return fail(before, ErrorKind::GroupUnclosed(number))
+            }
+            Err(e) => return Err(e),
+        };
+        rest = match wire {
+            WireType::Varint => varint(after_key)?.0,
+            WireType::Fixed64 => fixed64(after_key)?.0,
+            WireType::Fixed32 => fixed32(after_key)?.0,
+            WireType::Len => length_delimited(after_key)?.0,
+            WireType::StartGroup => {
+                if open.len() as u32 >= max_depth {
+                    return fail(before, ErrorKind::DepthLimit(max_depth));
+                }
+                open.push(n);
+                after_key
+            }
+            WireType::EndGroup => {
+                if open.last() != Some(&n) {
+                    return fail(before, ErrorKind::GroupMismatch { got: n, open: open.last().copied() });
+                }
+                open.pop();
+                if open.is_empty() {
+                    let body_len = input.len() - before.len();
+                    let (_, body) = take(body_len)(input)?;
+                    return Ok((after_key, body));
+                }
+                after_key
+            }
+        };
+    }
+}
+
+/// Reads fields one after another from a message's bytes. `base` is the
+/// absolute offset of `buf` in the input, so errors and fields carry
+/// positions a user can find in the file.
+#[derive(Debug, Clone)]
+pub struct FieldReader<'a> {
+    rest: &'a [u8],
+    base: u64,
+    start_len: usize,
+    max_group_depth: u32,
+    failed: bool,
+}
+
+impl<'a> FieldReader<'a> {
+    pub fn new(buf: &'a [u8], base: u64) -> Self {
+        FieldReader { rest: buf, base, start_len: buf.len(), max_group_depth: 100, failed: false }
+    }
+
+    pub fn with_group_depth(mut self, depth: u32) -> Self {
+        self.max_group_depth = depth.max(1);
+        self
+    }
+
+    fn offset_of(&self, remaining: &[u8]) -> u64 {
+        self.base + (self.start_len - remaining.len()) as u64
+    }
+
+    fn read(&mut self) -> Result<WireField<'a>, DecodeError> {
+        let start = self.rest;
+        let to_error = |e: nom::Err<WireError<'a>>, this: &Self| match e {
+            nom::Err::Error(e) | nom::Err::Failure(e) => DecodeError::new(e.kind, this.offset_of(e.input)),
+            nom::Err::Incomplete(_) => DecodeError::new(ErrorKind::Truncated { what: "field" }, this.offset_of(start)),
+        };
+        let (after_key, (number, wire)) = key(start).map_err(|e| to_error(e, self))?;
+        let value_offset = self.offset_of(after_key);
+        let (rest, value, value_offset) = match wire {
+            WireType::Varint => {
+                let (r, v) = varint(after_key).map_err(|e| to_error(e, self))?;
+                (r, WireValue::Varint(v), value_offset)
+            }
+            WireType::Fixed64 => {
+                let (r, v) = fixed64(after_key).map_err(|e| to_error(e, self))?;
+                (r, WireValue::Fixed64(v), value_offset)
+            }
+            WireType::Fixed32 => {
+                let (r, v) = fixed32(after_key).map_err(|e| to_error(e, self))?;
+                (r, WireValue::Fixed32(v), value_offset)
+            }
+            WireType::Len => {
+                let (r, v) = length_delimited(after_key).map_err(|e| to_error(e, self))?;
+                let payload_offset = self.offset_of(r) - v.len() as u64;
+                (r, WireValue::Len(v), payload_offset)
+            }
+            WireType::StartGroup => {
+                let (r, v) = group_body(after_key, number, self.max_group_depth).map_err(|e| to_error(e, self))?;
+                (r, WireValue::Group(v), value_offset)
+            }
+            WireType::EndGroup => {
+                return Err(DecodeError::new(
+                    ErrorKind::GroupMismatch { got: number, open: None },
+                    self.offset_of(start),
+                ));
+            }
+        };
+        let field = WireField {
+            number,
+            value,
+            offset: self.offset_of(start),
+            value_offset,
+            end: self.offset_of(rest),
+        };
+        self.rest = rest;
+        Ok(field)
+    }
+}
+
+impl<'a> Iterator for FieldReader<'a> {
+    type Item = Result<WireField<'a>, DecodeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed || self.rest.is_empty() {
+            return None;
+        }
+        let r = self.read();
+        if r.is_err() {
+            self.failed = true;
+        }
+        Some(r)
+    }
+}
+
+/// Iterates the varints of a packed field.
+pub struct PackedVarints<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> PackedVarints<'a> {
+    pub fn new(buf: &'a [u8]) -> Self {
+        PackedVarints { rest: buf }
+    }
+}
+
+impl Iterator for PackedVarints<'_> {
+    type Item = Option<u64>;
+    /// `Some(None)` marks a malformed varint (and ends the iteration).
+    fn next(&mut self) -> Option<Option<u64>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        match varint(self.rest) {
+            Ok((r, v)) => {
+                self.rest = r;
+                Some(Some(v))
+            }
+            Err(_) => {
+                self.rest = &[];
+                Some(None)
+            }
+        }
+    }
+}
+
+/// Checks a packed varint payload and counts its values.
+pub fn count_packed_varints(buf: &[u8], base: u64) -> Result<u64, DecodeError> {
+    let mut rest = buf;
+    let mut count = 0u64;
+    while !rest.is_empty() {
+        match varint(rest) {
+            Ok((r, _)) => rest = r,
+            Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
+                return Err(DecodeError::new(e.kind, base + (buf.len() - e.input.len()) as u64))
+            }
+            Err(nom::Err::Incomplete(_)) => {
+                return Err(DecodeError::new(ErrorKind::Truncated { what: "varint" }, base))
+            }
+        }
+        count += 1;
+    }
+    Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varint_vectors() {
+        let cases: &[(&[u8], Option<u64>)] = &[
+            (&[0x00], Some(0)),
+            (&[0x01], Some(1)),
+            (&[0x96, 0x01], Some(150)),
+            (&[0xff, 0xff, 0xff, 0xff, 0x0f], Some(u32::MAX as u64)),
+            (&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01], Some(u64::MAX)),
+            (&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02], None),
+            (&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00], None),
+            (&[0x80], None),
+            (&[], None),
+        ];
+        for (bytes, want) in cases {
+            assert_eq!(varint(bytes).ok().map(|(_, v)| v), *want, "{bytes:02x?}");
+        }
+    }
+
+    #[test]
+    fn varint_lengths() {
+        assert_eq!(varint_len(0), 1);
+        assert_eq!(varint_len(127), 1);
+        assert_eq!(varint_len(128), 2);
+        assert_eq!(varint_len(u64::MAX), 10);
+        assert_eq!(varint_minimal(&[0x80, 0x00]).unwrap().1, (0, false));
+    }
+
+    #[test]
+    fn keys_are_checked() {
+        assert_eq!(key(&[0x08]).unwrap().1, (1, WireType::Varint));
+        assert!(matches!(key(&[0x00]), Err(nom::Err::Error(WireError { kind: ErrorKind::FieldNumber(0), .. }))));
+        assert!(matches!(key(&[0x0e]), Err(nom::Err::Error(WireError { kind: ErrorKind::WireType(6), .. }))));
+    }
+
+    #[test]
+    fn length_is_compared_with_bytes_left() {
+        let e = length_delimited(&[0x80, 0x80, 0x80, 0x80, 0x04, 1, 2]).unwrap_err();
+        assert!(matches!(e, nom::Err::Error(WireError { kind: ErrorKind::LengthOverrun { len: 1073741824, left: 2 }, .. })));
+    }
+
+    #[test]
+    fn fields_with_offsets_and_groups() {
+        // 1: varint 150; 2: LEN "hi"; 3: group { 1: 5 }; 4: fixed32
+        let buf = [0x08, 0x96, 0x01, 0x12, 0x02, b'h', b'i', 0x1b, 0x08, 0x05, 0x1c, 0x25, 1, 0, 0, 0];
+        let fields: Vec<_> = FieldReader::new(&buf, 100).collect::<Result<_, _>>().unwrap();
+        assert_eq!(fields.len(), 4);
+        assert_eq!(fields[1].value, WireValue::Len(b"hi"));
+        assert_eq!(fields[1].value_offset, 105);
+        assert_eq!(fields[2].value, WireValue::Group(&[0x08, 0x05]));
+        assert_eq!(fields[3].offset, 111);
+        assert_eq!(fields[3].end, 116);
+    }
+
+    #[test]
+    fn unbalanced_groups_fail() {
+        assert!(FieldReader::new(&[0x1b, 0x08, 0x05], 0).any(|r| r.is_err()));
+        assert!(FieldReader::new(&[0x1c], 0).any(|r| r.is_err()));
+        assert!(FieldReader::new(&[0x1b, 0x24], 0).any(|r| r.is_err()));
+    }
+}
