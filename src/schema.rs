@@ -184,6 +184,11 @@ pub struct SchemaSet {
 /// The built-in schema files, in the order they are read.
 pub const BUILTIN_FILES: &[(&str, &str)] = &[
     ("onnx-tensor.proto", include_str!("../schemas/onnx-tensor.proto")),
+    ("onnx-data.proto", include_str!("../schemas/onnx-data.proto")),
+    ("onnx.proto", include_str!("../schemas/onnx.proto")),
+    ("google-protobuf.proto", include_str!("../schemas/google-protobuf.proto")),
+    ("tf-framework.proto", include_str!("../schemas/tf-framework.proto")),
+    ("tf-saved-model.proto", include_str!("../schemas/tf-saved-model.proto")),
 ];
 
 impl SchemaSet {

@@ -16,6 +16,8 @@ pub enum Elem {
     F8E4M3FNUZ,
     F8E5M2,
     F8E5M2FNUZ,
+    /// TensorFlow's float8 with exponent bias 11 (no Inf, no -0, NaN 0x80).
+    F8E4M3B11FNUZ,
     F8E8M0,
     F4E2M1,
     F6E2M3,
@@ -48,7 +50,7 @@ impl Elem {
             C128 => 128,
             F32 | I32 | U32 => 32,
             F16 | BF16 | I16 | U16 => 16,
-            F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E8M0 | I8 | U8 | Bool => 8,
+            F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E4M3B11FNUZ | F8E8M0 | I8 | U8 | Bool => 8,
             F6E2M3 | F6E3M2 => 6,
             F4E2M1 | I4 | U4 => 4,
             I2 | U2 => 2,
@@ -58,7 +60,10 @@ impl Elem {
 
     pub fn is_float(self) -> bool {
         use Elem::*;
-        matches!(self, F32 | F64 | F16 | BF16 | F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E8M0 | F4E2M1 | F6E2M3 | F6E3M2)
+        matches!(
+            self,
+            F32 | F64 | F16 | BF16 | F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E4M3B11FNUZ | F8E8M0 | F4E2M1 | F6E2M3 | F6E3M2
+        )
     }
 
     pub fn is_complex(self) -> bool {
@@ -215,6 +220,10 @@ pub fn decode_bits(elem: Elem, raw: u64) -> Element<'static> {
             let b = (raw & 0xff) as u32;
             Element::F32(if b == 0x80 { f32::NAN } else { minifloat(b, 5, 2, 16) })
         }
+        F8E4M3B11FNUZ => {
+            let b = (raw & 0xff) as u32;
+            Element::F32(if b == 0x80 { f32::NAN } else { minifloat(b, 4, 3, 11) })
+        }
         F8E8M0 => {
             let b = (raw & 0xff) as i32;
             // Exponent only, no sign and no zero: 2^(e-127); 0xFF is NaN.
@@ -278,6 +287,8 @@ pub enum Source<'a> {
 /// `total` of them.
 pub struct Elements<'a> {
     elem: Elem,
+    /// Sub-byte types stored one per byte (TensorFlow's int4 and float4).
+    byte_aligned: bool,
     source: Source<'a>,
     index: u64,
     total: u64,
@@ -288,12 +299,18 @@ pub struct Elements<'a> {
 
 impl<'a> Elements<'a> {
     pub fn new(elem: Elem, source: Source<'a>, total: u64) -> Self {
-        Elements { elem, source, index: 0, total, pending: 0, pending_left: 0 }
+        Elements { elem, byte_aligned: false, source, index: 0, total, pending: 0, pending_left: 0 }
+    }
+
+    /// Reads sub-byte elements from whole bytes, one per byte.
+    pub fn byte_aligned(mut self, yes: bool) -> Self {
+        self.byte_aligned = yes;
+        self
     }
 
     fn raw_element(&self, bytes: &[u8], i: u64) -> Option<Element<'static>> {
         let elem = self.elem;
-        let bits = elem.bits();
+        let bits = if self.byte_aligned { elem.bits().max(8) } else { elem.bits() };
         let bit = i.checked_mul(bits)?;
         let at = usize::try_from(bit / 8).ok()?;
         Some(match elem {
@@ -343,7 +360,7 @@ impl<'a> Iterator for Elements<'a> {
                     Element::C128(f64::from_bits(re), f64::from_bits(im))
                 }
                 elem => {
-                    let per = elem.elements_per_int32();
+                    let per = if self.byte_aligned { 1 } else { elem.elements_per_int32() };
                     if per == 1 {
                         decode_bits(elem, it.next()?)
                     } else {
@@ -373,6 +390,8 @@ pub struct TensorView<'m, 'a> {
     pub elem: Option<Elem>,
     /// None for an unknown rank.
     pub dims: Option<Vec<i64>>,
+    /// Raw storage keeps sub-byte elements one per byte (TensorFlow).
+    pub byte_aligned: bool,
     /// How many elements to decode.
     pub elements: u64,
     pub data: TensorData<'m, 'a>,
@@ -384,7 +403,7 @@ pub enum TensorData<'m, 'a> {
     /// Occurrences of a typed field; `pad` repeats the last value up to the
     /// element count (TensorFlow's rule for short typed fields).
     Typed { fields: &'m [crate::decode::Field<'a>], wire: crate::wire::WireType, pad: bool },
-    Strings(&'m [crate::decode::Field<'a>]),
+    Strings { fields: &'m [crate::decode::Field<'a>], pad: bool },
     External(crate::external::ExternalRef),
     /// All elements are zero (TensorFlow: a tensor with no values).
     Zeros,
@@ -392,6 +411,136 @@ pub enum TensorData<'m, 'a> {
     Unavailable(String),
     /// No elements at all.
     None,
+}
+
+/// A tensor's elements ready to iterate, holding any side file they live in.
+pub enum LoadedValues<'a> {
+    Ready(Elements<'a>, u64),
+    External(crate::external::ExternalBytes, Elem, u64),
+    Zeros(Elem, u64),
+    Unavailable(String),
+    /// The tensor has no elements.
+    Nothing,
+}
+
+/// Resolves where a tensor's values are. External files are mapped here.
+pub fn load_values<'v>(view: &TensorView<'v, 'v>, dir: Option<&std::path::Path>) -> LoadedValues<'v> {
+    let Some(elem) = view.elem else {
+        return match &view.data {
+            TensorData::Unavailable(why) => LoadedValues::Unavailable(why.clone()),
+            _ => LoadedValues::Unavailable(format!("data type {} cannot be decoded", view.type_name)),
+        };
+    };
+    let n = view.elements;
+    match &view.data {
+        TensorData::Raw(bytes) => {
+            LoadedValues::Ready(Elements::new(elem, Source::Raw(bytes), n).byte_aligned(view.byte_aligned), n)
+        }
+        TensorData::Typed { fields, wire, pad } => {
+            let wire: crate::wire::WireType = *wire;
+            let raws = fields.iter().flat_map(move |f| crate::decode::RawScalars::new(&f.value, wire));
+            let source: Box<dyn Iterator<Item = u64> + 'v> =
+                if *pad {
+                    let period = if elem.is_complex() { 2 } else { 1 };
+                    Box::new(Padded { inner: Box::new(raws), last: [0; 2], period, index: 0, seen: false })
+                } else {
+                    Box::new(raws)
+                };
+            LoadedValues::Ready(Elements::new(elem, Source::Typed(source), n).byte_aligned(view.byte_aligned), n)
+        }
+        TensorData::Strings { fields, pad } => {
+            let strings = fields.iter().filter_map(|f| match f.value {
+                crate::decode::Value::Bytes(b) => Some(b),
+                _ => None,
+            });
+            if *pad {
+                // TensorFlow: repeat the last string; none at all means "".
+                let last: &[u8] = strings.clone().last().unwrap_or(b"");
+                let padded = strings.chain(std::iter::repeat(last));
+                LoadedValues::Ready(Elements::new(elem, Source::Strings(Box::new(padded)), n), n)
+            } else {
+                LoadedValues::Ready(Elements::new(elem, Source::Strings(Box::new(strings)), n), n)
+            }
+        }
+        TensorData::External(r) => match r.load(dir) {
+            Ok(bytes) => LoadedValues::External(bytes, elem, n),
+            Err(why) => LoadedValues::Unavailable(why),
+        },
+        TensorData::Zeros => LoadedValues::Zeros(elem, n),
+        TensorData::Unavailable(why) => LoadedValues::Unavailable(why.clone()),
+        TensorData::None => LoadedValues::Nothing,
+    }
+}
+
+/// Repeats the last element forever (TensorFlow's padding of short typed
+/// fields; a complex element is two values, so `period` is 2 for them); the
+/// element reader stops at the element count.
+struct Padded<'a> {
+    inner: Box<dyn Iterator<Item = u64> + 'a>,
+    last: [u64; 2],
+    period: usize,
+    index: usize,
+    seen: bool,
+}
+
+impl Iterator for Padded<'_> {
+    type Item = u64;
+    fn next(&mut self) -> Option<u64> {
+        let slot = self.index % self.period;
+        self.index = self.index.wrapping_add(1);
+        match self.inner.next() {
+            Some(v) => {
+                if let Some(s) = self.last.get_mut(slot) {
+                    *s = v;
+                }
+                self.seen = true;
+                Some(v)
+            }
+            None if self.seen => self.last.get(slot).copied(),
+            None => None,
+        }
+    }
+}
+
+/// Calls `f` on each element of loaded values (external ones included).
+pub fn for_each_element<E>(
+    loaded: &mut LoadedValues<'_>,
+    mut f: impl FnMut(Element<'_>) -> Result<(), E>,
+) -> Result<(), E> {
+    match loaded {
+        LoadedValues::Ready(it, _) => {
+            for e in it {
+                f(e)?;
+            }
+        }
+        LoadedValues::External(bytes, elem, n) => {
+            for e in Elements::new(*elem, Source::Raw(bytes.bytes()), *n) {
+                f(e)?;
+            }
+        }
+        LoadedValues::Zeros(elem, n) => {
+            let zero = zero_of(*elem);
+            for _ in 0..*n {
+                f(zero)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn zero_of(elem: Elem) -> Element<'static> {
+    use Elem;
+    match elem {
+        Elem::F64 => Element::F64(0.0),
+        Elem::C64 => Element::C64(0.0, 0.0),
+        Elem::C128 => Element::C128(0.0, 0.0),
+        Elem::Bool => Element::Bool(false),
+        Elem::Str => Element::Str(b""),
+        Elem::I8 | Elem::I16 | Elem::I32 | Elem::I64 | Elem::I4 | Elem::I2 => Element::I64(0),
+        Elem::U8 | Elem::U16 | Elem::U32 | Elem::U64 | Elem::U4 | Elem::U2 => Element::U64(0),
+        _ => Element::F32(0.0),
+    }
 }
 
 /// Multiplies dimensions with overflow checks. Negative dimensions are the

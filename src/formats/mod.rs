@@ -2,7 +2,9 @@
 //! message) plus its own validation. `--as auto` tries them in order after
 //! the seed's protobuf pre-checks; the schemaless reading comes last.
 
+pub mod onnx;
 pub mod onnx_tensor;
+pub mod tensorflow;
 
 use crate::decode::{decode_message, DecodeContext, Message};
 use crate::error::{DecodeError, ErrorKind, Result};
@@ -53,6 +55,11 @@ pub struct Decoded<'a> {
 /// The formats in the order `--as auto` tries them (the seed's order).
 pub static REGISTRY: &[Format] = &[
     Format { id: "onnx-tensor", title: "ONNX tensor (TensorProto)", decode: decode_onnx_tensor },
+    Format { id: "onnx-sequence", title: "ONNX sequence, optional or map (onnx-data.proto)", decode: onnx::decode_sequence },
+    Format { id: "onnx-sparse-tensor", title: "ONNX sparse tensor (SparseTensorProto)", decode: onnx::decode_sparse },
+    Format { id: "onnx-model", title: "ONNX model (ModelProto)", decode: onnx::decode_model },
+    Format { id: "tf-saved-model", title: "TensorFlow SavedModel", decode: tensorflow::decode_saved_model },
+    Format { id: "tf-graph-def", title: "TensorFlow GraphDef (frozen graph)", decode: tensorflow::decode_graph_def },
     Format { id: "protobuf", title: "Protocol Buffers message (no schema)", decode: decode_schemaless },
 ];
 

@@ -171,7 +171,14 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     let raw_dims: Vec<i64> = msg.scalars(set, "dims").filter_map(|d| d.as_i64()).collect();
     let shape = dims(set, msg).ok();
     let elements = shape.as_deref().and_then(element_count);
-    let mut v = TensorView { type_name, elem: dt.map(|d| d.elem), dims: Some(raw_dims), elements: 0, data: TensorData::None };
+    let mut v = TensorView {
+        type_name,
+        elem: dt.map(|d| d.elem),
+        dims: Some(raw_dims),
+        byte_aligned: false,
+        elements: 0,
+        data: TensorData::None,
+    };
     let (Some(dt), Some(elements)) = (dt, elements) else {
         v.data = TensorData::Unavailable(match dt {
             None => "unknown data type".into(),
@@ -203,7 +210,7 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     let fields = msg.field(set, dt.typed_field);
     if dt.elem == Elem::Str {
         v.elements = if segment { fields.len() as u64 } else { elements.min(fields.len() as u64) };
-        v.data = TensorData::Strings(fields);
+        v.data = TensorData::Strings { fields, pad: false };
         return v;
     }
     let wire = wire_of(dt.typed_field);

@@ -1,0 +1,234 @@
+//! TensorFlow formats: SavedModel (`saved_model.pb`) and GraphDef (frozen
+//! graphs), and TensorFlow's own TensorProto with its padding rule.
+
+use super::{decode_builtin, Body, FormatOptions};
+use crate::decode::{DecodeContext, Field, Message, RawScalars};
+use crate::error::{DecodeError, ErrorKind, Result};
+use crate::formats::onnx::walk;
+use crate::schema::SchemaSet;
+use crate::tensor::{element_count, raw_size, Elem, TensorData, TensorView};
+use crate::wire::WireType;
+
+/// The fields of tensorflow.TensorProto that hold elements.
+pub const VALUE_FIELDS: &[&str] = &[
+    "tensor_content",
+    "half_val",
+    "float_val",
+    "double_val",
+    "int_val",
+    "string_val",
+    "scomplex_val",
+    "int64_val",
+    "bool_val",
+    "dcomplex_val",
+    "uint32_val",
+    "uint64_val",
+    "float8_val",
+];
+
+/// A TensorFlow DataType (the `_REF` variants are the same plus 100): its
+/// element type and the typed field that holds its values.
+pub fn tf_type(code: i64) -> Option<(Elem, &'static str)> {
+    let base = if code > 100 { code - 100 } else { code };
+    Some(match base {
+        1 => (Elem::F32, "float_val"),
+        2 => (Elem::F64, "double_val"),
+        3 => (Elem::I32, "int_val"),
+        4 => (Elem::U8, "int_val"),
+        5 => (Elem::I16, "int_val"),
+        6 => (Elem::I8, "int_val"),
+        7 => (Elem::Str, "string_val"),
+        8 => (Elem::C64, "scomplex_val"),
+        9 => (Elem::I64, "int64_val"),
+        10 => (Elem::Bool, "bool_val"),
+        11 => (Elem::I8, "int_val"),   // qint8
+        12 => (Elem::U8, "int_val"),   // quint8
+        13 => (Elem::I32, "int_val"),  // qint32
+        14 => (Elem::BF16, "half_val"),
+        15 => (Elem::I16, "int_val"),  // qint16
+        16 => (Elem::U16, "int_val"),  // quint16
+        17 => (Elem::U16, "int_val"),
+        18 => (Elem::C128, "dcomplex_val"),
+        19 => (Elem::F16, "half_val"),
+        22 => (Elem::U32, "uint32_val"),
+        23 => (Elem::U64, "uint64_val"),
+        24 => (Elem::F8E5M2, "float8_val"),
+        25 => (Elem::F8E4M3FN, "float8_val"),
+        26 => (Elem::F8E4M3FNUZ, "float8_val"),
+        27 => (Elem::F8E4M3B11FNUZ, "float8_val"),
+        28 => (Elem::F8E5M2FNUZ, "float8_val"),
+        29 => (Elem::I4, "int_val"),
+        30 => (Elem::U4, "int_val"),
+        31 => (Elem::I2, "int_val"),
+        32 => (Elem::U2, "int_val"),
+        33 => (Elem::F4E2M1, "float8_val"),
+        _ => return None,
+    })
+}
+
+fn wire_of(field: &str) -> WireType {
+    match field {
+        "float_val" | "scomplex_val" => WireType::Fixed32,
+        "double_val" | "dcomplex_val" => WireType::Fixed64,
+        _ => WireType::Varint,
+    }
+}
+
+/// The shape: None for unknown rank; -1 marks an unknown dimension.
+fn shape(set: &SchemaSet, msg: &Message<'_>) -> Option<Vec<i64>> {
+    let Some(shape) = msg.message(set, "tensor_shape") else { return Some(Vec::new()) };
+    if shape.scalar(set, "unknown_rank").is_some_and(|v| v.as_i64() == Some(1)) {
+        return None;
+    }
+    Some(shape.messages(set, "dim").map(|d| d.int(set, "size").unwrap_or(0)).collect())
+}
+
+fn count(fields: &[Field<'_>], field: &str) -> u64 {
+    let wire = wire_of(field);
+    if field == "string_val" {
+        return fields.len() as u64;
+    }
+    fields.iter().map(|f| RawScalars::count(&f.value, wire)).sum()
+}
+
+/// tensorflow.TensorProto as a renderer sees it, with TensorFlow's rule for
+/// typed fields: a short list is padded with its last value, none means
+/// zeros.
+pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a> {
+    let code = msg.int(set, "dtype").unwrap_or(0);
+    let type_name = match msg.scalar(set, "dtype") {
+        Some(_) => set
+            .find_enum("tensorflow.DataType")
+            .and_then(|e| set.enum_def(e).name_of(code))
+            .map_or_else(|| code.to_string(), str::to_string),
+        None => "DT_INVALID".to_string(),
+    };
+    let dims = shape(set, msg);
+    // TensorFlow keeps sub-byte types one per byte of tensor_content and one
+    // per int_val value.
+    let mut v = TensorView { type_name, elem: None, dims: dims.clone(), byte_aligned: true, elements: 0, data: TensorData::None };
+    let Some((elem, typed)) = tf_type(code) else {
+        v.data = TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
+        return v;
+    };
+    v.elem = Some(elem);
+    let elements = dims
+        .as_deref()
+        .and_then(|d| d.iter().map(|&x| u64::try_from(x).ok()).collect::<Option<Vec<u64>>>())
+        .and_then(|d| element_count(&d));
+    let Some(elements) = elements else {
+        v.data = TensorData::Unavailable("the shape is not fully known".into());
+        return v;
+    };
+    v.elements = elements;
+    if let Some(content) = msg.bytes(set, "tensor_content") {
+        v.elements = elements.min(crate::tensor::raw_capacity(byte_elem(elem), content.len() as u64));
+        v.data = TensorData::Raw(content);
+        return v;
+    }
+    if typed == "float8_val" {
+        v.data = match msg.bytes(set, "float8_val") {
+            Some(b) if !b.is_empty() => {
+                v.elements = elements.min(b.len() as u64);
+                TensorData::Raw(b)
+            }
+            _ => TensorData::Zeros,
+        };
+        return v;
+    }
+    let fields = msg.field(set, typed);
+    v.data = if elem == Elem::Str {
+        TensorData::Strings { fields, pad: true }
+    } else if count(fields, typed) == 0 {
+        TensorData::Zeros
+    } else {
+        TensorData::Typed { fields, wire: wire_of(typed), pad: true }
+    };
+    v
+}
+
+/// Sub-byte types take a whole byte in tensor_content.
+fn byte_elem(elem: Elem) -> Elem {
+    match elem {
+        Elem::I4 | Elem::I2 => Elem::I8,
+        Elem::U4 | Elem::U2 => Elem::U8,
+        Elem::F4E2M1 => Elem::U8,
+        e => e,
+    }
+}
+
+/// The size rules: tensor_content exactly elements x size; a typed field
+/// no longer than the element count (shorter is padded).
+pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
+    let at = msg.offset;
+    let code = msg.int(set, "dtype").unwrap_or(0);
+    let Some((elem, typed)) = tf_type(code) else { return Ok(()) };
+    let Some(dims) = shape(set, msg) else { return Ok(()) };
+    let Some(dims) = dims.iter().map(|&d| u64::try_from(d).ok()).collect::<Option<Vec<u64>>>() else {
+        return Ok(());
+    };
+    let elements = element_count(&dims).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
+    if let Some(content) = msg.bytes(set, "tensor_content") {
+        if elem == Elem::Str {
+            return Err(DecodeError::new(ErrorKind::RawForString, at));
+        }
+        let expected = raw_size(byte_elem(elem), elements).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
+        if content.len() as u64 != expected {
+            return Err(DecodeError::new(ErrorKind::RawSize { expected, got: content.len() as u64 }, at));
+        }
+        return Ok(());
+    }
+    let got = if typed == "float8_val" {
+        msg.bytes(set, typed).map_or(0, |b| b.len() as u64)
+    } else {
+        count(msg.field(set, typed), typed)
+    };
+    let needed = if elem.is_complex() { elements.saturating_mul(2) } else { elements };
+    if got > needed {
+        return Err(DecodeError::new(ErrorKind::TypedCount { field: typed.to_string(), expected: needed, got }, at));
+    }
+    Ok(())
+}
+
+fn invalid(msg: impl Into<String>, at: u64) -> DecodeError {
+    DecodeError::new(ErrorKind::Invalid(msg.into()), at)
+}
+
+/// Validates every tensorflow.TensorProto and NodeDef inside `msg`: tensors
+/// by their size rules, nodes must name their op.
+fn validate_contents(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
+    let tensor = set.find_message("tensorflow.TensorProto");
+    let node = set.find_message("tensorflow.NodeDef");
+    walk(msg, &mut |m| {
+        if Some(m.def) == tensor {
+            validate_tensor(set, m).map_err(|e| e.within("tensorflow.TensorProto"))
+        } else if Some(m.def) == node {
+            match m.str(set, "op") {
+                Some(op) if !op.is_empty() => Ok(()),
+                _ => Err(invalid("NodeDef has no op", m.offset)),
+            }
+        } else {
+            Ok(())
+        }
+    })
+}
+
+pub fn decode_saved_model<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
+    let set = SchemaSet::builtin();
+    let message = decode_builtin("tensorflow.SavedModel", bytes, DecodeContext::strict())?;
+    if !message.has(set, "meta_graphs") {
+        return Err(invalid("SavedModel has no meta_graphs", 0));
+    }
+    validate_contents(set, &message)?;
+    Ok(Body::Message { type_name: "tensorflow.SavedModel".into(), message, also: Vec::new() })
+}
+
+pub fn decode_graph_def<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
+    let set = SchemaSet::builtin();
+    let message = decode_builtin("tensorflow.GraphDef", bytes, DecodeContext::strict())?;
+    if !message.has(set, "node") && !message.has(set, "library") {
+        return Err(invalid("GraphDef has neither nodes nor a function library", 0));
+    }
+    validate_contents(set, &message)?;
+    Ok(Body::Message { type_name: "tensorflow.GraphDef".into(), message, also: Vec::new() })
+}
