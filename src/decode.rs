@@ -4,7 +4,7 @@
 
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::schema::{FieldDef, FieldType, MessageDef, MsgId, Scalar, SchemaSet};
-use crate::wire::{count_packed_varints, FieldReader, PackedVarints, WireType, WireValue};
+use crate::wire::{FieldReader, PackedVarints, WireType, WireValue, count_packed_varints};
 
 /// How deep messages may nest before decoding stops, like protobuf's own
 /// runtimes (prost and C++ both use 100).
@@ -26,15 +26,26 @@ pub struct DecodeContext {
 
 impl DecodeContext {
     pub fn strict() -> Self {
-        DecodeContext { depth_left: DEFAULT_DEPTH, strict: true, allow_unknown: false }
+        DecodeContext {
+            depth_left: DEFAULT_DEPTH,
+            strict: true,
+            allow_unknown: false,
+        }
     }
     pub fn lenient() -> Self {
-        DecodeContext { depth_left: DEFAULT_DEPTH, strict: false, allow_unknown: true }
+        DecodeContext {
+            depth_left: DEFAULT_DEPTH,
+            strict: false,
+            allow_unknown: true,
+        }
     }
     fn enter(self, offset: u64) -> Result<Self> {
         match self.depth_left.checked_sub(1) {
             Some(depth_left) => Ok(DecodeContext { depth_left, ..self }),
-            None => Err(DecodeError::new(ErrorKind::DepthLimit(DEFAULT_DEPTH), offset)),
+            None => Err(DecodeError::new(
+                ErrorKind::DepthLimit(DEFAULT_DEPTH),
+                offset,
+            )),
         }
     }
 }
@@ -94,7 +105,10 @@ pub fn decode_message<'a>(
         let Some((slot, fdef)) = known else {
             if !ctx.allow_unknown {
                 return Err(DecodeError::new(
-                    ErrorKind::UnknownField { number: wire.number, message: def.full_name.clone() },
+                    ErrorKind::UnknownField {
+                        number: wire.number,
+                        message: def.full_name.clone(),
+                    },
                     wire.offset,
                 ));
             }
@@ -129,7 +143,12 @@ pub fn decode_message<'a>(
     }
     // Stable: occurrences of one field stay in wire order.
     fields.sort_by_key(|f| f.slot.unwrap_or(usize::MAX));
-    Ok(Message { def: id, offset: base, end: base + buf.len() as u64, fields })
+    Ok(Message {
+        def: id,
+        offset: base,
+        end: base + buf.len() as u64,
+        fields,
+    })
 }
 
 fn decode_value<'a>(
@@ -153,13 +172,15 @@ fn decode_value<'a>(
                     Value::Message(Box::new(decode_message(set, sub, bytes, offset, inner)?))
                 }
                 FieldType::Scalar(Scalar::String) => {
-                    if ctx.strict {
-                        if let Err(e) = std::str::from_utf8(bytes) {
-                            return Err(DecodeError::new(
-                                ErrorKind::InvalidUtf8 { at: e.valid_up_to() },
-                                offset + e.valid_up_to() as u64,
-                            ));
-                        }
+                    if ctx.strict
+                        && let Err(e) = std::str::from_utf8(bytes)
+                    {
+                        return Err(DecodeError::new(
+                            ErrorKind::InvalidUtf8 {
+                                at: e.valid_up_to(),
+                            },
+                            offset + e.valid_up_to() as u64,
+                        ));
                     }
                     Value::Bytes(bytes)
                 }
@@ -176,19 +197,37 @@ fn decode_value<'a>(
             WireType::Fixed32 | WireType::Fixed64 => {
                 let width = if expected == WireType::Fixed32 { 4 } else { 8 };
                 if bytes.len() % width != 0 {
-                    return Err(DecodeError::new(ErrorKind::PackedLength { len: bytes.len(), width }, offset));
+                    return Err(DecodeError::new(
+                        ErrorKind::PackedLength {
+                            len: bytes.len(),
+                            width,
+                        },
+                        offset,
+                    ));
                 }
             }
             _ => {}
         }
         return Ok(Value::Packed(bytes));
     }
-    Err(DecodeError::new(ErrorKind::WrongWireType { expected: expected.name(), got: got.name() }, offset))
+    Err(DecodeError::new(
+        ErrorKind::WrongWireType {
+            expected: expected.name(),
+            got: got.name(),
+        },
+        offset,
+    ))
 }
 
 fn unreachable_group<T>(offset: u64) -> Result<T> {
     // No schema type is written as a group, so a group never matches.
-    Err(DecodeError::new(ErrorKind::WrongWireType { expected: "LEN", got: "SGROUP" }, offset))
+    Err(DecodeError::new(
+        ErrorKind::WrongWireType {
+            expected: "LEN",
+            got: "SGROUP",
+        },
+        offset,
+    ))
 }
 
 /// A scalar read by its declared type.
@@ -279,8 +318,14 @@ impl Iterator for RawScalars<'_> {
         match self {
             RawScalars::One(v) => v.take(),
             RawScalars::Varints(it) => it.next().flatten(),
-            RawScalars::Fixed32(it) => it.next().and_then(|c| c.try_into().ok()).map(|b| u64::from(u32::from_le_bytes(b))),
-            RawScalars::Fixed64(it) => it.next().and_then(|c| c.try_into().ok()).map(u64::from_le_bytes),
+            RawScalars::Fixed32(it) => it
+                .next()
+                .and_then(|c| c.try_into().ok())
+                .map(|b| u64::from(u32::from_le_bytes(b))),
+            RawScalars::Fixed64(it) => it
+                .next()
+                .and_then(|c| c.try_into().ok())
+                .map(u64::from_le_bytes),
         }
     }
 }
@@ -292,8 +337,12 @@ impl<'a> Message<'a> {
 
     /// The occurrences of the field in `slot`, in wire order.
     pub fn slot(&self, slot: usize) -> &[Field<'a>] {
-        let start = self.fields.partition_point(|f| f.slot.map_or(false, |s| s < slot));
-        let end = self.fields.partition_point(|f| f.slot.map_or(false, |s| s <= slot));
+        let start = self
+            .fields
+            .partition_point(|f| f.slot.is_some_and(|s| s < slot));
+        let end = self
+            .fields
+            .partition_point(|f| f.slot.is_some_and(|s| s <= slot));
         self.fields.get(start..end).unwrap_or(&[])
     }
 
@@ -316,7 +365,11 @@ impl<'a> Message<'a> {
     }
 
     /// Every value of a scalar field (all occurrences, packed or not).
-    pub fn scalars<'f>(&'f self, set: &'f SchemaSet, name: &str) -> impl Iterator<Item = ScalarValue> + 'f {
+    pub fn scalars<'f>(
+        &'f self,
+        set: &'f SchemaSet,
+        name: &str,
+    ) -> impl Iterator<Item = ScalarValue> + 'f {
         let fdef = self.def(set).field_by_name(name).map(|(_, f)| f.ty);
         let occurrences = self.field(set, name);
         occurrences.iter().flat_map(move |f| {
@@ -337,18 +390,26 @@ impl<'a> Message<'a> {
 
     /// The bytes of a singular string or bytes field (last occurrence).
     pub fn bytes(&self, set: &SchemaSet, name: &str) -> Option<&'a [u8]> {
-        self.field(set, name).iter().rev().find_map(|f| match f.value {
-            Value::Bytes(b) => Some(b),
-            _ => None,
-        })
+        self.field(set, name)
+            .iter()
+            .rev()
+            .find_map(|f| match f.value {
+                Value::Bytes(b) => Some(b),
+                _ => None,
+            })
     }
 
     pub fn str(&self, set: &SchemaSet, name: &str) -> Option<&'a str> {
-        self.bytes(set, name).and_then(|b| std::str::from_utf8(b).ok())
+        self.bytes(set, name)
+            .and_then(|b| std::str::from_utf8(b).ok())
     }
 
     /// The nested messages of a message field, in wire order.
-    pub fn messages<'f>(&'f self, set: &SchemaSet, name: &str) -> impl Iterator<Item = &'f Message<'a>> + 'f {
+    pub fn messages<'f>(
+        &'f self,
+        set: &SchemaSet,
+        name: &str,
+    ) -> impl Iterator<Item = &'f Message<'a>> + 'f {
         self.field(set, name).iter().filter_map(|f| match &f.value {
             Value::Message(m) => Some(m.as_ref()),
             _ => None,

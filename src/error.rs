@@ -35,7 +35,10 @@ pub enum ErrorKind {
     #[error("field {number} is not a field of {message}")]
     UnknownField { number: u32, message: String },
     #[error("wire type {got} where {expected} is expected")]
-    WrongWireType { expected: &'static str, got: &'static str },
+    WrongWireType {
+        expected: &'static str,
+        got: &'static str,
+    },
     #[error("string is not valid UTF-8 (byte {at})")]
     InvalidUtf8 { at: usize },
     #[error("bool value {0} is neither 0 nor 1")]
@@ -63,7 +66,11 @@ pub enum ErrorKind {
     #[error("raw_data is {got} bytes, the shape needs {expected}")]
     RawSize { expected: u64, got: u64 },
     #[error("{field} holds {got} values, the shape needs {expected}")]
-    TypedCount { field: String, expected: u64, got: u64 },
+    TypedCount {
+        field: String,
+        expected: u64,
+        got: u64,
+    },
     #[error("raw_data is not allowed for STRING tensors")]
     RawForString,
     #[error("string {index} is not valid UTF-8 (byte {at})")]
@@ -109,7 +116,11 @@ pub struct DecodeError {
 
 impl DecodeError {
     pub fn new(kind: ErrorKind, offset: u64) -> Self {
-        DecodeError { kind, offset, path: Vec::new() }
+        DecodeError {
+            kind,
+            offset,
+            path: Vec::new(),
+        }
     }
 
     /// Adds an enclosing field to the path (called while the error bubbles up).

@@ -1,7 +1,7 @@
 //! External data: tensor values kept in a side file (`location`, `offset`,
 //! `length`, `checksum`), resolved relative to the tensor file's folder.
 
-use crate::input::{map_file, InputBytes};
+use crate::input::{InputBytes, map_file};
 use sha1::{Digest, Sha1};
 use std::path::{Component, Path};
 
@@ -32,7 +32,11 @@ impl ExternalBytes {
 fn parse_u64(what: &str, text: &Option<String>) -> Result<Option<u64>, String> {
     match text {
         None => Ok(None),
-        Some(t) => t.trim().parse::<u64>().map(Some).map_err(|_| format!("{what} {t:?} is not a number")),
+        Some(t) => t
+            .trim()
+            .parse::<u64>()
+            .map(Some)
+            .map_err(|_| format!("{what} {t:?} is not a number")),
     }
 }
 
@@ -40,38 +44,54 @@ impl ExternalRef {
     /// Checks the location, maps the side file, checks bounds, length and
     /// SHA-1. The error says why the values are not available.
     pub fn load(&self, dir: Option<&Path>) -> Result<ExternalBytes, String> {
-        let location = self.location.as_deref().ok_or("external_data has no location")?;
+        let location = self
+            .location
+            .as_deref()
+            .ok_or("external_data has no location")?;
         let rel = Path::new(location);
         let escapes = rel.is_absolute()
             || location.starts_with('/')
             || location.starts_with('\\')
             || location.contains(':')
-            || rel.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+            || rel
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
             || location.split(['/', '\\']).any(|part| part == "..");
         if escapes {
             return Err(format!("location {location:?} escapes the tensor's folder"));
         }
-        let dir = dir.ok_or("external data cannot be read: the input has no folder (standard input)")?;
+        let dir =
+            dir.ok_or("external data cannot be read: the input has no folder (standard input)")?;
         let path = dir.join(rel);
         let file = map_file(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let size = file.bytes().len() as u64;
         let offset = parse_u64("offset", &self.offset)?.unwrap_or(0);
         let length = parse_u64("length", &self.length)?;
         if offset > size {
-            return Err(format!("offset {offset} is past the end of {location} ({size} bytes)"));
+            return Err(format!(
+                "offset {offset} is past the end of {location} ({size} bytes)"
+            ));
         }
         let available = size - offset;
         let length = match length {
             Some(l) if l > available => {
-                return Err(format!("{location} is short: {l} bytes at offset {offset}, {available} there"))
+                return Err(format!(
+                    "{location} is short: {l} bytes at offset {offset}, {available} there"
+                ));
             }
             Some(l) => l,
             None => available,
         };
         if let Some(needed) = self.needed {
-            let fits = if self.length.is_some() { length == needed } else { length >= needed };
+            let fits = if self.length.is_some() {
+                length == needed
+            } else {
+                length >= needed
+            };
             if !fits {
-                return Err(format!("external data is {length} bytes, the shape needs {needed}"));
+                return Err(format!(
+                    "external data is {length} bytes, the shape needs {needed}"
+                ));
             }
         }
         let take = match (self.length.is_some(), self.needed) {
@@ -82,10 +102,17 @@ impl ExternalRef {
         let end = usize::try_from(offset + take).map_err(|_| "length too large".to_string())?;
         let ext = ExternalBytes { file, start, end };
         if let Some(expected) = &self.checksum {
-            let digest = Sha1::digest(ext.file.bytes().get(start..start + length as usize).unwrap_or(&[]));
+            let digest = Sha1::digest(
+                ext.file
+                    .bytes()
+                    .get(start..start + length as usize)
+                    .unwrap_or(&[]),
+            );
             let got: String = digest.iter().map(|b| format!("{b:02x}")).collect();
             if !got.eq_ignore_ascii_case(expected.trim()) {
-                return Err(format!("SHA-1 mismatch: {location} has {got}, the tensor says {expected}"));
+                return Err(format!(
+                    "SHA-1 mismatch: {location} has {got}, the tensor says {expected}"
+                ));
             }
         }
         Ok(ext)

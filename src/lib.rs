@@ -9,11 +9,11 @@
 
 pub mod decode;
 pub mod error;
-pub mod schema;
-pub mod tensor;
-pub mod wire;
 pub mod external;
 pub mod formats;
 pub mod input;
 pub mod render;
+pub mod schema;
 pub mod schemaless;
+pub mod tensor;
+pub mod wire;

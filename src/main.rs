@@ -5,13 +5,17 @@
 use clap::Parser;
 use pbdecode::formats::{self, FormatOptions};
 use pbdecode::input::{map_file, read_stdin};
-use pbdecode::render::{json, text, RenderOptions};
-use std::io::{self, BufWriter, Write};
+use pbdecode::render::{RenderOptions, json, text};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "decode", version, about = "Decode the Protocol Buffers files of machine learning: ONNX tensors, sequences and models, TensorFlow SavedModels and GraphDefs, and any protobuf without a schema.")]
+#[command(
+    name = "decode",
+    version,
+    about = "Decode the Protocol Buffers files of machine learning: ONNX tensors, sequences and models, TensorFlow SavedModels and GraphDefs, and any protobuf without a schema."
+)]
 struct Args {
     /// The file to decode, or - for standard input.
     file: String,
@@ -31,6 +35,16 @@ struct Args {
     /// Nesting limit of the schemaless reading.
     #[arg(long, default_value_t = pbdecode::schemaless::DEFAULT_MAX_DEPTH)]
     max_depth: u32,
+    /// Sparse tensors: also show the dense tensor.
+    #[arg(long)]
+    dense: bool,
+    /// Colour previews of image-shaped tensors: never, always, or auto (when
+    /// standard output is a colour terminal).
+    #[arg(long, default_value = "auto", value_name = "WHEN")]
+    color: String,
+    /// Add a text histogram to each numeric tensor.
+    #[arg(long)]
+    histogram: bool,
 }
 
 fn main() -> ExitCode {
@@ -69,19 +83,34 @@ fn run(args: &Args) -> io::Result<ExitCode> {
         "auto" => None,
         id => match formats::find(id) {
             Some(f) => Some(f),
-            None => return usage(&format!("unknown format {id:?}; one of: auto, {}", formats::ids().join(", "))),
+            None => {
+                return usage(&format!(
+                    "unknown format {id:?}; one of: auto, {}",
+                    formats::ids().join(", ")
+                ));
+            }
         },
     };
     let (input, dir) = if args.file == "-" {
         (read_stdin()?, None)
     } else {
         let path = PathBuf::from(&args.file);
-        let input = map_file(&path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.file)))?;
-        let dir = path.parent().map(|p| if p.as_os_str().is_empty() { PathBuf::from(".") } else { p.to_path_buf() });
+        let input =
+            map_file(&path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.file)))?;
+        let dir = path.parent().map(|p| {
+            if p.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                p.to_path_buf()
+            }
+        });
         (input, dir)
     };
     let bytes = input.bytes();
-    let fopts = FormatOptions { max_depth: args.max_depth, ..FormatOptions::default() };
+    let fopts = FormatOptions {
+        max_depth: args.max_depth,
+        ..FormatOptions::default()
+    };
     let decoded = match format {
         None => match formats::detect(bytes, &fopts) {
             Ok(d) => d,
@@ -101,7 +130,20 @@ fn run(args: &Args) -> io::Result<ExitCode> {
             }
         },
     };
-    let ropts = RenderOptions { values, dir, offsets: args.offsets };
+    let color = match args.color.as_str() {
+        "always" => true,
+        "never" => false,
+        "auto" => io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        other => return usage(&format!("--color takes never, always or auto, not {other:?}")),
+    };
+    let ropts = RenderOptions {
+        values,
+        dir,
+        offsets: args.offsets,
+        dense: args.dense,
+        color,
+        histogram: args.histogram,
+    };
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     if args.json {

@@ -4,13 +4,13 @@
 //! touches input bytes.
 
 use crate::wire::WireType;
+use nom::IResult;
 use nom::branch::alt;
 use nom::bytes::complete::{is_not, tag, take_until, take_while, take_while1};
 use nom::character::complete::{char, multispace1};
 use nom::combinator::{map, opt, recognize, value};
 use nom::multi::many0;
 use nom::sequence::{delimited, pair, preceded};
-use nom::IResult;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -148,7 +148,10 @@ pub struct MessageDef {
 
 impl MessageDef {
     pub fn field_by_number(&self, number: u32) -> Option<(usize, &FieldDef)> {
-        let i = self.by_number.binary_search_by_key(&number, |&(n, _)| n).ok()?;
+        let i = self
+            .by_number
+            .binary_search_by_key(&number, |&(n, _)| n)
+            .ok()?;
         let (_, idx) = *self.by_number.get(i)?;
         Some((idx, self.fields.get(idx)?))
     }
@@ -168,7 +171,10 @@ impl EnumDef {
     /// The name of a value, or None for a number the enum does not name (open
     /// enums: the caller prints the number).
     pub fn name_of(&self, number: i64) -> Option<&str> {
-        self.values.iter().find(|(_, v)| i64::from(*v) == number).map(|(n, _)| n.as_str())
+        self.values
+            .iter()
+            .find(|(_, v)| i64::from(*v) == number)
+            .map(|(n, _)| n.as_str())
     }
 }
 
@@ -183,12 +189,27 @@ pub struct SchemaSet {
 
 /// The built-in schema files, in the order they are read.
 pub const BUILTIN_FILES: &[(&str, &str)] = &[
-    ("onnx-tensor.proto", include_str!("../schemas/onnx-tensor.proto")),
-    ("onnx-data.proto", include_str!("../schemas/onnx-data.proto")),
+    (
+        "onnx-tensor.proto",
+        include_str!("../schemas/onnx-tensor.proto"),
+    ),
+    (
+        "onnx-data.proto",
+        include_str!("../schemas/onnx-data.proto"),
+    ),
     ("onnx.proto", include_str!("../schemas/onnx.proto")),
-    ("google-protobuf.proto", include_str!("../schemas/google-protobuf.proto")),
-    ("tf-framework.proto", include_str!("../schemas/tf-framework.proto")),
-    ("tf-saved-model.proto", include_str!("../schemas/tf-saved-model.proto")),
+    (
+        "google-protobuf.proto",
+        include_str!("../schemas/google-protobuf.proto"),
+    ),
+    (
+        "tf-framework.proto",
+        include_str!("../schemas/tf-framework.proto"),
+    ),
+    (
+        "tf-saved-model.proto",
+        include_str!("../schemas/tf-saved-model.proto"),
+    ),
 ];
 
 impl SchemaSet {
@@ -196,8 +217,12 @@ impl SchemaSet {
     pub fn builtin() -> &'static SchemaSet {
         static SET: OnceLock<SchemaSet> = OnceLock::new();
         SET.get_or_init(|| {
-            SchemaSet::from_files(BUILTIN_FILES.iter().map(|(n, t)| (n.to_string(), t.to_string())))
-                .unwrap_or_else(|e| panic!("built-in schema tables are broken: {e}"))
+            SchemaSet::from_files(
+                BUILTIN_FILES
+                    .iter()
+                    .map(|(n, t)| (n.to_string(), t.to_string())),
+            )
+            .unwrap_or_else(|e| panic!("built-in schema tables are broken: {e}"))
         })
     }
 
@@ -210,19 +235,28 @@ impl SchemaSet {
     }
 
     pub fn find_message(&self, full_name: &str) -> Option<MsgId> {
-        self.message_index.get(full_name.trim_start_matches('.')).copied()
+        self.message_index
+            .get(full_name.trim_start_matches('.'))
+            .copied()
     }
 
     pub fn find_enum(&self, full_name: &str) -> Option<EnumId> {
-        self.enum_index.get(full_name.trim_start_matches('.')).copied()
+        self.enum_index
+            .get(full_name.trim_start_matches('.'))
+            .copied()
     }
 
     /// Parses and resolves a set of schema files (name, text). All files
     /// share one namespace; `import` lines only document dependencies.
-    pub fn from_files(files: impl IntoIterator<Item = (String, String)>) -> Result<SchemaSet, SchemaError> {
+    pub fn from_files(
+        files: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<SchemaSet, SchemaError> {
         let mut parsed = Vec::new();
         for (name, text) in files {
-            let file = parse_file(&text).map_err(|e| SchemaError { file: name.clone(), message: e })?;
+            let file = parse_file(&text).map_err(|e| SchemaError {
+                file: name.clone(),
+                message: e,
+            })?;
             parsed.push((name, file));
         }
         resolve(&parsed)
@@ -310,13 +344,19 @@ fn ident(i: &str) -> PResult<'_, &str> {
 fn int_lit(i: &str) -> PResult<'_, i64> {
     let (i, text) = preceded(
         sp,
-        recognize(pair(opt(char('-')), take_while1(|c: char| c.is_ascii_hexdigit() || c == 'x' || c == 'X'))),
+        recognize(pair(
+            opt(char('-')),
+            take_while1(|c: char| c.is_ascii_hexdigit() || c == 'x' || c == 'X'),
+        )),
     )(i)?;
     let (neg, digits) = match text.strip_prefix('-') {
         Some(d) => (true, d),
         None => (false, text),
     };
-    let parsed = if let Some(h) = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    let parsed = if let Some(h) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         i64::from_str_radix(h, 16)
     } else if digits.len() > 1 && digits.starts_with('0') {
         i64::from_str_radix(&digits[1..], 8)
@@ -325,7 +365,10 @@ fn int_lit(i: &str) -> PResult<'_, i64> {
     };
     match parsed {
         Ok(v) => Ok((i, if neg { -v } else { v })),
-        Err(_) => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Digit))),
+        Err(_) => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Digit,
+        ))),
     }
 }
 
@@ -346,7 +389,12 @@ fn skip_block(i: &str) -> PResult<'_, ()> {
     while depth > 0 {
         let mut chars = rest.char_indices();
         match chars.next() {
-            None => return Err(nom::Err::Error(nom::error::Error::new(rest, nom::error::ErrorKind::Eof))),
+            None => {
+                return Err(nom::Err::Error(nom::error::Error::new(
+                    rest,
+                    nom::error::ErrorKind::Eof,
+                )));
+            }
             Some((_, c)) => {
                 if c == '{' {
                     depth += 1;
@@ -362,7 +410,10 @@ fn skip_block(i: &str) -> PResult<'_, ()> {
 
 /// Skips a statement up to and including its `;`.
 fn skip_statement(i: &str) -> PResult<'_, ()> {
-    value((), pair(take_while(|c| c != ';' && c != '{' && c != '}'), tok(";")))(i)
+    value(
+        (),
+        pair(take_while(|c| c != ';' && c != '{' && c != '}'), tok(";")),
+    )(i)
 }
 
 /// `[packed = true, deprecated = true, default = 1]`: returns `packed`.
@@ -392,7 +443,10 @@ fn keyword<'a>(k: &'static str) -> impl FnMut(&'a str) -> PResult<'a, &'a str> {
         if word == k {
             Ok((rest, word))
         } else {
-            Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Tag)))
+            Err(nom::Err::Error(nom::error::Error::new(
+                i,
+                nom::error::ErrorKind::Tag,
+            )))
         }
     }
 }
@@ -401,7 +455,10 @@ fn field_number(i: &str) -> PResult<'_, u32> {
     let (rest, n) = int_lit(i)?;
     match u32::try_from(n) {
         Ok(n) if n >= 1 && u64::from(n) <= crate::wire::MAX_FIELD_NUMBER => Ok((rest, n)),
-        _ => Err(nom::Err::Failure(nom::error::Error::new(i, nom::error::ErrorKind::Verify))),
+        _ => Err(nom::Err::Failure(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Verify,
+        ))),
     }
 }
 
@@ -457,7 +514,10 @@ fn enum_body(i: &str) -> PResult<'_, EnumAst> {
     let (i, _) = keyword("enum")(i)?;
     let (i, name) = ident(i)?;
     let (mut i, _) = tok("{")(i)?;
-    let mut e = EnumAst { name: name.to_string(), values: Vec::new() };
+    let mut e = EnumAst {
+        name: name.to_string(),
+        values: Vec::new(),
+    };
     loop {
         if let Ok((r, _)) = tok("}")(i) {
             return Ok((r, e));
@@ -471,8 +531,9 @@ fn enum_body(i: &str) -> PResult<'_, EnumAst> {
         let (r, number) = int_lit(r)?;
         let (r, _) = field_options(r)?;
         let (r, _) = tok(";")(r)?;
-        let number = i32::try_from(number)
-            .map_err(|_| nom::Err::Failure(nom::error::Error::new(i, nom::error::ErrorKind::Verify)))?;
+        let number = i32::try_from(number).map_err(|_| {
+            nom::Err::Failure(nom::error::Error::new(i, nom::error::ErrorKind::Verify))
+        })?;
         e.values.push((vname.to_string(), number));
         i = r;
     }
@@ -482,7 +543,10 @@ fn message_body(i: &str) -> PResult<'_, MessageAst> {
     let (i, _) = keyword("message")(i)?;
     let (i, name) = ident(i)?;
     let (mut i, _) = tok("{")(i)?;
-    let mut m = MessageAst { name: name.to_string(), ..Default::default() };
+    let mut m = MessageAst {
+        name: name.to_string(),
+        ..Default::default()
+    };
     loop {
         if let Ok((r, _)) = tok("}")(i) {
             return Ok((r, m));
@@ -501,7 +565,12 @@ fn message_body(i: &str) -> PResult<'_, MessageAst> {
             i = r;
             continue;
         }
-        if let Ok((r, _)) = alt((keyword("option"), keyword("reserved"), keyword("extensions")))(i) {
+        if let Ok((r, _)) = alt((
+            keyword("option"),
+            keyword("reserved"),
+            keyword("extensions"),
+        ))(i)
+        {
             i = skip_statement(r)?.0;
             continue;
         }
@@ -582,7 +651,10 @@ pub fn parse_file(text: &str) -> Result<FileAst, String> {
                 let (r, _) = ident(r)?;
                 return skip_block(r);
             }
-            Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Alt)))
+            Err(nom::Err::Error(nom::error::Error::new(
+                i,
+                nom::error::ErrorKind::Alt,
+            )))
         })();
         match step {
             Ok((r, ())) => i = r,
@@ -622,7 +694,11 @@ fn collect<'a>(
     enums: &mut Vec<(String, &'a EnumAst)>,
 ) {
     let full = join(scope, &m.name);
-    out.push(Pending { scope: full.clone(), ast: m, proto3 });
+    out.push(Pending {
+        scope: full.clone(),
+        ast: m,
+        proto3,
+    });
     for e in &m.enums {
         enums.push((join(&full, &e.name), e));
     }
@@ -642,19 +718,33 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
             enum_asts.push((join(&f.package, &e.name), e));
         }
     }
-    let err = |m: String| SchemaError { file: String::from("schema"), message: m };
+    let err = |m: String| SchemaError {
+        file: String::from("schema"),
+        message: m,
+    };
 
     let mut set = SchemaSet::default();
     for (full, e) in &enum_asts {
-        if set.enum_index.insert(full.clone(), set.enums.len()).is_some() {
+        if set
+            .enum_index
+            .insert(full.clone(), set.enums.len())
+            .is_some()
+        {
             return Err(err(format!("enum {full} is defined twice")));
         }
-        set.enums.push(EnumDef { full_name: full.clone(), values: e.values.clone() });
+        set.enums.push(EnumDef {
+            full_name: full.clone(),
+            values: e.values.clone(),
+        });
     }
     // Messages first get their ids, including synthesized map entries, so
     // that fields can refer to any of them.
     for p in &pending {
-        if set.message_index.insert(p.scope.clone(), set.messages.len()).is_some() {
+        if set
+            .message_index
+            .insert(p.scope.clone(), set.messages.len())
+            .is_some()
+        {
             return Err(err(format!("message {} is defined twice", p.scope)));
         }
         set.messages.push(MessageDef {
@@ -698,8 +788,10 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
         let mut fields = Vec::new();
         for f in &p.ast.fields {
             let (ty, label) = if let Some((k, v)) = &f.map {
-                let key_ty = lookup(&set, &p.scope, k).ok_or_else(|| err(format!("{}.{}: unknown type {k}", p.scope, f.name)))?;
-                let val_ty = lookup(&set, &p.scope, v).ok_or_else(|| err(format!("{}.{}: unknown type {v}", p.scope, f.name)))?;
+                let key_ty = lookup(&set, &p.scope, k)
+                    .ok_or_else(|| err(format!("{}.{}: unknown type {k}", p.scope, f.name)))?;
+                let val_ty = lookup(&set, &p.scope, v)
+                    .ok_or_else(|| err(format!("{}.{}: unknown type {v}", p.scope, f.name)))?;
                 let entry_name = format!("{}Entry", camel(&f.name));
                 let entry_full = join(&p.scope, &entry_name);
                 let entry_id = set.messages.len();
@@ -708,8 +800,22 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                     full_name: entry_full,
                     name: entry_name,
                     fields: vec![
-                        FieldDef { number: 1, name: "key".into(), label: Label::Optional, ty: key_ty, packed: false, oneof: None },
-                        FieldDef { number: 2, name: "value".into(), label: Label::Optional, ty: val_ty, packed: false, oneof: None },
+                        FieldDef {
+                            number: 1,
+                            name: "key".into(),
+                            label: Label::Optional,
+                            ty: key_ty,
+                            packed: false,
+                            oneof: None,
+                        },
+                        FieldDef {
+                            number: 2,
+                            name: "value".into(),
+                            label: Label::Optional,
+                            ty: val_ty,
+                            packed: false,
+                            oneof: None,
+                        },
                     ],
                     map_entry: true,
                     proto3: p.proto3,
@@ -719,17 +825,35 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                 set.messages.push(entry);
                 (FieldType::Message(entry_id), Label::Repeated)
             } else {
-                let ty = lookup(&set, &p.scope, &f.type_name)
-                    .ok_or_else(|| err(format!("{}.{}: unknown type {}", p.scope, f.name, f.type_name)))?;
+                let ty = lookup(&set, &p.scope, &f.type_name).ok_or_else(|| {
+                    err(format!(
+                        "{}.{}: unknown type {}",
+                        p.scope, f.name, f.type_name
+                    ))
+                })?;
                 (ty, f.label.unwrap_or(Label::Optional))
             };
             let packed = label == Label::Repeated && ty.packable() && f.packed.unwrap_or(p.proto3);
-            fields.push(FieldDef { number: f.number, name: f.name.clone(), label, ty, packed, oneof: f.oneof.clone() });
+            fields.push(FieldDef {
+                number: f.number,
+                name: f.name.clone(),
+                label,
+                ty,
+                packed,
+                oneof: f.oneof.clone(),
+            });
         }
-        let mut by_number: Vec<(u32, usize)> = fields.iter().enumerate().map(|(i, f)| (f.number, i)).collect();
+        let mut by_number: Vec<(u32, usize)> = fields
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (f.number, i))
+            .collect();
         by_number.sort();
         if let Some(w) = by_number.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(err(format!("{}: field number {} is used twice", p.scope, w[0].0)));
+            return Err(err(format!(
+                "{}: field number {} is used twice",
+                p.scope, w[0].0
+            )));
         }
         let m = &mut set.messages[id];
         m.fields = fields;
@@ -780,11 +904,16 @@ mod tests {
         let a = set.message(set.find_message("t.A").unwrap());
         assert_eq!(a.fields.len(), 6);
         let (_, m) = a.field_by_number(2).unwrap();
-        let FieldType::Message(entry) = m.ty else { panic!("map is a message") };
+        let FieldType::Message(entry) = m.ty else {
+            panic!("map is a message")
+        };
         assert!(set.message(entry).map_entry);
         assert_eq!(a.field_by_name("s").unwrap().1.oneof.as_deref(), Some("o"));
         assert!(a.field_by_number(5).unwrap().1.packed);
-        assert!(matches!(a.field_by_number(4).unwrap().1.ty, FieldType::Enum(_)));
+        assert!(matches!(
+            a.field_by_number(4).unwrap().1.ty,
+            FieldType::Enum(_)
+        ));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! (nested message, text, packed numbers or plain bytes).
 
 use crate::error::DecodeError;
-use crate::wire::{varint_minimal, FieldReader, WireType, WireValue};
+use crate::wire::{FieldReader, WireType, WireValue, varint_minimal};
 
 /// Default nesting limit; deeper LEN fields are shown as bytes.
 pub const DEFAULT_MAX_DEPTH: u32 = 100;
@@ -98,7 +98,9 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_depth: DEFAULT_MAX_DEPTH }
+        Options {
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
     }
 }
 
@@ -112,7 +114,11 @@ pub fn decode<'a>(buf: &'a [u8], base: u64, opts: Options) -> Result<RawMessage<
 
 /// Decodes as much as reads cleanly: the fields up to the first fault, and
 /// the fault (with its field path, e.g. `7.1.2`).
-pub fn decode_partial<'a>(buf: &'a [u8], base: u64, opts: Options) -> (RawMessage<'a>, Option<DecodeError>) {
+pub fn decode_partial<'a>(
+    buf: &'a [u8],
+    base: u64,
+    opts: Options,
+) -> (RawMessage<'a>, Option<DecodeError>) {
     message(buf, base, opts.max_depth)
 }
 
@@ -156,14 +162,23 @@ fn message<'a>(buf: &'a [u8], base: u64, depth_left: u32) -> (RawMessage<'a>, Op
             also,
         });
     }
-    (RawMessage { offset: base, end: base + buf.len() as u64, fields }, fault)
+    (
+        RawMessage {
+            offset: base,
+            end: base + buf.len() as u64,
+            fields,
+        },
+        fault,
+    )
 }
 
 /// Whether bytes read as text a person would write: valid UTF-8 with no
 /// control characters other than whitespace.
 pub fn is_text(bytes: &[u8]) -> Option<&str> {
     let s = std::str::from_utf8(bytes).ok()?;
-    let printable = s.chars().all(|c| !c.is_control() || c == '\n' || c == '\r' || c == '\t');
+    let printable = s
+        .chars()
+        .all(|c| !c.is_control() || c == '\n' || c == '\r' || c == '\t');
     printable.then_some(s)
 }
 
@@ -207,10 +222,16 @@ fn guess_len<'a>(bytes: &'a [u8], offset: u64, depth_left: u32) -> (Reading<'a>,
     } else {
         None
     };
-    let floats = bytes.len() % 4 == 0
-        && bytes.chunks_exact(4).all(|c| plausible_f32(u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
-    let doubles = bytes.len() % 8 == 0
-        && bytes.chunks_exact(8).all(|c| plausible_f64(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])));
+    let floats = bytes.len().is_multiple_of(4)
+        && bytes
+            .chunks_exact(4)
+            .all(|c| plausible_f32(u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+    let doubles = bytes.len().is_multiple_of(8)
+        && bytes.chunks_exact(8).all(|c| {
+            plausible_f64(u64::from_le_bytes([
+                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+            ]))
+        });
     let varints = packed_varints_fit(bytes);
 
     let mut candidates: Vec<Kind> = Vec::new();
@@ -230,7 +251,12 @@ fn guess_len<'a>(bytes: &'a [u8], offset: u64, depth_left: u32) -> (Reading<'a>,
         candidates.push(Kind::PackedVarint);
     }
     let chosen = candidates.first().copied().unwrap_or(Kind::Bytes);
-    let also: Vec<Kind> = candidates.iter().copied().filter(|&k| k != chosen).take(2).collect();
+    let also: Vec<Kind> = candidates
+        .iter()
+        .copied()
+        .filter(|&k| k != chosen)
+        .take(2)
+        .collect();
     let reading = match chosen {
         Kind::Text => Reading::Text(text.unwrap_or_default()),
         Kind::Message => match as_message {

@@ -50,7 +50,8 @@ impl Elem {
             C128 => 128,
             F32 | I32 | U32 => 32,
             F16 | BF16 | I16 | U16 => 16,
-            F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E4M3B11FNUZ | F8E8M0 | I8 | U8 | Bool => 8,
+            F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E4M3B11FNUZ | F8E8M0 | I8 | U8
+            | Bool => 8,
             F6E2M3 | F6E3M2 => 6,
             F4E2M1 | I4 | U4 => 4,
             I2 | U2 => 2,
@@ -62,7 +63,18 @@ impl Elem {
         use Elem::*;
         matches!(
             self,
-            F32 | F64 | F16 | BF16 | F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E4M3B11FNUZ | F8E8M0 | F4E2M1 | F6E2M3 | F6E3M2
+            F32 | F64
+                | F16
+                | BF16
+                | F8E4M3FN
+                | F8E4M3FNUZ
+                | F8E5M2
+                | F8E5M2FNUZ
+                | F8E4M3B11FNUZ
+                | F8E8M0
+                | F4E2M1
+                | F6E2M3
+                | F6E3M2
         )
     }
 
@@ -96,7 +108,12 @@ pub struct DataType {
 }
 
 const fn dt(code: i32, name: &'static str, elem: Elem, typed_field: &'static str) -> DataType {
-    DataType { code, name, elem, typed_field }
+    DataType {
+        code,
+        name,
+        elem,
+        typed_field,
+    }
 }
 
 /// Every ONNX data type (onnx 1.23), by code.
@@ -196,19 +213,31 @@ pub fn decode_bits(elem: Elem, raw: u64) -> Element<'static> {
         F8E4M3FN => {
             let b = (raw & 0xff) as u32;
             // No infinities; S.1111.111 is NaN.
-            Element::F32(if b & 0x7f == 0x7f { f32::NAN } else { minifloat(b, 4, 3, 7) })
+            Element::F32(if b & 0x7f == 0x7f {
+                f32::NAN
+            } else {
+                minifloat(b, 4, 3, 7)
+            })
         }
         F8E4M3FNUZ => {
             let b = (raw & 0xff) as u32;
             // No infinities, no negative zero; 0x80 is the only NaN.
-            Element::F32(if b == 0x80 { f32::NAN } else { minifloat(b, 4, 3, 8) })
+            Element::F32(if b == 0x80 {
+                f32::NAN
+            } else {
+                minifloat(b, 4, 3, 8)
+            })
         }
         F8E5M2 => {
             let b = (raw & 0xff) as u32;
             // IEEE-like: exponent all ones is Inf (mantissa 0) or NaN.
             Element::F32(if b & 0x7c == 0x7c {
                 if b & 0x03 == 0 {
-                    if b & 0x80 != 0 { f32::NEG_INFINITY } else { f32::INFINITY }
+                    if b & 0x80 != 0 {
+                        f32::NEG_INFINITY
+                    } else {
+                        f32::INFINITY
+                    }
                 } else {
                     f32::NAN
                 }
@@ -218,16 +247,28 @@ pub fn decode_bits(elem: Elem, raw: u64) -> Element<'static> {
         }
         F8E5M2FNUZ => {
             let b = (raw & 0xff) as u32;
-            Element::F32(if b == 0x80 { f32::NAN } else { minifloat(b, 5, 2, 16) })
+            Element::F32(if b == 0x80 {
+                f32::NAN
+            } else {
+                minifloat(b, 5, 2, 16)
+            })
         }
         F8E4M3B11FNUZ => {
             let b = (raw & 0xff) as u32;
-            Element::F32(if b == 0x80 { f32::NAN } else { minifloat(b, 4, 3, 11) })
+            Element::F32(if b == 0x80 {
+                f32::NAN
+            } else {
+                minifloat(b, 4, 3, 11)
+            })
         }
         F8E8M0 => {
             let b = (raw & 0xff) as i32;
             // Exponent only, no sign and no zero: 2^(e-127); 0xFF is NaN.
-            Element::F32(if b == 0xff { f32::NAN } else { 2f64.powi(b - 127) as f32 })
+            Element::F32(if b == 0xff {
+                f32::NAN
+            } else {
+                2f64.powi(b - 127) as f32
+            })
         }
         F4E2M1 => Element::F32(minifloat((raw & 0xf) as u32, 2, 1, 1)),
         F6E2M3 => Element::F32(minifloat((raw & 0x3f) as u32, 2, 3, 1)),
@@ -252,13 +293,18 @@ pub fn decode_bits(elem: Elem, raw: u64) -> Element<'static> {
 
 /// Reads `n` little-endian bytes (n <= 8) into a u64.
 fn le(bytes: &[u8]) -> u64 {
-    bytes.iter().rev().fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+    bytes
+        .iter()
+        .rev()
+        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
 }
 
 /// The bytes raw storage needs for `elements` elements: ceil(n * bits / 8),
 /// None on overflow.
 pub fn raw_size(elem: Elem, elements: u64) -> Option<u64> {
-    elements.checked_mul(elem.bits()).map(|bits| bits.div_ceil(8))
+    elements
+        .checked_mul(elem.bits())
+        .map(|bits| bits.div_ceil(8))
 }
 
 /// How many whole elements raw bytes hold.
@@ -299,7 +345,15 @@ pub struct Elements<'a> {
 
 impl<'a> Elements<'a> {
     pub fn new(elem: Elem, source: Source<'a>, total: u64) -> Self {
-        Elements { elem, byte_aligned: false, source, index: 0, total, pending: 0, pending_left: 0 }
+        Elements {
+            elem,
+            byte_aligned: false,
+            source,
+            index: 0,
+            total,
+            pending: 0,
+            pending_left: 0,
+        }
     }
 
     /// Reads sub-byte elements from whole bytes, one per byte.
@@ -310,7 +364,11 @@ impl<'a> Elements<'a> {
 
     fn raw_element(&self, bytes: &[u8], i: u64) -> Option<Element<'static>> {
         let elem = self.elem;
-        let bits = if self.byte_aligned { elem.bits().max(8) } else { elem.bits() };
+        let bits = if self.byte_aligned {
+            elem.bits().max(8)
+        } else {
+            elem.bits()
+        };
         let bit = i.checked_mul(bits)?;
         let at = usize::try_from(bit / 8).ok()?;
         Some(match elem {
@@ -324,7 +382,10 @@ impl<'a> Elements<'a> {
                 let (re, im) = chunk.split_at(8);
                 Element::C128(f64::from_bits(le(re)), f64::from_bits(le(im)))
             }
-            _ if bits >= 8 => decode_bits(elem, le(bytes.get(at..at.checked_add((bits / 8) as usize)?)?)),
+            _ if bits >= 8 => decode_bits(
+                elem,
+                le(bytes.get(at..at.checked_add((bits / 8) as usize)?)?),
+            ),
             _ => {
                 // Sub-byte: a little-endian bit stream, first element lowest.
                 let lo = u64::from(*bytes.get(at)?);
@@ -360,7 +421,11 @@ impl<'a> Iterator for Elements<'a> {
                     Element::C128(f64::from_bits(re), f64::from_bits(im))
                 }
                 elem => {
-                    let per = if self.byte_aligned { 1 } else { elem.elements_per_int32() };
+                    let per = if self.byte_aligned {
+                        1
+                    } else {
+                        elem.elements_per_int32()
+                    };
                     if per == 1 {
                         decode_bits(elem, it.next()?)
                     } else {
@@ -402,8 +467,15 @@ pub enum TensorData<'m, 'a> {
     Raw(&'a [u8]),
     /// Occurrences of a typed field; `pad` repeats the last value up to the
     /// element count (TensorFlow's rule for short typed fields).
-    Typed { fields: &'m [crate::decode::Field<'a>], wire: crate::wire::WireType, pad: bool },
-    Strings { fields: &'m [crate::decode::Field<'a>], pad: bool },
+    Typed {
+        fields: &'m [crate::decode::Field<'a>],
+        wire: crate::wire::WireType,
+        pad: bool,
+    },
+    Strings {
+        fields: &'m [crate::decode::Field<'a>],
+        pad: bool,
+    },
     External(crate::external::ExternalRef),
     /// All elements are zero (TensorFlow: a tensor with no values).
     Zeros,
@@ -424,29 +496,45 @@ pub enum LoadedValues<'a> {
 }
 
 /// Resolves where a tensor's values are. External files are mapped here.
-pub fn load_values<'v>(view: &TensorView<'v, 'v>, dir: Option<&std::path::Path>) -> LoadedValues<'v> {
+pub fn load_values<'v>(
+    view: &TensorView<'v, 'v>,
+    dir: Option<&std::path::Path>,
+) -> LoadedValues<'v> {
     let Some(elem) = view.elem else {
         return match &view.data {
             TensorData::Unavailable(why) => LoadedValues::Unavailable(why.clone()),
-            _ => LoadedValues::Unavailable(format!("data type {} cannot be decoded", view.type_name)),
+            _ => {
+                LoadedValues::Unavailable(format!("data type {} cannot be decoded", view.type_name))
+            }
         };
     };
     let n = view.elements;
     match &view.data {
-        TensorData::Raw(bytes) => {
-            LoadedValues::Ready(Elements::new(elem, Source::Raw(bytes), n).byte_aligned(view.byte_aligned), n)
-        }
+        TensorData::Raw(bytes) => LoadedValues::Ready(
+            Elements::new(elem, Source::Raw(bytes), n).byte_aligned(view.byte_aligned),
+            n,
+        ),
         TensorData::Typed { fields, wire, pad } => {
             let wire: crate::wire::WireType = *wire;
-            let raws = fields.iter().flat_map(move |f| crate::decode::RawScalars::new(&f.value, wire));
-            let source: Box<dyn Iterator<Item = u64> + 'v> =
-                if *pad {
-                    let period = if elem.is_complex() { 2 } else { 1 };
-                    Box::new(Padded { inner: Box::new(raws), last: [0; 2], period, index: 0, seen: false })
-                } else {
-                    Box::new(raws)
-                };
-            LoadedValues::Ready(Elements::new(elem, Source::Typed(source), n).byte_aligned(view.byte_aligned), n)
+            let raws = fields
+                .iter()
+                .flat_map(move |f| crate::decode::RawScalars::new(&f.value, wire));
+            let source: Box<dyn Iterator<Item = u64> + 'v> = if *pad {
+                let period = if elem.is_complex() { 2 } else { 1 };
+                Box::new(Padded {
+                    inner: Box::new(raws),
+                    last: [0; 2],
+                    period,
+                    index: 0,
+                    seen: false,
+                })
+            } else {
+                Box::new(raws)
+            };
+            LoadedValues::Ready(
+                Elements::new(elem, Source::Typed(source), n).byte_aligned(view.byte_aligned),
+                n,
+            )
         }
         TensorData::Strings { fields, pad } => {
             let strings = fields.iter().filter_map(|f| match f.value {
@@ -455,11 +543,14 @@ pub fn load_values<'v>(view: &TensorView<'v, 'v>, dir: Option<&std::path::Path>)
             });
             if *pad {
                 // TensorFlow: repeat the last string; none at all means "".
-                let last: &[u8] = strings.clone().last().unwrap_or(b"");
+                let last: &[u8] = strings.clone().next_back().unwrap_or(b"");
                 let padded = strings.chain(std::iter::repeat(last));
                 LoadedValues::Ready(Elements::new(elem, Source::Strings(Box::new(padded)), n), n)
             } else {
-                LoadedValues::Ready(Elements::new(elem, Source::Strings(Box::new(strings)), n), n)
+                LoadedValues::Ready(
+                    Elements::new(elem, Source::Strings(Box::new(strings)), n),
+                    n,
+                )
             }
         }
         TensorData::External(r) => match r.load(dir) {
@@ -566,7 +657,8 @@ mod tests {
         assert!((f(Elem::F16, 0x3864) - 0.548828).abs() < 1e-6);
         assert_eq!(f(Elem::F16, 0x3800), 0.5);
         // INT4: the int32 136 (0x88) holds -8 and -8.
-        let els: Vec<_> = Elements::new(Elem::I4, Source::Typed(Box::new([136u64].into_iter())), 2).collect();
+        let els: Vec<_> =
+            Elements::new(Elem::I4, Source::Typed(Box::new([136u64].into_iter())), 2).collect();
         assert_eq!(els, vec![Element::I64(-8), Element::I64(-8)]);
     }
 
@@ -607,7 +699,10 @@ mod tests {
         assert_eq!(els, [0, 1, 2, 3].map(Element::U64));
         // 6-bit: a bit stream from the lowest bit; 4 elements in 3 bytes.
         let vals = [1u32, 2, 3, 63];
-        let stream = vals.iter().enumerate().fold(0u32, |acc, (i, &v)| acc | (v << (6 * i)));
+        let stream = vals
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (i, &v)| acc | (v << (6 * i)));
         let bytes = stream.to_le_bytes();
         let els: Vec<_> = Elements::new(Elem::U4, Source::Raw(&[0x21]), 2).collect();
         assert_eq!(els, vec![Element::U64(1), Element::U64(2)]);

@@ -4,10 +4,10 @@
 //! byte offset where it happened.
 
 use crate::error::{DecodeError, ErrorKind};
+use nom::IResult;
 use nom::bytes::complete::take;
 use nom::error::{ErrorKind as NomKind, ParseError};
 use nom::number::complete::{le_u32, le_u64};
-use nom::IResult;
 
 /// The largest field number protobuf allows.
 pub const MAX_FIELD_NUMBER: u64 = (1 << 29) - 1;
@@ -21,7 +21,10 @@ pub struct WireError<'a> {
 
 impl<'a> ParseError<&'a [u8]> for WireError<'a> {
     fn from_error_kind(input: &'a [u8], _kind: NomKind) -> Self {
-        WireError { input, kind: ErrorKind::Truncated { what: "value" } }
+        WireError {
+            input,
+            kind: ErrorKind::Truncated { what: "value" },
+        }
     }
     fn append(_input: &'a [u8], _kind: NomKind, other: Self) -> Self {
         other
@@ -108,7 +111,7 @@ pub fn varint_minimal(input: &[u8]) -> WResult<'_, (u64, bool)> {
 
 /// The number of bytes the shortest encoding of `value` takes.
 pub fn varint_len(value: u64) -> usize {
-    (((64 - (value | 1).leading_zeros()) + 6) / 7) as usize
+    (64 - (value | 1).leading_zeros()).div_ceil(7) as usize
 }
 
 /// A field key: field number 1..2^29-1 and a wire type 0..5.
@@ -132,18 +135,23 @@ pub fn length_delimited(input: &[u8]) -> WResult<'_, &[u8]> {
     if len > rest.len() as u64 {
         return fail(
             input,
-            ErrorKind::LengthOverrun { len, left: rest.len() as u64 },
+            ErrorKind::LengthOverrun {
+                len,
+                left: rest.len() as u64,
+            },
         );
     }
     take(len as usize)(rest)
 }
 
 pub fn fixed32(input: &[u8]) -> WResult<'_, u32> {
-    le_u32(input).or_else(|_: nom::Err<WireError>| fail(input, ErrorKind::Truncated { what: "fixed32" }))
+    le_u32(input)
+        .or_else(|_: nom::Err<WireError>| fail(input, ErrorKind::Truncated { what: "fixed32" }))
 }
 
 pub fn fixed64(input: &[u8]) -> WResult<'_, u64> {
-    le_u64(input).or_else(|_: nom::Err<WireError>| fail(input, ErrorKind::Truncated { what: "fixed64" }))
+    le_u64(input)
+        .or_else(|_: nom::Err<WireError>| fail(input, ErrorKind::Truncated { what: "fixed64" }))
 }
 
 /// The value of one field as it is on the wire.
@@ -193,7 +201,7 @@ fn group_body(input: &[u8], number: u32, max_depth: u32) -> WResult<'_, &[u8]> {
         let (after_key, (n, wire)) = match key(rest) {
             Ok(v) => v,
             Err(nom::Err::Error(e)) if e.input.is_empty() => {
-                return fail(before, ErrorKind::GroupUnclosed(number))
+                return fail(before, ErrorKind::GroupUnclosed(number));
             }
             Err(e) => return Err(e),
         };
@@ -211,7 +219,13 @@ fn group_body(input: &[u8], number: u32, max_depth: u32) -> WResult<'_, &[u8]> {
             }
             WireType::EndGroup => {
                 if open.last() != Some(&n) {
-                    return fail(before, ErrorKind::GroupMismatch { got: n, open: open.last().copied() });
+                    return fail(
+                        before,
+                        ErrorKind::GroupMismatch {
+                            got: n,
+                            open: open.last().copied(),
+                        },
+                    );
                 }
                 open.pop();
                 if open.is_empty() {
@@ -239,7 +253,13 @@ pub struct FieldReader<'a> {
 
 impl<'a> FieldReader<'a> {
     pub fn new(buf: &'a [u8], base: u64) -> Self {
-        FieldReader { rest: buf, base, start_len: buf.len(), max_group_depth: 100, failed: false }
+        FieldReader {
+            rest: buf,
+            base,
+            start_len: buf.len(),
+            max_group_depth: 100,
+            failed: false,
+        }
     }
 
     pub fn with_group_depth(mut self, depth: u32) -> Self {
@@ -254,8 +274,13 @@ impl<'a> FieldReader<'a> {
     fn read(&mut self) -> Result<WireField<'a>, DecodeError> {
         let start = self.rest;
         let to_error = |e: nom::Err<WireError<'a>>, this: &Self| match e {
-            nom::Err::Error(e) | nom::Err::Failure(e) => DecodeError::new(e.kind, this.offset_of(e.input)),
-            nom::Err::Incomplete(_) => DecodeError::new(ErrorKind::Truncated { what: "field" }, this.offset_of(start)),
+            nom::Err::Error(e) | nom::Err::Failure(e) => {
+                DecodeError::new(e.kind, this.offset_of(e.input))
+            }
+            nom::Err::Incomplete(_) => DecodeError::new(
+                ErrorKind::Truncated { what: "field" },
+                this.offset_of(start),
+            ),
         };
         let (after_key, (number, wire)) = key(start).map_err(|e| to_error(e, self))?;
         let value_offset = self.offset_of(after_key);
@@ -278,12 +303,16 @@ impl<'a> FieldReader<'a> {
                 (r, WireValue::Len(v), payload_offset)
             }
             WireType::StartGroup => {
-                let (r, v) = group_body(after_key, number, self.max_group_depth).map_err(|e| to_error(e, self))?;
+                let (r, v) = group_body(after_key, number, self.max_group_depth)
+                    .map_err(|e| to_error(e, self))?;
                 (r, WireValue::Group(v), value_offset)
             }
             WireType::EndGroup => {
                 return Err(DecodeError::new(
-                    ErrorKind::GroupMismatch { got: number, open: None },
+                    ErrorKind::GroupMismatch {
+                        got: number,
+                        open: None,
+                    },
                     self.offset_of(start),
                 ));
             }
@@ -354,10 +383,16 @@ pub fn count_packed_varints(buf: &[u8], base: u64) -> Result<u64, DecodeError> {
         match varint(rest) {
             Ok((r, _)) => rest = r,
             Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
-                return Err(DecodeError::new(e.kind, base + (buf.len() - e.input.len()) as u64))
+                return Err(DecodeError::new(
+                    e.kind,
+                    base + (buf.len() - e.input.len()) as u64,
+                ));
             }
             Err(nom::Err::Incomplete(_)) => {
-                return Err(DecodeError::new(ErrorKind::Truncated { what: "varint" }, base))
+                return Err(DecodeError::new(
+                    ErrorKind::Truncated { what: "varint" },
+                    base,
+                ));
             }
         }
         count += 1;
@@ -376,9 +411,20 @@ mod tests {
             (&[0x01], Some(1)),
             (&[0x96, 0x01], Some(150)),
             (&[0xff, 0xff, 0xff, 0xff, 0x0f], Some(u32::MAX as u64)),
-            (&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01], Some(u64::MAX)),
-            (&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02], None),
-            (&[0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00], None),
+            (
+                &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+                Some(u64::MAX),
+            ),
+            (
+                &[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02],
+                None,
+            ),
+            (
+                &[
+                    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00,
+                ],
+                None,
+            ),
             (&[0x80], None),
             (&[], None),
         ];
@@ -399,21 +445,46 @@ mod tests {
     #[test]
     fn keys_are_checked() {
         assert_eq!(key(&[0x08]).unwrap().1, (1, WireType::Varint));
-        assert!(matches!(key(&[0x00]), Err(nom::Err::Error(WireError { kind: ErrorKind::FieldNumber(0), .. }))));
-        assert!(matches!(key(&[0x0e]), Err(nom::Err::Error(WireError { kind: ErrorKind::WireType(6), .. }))));
+        assert!(matches!(
+            key(&[0x00]),
+            Err(nom::Err::Error(WireError {
+                kind: ErrorKind::FieldNumber(0),
+                ..
+            }))
+        ));
+        assert!(matches!(
+            key(&[0x0e]),
+            Err(nom::Err::Error(WireError {
+                kind: ErrorKind::WireType(6),
+                ..
+            }))
+        ));
     }
 
     #[test]
     fn length_is_compared_with_bytes_left() {
         let e = length_delimited(&[0x80, 0x80, 0x80, 0x80, 0x04, 1, 2]).unwrap_err();
-        assert!(matches!(e, nom::Err::Error(WireError { kind: ErrorKind::LengthOverrun { len: 1073741824, left: 2 }, .. })));
+        assert!(matches!(
+            e,
+            nom::Err::Error(WireError {
+                kind: ErrorKind::LengthOverrun {
+                    len: 1073741824,
+                    left: 2
+                },
+                ..
+            })
+        ));
     }
 
     #[test]
     fn fields_with_offsets_and_groups() {
         // 1: varint 150; 2: LEN "hi"; 3: group { 1: 5 }; 4: fixed32
-        let buf = [0x08, 0x96, 0x01, 0x12, 0x02, b'h', b'i', 0x1b, 0x08, 0x05, 0x1c, 0x25, 1, 0, 0, 0];
-        let fields: Vec<_> = FieldReader::new(&buf, 100).collect::<Result<_, _>>().unwrap();
+        let buf = [
+            0x08, 0x96, 0x01, 0x12, 0x02, b'h', b'i', 0x1b, 0x08, 0x05, 0x1c, 0x25, 1, 0, 0, 0,
+        ];
+        let fields: Vec<_> = FieldReader::new(&buf, 100)
+            .collect::<Result<_, _>>()
+            .unwrap();
         assert_eq!(fields.len(), 4);
         assert_eq!(fields[1].value, WireValue::Len(b"hi"));
         assert_eq!(fields[1].value_offset, 105);

@@ -6,7 +6,7 @@ pub mod onnx;
 pub mod onnx_tensor;
 pub mod tensorflow;
 
-use crate::decode::{decode_message, DecodeContext, Message};
+use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::schema::SchemaSet;
 use crate::schemaless::{self, RawMessage};
@@ -24,7 +24,10 @@ pub struct FormatOptions {
 
 impl Default for FormatOptions {
     fn default() -> Self {
-        FormatOptions { forced: false, max_depth: schemaless::DEFAULT_MAX_DEPTH }
+        FormatOptions {
+            forced: false,
+            max_depth: schemaless::DEFAULT_MAX_DEPTH,
+        }
     }
 }
 
@@ -32,7 +35,11 @@ impl Default for FormatOptions {
 pub enum Body<'a> {
     /// A message read with a schema: its full type name, the message, and
     /// other types the same bytes are equally valid as.
-    Message { type_name: String, message: Message<'a>, also: Vec<String> },
+    Message {
+        type_name: String,
+        message: Message<'a>,
+        also: Vec<String>,
+    },
     /// A message read without a schema.
     Schemaless(RawMessage<'a>),
 }
@@ -54,13 +61,41 @@ pub struct Decoded<'a> {
 
 /// The formats in the order `--as auto` tries them (the seed's order).
 pub static REGISTRY: &[Format] = &[
-    Format { id: "onnx-tensor", title: "ONNX tensor (TensorProto)", decode: decode_onnx_tensor },
-    Format { id: "onnx-sequence", title: "ONNX sequence, optional or map (onnx-data.proto)", decode: onnx::decode_sequence },
-    Format { id: "onnx-sparse-tensor", title: "ONNX sparse tensor (SparseTensorProto)", decode: onnx::decode_sparse },
-    Format { id: "onnx-model", title: "ONNX model (ModelProto)", decode: onnx::decode_model },
-    Format { id: "tf-saved-model", title: "TensorFlow SavedModel", decode: tensorflow::decode_saved_model },
-    Format { id: "tf-graph-def", title: "TensorFlow GraphDef (frozen graph)", decode: tensorflow::decode_graph_def },
-    Format { id: "protobuf", title: "Protocol Buffers message (no schema)", decode: decode_schemaless },
+    Format {
+        id: "onnx-tensor",
+        title: "ONNX tensor (TensorProto)",
+        decode: decode_onnx_tensor,
+    },
+    Format {
+        id: "onnx-sequence",
+        title: "ONNX sequence, optional or map (onnx-data.proto)",
+        decode: onnx::decode_sequence,
+    },
+    Format {
+        id: "onnx-sparse-tensor",
+        title: "ONNX sparse tensor (SparseTensorProto)",
+        decode: onnx::decode_sparse,
+    },
+    Format {
+        id: "onnx-model",
+        title: "ONNX model (ModelProto)",
+        decode: onnx::decode_model,
+    },
+    Format {
+        id: "tf-saved-model",
+        title: "TensorFlow SavedModel",
+        decode: tensorflow::decode_saved_model,
+    },
+    Format {
+        id: "tf-graph-def",
+        title: "TensorFlow GraphDef (frozen graph)",
+        decode: tensorflow::decode_graph_def,
+    },
+    Format {
+        id: "protobuf",
+        title: "Protocol Buffers message (no schema)",
+        decode: decode_schemaless,
+    },
 ];
 
 pub fn find(id: &str) -> Option<&'static Format> {
@@ -72,25 +107,42 @@ pub fn ids() -> Vec<&'static str> {
 }
 
 /// Decodes `bytes` as the message `type_name` of the built-in tables.
-pub fn decode_builtin<'a>(type_name: &str, bytes: &'a [u8], ctx: DecodeContext) -> Result<Message<'a>> {
+pub fn decode_builtin<'a>(
+    type_name: &str,
+    bytes: &'a [u8],
+    ctx: DecodeContext,
+) -> Result<Message<'a>> {
     let set = SchemaSet::builtin();
-    let id = set
-        .find_message(type_name)
-        .ok_or_else(|| DecodeError::new(ErrorKind::Invalid(format!("no schema table for {type_name}")), 0))?;
+    let id = set.find_message(type_name).ok_or_else(|| {
+        DecodeError::new(
+            ErrorKind::Invalid(format!("no schema table for {type_name}")),
+            0,
+        )
+    })?;
     decode_message(set, id, bytes, 0, ctx)
 }
 
 fn decode_onnx_tensor<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
     let message = decode_builtin("onnx.TensorProto", bytes, DecodeContext::strict())?;
     onnx_tensor::validate(SchemaSet::builtin(), &message)?;
-    Ok(Body::Message { type_name: "onnx.TensorProto".into(), message, also: Vec::new() })
+    Ok(Body::Message {
+        type_name: "onnx.TensorProto".into(),
+        message,
+        also: Vec::new(),
+    })
 }
 
 fn decode_schemaless<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
     if bytes.is_empty() {
         return Err(DecodeError::new(ErrorKind::Empty, 0));
     }
-    let msg = schemaless::decode(bytes, 0, schemaless::Options { max_depth: opts.max_depth })?;
+    let msg = schemaless::decode(
+        bytes,
+        0,
+        schemaless::Options {
+            max_depth: opts.max_depth,
+        },
+    )?;
     Ok(Body::Schemaless(msg))
 }
 
@@ -115,10 +167,15 @@ pub fn precheck(bytes: &[u8]) -> Result<()> {
     let text = match std::str::from_utf8(head) {
         Ok(s) => Some(s),
         // A character cut at byte 512 still counts as text.
-        Err(e) if e.error_len().is_none() => std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or(&[])).ok(),
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or(&[])).ok()
+        }
         Err(_) => None,
     };
-    if text.is_some_and(|s| s.chars().all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))) {
+    if text.is_some_and(|s| {
+        s.chars()
+            .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
+    }) {
         return Err(DecodeError::new(ErrorKind::Text, 0));
     }
     Ok(())
@@ -126,9 +183,15 @@ pub fn precheck(bytes: &[u8]) -> Result<()> {
 
 /// `--as auto`: the pre-checks, then each format in order; the first whose
 /// validation passes wins.
-pub fn detect<'a>(bytes: &'a [u8], opts: &FormatOptions) -> std::result::Result<Decoded<'a>, Rejection> {
+pub fn detect<'a>(
+    bytes: &'a [u8],
+    opts: &FormatOptions,
+) -> std::result::Result<Decoded<'a>, Rejection> {
     if let Err(error) = precheck(bytes) {
-        return Err(Rejection { error, tried: Vec::new() });
+        return Err(Rejection {
+            error,
+            tried: Vec::new(),
+        });
     }
     let mut tried = Vec::new();
     for format in REGISTRY {
@@ -145,7 +208,14 @@ pub fn detect<'a>(bytes: &'a [u8], opts: &FormatOptions) -> std::result::Result<
 }
 
 /// `--as FORMAT`: that format only, and exactly why the input does not fit.
-pub fn decode_as<'a>(format: &'static Format, bytes: &'a [u8], opts: &FormatOptions) -> Result<Decoded<'a>> {
-    let opts = FormatOptions { forced: true, ..*opts };
+pub fn decode_as<'a>(
+    format: &'static Format,
+    bytes: &'a [u8],
+    opts: &FormatOptions,
+) -> Result<Decoded<'a>> {
+    let opts = FormatOptions {
+        forced: true,
+        ..*opts
+    };
     (format.decode)(bytes, &opts).map(|body| Decoded { format, body })
 }

@@ -3,7 +3,7 @@
 //! schema table plus the checks below; every tensor inside is validated with
 //! the tensor file's own rules.
 
-use super::{decode_builtin, onnx_tensor, Body, FormatOptions};
+use super::{Body, FormatOptions, decode_builtin, onnx_tensor};
 use crate::decode::{DecodeContext, Message, Value};
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::schema::SchemaSet;
@@ -14,7 +14,10 @@ fn invalid(msg: impl Into<String>, at: u64) -> DecodeError {
 }
 
 /// Calls `f` on `msg` and every message nested in it.
-pub fn walk<'m, 'a>(msg: &'m Message<'a>, f: &mut dyn FnMut(&'m Message<'a>) -> Result<()>) -> Result<()> {
+pub fn walk<'m, 'a>(
+    msg: &'m Message<'a>,
+    f: &mut dyn FnMut(&'m Message<'a>) -> Result<()>,
+) -> Result<()> {
     f(msg)?;
     for field in &msg.fields {
         if let Value::Message(sub) = &field.value {
@@ -51,8 +54,20 @@ fn elements_field(elem_type: i64) -> Option<&'static str> {
     })
 }
 
-const SEQUENCE_FIELDS: [&str; 5] = ["tensor_values", "sparse_tensor_values", "sequence_values", "map_values", "optional_values"];
-const OPTIONAL_FIELDS: [&str; 5] = ["tensor_value", "sparse_tensor_value", "sequence_value", "map_value", "optional_value"];
+const SEQUENCE_FIELDS: [&str; 5] = [
+    "tensor_values",
+    "sparse_tensor_values",
+    "sequence_values",
+    "map_values",
+    "optional_values",
+];
+const OPTIONAL_FIELDS: [&str; 5] = [
+    "tensor_value",
+    "sparse_tensor_value",
+    "sequence_value",
+    "map_value",
+    "optional_value",
+];
 
 /// Checks a SequenceProto or OptionalProto (and everything nested in it):
 /// elem_type in range and the elements in the field that elem_type names.
@@ -71,12 +86,21 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
             return Ok(());
         };
         let name = &m.def(set).name;
-        let elem_type = m.int(set, "elem_type").ok_or_else(|| invalid(format!("{name}.elem_type is missing"), m.offset))?;
-        let want = elements_field(elem_type)
-            .ok_or_else(|| invalid(format!("{name}.elem_type {elem_type} is not 1..5"), m.offset))?;
+        let elem_type = m
+            .int(set, "elem_type")
+            .ok_or_else(|| invalid(format!("{name}.elem_type is missing"), m.offset))?;
+        let want = elements_field(elem_type).ok_or_else(|| {
+            invalid(
+                format!("{name}.elem_type {elem_type} is not 1..5"),
+                m.offset,
+            )
+        })?;
         for field in fields.iter() {
             if m.has(set, field) && !field.starts_with(want) {
-                return Err(invalid(format!("{name}.{field} present but elem_type is {want}"), m.offset));
+                return Err(invalid(
+                    format!("{name}.{field} present but elem_type is {want}"),
+                    m.offset,
+                ));
             }
         }
         Ok(())
@@ -85,23 +109,43 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
 }
 
 fn validate_map(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
-    let key_type = m.int(set, "key_type").ok_or_else(|| invalid("MapProto.key_type is missing", m.offset))?;
+    let key_type = m
+        .int(set, "key_type")
+        .ok_or_else(|| invalid("MapProto.key_type is missing", m.offset))?;
     // Keys are integers or strings (onnx-data.proto).
     let string_keys = match key_type {
         8 => true,
         2..=7 | 12 | 13 => false,
-        other => return Err(invalid(format!("MapProto.key_type {other} is not an integer or string type"), m.offset)),
+        other => {
+            return Err(invalid(
+                format!("MapProto.key_type {other} is not an integer or string type"),
+                m.offset,
+            ));
+        }
     };
-    let keys = if string_keys { m.field(set, "string_keys").len() as u64 } else { m.scalars(set, "keys").count() as u64 };
+    let keys = if string_keys {
+        m.field(set, "string_keys").len() as u64
+    } else {
+        m.scalars(set, "keys").count() as u64
+    };
     if string_keys && m.has(set, "keys") || !string_keys && m.has(set, "string_keys") {
-        return Err(invalid("MapProto keys are in the field that key_type does not name", m.offset));
+        return Err(invalid(
+            "MapProto keys are in the field that key_type does not name",
+            m.offset,
+        ));
     }
     let values = m.message(set, "values");
     let count = values.map_or(0, |v| {
-        SEQUENCE_FIELDS.iter().map(|f| v.field(set, f).len() as u64).sum::<u64>()
+        SEQUENCE_FIELDS
+            .iter()
+            .map(|f| v.field(set, f).len() as u64)
+            .sum::<u64>()
     });
     if keys != count {
-        return Err(invalid(format!("MapProto has {keys} keys and {count} values"), m.offset));
+        return Err(invalid(
+            format!("MapProto has {keys} keys and {count} values"),
+            m.offset,
+        ));
     }
     Ok(())
 }
@@ -112,9 +156,20 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
         Ok(message) => match validate_container(set, &message) {
             Ok(()) => {
                 // With at most one element the bytes are also an OptionalProto.
-                let count: usize = SEQUENCE_FIELDS.iter().map(|f| message.field(set, f).len()).sum();
-                let also = if count <= 1 { vec!["onnx.OptionalProto".to_string()] } else { Vec::new() };
-                return Ok(Body::Message { type_name: "onnx.SequenceProto".into(), message, also });
+                let count: usize = SEQUENCE_FIELDS
+                    .iter()
+                    .map(|f| message.field(set, f).len())
+                    .sum();
+                let also = if count <= 1 {
+                    vec!["onnx.OptionalProto".to_string()]
+                } else {
+                    Vec::new()
+                };
+                return Ok(Body::Message {
+                    type_name: "onnx.SequenceProto".into(),
+                    message,
+                    also,
+                });
             }
             Err(e) => e,
         },
@@ -123,7 +178,11 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
     match decode_builtin("onnx.MapProto", bytes, DecodeContext::strict()) {
         Ok(message) => {
             validate_container(set, &message)?;
-            Ok(Body::Message { type_name: "onnx.MapProto".into(), message, also: Vec::new() })
+            Ok(Body::Message {
+                type_name: "onnx.MapProto".into(),
+                message,
+                also: Vec::new(),
+            })
         }
         Err(_) => Err(seq_err),
     }
@@ -132,32 +191,62 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
 /// A SparseTensorProto: values 1-D [NNZ], indices INT64 [NNZ, rank] or
 /// [NNZ] (linear, ascending), every index inside dims.
 pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
-    let values = m.message(set, "values").ok_or_else(|| invalid("SparseTensorProto.values is missing", m.offset))?;
+    let values = m
+        .message(set, "values")
+        .ok_or_else(|| invalid("SparseTensorProto.values is missing", m.offset))?;
     onnx_tensor::validate(set, values).map_err(|e| e.within("SparseTensorProto.values"))?;
     let dims: Vec<i64> = m.scalars(set, "dims").filter_map(|d| d.as_i64()).collect();
     let udims: Vec<u64> = dims
         .iter()
-        .map(|&d| u64::try_from(d).map_err(|_| invalid(format!("SparseTensorProto.dims has {d}"), m.offset)))
+        .map(|&d| {
+            u64::try_from(d)
+                .map_err(|_| invalid(format!("SparseTensorProto.dims has {d}"), m.offset))
+        })
         .collect::<Result<_>>()?;
-    let dense = element_count(&udims).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, m.offset))?;
-    let vdims: Vec<i64> = values.scalars(set, "dims").filter_map(|d| d.as_i64()).collect();
+    let dense =
+        element_count(&udims).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, m.offset))?;
+    let vdims: Vec<i64> = values
+        .scalars(set, "dims")
+        .filter_map(|d| d.as_i64())
+        .collect();
     let [nnz] = vdims.as_slice() else {
-        return Err(invalid("SparseTensorProto.values is not 1-D", values.offset));
+        return Err(invalid(
+            "SparseTensorProto.values is not 1-D",
+            values.offset,
+        ));
     };
     let nnz = u64::try_from(*nnz).unwrap_or(0);
     let Some(indices) = m.message(set, "indices") else {
-        return if nnz == 0 { Ok(()) } else { Err(invalid("SparseTensorProto.indices is missing", m.offset)) };
+        return if nnz == 0 {
+            Ok(())
+        } else {
+            Err(invalid("SparseTensorProto.indices is missing", m.offset))
+        };
     };
     onnx_tensor::validate(set, indices).map_err(|e| e.within("SparseTensorProto.indices"))?;
     if indices.int(set, "data_type") != Some(7) {
-        return Err(invalid("SparseTensorProto.indices is not INT64", indices.offset));
+        return Err(invalid(
+            "SparseTensorProto.indices is not INT64",
+            indices.offset,
+        ));
     }
-    let idims: Vec<u64> = indices.scalars(set, "dims").filter_map(|d| d.as_i64()).map(|d| d as u64).collect();
+    let idims: Vec<u64> = indices
+        .scalars(set, "dims")
+        .filter_map(|d| d.as_i64())
+        .map(|d| d as u64)
+        .collect();
     let rank = udims.len() as u64;
     let coordinates = match idims.as_slice() {
         [n] if *n == nnz => false,
         [n, r] if *n == nnz && *r == rank => true,
-        _ => return Err(invalid(format!("SparseTensorProto.indices shape {idims:?} is neither [{nnz}] nor [{nnz}, {rank}]"), indices.offset)),
+        _ => {
+            return Err(invalid(
+                format!(
+                    "SparseTensorProto.indices shape {idims:?} is neither [{nnz}] nor [{nnz}, {rank}]"
+                ),
+                indices.offset,
+            ));
+        }
     };
     let view = onnx_tensor::view(set, indices);
     let mut loaded = crate::tensor::load_values(&view, None);
@@ -171,14 +260,16 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
     let linear: Vec<i64> = if coordinates {
         flat.chunks(udims.len().max(1))
             .map(|c| {
-                c.iter().zip(&dims).try_fold(0i64, |acc, (&i, &d)| {
-                    if i < 0 || i >= d {
-                        None
-                    } else {
-                        acc.checked_mul(d)?.checked_add(i)
-                    }
-                })
-                .unwrap_or(-1)
+                c.iter()
+                    .zip(&dims)
+                    .try_fold(0i64, |acc, (&i, &d)| {
+                        if i < 0 || i >= d {
+                            None
+                        } else {
+                            acc.checked_mul(d)?.checked_add(i)
+                        }
+                    })
+                    .unwrap_or(-1)
             })
             .collect()
     } else {
@@ -187,10 +278,16 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
     let mut previous = -1i64;
     for &l in &linear {
         if l < 0 || l as u64 >= dense {
-            return Err(invalid(format!("SparseTensorProto index {l} is outside the dense shape"), indices.offset));
+            return Err(invalid(
+                format!("SparseTensorProto index {l} is outside the dense shape"),
+                indices.offset,
+            ));
         }
         if l <= previous {
-            return Err(invalid("SparseTensorProto indices are not in ascending order", indices.offset));
+            return Err(invalid(
+                "SparseTensorProto indices are not in ascending order",
+                indices.offset,
+            ));
         }
         previous = l;
     }
@@ -201,7 +298,11 @@ pub fn decode_sparse<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<
     let set = SchemaSet::builtin();
     let message = decode_builtin("onnx.SparseTensorProto", bytes, DecodeContext::strict())?;
     validate_sparse(set, &message)?;
-    Ok(Body::Message { type_name: "onnx.SparseTensorProto".into(), message, also: Vec::new() })
+    Ok(Body::Message {
+        type_name: "onnx.SparseTensorProto".into(),
+        message,
+        also: Vec::new(),
+    })
 }
 
 /// A ModelProto: ir_version present, a graph or functions, every tensor in
@@ -209,7 +310,10 @@ pub fn decode_sparse<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<
 /// rather than refused.
 pub fn decode_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
     let set = SchemaSet::builtin();
-    let ctx = DecodeContext { allow_unknown: opts.forced, ..DecodeContext::strict() };
+    let ctx = DecodeContext {
+        allow_unknown: opts.forced,
+        ..DecodeContext::strict()
+    };
     let message = decode_builtin("onnx.ModelProto", bytes, ctx)?;
     if !message.has(set, "ir_version") {
         return Err(invalid("ModelProto.ir_version is missing", 0));
@@ -218,5 +322,9 @@ pub fn decode_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a
         return Err(invalid("ModelProto has neither a graph nor functions", 0));
     }
     validate_tensors(set, &message)?;
-    Ok(Body::Message { type_name: "onnx.ModelProto".into(), message, also: Vec::new() })
+    Ok(Body::Message {
+        type_name: "onnx.ModelProto".into(),
+        message,
+        also: Vec::new(),
+    })
 }

@@ -5,12 +5,21 @@ use crate::decode::{Field, Message, RawScalars, Value};
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::external::ExternalRef;
 use crate::schema::SchemaSet;
-use crate::tensor::{element_count, onnx_type, raw_capacity, raw_size, DataType, Elem, TensorData, TensorView};
+use crate::tensor::{
+    DataType, Elem, TensorData, TensorView, element_count, onnx_type, raw_capacity, raw_size,
+};
 use crate::wire::WireType;
 
 /// The fields of TensorProto that can hold elements.
-pub const VALUE_FIELDS: &[&str] =
-    &["raw_data", "float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data"];
+pub const VALUE_FIELDS: &[&str] = &[
+    "raw_data",
+    "float_data",
+    "int32_data",
+    "string_data",
+    "int64_data",
+    "double_data",
+    "uint64_data",
+];
 
 /// Strings are checked for UTF-8 up to this many bytes each (the seed's rule:
 /// a long string may carry anything past it).
@@ -26,7 +35,10 @@ fn wire_of(field: &str) -> WireType {
 
 /// How many values a typed field holds (all occurrences, packed or not).
 fn typed_count(fields: &[Field<'_>], wire: WireType) -> u64 {
-    fields.iter().map(|f| RawScalars::count(&f.value, wire)).sum()
+    fields
+        .iter()
+        .map(|f| RawScalars::count(&f.value, wire))
+        .sum()
 }
 
 /// Typed values needed for `elements` elements of `dt`.
@@ -61,35 +73,64 @@ fn is_external(set: &SchemaSet, msg: &Message<'_>) -> bool {
 /// for tensor files and for every tensor nested in other ONNX messages.
 pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     let at = msg.offset;
-    let code = msg.int(set, "data_type").ok_or(DecodeError::new(ErrorKind::DataTypeMissing, at))?;
-    let dt = onnx_type(code).ok_or_else(|| DecodeError::new(ErrorKind::DataTypeRange(code), field_at(set, msg, "data_type")))?;
-    let dims = dims(set, msg).map_err(|(kind, _)| DecodeError::new(kind, field_at(set, msg, "dims")))?;
-    let elements = element_count(&dims).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, field_at(set, msg, "dims")))?;
+    let code = msg
+        .int(set, "data_type")
+        .ok_or(DecodeError::new(ErrorKind::DataTypeMissing, at))?;
+    let dt = onnx_type(code).ok_or_else(|| {
+        DecodeError::new(
+            ErrorKind::DataTypeRange(code),
+            field_at(set, msg, "data_type"),
+        )
+    })?;
+    let dims =
+        dims(set, msg).map_err(|(kind, _)| DecodeError::new(kind, field_at(set, msg, "dims")))?;
+    let elements = element_count(&dims).ok_or(DecodeError::new(
+        ErrorKind::ElementCountOverflow,
+        field_at(set, msg, "dims"),
+    ))?;
 
-    let mut places: Vec<&str> = VALUE_FIELDS.iter().copied().filter(|f| msg.has(set, f)).collect();
+    let mut places: Vec<&str> = VALUE_FIELDS
+        .iter()
+        .copied()
+        .filter(|f| msg.has(set, f))
+        .collect();
     let external = is_external(set, msg);
     if external {
         places.push("external_data");
     }
     if places.len() > 1 {
-        return Err(DecodeError::new(ErrorKind::ValuesInSeveralPlaces(places.join(", ")), at));
+        return Err(DecodeError::new(
+            ErrorKind::ValuesInSeveralPlaces(places.join(", ")),
+            at,
+        ));
     }
     let place = places.first().copied();
     if dt.elem == Elem::Str && place == Some("raw_data") {
-        return Err(DecodeError::new(ErrorKind::RawForString, field_at(set, msg, "raw_data")));
+        return Err(DecodeError::new(
+            ErrorKind::RawForString,
+            field_at(set, msg, "raw_data"),
+        ));
     }
-    if let Some(p) = place {
-        if p != "raw_data" && p != "external_data" && p != dt.typed_field {
-            return Err(DecodeError::new(
-                ErrorKind::WrongTypedField { field: p.to_string(), data_type: dt.name.to_string() },
-                field_at(set, msg, p),
-            ));
-        }
+    if let Some(p) = place
+        && p != "raw_data"
+        && p != "external_data"
+        && p != dt.typed_field
+    {
+        return Err(DecodeError::new(
+            ErrorKind::WrongTypedField {
+                field: p.to_string(),
+                data_type: dt.name.to_string(),
+            },
+            field_at(set, msg, p),
+        ));
     }
     if external {
         let r = external_ref(set, msg);
         if r.location.is_none() {
-            return Err(DecodeError::new(ErrorKind::Invalid("external_data has no location".into()), at));
+            return Err(DecodeError::new(
+                ErrorKind::Invalid("external_data has no location".into()),
+                at,
+            ));
         }
     }
     if dt.elem == Elem::Str {
@@ -100,7 +141,10 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
                     // A character cut at the 4 KB mark is not an error.
                     if e.error_len().is_some() || head.len() == b.len() {
                         return Err(DecodeError::new(
-                            ErrorKind::StringUtf8 { index: index as u64, at: e.valid_up_to() },
+                            ErrorKind::StringUtf8 {
+                                index: index as u64,
+                                at: e.valid_up_to(),
+                            },
                             s.value_offset + e.valid_up_to() as u64,
                         ));
                     }
@@ -118,10 +162,14 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
         None => Ok(()),
         Some("raw_data") => {
             let raw = msg.bytes(set, "raw_data").unwrap_or(&[]);
-            let expected = raw_size(dt.elem, elements).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
+            let expected = raw_size(dt.elem, elements)
+                .ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
             if raw.len() as u64 != expected {
                 return Err(DecodeError::new(
-                    ErrorKind::RawSize { expected, got: raw.len() as u64 },
+                    ErrorKind::RawSize {
+                        expected,
+                        got: raw.len() as u64,
+                    },
                     field_at(set, msg, "raw_data"),
                 ));
             }
@@ -129,11 +177,20 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
         }
         Some(p) => {
             let fields = msg.field(set, p);
-            let got = if p == "string_data" { fields.len() as u64 } else { typed_count(fields, wire_of(p)) };
-            let expected = typed_needed(dt, elements).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
+            let got = if p == "string_data" {
+                fields.len() as u64
+            } else {
+                typed_count(fields, wire_of(p))
+            };
+            let expected = typed_needed(dt, elements)
+                .ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
             if got != expected {
                 return Err(DecodeError::new(
-                    ErrorKind::TypedCount { field: p.to_string(), expected, got },
+                    ErrorKind::TypedCount {
+                        field: p.to_string(),
+                        expected,
+                        got,
+                    },
                     field_at(set, msg, p),
                 ));
             }
@@ -143,7 +200,9 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
 }
 
 fn field_at(set: &SchemaSet, msg: &Message<'_>, name: &str) -> u64 {
-    msg.field(set, name).first().map_or(msg.offset, |f| f.offset)
+    msg.field(set, name)
+        .first()
+        .map_or(msg.offset, |f| f.offset)
 }
 
 /// The dimensions, rejecting negative ones.
@@ -168,7 +227,10 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         (None, Some(c)) => c.to_string(),
         (None, None) => "UNDEFINED".to_string(),
     };
-    let raw_dims: Vec<i64> = msg.scalars(set, "dims").filter_map(|d| d.as_i64()).collect();
+    let raw_dims: Vec<i64> = msg
+        .scalars(set, "dims")
+        .filter_map(|d| d.as_i64())
+        .collect();
     let shape = dims(set, msg).ok();
     let elements = shape.as_deref().and_then(element_count);
     let mut v = TensorView {
@@ -189,7 +251,11 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     let segment = msg.has(set, "segment");
     if is_external(set, msg) {
         let mut r = external_ref(set, msg);
-        r.needed = if segment { None } else { raw_size(dt.elem, elements) };
+        r.needed = if segment {
+            None
+        } else {
+            raw_size(dt.elem, elements)
+        };
         v.elements = elements;
         v.data = if dt.elem == Elem::Str {
             TensorData::Unavailable("external data for STRING tensors is not defined".into())
@@ -200,7 +266,11 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     }
     if let Some(raw) = msg.bytes(set, "raw_data") {
         let capacity = raw_capacity(dt.elem, raw.len() as u64);
-        v.elements = if segment { capacity } else { elements.min(capacity) };
+        v.elements = if segment {
+            capacity
+        } else {
+            elements.min(capacity)
+        };
         v.data = TensorData::Raw(raw);
         if dt.elem == Elem::Str {
             v.data = TensorData::Unavailable("raw_data is not allowed for STRING".into());
@@ -209,14 +279,34 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     }
     let fields = msg.field(set, dt.typed_field);
     if dt.elem == Elem::Str {
-        v.elements = if segment { fields.len() as u64 } else { elements.min(fields.len() as u64) };
+        v.elements = if segment {
+            fields.len() as u64
+        } else {
+            elements.min(fields.len() as u64)
+        };
         v.data = TensorData::Strings { fields, pad: false };
         return v;
     }
     let wire = wire_of(dt.typed_field);
     let count = typed_count(fields, wire);
-    let capacity = if dt.elem.is_complex() { count / 2 } else { count.saturating_mul(dt.elem.elements_per_int32()) };
-    v.elements = if segment { capacity } else { elements.min(capacity) };
-    v.data = if fields.is_empty() { TensorData::None } else { TensorData::Typed { fields, wire, pad: false } };
+    let capacity = if dt.elem.is_complex() {
+        count / 2
+    } else {
+        count.saturating_mul(dt.elem.elements_per_int32())
+    };
+    v.elements = if segment {
+        capacity
+    } else {
+        elements.min(capacity)
+    };
+    v.data = if fields.is_empty() {
+        TensorData::None
+    } else {
+        TensorData::Typed {
+            fields,
+            wire,
+            pad: false,
+        }
+    };
     v
 }

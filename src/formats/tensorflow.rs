@@ -1,12 +1,12 @@
 //! TensorFlow formats: SavedModel (`saved_model.pb`) and GraphDef (frozen
 //! graphs), and TensorFlow's own TensorProto with its padding rule.
 
-use super::{decode_builtin, Body, FormatOptions};
+use super::{Body, FormatOptions, decode_builtin};
 use crate::decode::{DecodeContext, Field, Message, RawScalars};
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::formats::onnx::walk;
 use crate::schema::SchemaSet;
-use crate::tensor::{element_count, raw_size, Elem, TensorData, TensorView};
+use crate::tensor::{Elem, TensorData, TensorView, element_count, raw_size};
 use crate::wire::WireType;
 
 /// The fields of tensorflow.TensorProto that hold elements.
@@ -41,12 +41,12 @@ pub fn tf_type(code: i64) -> Option<(Elem, &'static str)> {
         8 => (Elem::C64, "scomplex_val"),
         9 => (Elem::I64, "int64_val"),
         10 => (Elem::Bool, "bool_val"),
-        11 => (Elem::I8, "int_val"),   // qint8
-        12 => (Elem::U8, "int_val"),   // quint8
-        13 => (Elem::I32, "int_val"),  // qint32
+        11 => (Elem::I8, "int_val"),  // qint8
+        12 => (Elem::U8, "int_val"),  // quint8
+        13 => (Elem::I32, "int_val"), // qint32
         14 => (Elem::BF16, "half_val"),
-        15 => (Elem::I16, "int_val"),  // qint16
-        16 => (Elem::U16, "int_val"),  // quint16
+        15 => (Elem::I16, "int_val"), // qint16
+        16 => (Elem::U16, "int_val"), // quint16
         17 => (Elem::U16, "int_val"),
         18 => (Elem::C128, "dcomplex_val"),
         19 => (Elem::F16, "half_val"),
@@ -76,11 +76,21 @@ fn wire_of(field: &str) -> WireType {
 
 /// The shape: None for unknown rank; -1 marks an unknown dimension.
 fn shape(set: &SchemaSet, msg: &Message<'_>) -> Option<Vec<i64>> {
-    let Some(shape) = msg.message(set, "tensor_shape") else { return Some(Vec::new()) };
-    if shape.scalar(set, "unknown_rank").is_some_and(|v| v.as_i64() == Some(1)) {
+    let Some(shape) = msg.message(set, "tensor_shape") else {
+        return Some(Vec::new());
+    };
+    if shape
+        .scalar(set, "unknown_rank")
+        .is_some_and(|v| v.as_i64() == Some(1))
+    {
         return None;
     }
-    Some(shape.messages(set, "dim").map(|d| d.int(set, "size").unwrap_or(0)).collect())
+    Some(
+        shape
+            .messages(set, "dim")
+            .map(|d| d.int(set, "size").unwrap_or(0))
+            .collect(),
+    )
 }
 
 fn count(fields: &[Field<'_>], field: &str) -> u64 {
@@ -88,7 +98,10 @@ fn count(fields: &[Field<'_>], field: &str) -> u64 {
     if field == "string_val" {
         return fields.len() as u64;
     }
-    fields.iter().map(|f| RawScalars::count(&f.value, wire)).sum()
+    fields
+        .iter()
+        .map(|f| RawScalars::count(&f.value, wire))
+        .sum()
 }
 
 /// tensorflow.TensorProto as a renderer sees it, with TensorFlow's rule for
@@ -106,15 +119,27 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     let dims = shape(set, msg);
     // TensorFlow keeps sub-byte types one per byte of tensor_content and one
     // per int_val value.
-    let mut v = TensorView { type_name, elem: None, dims: dims.clone(), byte_aligned: true, elements: 0, data: TensorData::None };
+    let mut v = TensorView {
+        type_name,
+        elem: None,
+        dims: dims.clone(),
+        byte_aligned: true,
+        elements: 0,
+        data: TensorData::None,
+    };
     let Some((elem, typed)) = tf_type(code) else {
-        v.data = TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
+        v.data =
+            TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
         return v;
     };
     v.elem = Some(elem);
     let elements = dims
         .as_deref()
-        .and_then(|d| d.iter().map(|&x| u64::try_from(x).ok()).collect::<Option<Vec<u64>>>())
+        .and_then(|d| {
+            d.iter()
+                .map(|&x| u64::try_from(x).ok())
+                .collect::<Option<Vec<u64>>>()
+        })
         .and_then(|d| element_count(&d));
     let Some(elements) = elements else {
         v.data = TensorData::Unavailable("the shape is not fully known".into());
@@ -122,7 +147,10 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     };
     v.elements = elements;
     if let Some(content) = msg.bytes(set, "tensor_content") {
-        v.elements = elements.min(crate::tensor::raw_capacity(byte_elem(elem), content.len() as u64));
+        v.elements = elements.min(crate::tensor::raw_capacity(
+            byte_elem(elem),
+            content.len() as u64,
+        ));
         v.data = TensorData::Raw(content);
         return v;
     }
@@ -142,7 +170,11 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     } else if count(fields, typed) == 0 {
         TensorData::Zeros
     } else {
-        TensorData::Typed { fields, wire: wire_of(typed), pad: true }
+        TensorData::Typed {
+            fields,
+            wire: wire_of(typed),
+            pad: true,
+        }
     };
     v
 }
@@ -162,19 +194,35 @@ fn byte_elem(elem: Elem) -> Elem {
 pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     let at = msg.offset;
     let code = msg.int(set, "dtype").unwrap_or(0);
-    let Some((elem, typed)) = tf_type(code) else { return Ok(()) };
-    let Some(dims) = shape(set, msg) else { return Ok(()) };
-    let Some(dims) = dims.iter().map(|&d| u64::try_from(d).ok()).collect::<Option<Vec<u64>>>() else {
+    let Some((elem, typed)) = tf_type(code) else {
         return Ok(());
     };
-    let elements = element_count(&dims).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
+    let Some(dims) = shape(set, msg) else {
+        return Ok(());
+    };
+    let Some(dims) = dims
+        .iter()
+        .map(|&d| u64::try_from(d).ok())
+        .collect::<Option<Vec<u64>>>()
+    else {
+        return Ok(());
+    };
+    let elements =
+        element_count(&dims).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
     if let Some(content) = msg.bytes(set, "tensor_content") {
         if elem == Elem::Str {
             return Err(DecodeError::new(ErrorKind::RawForString, at));
         }
-        let expected = raw_size(byte_elem(elem), elements).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
+        let expected = raw_size(byte_elem(elem), elements)
+            .ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
         if content.len() as u64 != expected {
-            return Err(DecodeError::new(ErrorKind::RawSize { expected, got: content.len() as u64 }, at));
+            return Err(DecodeError::new(
+                ErrorKind::RawSize {
+                    expected,
+                    got: content.len() as u64,
+                },
+                at,
+            ));
         }
         return Ok(());
     }
@@ -183,9 +231,20 @@ pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     } else {
         count(msg.field(set, typed), typed)
     };
-    let needed = if elem.is_complex() { elements.saturating_mul(2) } else { elements };
+    let needed = if elem.is_complex() {
+        elements.saturating_mul(2)
+    } else {
+        elements
+    };
     if got > needed {
-        return Err(DecodeError::new(ErrorKind::TypedCount { field: typed.to_string(), expected: needed, got }, at));
+        return Err(DecodeError::new(
+            ErrorKind::TypedCount {
+                field: typed.to_string(),
+                expected: needed,
+                got,
+            },
+            at,
+        ));
     }
     Ok(())
 }
@@ -220,15 +279,26 @@ pub fn decode_saved_model<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<
         return Err(invalid("SavedModel has no meta_graphs", 0));
     }
     validate_contents(set, &message)?;
-    Ok(Body::Message { type_name: "tensorflow.SavedModel".into(), message, also: Vec::new() })
+    Ok(Body::Message {
+        type_name: "tensorflow.SavedModel".into(),
+        message,
+        also: Vec::new(),
+    })
 }
 
 pub fn decode_graph_def<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
     let set = SchemaSet::builtin();
     let message = decode_builtin("tensorflow.GraphDef", bytes, DecodeContext::strict())?;
     if !message.has(set, "node") && !message.has(set, "library") {
-        return Err(invalid("GraphDef has neither nodes nor a function library", 0));
+        return Err(invalid(
+            "GraphDef has neither nodes nor a function library",
+            0,
+        ));
     }
     validate_contents(set, &message)?;
-    Ok(Body::Message { type_name: "tensorflow.GraphDef".into(), message, also: Vec::new() })
+    Ok(Body::Message {
+        type_name: "tensorflow.GraphDef".into(),
+        message,
+        also: Vec::new(),
+    })
 }

@@ -7,7 +7,7 @@
 //! base64; floats as numbers or "NaN"/"Infinity"/"-Infinity"; in tensor
 //! messages the element fields replaced by `values`.
 
-use super::{base64, for_each_element, load_values, tensor_adapter, LoadedValues, RenderOptions};
+use super::{LoadedValues, RenderOptions, base64, for_each_element, load_values, tensor_adapter};
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
 use crate::formats::{Body, Decoded};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
@@ -16,11 +16,19 @@ use crate::tensor::Element;
 use crate::wire::WireValue;
 use std::io::{self, Write};
 
-pub fn write_decoded(w: &mut dyn Write, decoded: &Decoded<'_>, opts: &RenderOptions) -> io::Result<()> {
+pub fn write_decoded(
+    w: &mut dyn Write,
+    decoded: &Decoded<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     write!(w, "{{\"format\": ")?;
     string(w, decoded.format.id)?;
     match &decoded.body {
-        Body::Message { type_name, message, also } => {
+        Body::Message {
+            type_name,
+            message,
+            also,
+        } => {
             write!(w, ", \"type\": ")?;
             string(w, type_name)?;
             if !also.is_empty() {
@@ -82,7 +90,15 @@ pub fn f32_json(w: &mut dyn Write, v: f32) -> io::Result<()> {
     if v.is_nan() {
         write!(w, "\"NaN\"")
     } else if v.is_infinite() {
-        write!(w, "{}", if v > 0.0 { "\"Infinity\"" } else { "\"-Infinity\"" })
+        write!(
+            w,
+            "{}",
+            if v > 0.0 {
+                "\"Infinity\""
+            } else {
+                "\"-Infinity\""
+            }
+        )
     } else {
         write!(w, "{v:?}")
     }
@@ -92,7 +108,15 @@ pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
     if v.is_nan() {
         write!(w, "\"NaN\"")
     } else if v.is_infinite() {
-        write!(w, "{}", if v > 0.0 { "\"Infinity\"" } else { "\"-Infinity\"" })
+        write!(
+            w,
+            "{}",
+            if v > 0.0 {
+                "\"Infinity\""
+            } else {
+                "\"-Infinity\""
+            }
+        )
     } else {
         write!(w, "{v:?}")
     }
@@ -141,7 +165,13 @@ fn scalar(w: &mut dyn Write, set: &SchemaSet, ty: FieldType, v: ScalarValue) -> 
 }
 
 /// One value of a field (a repeated field calls this per element).
-fn field_value(w: &mut dyn Write, set: &SchemaSet, fdef: &FieldDef, value: &Value<'_>, opts: &RenderOptions) -> io::Result<()> {
+fn field_value(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    fdef: &FieldDef,
+    value: &Value<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     match value {
         Value::Scalar(raw) => scalar(w, set, fdef.ty, ScalarValue::from_raw(fdef.ty, *raw)),
         Value::Bytes(b) => match fdef.ty {
@@ -157,7 +187,9 @@ fn field_value(w: &mut dyn Write, set: &SchemaSet, fdef: &FieldDef, value: &Valu
 /// The key of a map entry, as a JSON object key.
 fn map_key(set: &SchemaSet, entry: &Message<'_>) -> String {
     let def = entry.def(set);
-    let Some((slot, kdef)) = def.field_by_number(1) else { return String::new() };
+    let Some((slot, kdef)) = def.field_by_number(1) else {
+        return String::new();
+    };
     match entry.slot(slot).last().map(|f| &f.value) {
         Some(Value::Bytes(b)) => String::from_utf8_lossy(b).into_owned(),
         Some(Value::Scalar(raw)) => match ScalarValue::from_raw(kdef.ty, *raw) {
@@ -172,7 +204,12 @@ fn map_key(set: &SchemaSet, entry: &Message<'_>) -> String {
     }
 }
 
-fn map_value(w: &mut dyn Write, set: &SchemaSet, entry: &Message<'_>, opts: &RenderOptions) -> io::Result<()> {
+fn map_value(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    entry: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     let def = entry.def(set);
     match def.field_by_number(2) {
         Some((slot, vdef)) => match entry.slot(slot).last() {
@@ -190,7 +227,12 @@ fn map_value(w: &mut dyn Write, set: &SchemaSet, entry: &Message<'_>, opts: &Ren
 }
 
 /// A message as a JSON object: present fields in declaration order.
-pub fn write_message(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, opts: &RenderOptions) -> io::Result<()> {
+pub fn write_message(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     let def = msg.def(set);
     let adapter = tensor_adapter(&def.full_name);
     write!(w, "{{")?;
@@ -204,10 +246,14 @@ pub fn write_message(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, opts
     let known = msg.fields.partition_point(|f| f.slot.is_some());
     let mut i = 0;
     while i < known {
-        let Some(slot) = msg.fields.get(i).and_then(|f| f.slot) else { break };
+        let Some(slot) = msg.fields.get(i).and_then(|f| f.slot) else {
+            break;
+        };
         let group = msg.slot(slot);
         i += group.len().max(1);
-        let Some(fdef) = def.fields.get(slot) else { continue };
+        let Some(fdef) = def.fields.get(slot) else {
+            continue;
+        };
         if adapter.is_some_and(|a| a.value_fields.contains(&fdef.name.as_str())) {
             continue;
         }
@@ -304,8 +350,16 @@ pub fn write_message(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, opts
 }
 
 fn unknown_field(w: &mut dyn Write, f: &Field<'_>) -> io::Result<()> {
-    let Value::Unknown(v) = &f.value else { return write!(w, "null") };
-    write!(w, "{{\"field\": {}, \"wire_type\": \"{}\", \"offset\": {}, \"value\": ", f.number, v.wire_type().name(), f.offset)?;
+    let Value::Unknown(v) = &f.value else {
+        return write!(w, "null");
+    };
+    write!(
+        w,
+        "{{\"field\": {}, \"wire_type\": \"{}\", \"offset\": {}, \"value\": ",
+        f.number,
+        v.wire_type().name(),
+        f.offset
+    )?;
     match v {
         WireValue::Varint(x) | WireValue::Fixed64(x) => write!(w, "{x}")?,
         WireValue::Fixed32(x) => write!(w, "{x}")?,
@@ -317,7 +371,11 @@ fn unknown_field(w: &mut dyn Write, f: &Field<'_>) -> io::Result<()> {
 /// The schemaless reading: a list of fields, each with its number, wire
 /// type, the reading chosen (`kind`), the value, and the other readings that
 /// also fit.
-pub fn write_raw_message(w: &mut dyn Write, msg: &RawMessage<'_>, opts: &RenderOptions) -> io::Result<()> {
+pub fn write_raw_message(
+    w: &mut dyn Write,
+    msg: &RawMessage<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     write!(w, "[")?;
     for (i, f) in msg.fields.iter().enumerate() {
         if i > 0 {
@@ -329,7 +387,13 @@ pub fn write_raw_message(w: &mut dyn Write, msg: &RawMessage<'_>, opts: &RenderO
 }
 
 fn raw_field(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
-    write!(w, "{{\"field\": {}, \"wire_type\": \"{}\", \"kind\": \"{}\", \"value\": ", f.number, f.wire.name(), f.reading.kind().name())?;
+    write!(
+        w,
+        "{{\"field\": {}, \"wire_type\": \"{}\", \"kind\": \"{}\", \"value\": ",
+        f.number,
+        f.wire.name(),
+        f.reading.kind().name()
+    )?;
     match &f.reading {
         Reading::Varint(v) => {
             write!(w, "{v}")?;
@@ -379,7 +443,10 @@ fn raw_field(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::R
                 if i > 0 {
                     write!(w, ", ")?;
                 }
-                f64_json(w, f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))?;
+                f64_json(
+                    w,
+                    f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
+                )?;
             }
             write!(w, "]")?;
         }
@@ -395,7 +462,12 @@ fn raw_field(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::R
         write!(w, "]")?;
     }
     if opts.offsets {
-        write!(w, ", \"offset\": {}, \"length\": {}", f.offset, f.end - f.offset)?;
+        write!(
+            w,
+            ", \"offset\": {}, \"length\": {}",
+            f.offset,
+            f.end - f.offset
+        )?;
     }
     write!(w, "}}")
 }

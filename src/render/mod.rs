@@ -5,7 +5,7 @@
 pub mod json;
 pub mod text;
 
-pub use crate::tensor::{for_each_element, LoadedValues};
+pub use crate::tensor::{LoadedValues, for_each_element};
 
 use crate::decode::Message;
 use crate::formats::{onnx_tensor, tensorflow};
@@ -22,6 +22,12 @@ pub struct RenderOptions {
     pub dir: Option<PathBuf>,
     /// Show every field's byte range.
     pub offsets: bool,
+    /// Sparse tensors: also show the dense tensor (`--dense`).
+    pub dense: bool,
+    /// Draw colour previews of image-shaped tensors (a colour terminal).
+    pub color: bool,
+    /// Add a text histogram to each numeric tensor (`--histogram`).
+    pub histogram: bool,
 }
 
 /// A message type whose element-holding fields are shown as one decoded
@@ -33,8 +39,16 @@ pub struct TensorAdapter {
 }
 
 pub static TENSOR_ADAPTERS: &[TensorAdapter] = &[
-    TensorAdapter { message: "onnx.TensorProto", value_fields: onnx_tensor::VALUE_FIELDS, view: onnx_tensor::view },
-    TensorAdapter { message: "tensorflow.TensorProto", value_fields: tensorflow::VALUE_FIELDS, view: tensorflow::view },
+    TensorAdapter {
+        message: "onnx.TensorProto",
+        value_fields: onnx_tensor::VALUE_FIELDS,
+        view: onnx_tensor::view,
+    },
+    TensorAdapter {
+        message: "tensorflow.TensorProto",
+        value_fields: tensorflow::VALUE_FIELDS,
+        view: tensorflow::view,
+    },
 ];
 
 pub fn tensor_adapter(full_name: &str) -> Option<&'static TensorAdapter> {
@@ -46,7 +60,11 @@ pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], chunk.get(1).copied().unwrap_or(0), chunk.get(2).copied().unwrap_or(0)];
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {
@@ -59,6 +77,12 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// Resolves where a tensor's values are (external files relative to the
+/// input's folder).
+pub fn load_values<'v>(view: &TensorView<'v, 'v>, opts: &RenderOptions) -> LoadedValues<'v> {
+    crate::tensor::load_values(view, opts.dir.as_deref())
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -69,10 +93,4 @@ mod tests {
         assert_eq!(super::base64(b"foo"), "Zm9v");
         assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
     }
-}
-
-/// Resolves where a tensor's values are (external files relative to the
-/// input's folder).
-pub fn load_values<'v>(view: &TensorView<'v, 'v>, opts: &RenderOptions) -> LoadedValues<'v> {
-    crate::tensor::load_values(view, opts.dir.as_deref())
 }

@@ -3,7 +3,7 @@
 //! shape and values, row by row; long value lists are elided in the middle
 //! with a count of what was left out (`--values all` prints everything).
 
-use super::{for_each_element, load_values, tensor_adapter, LoadedValues, RenderOptions};
+use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
 use crate::decode::{Message, RawScalars, ScalarValue, Value};
 use crate::formats::{Body, Decoded};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
@@ -19,10 +19,29 @@ pub const DEFAULT_NESTED_VALUES: u64 = 8;
 /// Bytes shown of a long bytes field.
 const BYTES_PREVIEW: usize = 32;
 
-pub fn write_decoded(w: &mut dyn Write, decoded: &Decoded<'_>, opts: &RenderOptions) -> io::Result<()> {
+/// A format-specific text view of a root message.
+pub type TextView = fn(&mut dyn Write, &SchemaSet, &Message<'_>, &RenderOptions) -> io::Result<()>;
+
+/// Text views by root message type; any other message is shown as the
+/// generic field tree.
+pub static TEXT_VIEWS: &[(&str, TextView)] = &[];
+
+pub fn write_decoded(
+    w: &mut dyn Write,
+    decoded: &Decoded<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     match &decoded.body {
-        Body::Message { type_name, message, also } => {
-            writeln!(w, "format: {} ({})", decoded.format.id, decoded.format.title)?;
+        Body::Message {
+            type_name,
+            message,
+            also,
+        } => {
+            writeln!(
+                w,
+                "format: {} ({})",
+                decoded.format.id, decoded.format.title
+            )?;
             write!(w, "type:   {type_name}")?;
             if !also.is_empty() {
                 write!(w, "  (the same bytes are also a valid {})", also.join(", "))?;
@@ -30,7 +49,11 @@ pub fn write_decoded(w: &mut dyn Write, decoded: &Decoded<'_>, opts: &RenderOpti
             writeln!(w)?;
             writeln!(w, "size:   {} bytes", message.end - message.offset)?;
             let set = SchemaSet::builtin();
-            if tensor_adapter(&message.def(set).full_name).is_some() {
+            let full_name = &message.def(set).full_name;
+            if let Some((_, view)) = TEXT_VIEWS.iter().find(|(name, _)| name == full_name) {
+                writeln!(w)?;
+                view(w, set, message, opts)?;
+            } else if tensor_adapter(full_name).is_some() {
                 writeln!(w)?;
                 tensor_block(w, set, message, 0, opts, true)?;
             } else {
@@ -38,7 +61,11 @@ pub fn write_decoded(w: &mut dyn Write, decoded: &Decoded<'_>, opts: &RenderOpti
             }
         }
         Body::Schemaless(msg) => {
-            writeln!(w, "format: {} ({})", decoded.format.id, decoded.format.title)?;
+            writeln!(
+                w,
+                "format: {} ({})",
+                decoded.format.id, decoded.format.title
+            )?;
             writeln!(w, "size:   {} bytes", msg.end - msg.offset)?;
             raw_message(w, msg, 0, opts)?;
         }
@@ -103,16 +130,26 @@ fn value_text(set: &SchemaSet, fdef: &FieldDef, v: &Value<'_>) -> String {
 }
 
 /// Fields of a message, one per line, nested messages indented.
-pub fn message_fields(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, depth: usize, opts: &RenderOptions) -> io::Result<()> {
+pub fn message_fields(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     let def = msg.def(set);
     let adapter = tensor_adapter(&def.full_name);
     let known = msg.fields.partition_point(|f| f.slot.is_some());
     let mut i = 0;
     while i < known {
-        let Some(slot) = msg.fields.get(i).and_then(|f| f.slot) else { break };
+        let Some(slot) = msg.fields.get(i).and_then(|f| f.slot) else {
+            break;
+        };
         let group = msg.slot(slot);
         i += group.len().max(1);
-        let Some(fdef) = def.fields.get(slot) else { continue };
+        let Some(fdef) = def.fields.get(slot) else {
+            continue;
+        };
         if adapter.is_some_and(|a| a.value_fields.contains(&fdef.name.as_str())) {
             continue;
         }
@@ -121,7 +158,9 @@ pub fn message_fields(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, dep
                 let is_tensor = tensor_adapter(&set.message(sub).full_name).is_some();
                 let is_map = set.message(sub).map_entry;
                 for (k, f) in group.iter().enumerate() {
-                    let Value::Message(m) = &f.value else { continue };
+                    let Value::Message(m) = &f.value else {
+                        continue;
+                    };
                     indent(w, depth)?;
                     let label = if fdef.repeated() && group.len() > 1 && !is_map {
                         format!("{}[{k}]", fdef.name)
@@ -153,7 +192,11 @@ pub fn message_fields(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, dep
                             for raw in RawScalars::new(&f.value, fdef.ty.wire_type()) {
                                 total += 1;
                                 if items.len() < 64 {
-                                    items.push(scalar_text(set, fdef.ty, ScalarValue::from_raw(fdef.ty, raw)));
+                                    items.push(scalar_text(
+                                        set,
+                                        fdef.ty,
+                                        ScalarValue::from_raw(fdef.ty, raw),
+                                    ));
                                 }
                             }
                         }
@@ -165,7 +208,11 @@ pub fn message_fields(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, dep
                         }
                     }
                 }
-                let more = if total > items.len() as u64 { format!(", … {} more", total - items.len() as u64) } else { String::new() };
+                let more = if total > items.len() as u64 {
+                    format!(", … {} more", total - items.len() as u64)
+                } else {
+                    String::new()
+                };
                 writeln!(w, "{}: [{}{more}]", fdef.name, items.join(", "))?;
             }
             _ => {
@@ -178,22 +225,42 @@ pub fn message_fields(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, dep
     }
     for f in msg.unknown() {
         indent(w, depth)?;
-        let Value::Unknown(v) = &f.value else { continue };
+        let Value::Unknown(v) = &f.value else {
+            continue;
+        };
         let shown = match v {
             WireValue::Varint(x) | WireValue::Fixed64(x) => x.to_string(),
             WireValue::Fixed32(x) => x.to_string(),
             WireValue::Len(b) | WireValue::Group(b) => hex_preview(b),
         };
-        writeln!(w, "{} ({}, not in the schema) @0x{:x}: {shown}", f.number, v.wire_type().name(), f.offset)?;
+        writeln!(
+            w,
+            "{} ({}, not in the schema) @0x{:x}: {shown}",
+            f.number,
+            v.wire_type().name(),
+            f.offset
+        )?;
     }
     Ok(())
 }
 
-fn map_entry(w: &mut dyn Write, set: &SchemaSet, label: &str, entry: &Message<'_>, depth: usize, opts: &RenderOptions) -> io::Result<()> {
+fn map_entry(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    label: &str,
+    entry: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     let def = entry.def(set);
     let key = def
         .field_by_number(1)
-        .and_then(|(slot, kdef)| entry.slot(slot).last().map(|f| value_text(set, kdef, &f.value)))
+        .and_then(|(slot, kdef)| {
+            entry
+                .slot(slot)
+                .last()
+                .map(|f| value_text(set, kdef, &f.value))
+        })
         .unwrap_or_default();
     match def.field_by_number(2) {
         Some((slot, vdef)) => match entry.slot(slot).last().map(|f| &f.value) {
@@ -235,7 +302,14 @@ fn element_text(e: Element<'_>) -> String {
 }
 
 /// A tensor: its header lines, its other fields, and its values.
-pub fn tensor_block(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, depth: usize, opts: &RenderOptions, root: bool) -> io::Result<()> {
+pub fn tensor_block(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+    root: bool,
+) -> io::Result<()> {
     let Some(adapter) = tensor_adapter(&msg.def(set).full_name) else {
         return message_fields(w, set, msg, depth, opts);
     };
@@ -244,14 +318,26 @@ pub fn tensor_block(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, depth
     writeln!(w, "data type: {}", view.type_name)?;
     indent(w, depth)?;
     let count = view.dims.as_deref().and_then(|d| {
-        d.iter().try_fold(1u64, |acc, &x| u64::try_from(x).ok().and_then(|x| acc.checked_mul(x)))
+        d.iter().try_fold(1u64, |acc, &x| {
+            u64::try_from(x).ok().and_then(|x| acc.checked_mul(x))
+        })
     });
     match count {
-        Some(c) => writeln!(w, "shape:     {}  ({} element{})", shape_text(&view), c, if c == 1 { "" } else { "s" })?,
+        Some(c) => writeln!(
+            w,
+            "shape:     {}  ({} element{})",
+            shape_text(&view),
+            c,
+            if c == 1 { "" } else { "s" }
+        )?,
         None => writeln!(w, "shape:     {}", shape_text(&view))?,
     }
     message_fields(w, set, msg, depth, opts)?;
-    let default = if root { DEFAULT_ROOT_VALUES } else { DEFAULT_NESTED_VALUES };
+    let default = if root {
+        DEFAULT_ROOT_VALUES
+    } else {
+        DEFAULT_NESTED_VALUES
+    };
     let limit = opts.values.unwrap_or(default);
     let mut loaded = load_values(&view, opts);
     indent(w, depth)?;
@@ -261,11 +347,26 @@ pub fn tensor_block(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, depth
         _ => {}
     }
     let total = view.elements;
-    let row = view.dims.as_deref().and_then(|d| d.last().copied()).and_then(|x| u64::try_from(x).ok()).unwrap_or(0);
+    let row = view
+        .dims
+        .as_deref()
+        .and_then(|d| d.last().copied())
+        .and_then(|x| u64::try_from(x).ok())
+        .unwrap_or(0);
     let per_line = if row == 0 { 10 } else { row.min(10) };
-    let (head, tail) = if total > limit { (limit.div_ceil(2), limit / 2) } else { (total, 0) };
+    let (head, tail) = if total > limit {
+        (limit.div_ceil(2), limit / 2)
+    } else {
+        (total, 0)
+    };
     writeln!(w, "values:")?;
-    let dims: Vec<u64> = view.dims.clone().unwrap_or_default().iter().map(|&d| u64::try_from(d).unwrap_or(0)).collect();
+    let dims: Vec<u64> = view
+        .dims
+        .clone()
+        .unwrap_or_default()
+        .iter()
+        .map(|&d| u64::try_from(d).unwrap_or(0))
+        .collect();
     let mut line: Vec<String> = Vec::new();
     let mut line_start = 0u64;
     let mut index = 0u64;
@@ -277,7 +378,11 @@ pub fn tensor_block(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, depth
             if i == head {
                 flush_line(w, depth + 1, &dims, line_start, &mut line)?;
                 indent(w, depth + 1)?;
-                writeln!(w, "… {} values left out (--values all shows them) …", total - head - tail)?;
+                writeln!(
+                    w,
+                    "… {} values left out (--values all shows them) …",
+                    total - head - tail
+                )?;
             }
             return Ok(());
         }
@@ -285,7 +390,7 @@ pub fn tensor_block(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, depth
             line_start = i;
         }
         line.push(element_text(e));
-        let row_end = row > 0 && (i + 1) % row == 0;
+        let row_end = row > 0 && (i + 1).is_multiple_of(row);
         if line.len() as u64 >= per_line || row_end {
             flush_line(w, depth + 1, &dims, line_start, &mut line)?;
         }
@@ -296,7 +401,13 @@ pub fn tensor_block(w: &mut dyn Write, set: &SchemaSet, msg: &Message<'_>, depth
 }
 
 /// Writes one line of values, prefixed by the index of its first element.
-fn flush_line(w: &mut dyn Write, depth: usize, dims: &[u64], start: u64, line: &mut Vec<String>) -> io::Result<()> {
+fn flush_line(
+    w: &mut dyn Write,
+    depth: usize,
+    dims: &[u64],
+    start: u64,
+    line: &mut Vec<String>,
+) -> io::Result<()> {
     if line.is_empty() {
         return Ok(());
     }
@@ -323,7 +434,12 @@ fn flush_line(w: &mut dyn Write, depth: usize, dims: &[u64], start: u64, line: &
 }
 
 /// The schemaless tree: `number: value` per field, nested messages indented.
-pub fn raw_message(w: &mut dyn Write, msg: &RawMessage<'_>, depth: usize, opts: &RenderOptions) -> io::Result<()> {
+pub fn raw_message(
+    w: &mut dyn Write,
+    msg: &RawMessage<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     for f in &msg.fields {
         indent(w, depth)?;
         write!(w, "{}", f.number)?;
@@ -345,7 +461,11 @@ pub fn raw_message(w: &mut dyn Write, msg: &RawMessage<'_>, depth: usize, opts: 
             Reading::Fixed32(v) => write!(w, ": {v}  (fixed32; float {:?})", f32::from_bits(*v))?,
             Reading::Fixed64(v) => write!(w, ": {v}  (fixed64; double {:?})", f64::from_bits(*v))?,
             Reading::Message(m) | Reading::Group(m) => {
-                let what = if matches!(f.reading, Reading::Group(_)) { " group" } else { "" };
+                let what = if matches!(f.reading, Reading::Group(_)) {
+                    " group"
+                } else {
+                    ""
+                };
                 writeln!(w, "{what} {{")?;
                 raw_message(w, m, depth + 1, opts)?;
                 indent(w, depth)?;
@@ -354,25 +474,50 @@ pub fn raw_message(w: &mut dyn Write, msg: &RawMessage<'_>, depth: usize, opts: 
             Reading::Text(s) => write!(w, ": {s:?}")?,
             Reading::Bytes(b) => write!(w, ": {}", hex_preview(b))?,
             Reading::PackedVarint(b) => {
-                let vals: Vec<String> = crate::wire::PackedVarints::new(b).flatten().take(64).map(|v| v.to_string()).collect();
+                let vals: Vec<String> = crate::wire::PackedVarints::new(b)
+                    .flatten()
+                    .take(64)
+                    .map(|v| v.to_string())
+                    .collect();
                 let total = crate::wire::PackedVarints::new(b).count();
-                let more = if total > vals.len() { format!(", … {} more", total - vals.len()) } else { String::new() };
+                let more = if total > vals.len() {
+                    format!(", … {} more", total - vals.len())
+                } else {
+                    String::new()
+                };
                 write!(w, ": packed varints [{}{more}]", vals.join(", "))?;
             }
             Reading::PackedFixed32(b) => {
-                let vals: Vec<String> = b.chunks_exact(4).take(64).map(|c| format!("{:?}", f32::from_le_bytes([c[0], c[1], c[2], c[3]]))).collect();
+                let vals: Vec<String> = b
+                    .chunks_exact(4)
+                    .take(64)
+                    .map(|c| format!("{:?}", f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                    .collect();
                 let total = b.len() / 4;
-                let more = if total > vals.len() { format!(", … {} more", total - vals.len()) } else { String::new() };
+                let more = if total > vals.len() {
+                    format!(", … {} more", total - vals.len())
+                } else {
+                    String::new()
+                };
                 write!(w, ": {total} floats [{}{more}]", vals.join(", "))?;
             }
             Reading::PackedFixed64(b) => {
                 let vals: Vec<String> = b
                     .chunks_exact(8)
                     .take(64)
-                    .map(|c| format!("{:?}", f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])))
+                    .map(|c| {
+                        format!(
+                            "{:?}",
+                            f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
+                        )
+                    })
                     .collect();
                 let total = b.len() / 8;
-                let more = if total > vals.len() { format!(", … {} more", total - vals.len()) } else { String::new() };
+                let more = if total > vals.len() {
+                    format!(", … {} more", total - vals.len())
+                } else {
+                    String::new()
+                };
                 write!(w, ": {total} doubles [{}{more}]", vals.join(", "))?;
             }
         }
