@@ -35,6 +35,8 @@ pub struct RenderOptions {
 pub struct TensorAdapter {
     pub message: &'static str,
     pub value_fields: &'static [&'static str],
+    /// Fields the text view already shows in the tensor's header lines.
+    pub header_fields: &'static [&'static str],
     pub view: for<'m, 'a> fn(&SchemaSet, &'m Message<'a>) -> TensorView<'m, 'a>,
 }
 
@@ -42,11 +44,13 @@ pub static TENSOR_ADAPTERS: &[TensorAdapter] = &[
     TensorAdapter {
         message: "onnx.TensorProto",
         value_fields: onnx_tensor::VALUE_FIELDS,
+        header_fields: &["dims", "data_type"],
         view: onnx_tensor::view,
     },
     TensorAdapter {
         message: "tensorflow.TensorProto",
         value_fields: tensorflow::VALUE_FIELDS,
+        header_fields: &["dtype", "tensor_shape"],
         view: tensorflow::view,
     },
 ];

@@ -150,7 +150,9 @@ pub fn message_fields(
         let Some(fdef) = def.fields.get(slot) else {
             continue;
         };
-        if adapter.is_some_and(|a| a.value_fields.contains(&fdef.name.as_str())) {
+        if adapter.is_some_and(|a| {
+            a.value_fields.contains(&fdef.name.as_str()) || a.header_fields.contains(&fdef.name.as_str())
+        }) {
             continue;
         }
         match fdef.ty {
