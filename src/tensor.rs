@@ -293,6 +293,13 @@ pub fn decode_bits(elem: Elem, raw: u64) -> Element<'static> {
 
 /// Reads `n` little-endian bytes (n <= 8) into a u64.
 fn le(bytes: &[u8]) -> u64 {
+    // The common widths as single loads: this is the hot loop of big tensors.
+    if let Ok(b) = <[u8; 4]>::try_from(bytes) {
+        return u64::from(u32::from_le_bytes(b));
+    }
+    if let Ok(b) = <[u8; 8]>::try_from(bytes) {
+        return u64::from_le_bytes(b);
+    }
     bytes
         .iter()
         .rev()
