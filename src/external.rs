@@ -102,14 +102,21 @@ impl ExternalRef {
         let end = usize::try_from(offset + take).map_err(|_| "length too large".to_string())?;
         let ext = ExternalBytes { file, start, end };
         if let Some(expected) = &self.checksum {
-            let digest = Sha1::digest(
-                ext.file
-                    .bytes()
-                    .get(start..start + length as usize)
-                    .unwrap_or(&[]),
-            );
-            let got: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-            if !got.eq_ignore_ascii_case(expected.trim()) {
+            // ONNX's writers hash the tensor's own bytes (offset..offset+length);
+            // upstream onnx.proto words it as "SHA1 digest of file", so a hash
+            // of the whole side file is accepted too.
+            let hex = |bytes: &[u8]| -> String {
+                Sha1::digest(bytes)
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect()
+            };
+            let range_end = start.saturating_add(usize::try_from(length).unwrap_or(usize::MAX));
+            let got = hex(ext.file.bytes().get(start..range_end).unwrap_or(&[]));
+            let expected = expected.trim();
+            if !got.eq_ignore_ascii_case(expected)
+                && !hex(ext.file.bytes()).eq_ignore_ascii_case(expected)
+            {
                 return Err(format!(
                     "SHA-1 mismatch: {location} has {got}, the tensor says {expected}"
                 ));

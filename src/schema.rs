@@ -262,6 +262,11 @@ impl SchemaSet {
         resolve(&parsed)
     }
 
+    /// Resolves files already parsed (or built from a FileDescriptorSet).
+    pub fn from_asts(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
+        resolve(files)
+    }
+
     /// The full names of the messages, for error messages and listings.
     pub fn message_names(&self) -> impl Iterator<Item = &str> {
         self.messages.iter().map(|m| m.full_name.as_str())
@@ -408,12 +413,36 @@ fn skip_block(i: &str) -> PResult<'_, ()> {
     Ok((rest, ()))
 }
 
-/// Skips a statement up to and including its `;`.
+/// Skips a statement up to and including its `;`, over quoted strings and
+/// `{ ... }` aggregate option values (`option (x) = { a: 1 };`).
 fn skip_statement(i: &str) -> PResult<'_, ()> {
-    value(
-        (),
-        pair(take_while(|c| c != ';' && c != '{' && c != '}'), tok(";")),
-    )(i)
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (at, c) in i.char_indices() {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '{' => depth += 1,
+            '}' if depth == 0 => break,
+            '}' => depth -= 1,
+            ';' if depth == 0 => return Ok((&i[at + 1..], ())),
+            _ => {}
+        }
+    }
+    Err(nom::Err::Error(nom::error::Error::new(
+        i,
+        nom::error::ErrorKind::TakeUntil,
+    )))
 }
 
 /// `[packed = true, deprecated = true, default = 1]`: returns `packed`.
@@ -539,9 +568,38 @@ fn enum_body(i: &str) -> PResult<'_, EnumAst> {
     }
 }
 
+/// A proto2 group: `optional group Result = 1 { ... }` declares a nested
+/// message `Result` and a field `result` of that type. (On the wire a group
+/// is not a LEN field; the lenient decoder keeps it as an unknown field and
+/// shows it read without a schema.)
+fn group_field(i: &str) -> PResult<'_, (FieldAst, MessageAst)> {
+    let (i, label) = label(i)?;
+    let (i, _) = keyword("group")(i)?;
+    let (i, name) = ident(i)?;
+    let (i, _) = tok("=")(i)?;
+    let (i, number) = field_number(i)?;
+    let (i, _) = field_options(i)?;
+    let (i, body) = message_block(i, name)?;
+    let field = FieldAst {
+        label,
+        type_name: name.to_string(),
+        name: name.to_ascii_lowercase(),
+        number,
+        packed: None,
+        oneof: None,
+        map: None,
+    };
+    Ok((i, (field, body)))
+}
+
 fn message_body(i: &str) -> PResult<'_, MessageAst> {
     let (i, _) = keyword("message")(i)?;
     let (i, name) = ident(i)?;
+    message_block(i, name)
+}
+
+/// The `{ ... }` of a message or group.
+fn message_block<'a>(i: &'a str, name: &str) -> PResult<'a, MessageAst> {
     let (mut i, _) = tok("{")(i)?;
     let mut m = MessageAst {
         name: name.to_string(),
@@ -596,6 +654,12 @@ fn message_body(i: &str) -> PResult<'_, MessageAst> {
                 m.fields.push(f);
                 r = r2;
             }
+            i = r;
+            continue;
+        }
+        if let Ok((r, (f, body))) = group_field(i) {
+            m.fields.push(f);
+            m.messages.push(body);
             i = r;
             continue;
         }

@@ -1,30 +1,79 @@
 //! Reading any protobuf message without its schema: every field's number and
 //! wire type, and for length-delimited fields the most plausible reading
-//! (nested message, text, packed numbers or plain bytes).
+//! (nested message, text, packed numbers or plain bytes), with the
+//! runners-up when the choice is close.
+//!
+//! The tree is built without recursion: messages are scanned one level at a
+//! time from an explicit work stack into one flat arena of fields, each
+//! message a contiguous span of it. Nesting depth therefore costs heap, never
+//! stack, and dropping the tree is flat. Every payload is scanned a bounded
+//! number of times, so time is linear in the input for a fixed depth limit.
 
-use crate::error::DecodeError;
-use crate::wire::{FieldReader, WireType, WireValue, varint_minimal};
+use crate::error::{DecodeError, ErrorKind};
+use crate::wire::{self, MAX_FIELD_NUMBER, WireType, WireValue};
 
 /// Default nesting limit; deeper LEN fields are shown as bytes.
 pub const DEFAULT_MAX_DEPTH: u32 = 100;
+/// A payload this long that reads as a message is taken as one without
+/// trying number readings: a kilobyte of random bytes never passes the
+/// strict message rules, and skipping keeps nested data from being scanned
+/// once per enclosing level.
+const SURE_MESSAGE_LEN: usize = 1024;
+/// Runners-up are listed only for payloads this short (and always for the
+/// text-or-message choice); longer payloads are rarely truly ambiguous.
+const ALSO_MAX_LEN: usize = 16;
 
+/// A run of consecutive fields in [`RawMessage::nodes`]: one message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub len: usize,
+}
+
+/// The schemaless reading of a whole input: every field of every message in
+/// one arena, the root's fields in `root`, and where reading stopped early.
 #[derive(Debug, Clone)]
 pub struct RawMessage<'a> {
     pub offset: u64,
     pub end: u64,
-    pub fields: Vec<RawField<'a>>,
+    pub nodes: Vec<RawField<'a>>,
+    pub root: Span,
+    /// The fault that ended a partial read (truncated or corrupt input),
+    /// with the path of field numbers down to it.
+    pub fault: Option<DecodeError>,
+}
+
+impl<'a> RawMessage<'a> {
+    /// The fields of one message of the tree.
+    pub fn fields(&self, span: Span) -> &[RawField<'a>] {
+        let end = span.start.saturating_add(span.len);
+        self.nodes.get(span.start..end).unwrap_or(&[])
+    }
+
+    pub fn root_fields(&self) -> &[RawField<'a>] {
+        self.fields(self.root)
+    }
 }
 
 #[derive(Debug, Clone)]
 pub struct RawField<'a> {
     pub number: u32,
     pub wire: WireType,
+    /// Offset of the key.
     pub offset: u64,
+    /// Offset of the value (for LEN, after the length prefix).
     pub value_offset: u64,
+    /// One past the end of the field.
     pub end: u64,
+    /// The key's bytes as they are in the input.
+    pub tag: &'a [u8],
+    /// The payload of a LEN field or the body of a group (empty otherwise).
+    pub payload: &'a [u8],
     pub reading: Reading<'a>,
-    /// Other readings that also fit (kind names), when the choice was close.
+    /// Other readings that also fit, best first, when the choice was close.
     pub also: Vec<Kind>,
+    /// The input ends inside this field (partial reads only).
+    pub truncated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,15 +112,22 @@ pub enum Reading<'a> {
     Varint(u64),
     Fixed32(u32),
     Fixed64(u64),
-    Message(RawMessage<'a>),
-    Group(RawMessage<'a>),
+    /// A nested message: its fields in the arena.
+    Message(Span),
+    Group(Span),
     Text(&'a str),
     Bytes(&'a [u8]),
     PackedVarint(&'a [u8]),
-    /// Packed 32-bit values, shown as floats.
-    PackedFixed32(&'a [u8]),
-    /// Packed 64-bit values, shown as doubles.
-    PackedFixed64(&'a [u8]),
+    /// Packed 32-bit values, shown as floats or as signed integers.
+    PackedFixed32 {
+        bytes: &'a [u8],
+        float: bool,
+    },
+    /// Packed 64-bit values, shown as doubles or as signed integers.
+    PackedFixed64 {
+        bytes: &'a [u8],
+        float: bool,
+    },
 }
 
 impl Reading<'_> {
@@ -85,14 +141,16 @@ impl Reading<'_> {
             Reading::Text(_) => Kind::Text,
             Reading::Bytes(_) => Kind::Bytes,
             Reading::PackedVarint(_) => Kind::PackedVarint,
-            Reading::PackedFixed32(_) => Kind::PackedFixed32,
-            Reading::PackedFixed64(_) => Kind::PackedFixed64,
+            Reading::PackedFixed32 { .. } => Kind::PackedFixed32,
+            Reading::PackedFixed64 { .. } => Kind::PackedFixed64,
         }
     }
 }
 
 #[derive(Debug, Clone, Copy)]
 pub struct Options {
+    /// Messages nested deeper than this are shown as bytes (the root is
+    /// level 1).
     pub max_depth: u32,
 }
 
@@ -104,73 +162,375 @@ impl Default for Options {
     }
 }
 
-/// Decodes a whole message; any fault is an error.
+/// Decodes a whole message; any fault is an error (the `--as auto` rule).
 pub fn decode<'a>(buf: &'a [u8], base: u64, opts: Options) -> Result<RawMessage<'a>, DecodeError> {
-    match decode_partial(buf, base, opts) {
-        (msg, None) => Ok(msg),
-        (_, Some(e)) => Err(e),
+    let mut tree = decode_partial(buf, base, opts);
+    match tree.fault.take() {
+        None => Ok(tree),
+        Some(e) => Err(e),
     }
 }
 
-/// Decodes as much as reads cleanly: the fields up to the first fault, and
-/// the fault (with its field path, e.g. `7.1.2`).
-pub fn decode_partial<'a>(
-    buf: &'a [u8],
-    base: u64,
-    opts: Options,
-) -> (RawMessage<'a>, Option<DecodeError>) {
-    message(buf, base, opts.max_depth)
-}
-
-fn message<'a>(buf: &'a [u8], base: u64, depth_left: u32) -> (RawMessage<'a>, Option<DecodeError>) {
-    let mut fields = Vec::new();
-    let mut fault = None;
-    for wire in FieldReader::new(buf, base).with_group_depth(depth_left.max(1)) {
-        let wire = match wire {
-            Ok(w) => w,
-            Err(e) => {
-                fault = Some(e);
-                break;
-            }
+/// Decodes as much as reads cleanly: every field up to the first fault, and
+/// the fault with its field path (e.g. `7.1.2`). When the input ends inside
+/// a LEN field, what there is of it is read on as a message where it looks
+/// like one, so a truncated file shows its innermost fields.
+pub fn decode_partial<'a>(buf: &'a [u8], base: u64, opts: Options) -> RawMessage<'a> {
+    let max_depth = opts.max_depth.max(1);
+    let (fields, fault) = scan(buf, base, false);
+    // The chain of messages the input ends inside, outermost first.
+    let mut levels: Vec<(Vec<Scanned<'a>>, Option<Scanned<'a>>)> = Vec::new();
+    let mut path: Vec<u32> = Vec::new();
+    let mut current = fields;
+    let mut fault = fault;
+    let error = loop {
+        let Some(f) = fault.take() else {
+            levels.push((current, None));
+            break None;
         };
-        let (reading, also) = match wire.value {
-            WireValue::Varint(v) => (Reading::Varint(v), Vec::new()),
-            WireValue::Fixed32(v) => (Reading::Fixed32(v), Vec::new()),
-            WireValue::Fixed64(v) => (Reading::Fixed64(v), Vec::new()),
-            WireValue::Group(body) => {
-                if depth_left <= 1 {
-                    (Reading::Bytes(body), Vec::new())
-                } else {
-                    match message(body, wire.value_offset, depth_left - 1) {
-                        (m, None) => (Reading::Group(m), Vec::new()),
-                        (_, Some(e)) => {
-                            fault = Some(e.within(wire.number.to_string()));
-                            break;
-                        }
-                    }
+        let Some(cut) = f.overrun else {
+            levels.push((current, None));
+            break Some(with_path(f.error, &path));
+        };
+        path.push(cut.number);
+        let deeper = u32::try_from(levels.len() + 2).is_ok_and(|l| l <= max_depth);
+        let sub = if deeper && is_text(cut.payload()).is_none() {
+            let (sub, sub_fault) = scan(cut.payload(), cut.value_offset, true);
+            let plausible = match &sub_fault {
+                None => !sub.is_empty(),
+                Some(sf) if !sub.is_empty() => is_truncation(&sf.error.kind),
+                // Nothing complete, just another field cut off: believed
+                // only for a one-byte key over bytes that are not numbers
+                // (a cut-off float array starts like that one time in eight).
+                Some(sf) => {
+                    sf.overrun.is_some_and(|c| c.tag.len() == 1)
+                        && !(cut.payload().len() >= 4
+                            && mostly(words32(cut.payload()), 10, |w| {
+                                nice_float(f64::from(f32::from_bits(w)))
+                            }))
                 }
-            }
-            WireValue::Len(bytes) => guess_len(bytes, wire.value_offset, depth_left),
+            };
+            plausible.then_some((sub, sub_fault))
+        } else {
+            None
         };
-        fields.push(RawField {
-            number: wire.number,
-            wire: wire.value.wire_type(),
-            offset: wire.offset,
-            value_offset: wire.value_offset,
-            end: wire.end,
-            reading,
-            also,
-        });
-    }
-    (
-        RawMessage {
-            offset: base,
-            end: base + buf.len() as u64,
+        levels.push((current, Some(cut)));
+        match sub {
+            Some((sub, None)) => {
+                levels.push((sub, None));
+                break Some(with_path(f.error, &path));
+            }
+            Some((sub, sub_fault)) => {
+                current = sub;
+                fault = sub_fault;
+            }
+            None => break Some(with_path(f.error, &path)),
+        }
+    };
+    // Nest the chain from the innermost out.
+    let mut inner: Option<Box<Work<'a>>> = None;
+    while let Some((fields, cut)) = levels.pop() {
+        let depth = levels.len() as u32 + 1;
+        let cut = cut.map(|c| (c, inner.take()));
+        inner = Some(Box::new(Work {
+            parent: None,
+            depth,
             fields,
-        },
-        fault,
+            cut,
+        }));
+    }
+    let mut tree = RawMessage {
+        offset: base,
+        end: base + buf.len() as u64,
+        nodes: Vec::new(),
+        root: Span::default(),
+        fault: error,
+    };
+    if let Some(root) = inner {
+        build(*root, max_depth, &mut tree);
+    }
+    tree
+}
+
+/// The schemaless reading of one field (a field a schema did not know):
+/// a tree whose root holds just that field.
+pub fn decode_field<'a>(
+    number: u32,
+    value: WireValue<'a>,
+    offset: u64,
+    value_offset: u64,
+    end: u64,
+    opts: Options,
+) -> RawMessage<'a> {
+    let field = Scanned {
+        number,
+        offset,
+        value_offset,
+        end,
+        tag: &[],
+        value,
+    };
+    let mut tree = RawMessage {
+        offset,
+        end,
+        nodes: Vec::new(),
+        root: Span::default(),
+        fault: None,
+    };
+    let work = Work {
+        parent: None,
+        depth: 1,
+        fields: vec![field],
+        cut: None,
+    };
+    build(work, opts.max_depth.max(2), &mut tree);
+    tree
+}
+
+fn with_path(mut e: DecodeError, path: &[u32]) -> DecodeError {
+    for n in path.iter().rev() {
+        e = e.within(n.to_string());
+    }
+    e
+}
+
+/// Faults that an input cut short produces.
+fn is_truncation(kind: &ErrorKind) -> bool {
+    matches!(
+        kind,
+        ErrorKind::Truncated { .. } | ErrorKind::LengthOverrun { .. } | ErrorKind::GroupUnclosed(_)
     )
 }
+
+// ---------------------------------------------------------------------------
+// Scanning one level
+// ---------------------------------------------------------------------------
+
+/// One field of one message level, as it is on the wire.
+#[derive(Debug, Clone, Copy)]
+struct Scanned<'a> {
+    number: u32,
+    offset: u64,
+    value_offset: u64,
+    end: u64,
+    tag: &'a [u8],
+    value: WireValue<'a>,
+}
+
+impl<'a> Scanned<'a> {
+    fn payload(&self) -> &'a [u8] {
+        match self.value {
+            WireValue::Len(b) | WireValue::Group(b) => b,
+            _ => &[],
+        }
+    }
+}
+
+/// Why a scan stopped, and for a LEN field whose length runs past the end,
+/// that field with the bytes there are.
+struct Fault<'a> {
+    error: DecodeError,
+    overrun: Option<Scanned<'a>>,
+}
+
+/// A failed strict check; the reason is never shown, so it costs nothing.
+fn rejected() -> ErrorKind {
+    ErrorKind::Invalid(String::new())
+}
+
+/// A varint at `pos`; `strict` also demands the shortest encoding.
+fn read_varint(buf: &[u8], pos: usize, strict: bool) -> Result<(u64, usize), ErrorKind> {
+    let rest = buf.get(pos..).unwrap_or(&[]);
+    match wire::varint(rest) {
+        Ok((r, v)) => {
+            let used = rest.len() - r.len();
+            if strict && used != wire::varint_len(v) {
+                return Err(rejected());
+            }
+            Ok((v, pos + used))
+        }
+        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(e.kind),
+        Err(nom::Err::Incomplete(_)) => Err(ErrorKind::Truncated { what: "varint" }),
+    }
+}
+
+/// A key at `pos`: (field number, wire type, position after it).
+fn read_key(buf: &[u8], pos: usize, strict: bool) -> Result<(u32, WireType, usize), ErrorKind> {
+    let (raw, next) = read_varint(buf, pos, strict)?;
+    let number = raw >> 3;
+    if number == 0 || number > MAX_FIELD_NUMBER {
+        return Err(ErrorKind::FieldNumber(number));
+    }
+    let bits = (raw & 7) as u8;
+    match WireType::from_bits(bits) {
+        Some(wt) => Ok((number as u32, wt, next)),
+        None => Err(ErrorKind::WireType(bits)),
+    }
+}
+
+fn take_fixed(buf: &[u8], pos: usize, width: usize) -> Option<(u64, usize)> {
+    let end = pos.checked_add(width)?;
+    let bytes = buf.get(pos..end)?;
+    let mut v = 0u64;
+    for (i, b) in bytes.iter().enumerate() {
+        v |= u64::from(*b) << (8 * i);
+    }
+    Some((v, end))
+}
+
+/// Skips a scalar or LEN value of wire type `wt` at `pos`; groups are
+/// handled by the caller.
+fn skip_value(
+    buf: &[u8],
+    pos: usize,
+    wt: WireType,
+    strict: bool,
+) -> Result<(WireValue<'_>, usize, usize), (ErrorKind, usize)> {
+    match wt {
+        WireType::Varint => read_varint(buf, pos, strict)
+            .map(|(v, n)| (WireValue::Varint(v), pos, n))
+            .map_err(|k| (k, pos)),
+        WireType::Fixed64 => take_fixed(buf, pos, 8)
+            .map(|(v, n)| (WireValue::Fixed64(v), pos, n))
+            .ok_or((ErrorKind::Truncated { what: "fixed64" }, pos)),
+        WireType::Fixed32 => take_fixed(buf, pos, 4)
+            .map(|(v, n)| (WireValue::Fixed32(v as u32), pos, n))
+            .ok_or((ErrorKind::Truncated { what: "fixed32" }, pos)),
+        WireType::Len => {
+            let (len, start) = read_varint(buf, pos, strict).map_err(|k| (k, pos))?;
+            let left = buf.len().saturating_sub(start);
+            if len > left as u64 {
+                return Err((
+                    ErrorKind::LengthOverrun {
+                        len,
+                        left: left as u64,
+                    },
+                    pos,
+                ));
+            }
+            let end = start + len as usize;
+            let body = buf.get(start..end).unwrap_or(&[]);
+            Ok((WireValue::Len(body), start, end))
+        }
+        WireType::StartGroup | WireType::EndGroup => Err((rejected(), pos)),
+    }
+}
+
+/// The body of a group that starts at `pos` (after its key), up to its
+/// matching end-group key: an explicit stack of open groups, no recursion.
+fn group_at(
+    buf: &[u8],
+    pos: usize,
+    number: u32,
+    strict: bool,
+) -> Result<(&[u8], usize), (ErrorKind, usize)> {
+    let mut open = vec![number];
+    let mut p = pos;
+    loop {
+        if p >= buf.len() {
+            return Err((ErrorKind::GroupUnclosed(number), p));
+        }
+        let (n, wt, next) = read_key(buf, p, strict).map_err(|k| (k, p))?;
+        match wt {
+            WireType::StartGroup => {
+                open.push(n);
+                p = next;
+            }
+            WireType::EndGroup => {
+                if open.last() != Some(&n) {
+                    return Err((
+                        ErrorKind::GroupMismatch {
+                            got: n,
+                            open: open.last().copied(),
+                        },
+                        p,
+                    ));
+                }
+                open.pop();
+                if open.is_empty() {
+                    return Ok((buf.get(pos..p).unwrap_or(&[]), next));
+                }
+                p = next;
+            }
+            _ => p = skip_value(buf, next, wt, strict)?.2,
+        }
+    }
+}
+
+/// Reads one level of a message: its fields, and the fault that stopped the
+/// read, if any. `strict` is the test a nested payload must pass to be read
+/// as a message: minimal varints, valid keys, balanced groups, every byte
+/// used.
+fn scan<'a>(buf: &'a [u8], base: u64, strict: bool) -> (Vec<Scanned<'a>>, Option<Fault<'a>>) {
+    let mut out = Vec::new();
+    let mut pos = 0usize;
+    let at = |p: usize| base + p as u64;
+    while pos < buf.len() {
+        let fail = |kind, p| Fault {
+            error: DecodeError::new(kind, at(p)),
+            overrun: None,
+        };
+        let (number, wt, after_key) = match read_key(buf, pos, strict) {
+            Ok(k) => k,
+            Err(kind) => return (out, Some(fail(kind, pos))),
+        };
+        let tag = buf.get(pos..after_key).unwrap_or(&[]);
+        let (value, value_pos, end) = match wt {
+            WireType::StartGroup => match group_at(buf, after_key, number, strict) {
+                Ok((body, end)) => (WireValue::Group(body), after_key, end),
+                Err((kind, p)) => return (out, Some(fail(kind, p))),
+            },
+            WireType::EndGroup => {
+                let kind = ErrorKind::GroupMismatch {
+                    got: number,
+                    open: None,
+                };
+                return (out, Some(fail(kind, pos)));
+            }
+            _ => match skip_value(buf, after_key, wt, strict) {
+                Ok(v) => v,
+                Err((kind, p)) => {
+                    let overrun = match (&kind, read_varint(buf, after_key, false)) {
+                        (ErrorKind::LengthOverrun { .. }, Ok((_, start))) => Some(Scanned {
+                            number,
+                            offset: at(pos),
+                            value_offset: at(start),
+                            end: at(buf.len()),
+                            tag,
+                            value: WireValue::Len(buf.get(start..).unwrap_or(&[])),
+                        }),
+                        _ => None,
+                    };
+                    let error = DecodeError::new(kind, at(p));
+                    return (out, Some(Fault { error, overrun }));
+                }
+            },
+        };
+        out.push(Scanned {
+            number,
+            offset: at(pos),
+            value_offset: at(value_pos),
+            end: at(end),
+            tag,
+            value,
+        });
+        pos = end;
+    }
+    (out, None)
+}
+
+/// The fields of a payload if it reads as a message under the strict rules
+/// (for previews of the "message" runner-up).
+pub fn message_fields(payload: &[u8]) -> Option<Vec<(u32, WireValue<'_>)>> {
+    match scan(payload, 0, true) {
+        (fields, None) => Some(fields.iter().map(|f| (f.number, f.value)).collect()),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Guessing
+// ---------------------------------------------------------------------------
 
 /// Whether bytes read as text a person would write: valid UTF-8 with no
 /// control characters other than whitespace.
@@ -182,108 +542,521 @@ pub fn is_text(bytes: &[u8]) -> Option<&str> {
     printable.then_some(s)
 }
 
-/// A float that numbers in files plausibly are: zero, or a finite value
-/// with a magnitude between 1e-30 and 1e30.
-fn plausible_f32(bits: u32) -> bool {
-    let v = f32::from_bits(bits);
-    v == 0.0 || (v.is_finite() && v.abs() > 1e-30 && v.abs() < 1e30)
+/// Valid UTF-8 that is mostly printable: no NUL, and at most one control
+/// character in 32 (long doc strings carry the odd escape code).
+fn is_mostly_text(bytes: &[u8]) -> Option<&str> {
+    if bytes.len() < 32 || bytes.contains(&0) {
+        return None;
+    }
+    let s = std::str::from_utf8(bytes).ok()?;
+    let control = s
+        .chars()
+        .filter(|&c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        .count();
+    (control.saturating_mul(32) <= s.len()).then_some(s)
 }
 
-fn plausible_f64(bits: u64) -> bool {
-    let v = f64::from_bits(bits);
-    v == 0.0 || (v.is_finite() && v.abs() > 1e-100 && v.abs() < 1e100)
+/// A number a data file plausibly holds: zero, or a finite magnitude in
+/// 1e-8..1e8. Random bits pass about one time in five; model weights and
+/// activations nearly always.
+fn nice_float(v: f64) -> bool {
+    let a = v.abs();
+    a == 0.0 || (1e-8..=1e8).contains(&a)
 }
 
-/// Every value varint-encoded minimally, and the bytes end on a varint end.
-fn packed_varints_fit(bytes: &[u8]) -> bool {
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        match varint_minimal(rest) {
-            Ok((r, (_, true))) => rest = r,
-            _ => return false,
+/// Whether most values pass `nice` (all of them when there are few),
+/// stopping as soon as too many fail.
+fn mostly<T>(
+    values: impl ExactSizeIterator<Item = T>,
+    bad_share: usize,
+    nice: impl Fn(T) -> bool,
+) -> bool {
+    let n = values.len();
+    let allowed = if n >= 10 { n / bad_share } else { 0 };
+    let mut bad = 0usize;
+    for v in values {
+        if !nice(v) {
+            bad += 1;
+            if bad > allowed {
+                return false;
+            }
         }
     }
     true
 }
 
-/// Chooses a reading for a length-delimited payload. Text a person would
-/// write beats a message that happens to parse ("hi" also reads as field 13
-/// = 105); a message beats numbers; plausible floats beat varints.
-fn guess_len<'a>(bytes: &'a [u8], offset: u64, depth_left: u32) -> (Reading<'a>, Vec<Kind>) {
-    if bytes.is_empty() {
-        return (Reading::Text(""), Vec::new());
-    }
-    let text = is_text(bytes);
-    let as_message = if depth_left > 1 {
-        match message(bytes, offset, depth_left - 1) {
-            (m, None) if strict_message(bytes) => Some(m),
-            _ => None,
+fn words32(b: &[u8]) -> impl ExactSizeIterator<Item = u32> + '_ {
+    b.chunks_exact(4).map(|c| {
+        c.iter()
+            .rev()
+            .fold(0u32, |acc, &x| (acc << 8) | u32::from(x))
+    })
+}
+
+fn words64(b: &[u8]) -> impl ExactSizeIterator<Item = u64> + '_ {
+    b.chunks_exact(8).map(|c| {
+        c.iter()
+            .rev()
+            .fold(0u64, |acc, &x| (acc << 8) | u64::from(x))
+    })
+}
+
+/// Packed varints: every value minimally encoded, the bytes ending on a
+/// value's end, and values of the sizes real lists hold (small numbers or
+/// negative 32-bit ones); random bytes mostly decode to large values.
+fn varints_fit(bytes: &[u8]) -> bool {
+    let mut pos = 0usize;
+    let mut count = 0usize;
+    let mut bad = 0usize;
+    while pos < bytes.len() {
+        match read_varint(bytes, pos, true) {
+            Ok((v, next)) => {
+                pos = next;
+                count += 1;
+                let signed = v as i64;
+                if !(v < 1 << 16 || (-(1i64 << 31)..0).contains(&signed)) {
+                    bad += 1;
+                }
+            }
+            Err(_) => return false,
         }
+    }
+    bad == 0 || (count >= 20 && bad * 20 <= count)
+}
+
+/// What each reading makes of one LEN payload.
+struct Fits<'a> {
+    len: usize,
+    text: Option<&'a str>,
+    /// Printable but short and not plain ASCII, or short with a tab or
+    /// newline: as likely to be a float ("\nף<" is 0.01f) as text.
+    weak_text: bool,
+    mostly_text: Option<&'a str>,
+    /// The payload's fields, when it reads as a message.
+    message: Option<Vec<Scanned<'a>>>,
+    /// It reads as a message but is nested past the depth limit.
+    too_deep: bool,
+    f32: bool,
+    f64: bool,
+    /// Every other 32-bit word is zero: doubles with short mantissas, which
+    /// also pass as floats.
+    even_words_zero: bool,
+    i32: bool,
+    i64: bool,
+    varint: bool,
+}
+
+fn fits<'a>(payload: &'a [u8], offset: u64, nested_ok: bool) -> Fits<'a> {
+    let len = payload.len();
+    let text = is_text(payload);
+    let mostly_text = if text.is_none() {
+        is_mostly_text(payload)
     } else {
         None
     };
-    let floats = bytes.len().is_multiple_of(4)
-        && bytes
-            .chunks_exact(4)
-            .all(|c| plausible_f32(u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
-    let doubles = bytes.len().is_multiple_of(8)
-        && bytes.chunks_exact(8).all(|c| {
-            plausible_f64(u64::from_le_bytes([
-                c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-            ]))
-        });
-    let varints = packed_varints_fit(bytes);
-
-    let mut candidates: Vec<Kind> = Vec::new();
-    if text.is_some() {
-        candidates.push(Kind::Text);
-    }
-    if as_message.is_some() {
-        candidates.push(Kind::Message);
-    }
-    if floats {
-        candidates.push(Kind::PackedFixed32);
-    }
-    if doubles && !floats {
-        candidates.push(Kind::PackedFixed64);
-    }
-    if varints {
-        candidates.push(Kind::PackedVarint);
-    }
-    let chosen = candidates.first().copied().unwrap_or(Kind::Bytes);
-    let also: Vec<Kind> = candidates
-        .iter()
-        .copied()
-        .filter(|&k| k != chosen)
-        .take(2)
-        .collect();
-    let reading = match chosen {
-        Kind::Text => Reading::Text(text.unwrap_or_default()),
-        Kind::Message => match as_message {
-            Some(m) => Reading::Message(m),
-            None => Reading::Bytes(bytes),
-        },
-        Kind::PackedFixed32 => Reading::PackedFixed32(bytes),
-        Kind::PackedFixed64 => Reading::PackedFixed64(bytes),
-        Kind::PackedVarint => Reading::PackedVarint(bytes),
-        _ => Reading::Bytes(bytes),
+    let (message, too_deep) = match scan(payload, offset, true) {
+        (fields, None) if nested_ok => (Some(fields), false),
+        (_, None) => (None, true),
+        _ => (None, false),
     };
-    (reading, also)
+    let weak_text =
+        text.is_some_and(|s| s.len() < 8 && s.bytes().any(|b| !(0x20..0x7f).contains(&b)));
+    let mut f = Fits {
+        len,
+        text,
+        weak_text,
+        mostly_text,
+        message,
+        too_deep,
+        f32: false,
+        f64: false,
+        even_words_zero: false,
+        i32: false,
+        i64: false,
+        varint: false,
+    };
+    let sure_message = (f.message.is_some() || too_deep) && len > SURE_MESSAGE_LEN;
+    if sure_message || (text.is_some() && !weak_text && len > ALSO_MAX_LEN) {
+        return f;
+    }
+    if len.is_multiple_of(4) {
+        f.f32 = mostly(words32(payload), 10, |w| {
+            nice_float(f64::from(f32::from_bits(w)))
+        });
+        f.i32 = len >= 8 && words32(payload).all(|w| (w as i32).unsigned_abs() < 1 << 24);
+        f.even_words_zero = words32(payload).step_by(2).all(|w| w == 0)
+            && words32(payload).skip(1).step_by(2).any(|w| w != 0);
+    }
+    if len.is_multiple_of(8) {
+        f.f64 = mostly(words64(payload), 10, |w| nice_float(f64::from_bits(w)));
+        f.i64 = len >= 8 && words64(payload).all(|w| i32::try_from(w as i64).is_ok());
+    }
+    f.varint = varints_fit(payload);
+    f
 }
 
-/// The stricter rules a nested message must meet to be read as one: keys
-/// encoded minimally (real encoders never pad keys).
-fn strict_message(bytes: &[u8]) -> bool {
-    let mut reader = FieldReader::new(bytes, 0);
-    let mut rest = bytes;
-    for f in reader.by_ref() {
-        let Ok(f) = f else { return false };
-        match varint_minimal(rest) {
-            Ok((_, (_, true))) => {}
-            _ => return false,
+/// The reading chosen for every occurrence of one field number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Choice {
+    Text,
+    WeakText,
+    Message,
+    MostlyText,
+    F32,
+    F64,
+    I64,
+    I32,
+    Varint,
+    Bytes,
+}
+
+impl Choice {
+    fn kind(self) -> Kind {
+        match self {
+            Choice::Text | Choice::WeakText | Choice::MostlyText => Kind::Text,
+            Choice::Message => Kind::Message,
+            Choice::F32 | Choice::I32 => Kind::PackedFixed32,
+            Choice::F64 | Choice::I64 => Kind::PackedFixed64,
+            Choice::Varint => Kind::PackedVarint,
+            Choice::Bytes => Kind::Bytes,
         }
-        let used = (f.end - f.offset) as usize;
-        rest = rest.get(used..).unwrap_or(&[]);
     }
-    true
+
+    fn fits(self, f: &Fits<'_>) -> bool {
+        match self {
+            Choice::Text => f.text.is_some() && !f.weak_text,
+            Choice::WeakText => f.text.is_some(),
+            Choice::Message => f.message.is_some(),
+            Choice::MostlyText => (f.text.is_some() && !f.weak_text) || f.mostly_text.is_some(),
+            Choice::F32 => f.f32,
+            Choice::F64 => f.f64,
+            Choice::I64 => f.i64,
+            Choice::I32 => f.i32,
+            Choice::Varint => f.varint,
+            Choice::Bytes => true,
+        }
+    }
+}
+
+/// One reading for all occurrences of a field number (empty payloads fit
+/// every reading), in order of preference: text a person would write beats
+/// a message that happens to parse ("hi" is also field 13 = 105); a message
+/// beats numbers; plausible floats beat integers; doubles beat floats when
+/// the float reading shows the telltale zero low words; fixed-width
+/// integers beat varints (their varint reading is mostly zeros).
+fn decide(occurrences: &[&Fits<'_>]) -> (Choice, Vec<Kind>) {
+    let present: Vec<&Fits<'_>> = occurrences.iter().copied().filter(|f| f.len > 0).collect();
+    if present.is_empty() {
+        let any_message = occurrences.iter().any(|f| f.message.is_some());
+        let also = if any_message {
+            vec![Kind::Message]
+        } else {
+            Vec::new()
+        };
+        return (Choice::Text, also);
+    }
+    if present.iter().all(|f| f.too_deep) {
+        return (Choice::Bytes, Vec::new());
+    }
+    let all = |c: Choice| present.iter().all(|f| c.fits(f));
+    let prefer_f64 =
+        all(Choice::F64) && (!all(Choice::F32) || present.iter().all(|f| f.even_words_zero));
+    let mut order = vec![Choice::Text, Choice::Message, Choice::MostlyText];
+    if prefer_f64 {
+        order.extend([Choice::F64, Choice::F32]);
+    } else {
+        order.extend([Choice::F32, Choice::F64]);
+    }
+    order.extend([Choice::I64, Choice::I32, Choice::WeakText, Choice::Varint]);
+    let fitting: Vec<Choice> = order.into_iter().filter(|&c| all(c)).collect();
+    let chosen = fitting.first().copied().unwrap_or(Choice::Bytes);
+    let short = present.iter().all(|f| f.len <= ALSO_MAX_LEN);
+    let mut also: Vec<Kind> = Vec::new();
+    let is_text = matches!(chosen, Choice::Text | Choice::WeakText | Choice::MostlyText);
+    for &c in fitting.iter().skip(1) {
+        // Short text, and most small messages, also read as a few varints:
+        // not worth saying but for the tiniest payloads.
+        if is_text && c != Choice::Message {
+            continue;
+        }
+        let tiny = present.iter().all(|f| f.len <= 4);
+        if chosen == Choice::Message && c == Choice::Varint && !tiny {
+            continue;
+        }
+        let text_or_message = matches!(chosen, Choice::Text | Choice::Message)
+            && matches!(c, Choice::Text | Choice::Message);
+        let k = c.kind();
+        if (short || text_or_message) && k != chosen.kind() && !also.contains(&k) && also.len() < 2
+        {
+            also.push(k);
+        }
+    }
+    (chosen, also)
+}
+
+// ---------------------------------------------------------------------------
+// Building the tree
+// ---------------------------------------------------------------------------
+
+/// A message level waiting to be placed in the arena.
+struct Work<'a> {
+    /// The node whose reading this message is (None: the root).
+    parent: Option<usize>,
+    /// Nesting level (the root is 1).
+    depth: u32,
+    fields: Vec<Scanned<'a>>,
+    /// A last LEN field cut off by the end of the input, and what was read
+    /// of it as a message.
+    cut: Option<(Scanned<'a>, Option<Box<Work<'a>>>)>,
+}
+
+fn build<'a>(root: Work<'a>, max_depth: u32, tree: &mut RawMessage<'a>) {
+    let mut stack = vec![root];
+    while let Some(work) = stack.pop() {
+        let nested_ok = work.depth < max_depth;
+        let mut all_fits: Vec<Option<Fits<'a>>> = work
+            .fields
+            .iter()
+            .map(|f| match f.value {
+                WireValue::Len(b) => Some(fits(b, f.value_offset, nested_ok)),
+                _ => None,
+            })
+            .collect();
+        // One reading per field number: decide over all occurrences.
+        let mut len_fields: Vec<usize> = (0..work.fields.len())
+            .filter(|&i| matches!(all_fits.get(i), Some(Some(_))))
+            .collect();
+        len_fields.sort_by_key(|&i| (work.fields.get(i).map_or(0, |f| f.number), i));
+        let mut choices: Vec<Option<(Choice, Vec<Kind>)>> = vec![None; work.fields.len()];
+        for same in len_fields.chunk_by(|&a, &b| {
+            work.fields.get(a).map(|f| f.number) == work.fields.get(b).map(|f| f.number)
+        }) {
+            let occ: Vec<&Fits<'a>> = same
+                .iter()
+                .filter_map(|&i| all_fits.get(i).and_then(Option::as_ref))
+                .collect();
+            let (choice, also) = decide(&occ);
+            for &i in same {
+                if let Some(slot) = choices.get_mut(i) {
+                    *slot = Some((choice, also.clone()));
+                }
+            }
+        }
+
+        let start = tree.nodes.len();
+        for (i, f) in work.fields.iter().enumerate() {
+            let idx = tree.nodes.len();
+            let (reading, also) = match f.value {
+                WireValue::Varint(v) => (Reading::Varint(v), Vec::new()),
+                WireValue::Fixed32(v) => (Reading::Fixed32(v), Vec::new()),
+                WireValue::Fixed64(v) => (Reading::Fixed64(v), Vec::new()),
+                WireValue::Group(body) => {
+                    if nested_ok {
+                        // Already checked by the group matcher; cannot fail.
+                        let (fields, _) = scan(body, f.value_offset, false);
+                        stack.push(Work {
+                            parent: Some(idx),
+                            depth: work.depth + 1,
+                            fields,
+                            cut: None,
+                        });
+                        (Reading::Group(Span::default()), Vec::new())
+                    } else {
+                        (Reading::Bytes(body), Vec::new())
+                    }
+                }
+                WireValue::Len(b) => {
+                    let (choice, also) = choices
+                        .get_mut(i)
+                        .and_then(Option::take)
+                        .unwrap_or((Choice::Bytes, Vec::new()));
+                    let fit = all_fits.get_mut(i).and_then(Option::take);
+                    let reading = match choice {
+                        Choice::Text | Choice::WeakText | Choice::MostlyText => {
+                            Reading::Text(std::str::from_utf8(b).unwrap_or_default())
+                        }
+                        Choice::Message => match fit.and_then(|f| f.message) {
+                            Some(fields) => {
+                                stack.push(Work {
+                                    parent: Some(idx),
+                                    depth: work.depth + 1,
+                                    fields,
+                                    cut: None,
+                                });
+                                Reading::Message(Span::default())
+                            }
+                            // An empty payload in a field of messages.
+                            None if b.is_empty() => Reading::Message(Span::default()),
+                            None => Reading::Bytes(b),
+                        },
+                        Choice::F32 => Reading::PackedFixed32 {
+                            bytes: b,
+                            float: true,
+                        },
+                        Choice::I32 => Reading::PackedFixed32 {
+                            bytes: b,
+                            float: false,
+                        },
+                        Choice::F64 => Reading::PackedFixed64 {
+                            bytes: b,
+                            float: true,
+                        },
+                        Choice::I64 => Reading::PackedFixed64 {
+                            bytes: b,
+                            float: false,
+                        },
+                        Choice::Varint => Reading::PackedVarint(b),
+                        Choice::Bytes => Reading::Bytes(b),
+                    };
+                    let also = if b.is_empty() && choice != Choice::Text {
+                        Vec::new()
+                    } else {
+                        also
+                    };
+                    (reading, also)
+                }
+            };
+            tree.nodes.push(RawField {
+                number: f.number,
+                wire: f.value.wire_type(),
+                offset: f.offset,
+                value_offset: f.value_offset,
+                end: f.end,
+                tag: f.tag,
+                payload: f.payload(),
+                reading,
+                also,
+                truncated: false,
+            });
+        }
+        if let Some((f, inner)) = work.cut {
+            let idx = tree.nodes.len();
+            let reading = match inner {
+                Some(mut inner) => {
+                    inner.parent = Some(idx);
+                    stack.push(*inner);
+                    Reading::Message(Span::default())
+                }
+                None => match is_text(f.payload()) {
+                    Some(s) if !s.is_empty() => Reading::Text(s),
+                    _ => Reading::Bytes(f.payload()),
+                },
+            };
+            tree.nodes.push(RawField {
+                number: f.number,
+                wire: WireType::Len,
+                offset: f.offset,
+                value_offset: f.value_offset,
+                end: f.end,
+                tag: f.tag,
+                payload: f.payload(),
+                reading,
+                also: Vec::new(),
+                truncated: true,
+            });
+        }
+        let span = Span {
+            start,
+            len: tree.nodes.len() - start,
+        };
+        match work.parent {
+            None => tree.root = span,
+            Some(p) => {
+                if let Some(node) = tree.nodes.get_mut(p) {
+                    node.reading = match node.reading {
+                        Reading::Group(_) => Reading::Group(span),
+                        _ => Reading::Message(span),
+                    };
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(tree: &RawMessage<'_>) -> Vec<(u32, &'static str)> {
+        tree.root_fields()
+            .iter()
+            .map(|f| (f.number, f.reading.kind().name()))
+            .collect()
+    }
+
+    #[test]
+    fn text_beats_a_message_that_happens_to_parse() {
+        let buf = [0x12, 0x02, b'h', b'i'];
+        let tree = decode(&buf, 0, Options::default()).unwrap();
+        assert_eq!(kinds(&tree), vec![(2, "string")]);
+        assert_eq!(tree.root_fields()[0].also, vec![Kind::Message]);
+    }
+
+    #[test]
+    fn floats_and_packed_varints() {
+        let mut buf = vec![0x0a, 0x03, 3, 4, 5, 0x4a, 240, 1];
+        for i in 0..60u32 {
+            buf.extend_from_slice(&(i as f32 * 0.25 + 0.5).to_le_bytes());
+        }
+        let tree = decode(&buf, 0, Options::default()).unwrap();
+        assert_eq!(
+            kinds(&tree),
+            vec![(1, "packed_varint"), (9, "packed_fixed32")]
+        );
+    }
+
+    #[test]
+    fn deep_nesting_uses_no_stack() {
+        // 10,000 levels of field 1 around a varint.
+        let mut buf = vec![0x08, 0x01];
+        for _ in 0..10_000 {
+            let mut outer = vec![0x0a];
+            let mut len = buf.len();
+            while len >= 0x80 {
+                outer.push((len as u8) | 0x80);
+                len >>= 7;
+            }
+            outer.push(len as u8);
+            outer.extend_from_slice(&buf);
+            buf = outer;
+        }
+        let tree = decode(&buf, 0, Options { max_depth: 20_000 }).unwrap();
+        assert_eq!(tree.nodes.len(), 10_001);
+        let shallow = decode(&buf, 0, Options::default()).unwrap();
+        assert_eq!(shallow.nodes.len(), 100);
+        assert!(matches!(
+            shallow.nodes.last().unwrap().reading,
+            Reading::Bytes(_)
+        ));
+    }
+
+    #[test]
+    fn truncated_input_reads_down_to_the_fault() {
+        // 7 { 1 { 2: "..." (cut) } }
+        let inner = [0x12, 105, b'a', b'b', b'c'];
+        let mut one = vec![0x0a, 0x70];
+        one.extend_from_slice(&inner);
+        let mut buf = vec![0x08, 0x01, 0x3a, 0x7f];
+        buf.extend_from_slice(&one);
+        let tree = decode_partial(&buf, 0, Options::default());
+        let fault = tree.fault.clone().unwrap();
+        assert_eq!(fault.path_string(), "7.1.2");
+        assert!(matches!(
+            fault.kind,
+            ErrorKind::LengthOverrun { len: 105, left: 3 }
+        ));
+        assert_eq!(tree.root_fields().len(), 2);
+        assert!(tree.root_fields()[1].truncated);
+    }
+
+    #[test]
+    fn groups_are_decoded() {
+        let buf = [0x1b, 0x08, 0x05, 0x1c, 0x20, 0x01];
+        let tree = decode(&buf, 0, Options::default()).unwrap();
+        assert_eq!(kinds(&tree), vec![(3, "group"), (4, "varint")]);
+        let Reading::Group(span) = tree.root_fields()[0].reading else {
+            panic!("a group")
+        };
+        assert_eq!(tree.fields(span).len(), 1);
+    }
 }

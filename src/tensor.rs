@@ -285,7 +285,8 @@ pub fn decode_bits(elem: Elem, raw: u64) -> Element<'static> {
         U4 => Element::U64(raw & 0xf),
         I2 => Element::I64(i64::from(((raw as u8) << 6) as i8 >> 6)),
         U2 => Element::U64(raw & 0x3),
-        Bool => Element::Bool(raw & 0xff != 0),
+        // Any non-zero value is true, as protobuf and numpy read it.
+        Bool => Element::Bool(raw != 0),
         // Complex and strings never come from one bit pattern.
         C64 | C128 | Str => Element::U64(raw),
     }
@@ -484,6 +485,9 @@ pub enum TensorData<'m, 'a> {
         pad: bool,
     },
     External(crate::external::ExternalRef),
+    /// One element per byte, the last repeated up to the element count
+    /// (TensorFlow's float8_val, a bytes field padded by the usual rule).
+    PaddedBytes(&'a [u8]),
     /// All elements are zero (TensorFlow: a tensor with no values).
     Zeros,
     /// Values that cannot be shown, and why.
@@ -523,9 +527,19 @@ pub fn load_values<'v>(
         ),
         TensorData::Typed { fields, wire, pad } => {
             let wire: crate::wire::WireType = *wire;
+            let mut available: u64 = fields
+                .iter()
+                .map(|f| crate::decode::RawScalars::count(&f.value, wire))
+                .sum();
+            if elem.is_complex() {
+                // Values come in (re, im) pairs; an unpaired last value is
+                // dropped (TensorFlow) before any padding repeats the last pair.
+                available -= available % 2;
+            }
             let raws = fields
                 .iter()
-                .flat_map(move |f| crate::decode::RawScalars::new(&f.value, wire));
+                .flat_map(move |f| crate::decode::RawScalars::new(&f.value, wire))
+                .take(usize::try_from(available).unwrap_or(usize::MAX));
             let source: Box<dyn Iterator<Item = u64> + 'v> = if *pad {
                 let period = if elem.is_complex() { 2 } else { 1 };
                 Box::new(Padded {
@@ -564,6 +578,17 @@ pub fn load_values<'v>(
             Ok(bytes) => LoadedValues::External(bytes, elem, n),
             Err(why) => LoadedValues::Unavailable(why),
         },
+        TensorData::PaddedBytes(bytes) => {
+            let last = u64::from(bytes.last().copied().unwrap_or(0));
+            let values = bytes
+                .iter()
+                .map(|&b| u64::from(b))
+                .chain(std::iter::repeat(last));
+            LoadedValues::Ready(
+                Elements::new(elem, Source::Typed(Box::new(values)), n).byte_aligned(true),
+                n,
+            )
+        }
         TensorData::Zeros => LoadedValues::Zeros(elem, n),
         TensorData::Unavailable(why) => LoadedValues::Unavailable(why.clone()),
         TensorData::None => LoadedValues::Nothing,

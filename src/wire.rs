@@ -85,7 +85,9 @@ impl WireType {
 pub fn varint(input: &[u8]) -> WResult<'_, u64> {
     let mut value: u64 = 0;
     for (i, &byte) in input.iter().enumerate().take(10) {
-        if i == 9 && byte > 1 {
+        // The tenth byte holds bit 63 only; its continuation bit means
+        // "too long" (below), any other bit overflows.
+        if i == 9 && byte & 0x7f > 1 {
             return fail(input, ErrorKind::VarintOverflow);
         }
         value |= u64::from(byte & 0x7f) << (7 * i);

@@ -42,6 +42,13 @@ pub enum Body<'a> {
     },
     /// A message read without a schema.
     Schemaless(RawMessage<'a>),
+    /// A message read with a schema the user gave (`--schema`,
+    /// `--descriptor-set`), and that schema's tables.
+    UserMessage {
+        set: &'a SchemaSet,
+        type_name: String,
+        message: Message<'a>,
+    },
 }
 
 pub type DecodeFn = for<'a> fn(&'a [u8], &FormatOptions) -> Result<Body<'a>>;

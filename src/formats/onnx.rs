@@ -147,6 +147,28 @@ fn validate_map(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
             m.offset,
         ));
     }
+    // Integer keys must fit the key type (UINT64 keys are stored as int64
+    // bit patterns, so any value fits).
+    let range: Option<(i64, i64)> = match key_type {
+        2 => Some((0, i64::from(u8::MAX))),
+        3 => Some((i64::from(i8::MIN), i64::from(i8::MAX))),
+        4 => Some((0, i64::from(u16::MAX))),
+        5 => Some((i64::from(i16::MIN), i64::from(i16::MAX))),
+        6 => Some((i64::from(i32::MIN), i64::from(i32::MAX))),
+        12 => Some((0, i64::from(u32::MAX))),
+        _ => None,
+    };
+    if let Some((lo, hi)) = range
+        && let Some(bad) = m
+            .scalars(set, "keys")
+            .filter_map(|k| k.as_i64())
+            .find(|k| *k < lo || *k > hi)
+    {
+        return Err(invalid(
+            format!("MapProto key {bad} does not fit key_type {key_type}"),
+            m.offset,
+        ));
+    }
     Ok(())
 }
 
@@ -248,6 +270,11 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
             ));
         }
     };
+    // Indices in a side file are checked when shown (validation has no
+    // folder to read them from).
+    if indices.int(set, "data_location") == Some(1) || indices.has(set, "external_data") {
+        return Ok(());
+    }
     let view = onnx_tensor::view(set, indices);
     let mut loaded = crate::tensor::load_values(&view, None);
     let mut flat: Vec<i64> = Vec::new();
@@ -314,7 +341,25 @@ pub fn decode_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a
         allow_unknown: opts.forced,
         ..DecodeContext::strict()
     };
-    let message = decode_builtin("onnx.ModelProto", bytes, ctx)?;
+    let message = match decode_builtin("onnx.ModelProto", bytes, ctx) {
+        Ok(m) => m,
+        // A model written by a newer ONNX: its new fields are unknown to our
+        // table. Still a model when every unknown field is numbered above
+        // the last field its message knows (how protobuf schemas grow) and
+        // the rest validates; the fields are shown, not dropped.
+        Err(e) if matches!(e.kind, ErrorKind::UnknownField { .. }) => {
+            let lenient = DecodeContext {
+                allow_unknown: true,
+                ..DecodeContext::strict()
+            };
+            let m = decode_builtin("onnx.ModelProto", bytes, lenient).map_err(|_| e.clone())?;
+            if !only_newer_fields(set, &m) {
+                return Err(e);
+            }
+            m
+        }
+        Err(e) => return Err(e),
+    };
     if !message.has(set, "ir_version") {
         return Err(invalid("ModelProto.ir_version is missing", 0));
     }
@@ -327,4 +372,23 @@ pub fn decode_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a
         message,
         also: Vec::new(),
     })
+}
+
+/// Whether every unknown field in `msg` is numbered above the highest field
+/// number its message declares.
+fn only_newer_fields(set: &SchemaSet, msg: &Message<'_>) -> bool {
+    walk(msg, &mut |m| {
+        let top = m
+            .def(set)
+            .fields
+            .iter()
+            .map(|f| f.number)
+            .max()
+            .unwrap_or(0);
+        match m.unknown().iter().find(|f| f.number <= top) {
+            Some(f) => Err(invalid("unknown field", f.offset)),
+            None => Ok(()),
+        }
+    })
+    .is_ok()
 }

@@ -284,7 +284,12 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         } else {
             elements.min(fields.len() as u64)
         };
-        v.data = TensorData::Strings { fields, pad: false };
+        // No string_data at all: nothing to show, like an empty typed field.
+        v.data = if fields.is_empty() {
+            TensorData::None
+        } else {
+            TensorData::Strings { fields, pad: false }
+        };
         return v;
     }
     let wire = wire_of(dt.typed_field);

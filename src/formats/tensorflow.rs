@@ -146,7 +146,7 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         return v;
     };
     v.elements = elements;
-    if let Some(content) = msg.bytes(set, "tensor_content") {
+    if let Some(content) = tensor_content(set, msg) {
         v.elements = elements.min(crate::tensor::raw_capacity(
             byte_elem(elem),
             content.len() as u64,
@@ -156,18 +156,21 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     }
     if typed == "float8_val" {
         v.data = match msg.bytes(set, "float8_val") {
-            Some(b) if !b.is_empty() => {
-                v.elements = elements.min(b.len() as u64);
-                TensorData::Raw(b)
-            }
+            Some(b) if b.len() as u64 >= elements => TensorData::Raw(b),
+            Some(b) if !b.is_empty() => TensorData::PaddedBytes(b),
             _ => TensorData::Zeros,
         };
         return v;
     }
     let fields = msg.field(set, typed);
+    let n = count(fields, typed);
     v.data = if elem == Elem::Str {
         TensorData::Strings { fields, pad: true }
-    } else if count(fields, typed) == 0 {
+    } else if elem.is_complex() && n < 2 {
+        // TensorFlow reads complex values in (re, im) pairs and drops an
+        // unpaired last value: one value alone means zeros.
+        TensorData::Zeros
+    } else if n == 0 {
         TensorData::Zeros
     } else {
         TensorData::Typed {
@@ -177,6 +180,13 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         }
     };
     v
+}
+
+/// tensor_content, unless absent or empty: TensorFlow (Python
+/// `if tensor.tensor_content`, C++ `!tensor_content().empty()`) then reads
+/// the typed fields.
+fn tensor_content<'a>(set: &SchemaSet, msg: &Message<'a>) -> Option<&'a [u8]> {
+    msg.bytes(set, "tensor_content").filter(|b| !b.is_empty())
 }
 
 /// Sub-byte types take a whole byte in tensor_content.
@@ -209,9 +219,14 @@ pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     };
     let elements =
         element_count(&dims).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
-    if let Some(content) = msg.bytes(set, "tensor_content") {
+    if let Some(content) = tensor_content(set, msg) {
         if elem == Elem::Str {
-            return Err(DecodeError::new(ErrorKind::RawForString, at));
+            // Old C++ writers encoded strings here as a length list; TensorFlow
+            // 2 writes string_val and make_ndarray cannot read this form.
+            return Err(invalid(
+                "a DT_STRING tensor keeps its strings in string_val, not tensor_content",
+                at,
+            ));
         }
         let expected = raw_size(byte_elem(elem), elements)
             .ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
@@ -231,15 +246,22 @@ pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     } else {
         count(msg.field(set, typed), typed)
     };
-    let needed = if elem.is_complex() {
-        elements.saturating_mul(2)
+    // Complex values come in (re, im) pairs; an unpaired last value is
+    // dropped, as TensorFlow does. More values than elements is an error in
+    // make_ndarray (C++ silently ignores the rest): refuse it.
+    let (got, needed) = if elem.is_complex() {
+        (got / 2, elements)
     } else {
-        elements
+        (got, elements)
     };
     if got > needed {
         return Err(DecodeError::new(
             ErrorKind::TypedCount {
-                field: typed.to_string(),
+                field: if elem.is_complex() {
+                    format!("{typed} (as re, im pairs)")
+                } else {
+                    typed.to_string()
+                },
                 expected: needed,
                 got,
             },
@@ -253,18 +275,48 @@ fn invalid(msg: impl Into<String>, at: u64) -> DecodeError {
     DecodeError::new(ErrorKind::Invalid(msg.into()), at)
 }
 
-/// Validates every tensorflow.TensorProto and NodeDef inside `msg`: tensors
-/// by their size rules, nodes must name their op.
+/// Validates every tensorflow.TensorProto, NodeDef, FunctionDef,
+/// MetaGraphDef and google.protobuf.Any inside `msg`: tensors by their size
+/// rules; what TensorFlow itself requires of the rest (a node has a name and
+/// an op, a function a name, a meta graph a graph, an Any a type URL with a
+/// `/`). Schema-valid protobufs of other kinds rarely pass these.
 fn validate_contents(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     let tensor = set.find_message("tensorflow.TensorProto");
     let node = set.find_message("tensorflow.NodeDef");
+    let function = set.find_message("tensorflow.FunctionDef");
+    let meta_graph = set.find_message("tensorflow.MetaGraphDef");
+    let any = set.find_message("google.protobuf.Any");
+    let named = |m: &Message<'_>, field: &str| m.str(set, field).is_some_and(|s| !s.is_empty());
     walk(msg, &mut |m| {
-        if Some(m.def) == tensor {
+        let id = Some(m.def);
+        if id == tensor {
             validate_tensor(set, m).map_err(|e| e.within("tensorflow.TensorProto"))
-        } else if Some(m.def) == node {
-            match m.str(set, "op") {
-                Some(op) if !op.is_empty() => Ok(()),
-                _ => Err(invalid("NodeDef has no op", m.offset)),
+        } else if id == node {
+            if !named(m, "name") {
+                Err(invalid("NodeDef has no name", m.offset))
+            } else if !named(m, "op") {
+                Err(invalid("NodeDef has no op", m.offset))
+            } else {
+                Ok(())
+            }
+        } else if id == function {
+            match m.message(set, "signature") {
+                Some(sig) if named(sig, "name") => Ok(()),
+                _ => Err(invalid("FunctionDef has no signature name", m.offset)),
+            }
+        } else if id == meta_graph {
+            if m.has(set, "graph_def") {
+                Ok(())
+            } else {
+                Err(invalid("MetaGraphDef has no graph_def", m.offset))
+            }
+        } else if id == any {
+            match m.str(set, "type_url") {
+                Some(url) if !url.contains('/') => Err(invalid(
+                    format!("google.protobuf.Any type_url {url:?} has no '/'"),
+                    m.offset,
+                )),
+                _ => Ok(()),
             }
         } else {
             Ok(())
@@ -272,9 +324,18 @@ fn validate_contents(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     })
 }
 
-pub fn decode_saved_model<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
+/// Strict on the wire; under `--as` fields newer than our tables are shown
+/// rather than refused.
+fn context(opts: &FormatOptions) -> DecodeContext {
+    DecodeContext {
+        allow_unknown: opts.forced,
+        ..DecodeContext::strict()
+    }
+}
+
+pub fn decode_saved_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
     let set = SchemaSet::builtin();
-    let message = decode_builtin("tensorflow.SavedModel", bytes, DecodeContext::strict())?;
+    let message = decode_builtin("tensorflow.SavedModel", bytes, context(opts))?;
     if !message.has(set, "meta_graphs") {
         return Err(invalid("SavedModel has no meta_graphs", 0));
     }
@@ -286,9 +347,9 @@ pub fn decode_saved_model<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<
     })
 }
 
-pub fn decode_graph_def<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
+pub fn decode_graph_def<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
     let set = SchemaSet::builtin();
-    let message = decode_builtin("tensorflow.GraphDef", bytes, DecodeContext::strict())?;
+    let message = decode_builtin("tensorflow.GraphDef", bytes, context(opts))?;
     if !message.has(set, "node") && !message.has(set, "library") {
         return Err(invalid(
             "GraphDef has neither nodes nor a function library",

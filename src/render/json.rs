@@ -11,7 +11,6 @@ use super::{LoadedValues, RenderOptions, base64, for_each_element, load_values, 
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
 use crate::formats::{Body, Decoded};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
-use crate::schemaless::{RawField, RawMessage, Reading};
 use crate::tensor::Element;
 use crate::wire::WireValue;
 use std::io::{self, Write};
@@ -42,11 +41,20 @@ pub fn write_decoded(
                 write!(w, "]")?;
             }
             write!(w, ", \"value\": ")?;
-            write_message(w, SchemaSet::builtin(), message, opts)?;
+            write_message_at(w, SchemaSet::builtin(), message, opts, true)?;
         }
         Body::Schemaless(msg) => {
-            write!(w, ", \"type\": null, \"value\": ")?;
-            write_raw_message(w, msg, opts)?;
+            super::schemaless::write_json_body(w, msg, opts)?;
+        }
+        Body::UserMessage {
+            set,
+            type_name,
+            message,
+        } => {
+            write!(w, ", \"type\": ")?;
+            string(w, type_name)?;
+            write!(w, ", \"value\": ")?;
+            write_message_at(w, set, message, opts, true)?;
         }
     }
     writeln!(w, "}}")
@@ -90,7 +98,11 @@ pub fn f32_json(w: &mut dyn Write, v: f32) -> io::Result<()> {
     if v.is_nan() {
         w.write_all(b"\"NaN\"")
     } else if v.is_infinite() {
-        w.write_all(if v > 0.0 { b"\"Infinity\"" } else { b"\"-Infinity\"" })
+        w.write_all(if v > 0.0 {
+            b"\"Infinity\""
+        } else {
+            b"\"-Infinity\""
+        })
     } else {
         // ryu: the shortest text that reads back to the same float32, and
         // several times faster than std's formatting on huge tensors.
@@ -102,7 +114,11 @@ pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
     if v.is_nan() {
         w.write_all(b"\"NaN\"")
     } else if v.is_infinite() {
-        w.write_all(if v > 0.0 { b"\"Infinity\"" } else { b"\"-Infinity\"" })
+        w.write_all(if v > 0.0 {
+            b"\"Infinity\""
+        } else {
+            b"\"-Infinity\""
+        })
     } else {
         w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
     }
@@ -212,12 +228,35 @@ fn map_value(
     }
 }
 
-/// A message as a JSON object: present fields in declaration order.
+/// A message nested in the input, as a JSON object: present fields in
+/// declaration order.
 pub fn write_message(
     w: &mut dyn Write,
     set: &SchemaSet,
     msg: &Message<'_>,
     opts: &RenderOptions,
+) -> io::Result<()> {
+    write_message_at(w, set, msg, opts, false)
+}
+
+/// The message the user asked for (the input's root, or a tensor picked with
+/// `--tensor`): its tensor values are read in full for the statistics even
+/// past a `--values` limit.
+pub fn write_root_message(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    write_message_at(w, set, msg, opts, true)
+}
+
+fn write_message_at(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    opts: &RenderOptions,
+    root: bool,
 ) -> io::Result<()> {
     let def = msg.def(set);
     let adapter = tensor_adapter(&def.full_name);
@@ -298,10 +337,20 @@ pub fn write_message(
             _ => {
                 write!(w, "[")?;
                 let limit = opts.values.unwrap_or(u64::MAX);
+                // Statistics come from the same pass. Past a --values limit
+                // the rest is read for them only for the tensor the user
+                // asked for (or with --stats): a model's other tensors stay
+                // unread, so their pages of the mapped file are never touched.
+                let read_all = root || opts.stats || opts.values.is_none();
                 let mut n = 0u64;
+                let mut stats = crate::stats::Stats::new();
                 let result = for_each_element(&mut loaded, |e| {
-                    if n >= limit {
+                    if n >= limit && !read_all {
                         return Err(None);
+                    }
+                    stats.push(&e);
+                    if n >= limit {
+                        return Ok(());
                     }
                     if n > 0 {
                         w.write_all(b", ").map_err(Some)?;
@@ -316,6 +365,10 @@ pub fn write_message(
                 write!(w, "]")?;
                 if n < view.elements {
                     write!(w, ", \"values_total\": {}", view.elements)?;
+                }
+                if read_all && view.elem.is_some_and(|e| e.is_numeric()) {
+                    write!(w, ", \"stats\": ")?;
+                    stats.write_json(w)?;
                 }
             }
         }
@@ -349,111 +402,20 @@ fn unknown_field(w: &mut dyn Write, f: &Field<'_>) -> io::Result<()> {
     match v {
         WireValue::Varint(x) | WireValue::Fixed64(x) => write!(w, "{x}")?,
         WireValue::Fixed32(x) => write!(w, "{x}")?,
-        WireValue::Len(b) | WireValue::Group(b) => string(w, &base64(b))?,
-    }
-    write!(w, "}}")
-}
-
-/// The schemaless reading: a list of fields, each with its number, wire
-/// type, the reading chosen (`kind`), the value, and the other readings that
-/// also fit.
-pub fn write_raw_message(
-    w: &mut dyn Write,
-    msg: &RawMessage<'_>,
-    opts: &RenderOptions,
-) -> io::Result<()> {
-    write!(w, "[")?;
-    for (i, f) in msg.fields.iter().enumerate() {
-        if i > 0 {
-            write!(w, ", ")?;
+        WireValue::Len(b) | WireValue::Group(b) => {
+            string(w, &base64(b))?;
+            // The reading without a schema, as `--as protobuf` shows it.
+            write!(w, ", \"guess\": ")?;
+            let tree = crate::schemaless::decode_field(
+                f.number,
+                *v,
+                f.offset,
+                f.value_offset,
+                f.end,
+                Default::default(),
+            );
+            super::schemaless::write_json_field(w, &tree, &RenderOptions::default())?;
         }
-        raw_field(w, f, opts)?;
-    }
-    write!(w, "]")
-}
-
-fn raw_field(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
-    write!(
-        w,
-        "{{\"field\": {}, \"wire_type\": \"{}\", \"kind\": \"{}\", \"value\": ",
-        f.number,
-        f.wire.name(),
-        f.reading.kind().name()
-    )?;
-    match &f.reading {
-        Reading::Varint(v) => {
-            write!(w, "{v}")?;
-            let signed = *v as i64;
-            let zigzag = ((v >> 1) as i64) ^ -((v & 1) as i64);
-            if signed < 0 {
-                write!(w, ", \"signed\": {signed}")?;
-            }
-            if zigzag != signed {
-                write!(w, ", \"zigzag\": {zigzag}")?;
-            }
-        }
-        Reading::Fixed32(v) => {
-            write!(w, "{v}, \"float\": ")?;
-            f32_json(w, f32::from_bits(*v))?;
-        }
-        Reading::Fixed64(v) => {
-            write!(w, "{v}, \"double\": ")?;
-            f64_json(w, f64::from_bits(*v))?;
-        }
-        Reading::Message(m) | Reading::Group(m) => write_raw_message(w, m, opts)?,
-        Reading::Text(s) => string(w, s)?,
-        Reading::Bytes(b) => string(w, &base64(b))?,
-        Reading::PackedVarint(b) => {
-            write!(w, "[")?;
-            for (i, v) in crate::wire::PackedVarints::new(b).flatten().enumerate() {
-                if i > 0 {
-                    write!(w, ", ")?;
-                }
-                write!(w, "{v}")?;
-            }
-            write!(w, "]")?;
-        }
-        Reading::PackedFixed32(b) => {
-            write!(w, "[")?;
-            for (i, c) in b.chunks_exact(4).enumerate() {
-                if i > 0 {
-                    write!(w, ", ")?;
-                }
-                f32_json(w, f32::from_le_bytes([c[0], c[1], c[2], c[3]]))?;
-            }
-            write!(w, "]")?;
-        }
-        Reading::PackedFixed64(b) => {
-            write!(w, "[")?;
-            for (i, c) in b.chunks_exact(8).enumerate() {
-                if i > 0 {
-                    write!(w, ", ")?;
-                }
-                f64_json(
-                    w,
-                    f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]),
-                )?;
-            }
-            write!(w, "]")?;
-        }
-    }
-    if !f.also.is_empty() {
-        write!(w, ", \"also\": [")?;
-        for (i, k) in f.also.iter().enumerate() {
-            if i > 0 {
-                write!(w, ", ")?;
-            }
-            write!(w, "\"{}\"", k.name())?;
-        }
-        write!(w, "]")?;
-    }
-    if opts.offsets {
-        write!(
-            w,
-            ", \"offset\": {}, \"length\": {}",
-            f.offset,
-            f.end - f.offset
-        )?;
     }
     write!(w, "}}")
 }

@@ -3,7 +3,10 @@
 //! locked stdout) and never print on their own.
 
 pub mod json;
+pub mod onnx_view;
+pub mod schemaless;
 pub mod text;
+pub mod tf_view;
 
 pub use crate::tensor::{LoadedValues, for_each_element};
 
@@ -28,6 +31,9 @@ pub struct RenderOptions {
     pub color: bool,
     /// Add a text histogram to each numeric tensor (`--histogram`).
     pub histogram: bool,
+    /// Statistics for every tensor, also nested ones whose values are only
+    /// previewed (`--stats`: reads every value of a model).
+    pub stats: bool,
 }
 
 /// A message type whose element-holding fields are shown as one decoded

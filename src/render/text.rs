@@ -7,7 +7,6 @@ use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_a
 use crate::decode::{Message, RawScalars, ScalarValue, Value};
 use crate::formats::{Body, Decoded};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
-use crate::schemaless::{RawMessage, Reading};
 use crate::tensor::{Element, TensorView};
 use crate::wire::WireValue;
 use std::io::{self, Write};
@@ -24,7 +23,15 @@ pub type TextView = fn(&mut dyn Write, &SchemaSet, &Message<'_>, &RenderOptions)
 
 /// Text views by root message type; any other message is shown as the
 /// generic field tree.
-pub static TEXT_VIEWS: &[(&str, TextView)] = &[];
+pub static TEXT_VIEWS: &[(&str, TextView)] = &[
+    ("onnx.ModelProto", super::onnx_view::model),
+    ("onnx.SequenceProto", super::onnx_view::sequence),
+    ("onnx.MapProto", super::onnx_view::map),
+    ("onnx.OptionalProto", super::onnx_view::optional),
+    ("onnx.SparseTensorProto", super::onnx_view::sparse),
+    ("tensorflow.SavedModel", super::tf_view::saved_model),
+    ("tensorflow.GraphDef", super::tf_view::graph_def),
+];
 
 pub fn write_decoded(
     w: &mut dyn Write,
@@ -67,7 +74,21 @@ pub fn write_decoded(
                 decoded.format.id, decoded.format.title
             )?;
             writeln!(w, "size:   {} bytes", msg.end - msg.offset)?;
-            raw_message(w, msg, 0, opts)?;
+            super::schemaless::write_text_body(w, msg, opts)?;
+        }
+        Body::UserMessage {
+            set,
+            type_name,
+            message,
+        } => {
+            writeln!(
+                w,
+                "format: {} ({})",
+                decoded.format.id, decoded.format.title
+            )?;
+            writeln!(w, "type:   {type_name}")?;
+            writeln!(w, "size:   {} bytes", message.end - message.offset)?;
+            message_fields(w, set, message, 0, opts)?;
         }
     }
     Ok(())
@@ -151,7 +172,8 @@ pub fn message_fields(
             continue;
         };
         if adapter.is_some_and(|a| {
-            a.value_fields.contains(&fdef.name.as_str()) || a.header_fields.contains(&fdef.name.as_str())
+            a.value_fields.contains(&fdef.name.as_str())
+                || a.header_fields.contains(&fdef.name.as_str())
         }) {
             continue;
         }
@@ -230,6 +252,26 @@ pub fn message_fields(
         let Value::Unknown(v) = &f.value else {
             continue;
         };
+        if let WireValue::Len(_) | WireValue::Group(_) = v {
+            // Read without a schema: a message, text, packed numbers, ...
+            write!(
+                w,
+                "{} ({}, not in the schema) @0x{:x}: ",
+                f.number,
+                v.wire_type().name(),
+                f.offset
+            )?;
+            let tree = crate::schemaless::decode_field(
+                f.number,
+                *v,
+                f.offset,
+                f.value_offset,
+                f.end,
+                Default::default(),
+            );
+            super::schemaless::write_unknown_text(w, &tree, depth, opts)?;
+            continue;
+        }
         let shown = match v {
             WireValue::Varint(x) | WireValue::Fixed64(x) => x.to_string(),
             WireValue::Fixed32(x) => x.to_string(),
@@ -356,10 +398,16 @@ pub fn tensor_block(
         .and_then(|x| u64::try_from(x).ok())
         .unwrap_or(0);
     let per_line = if row == 0 { 10 } else { row.min(10) };
-    let (head, tail) = if total > limit {
+    // Statistics need every element: read them all for the tensor the user
+    // asked for (or with --stats); a nested tensor's preview reads only its
+    // first values, so the rest of a mapped model is never touched.
+    let read_all = root || opts.stats || total <= limit;
+    let (head, tail) = if total <= limit {
+        (total, 0)
+    } else if read_all {
         (limit.div_ceil(2), limit / 2)
     } else {
-        (total, 0)
+        (limit, 0)
     };
     writeln!(w, "values:")?;
     let dims: Vec<u64> = view
@@ -372,19 +420,33 @@ pub fn tensor_block(
     let mut line: Vec<String> = Vec::new();
     let mut line_start = 0u64;
     let mut index = 0u64;
-    let result = for_each_element(&mut loaded, |e| -> io::Result<()> {
+    let mut stats = crate::stats::Stats::new();
+    let result = for_each_element(&mut loaded, |e| -> Result<(), Option<io::Error>> {
         let i = index;
+        if i >= head && !read_all {
+            flush_line(w, depth + 1, &dims, line_start, &mut line).map_err(Some)?;
+            indent(w, depth + 1).map_err(Some)?;
+            writeln!(
+                w,
+                "… {} more values (--values all shows them)",
+                total - head
+            )
+            .map_err(Some)?;
+            return Err(None);
+        }
+        stats.push(&e);
         index += 1;
         let shown = i < head || i >= total - tail;
         if !shown {
             if i == head {
-                flush_line(w, depth + 1, &dims, line_start, &mut line)?;
-                indent(w, depth + 1)?;
+                flush_line(w, depth + 1, &dims, line_start, &mut line).map_err(Some)?;
+                indent(w, depth + 1).map_err(Some)?;
                 writeln!(
                     w,
                     "… {} values left out (--values all shows them) …",
                     total - head - tail
-                )?;
+                )
+                .map_err(Some)?;
             }
             return Ok(());
         }
@@ -394,12 +456,19 @@ pub fn tensor_block(
         line.push(element_text(e));
         let row_end = row > 0 && (i + 1).is_multiple_of(row);
         if line.len() as u64 >= per_line || row_end {
-            flush_line(w, depth + 1, &dims, line_start, &mut line)?;
+            flush_line(w, depth + 1, &dims, line_start, &mut line).map_err(Some)?;
         }
         Ok(())
     });
-    result?;
-    flush_line(w, depth + 1, &dims, line_start, &mut line)
+    match result {
+        Err(Some(e)) => return Err(e),
+        Err(None) => return Ok(()),
+        Ok(()) => {}
+    }
+    flush_line(w, depth + 1, &dims, line_start, &mut line)?;
+    // Statistics, --histogram and the colour preview (src/stats.rs).
+    let pad = "  ".repeat(depth);
+    crate::stats::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)
 }
 
 /// Writes one line of values, prefixed by the index of its first element.
@@ -432,102 +501,5 @@ fn flush_line(
     }
     writeln!(w, "{}", line.join("  "))?;
     line.clear();
-    Ok(())
-}
-
-/// The schemaless tree: `number: value` per field, nested messages indented.
-pub fn raw_message(
-    w: &mut dyn Write,
-    msg: &RawMessage<'_>,
-    depth: usize,
-    opts: &RenderOptions,
-) -> io::Result<()> {
-    for f in &msg.fields {
-        indent(w, depth)?;
-        write!(w, "{}", f.number)?;
-        if opts.offsets {
-            write!(w, " @{}..{}", f.offset, f.end)?;
-        }
-        match &f.reading {
-            Reading::Varint(v) => {
-                let signed = *v as i64;
-                let zigzag = ((v >> 1) as i64) ^ -((v & 1) as i64);
-                write!(w, ": {v}")?;
-                if signed < 0 {
-                    write!(w, "  (int64 {signed})")?;
-                }
-                if zigzag != signed && *v > 1 {
-                    write!(w, "  (zigzag {zigzag})")?;
-                }
-            }
-            Reading::Fixed32(v) => write!(w, ": {v}  (fixed32; float {:?})", f32::from_bits(*v))?,
-            Reading::Fixed64(v) => write!(w, ": {v}  (fixed64; double {:?})", f64::from_bits(*v))?,
-            Reading::Message(m) | Reading::Group(m) => {
-                let what = if matches!(f.reading, Reading::Group(_)) {
-                    " group"
-                } else {
-                    ""
-                };
-                writeln!(w, "{what} {{")?;
-                raw_message(w, m, depth + 1, opts)?;
-                indent(w, depth)?;
-                write!(w, "}}")?;
-            }
-            Reading::Text(s) => write!(w, ": {s:?}")?,
-            Reading::Bytes(b) => write!(w, ": {}", hex_preview(b))?,
-            Reading::PackedVarint(b) => {
-                let vals: Vec<String> = crate::wire::PackedVarints::new(b)
-                    .flatten()
-                    .take(64)
-                    .map(|v| v.to_string())
-                    .collect();
-                let total = crate::wire::PackedVarints::new(b).count();
-                let more = if total > vals.len() {
-                    format!(", … {} more", total - vals.len())
-                } else {
-                    String::new()
-                };
-                write!(w, ": packed varints [{}{more}]", vals.join(", "))?;
-            }
-            Reading::PackedFixed32(b) => {
-                let vals: Vec<String> = b
-                    .chunks_exact(4)
-                    .take(64)
-                    .map(|c| format!("{:?}", f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
-                    .collect();
-                let total = b.len() / 4;
-                let more = if total > vals.len() {
-                    format!(", … {} more", total - vals.len())
-                } else {
-                    String::new()
-                };
-                write!(w, ": {total} floats [{}{more}]", vals.join(", "))?;
-            }
-            Reading::PackedFixed64(b) => {
-                let vals: Vec<String> = b
-                    .chunks_exact(8)
-                    .take(64)
-                    .map(|c| {
-                        format!(
-                            "{:?}",
-                            f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
-                        )
-                    })
-                    .collect();
-                let total = b.len() / 8;
-                let more = if total > vals.len() {
-                    format!(", … {} more", total - vals.len())
-                } else {
-                    String::new()
-                };
-                write!(w, ": {total} doubles [{}{more}]", vals.join(", "))?;
-            }
-        }
-        if !f.also.is_empty() {
-            let names: Vec<&str> = f.also.iter().map(|k| k.name()).collect();
-            write!(w, "  (also fits: {})", names.join(", "))?;
-        }
-        writeln!(w)?;
-    }
     Ok(())
 }

@@ -1,0 +1,447 @@
+//! Export to NumPy's .npy format (version 1.0), streamed to any writer, and
+//! finding the tensors of a decoded file by name.
+//!
+//! Data types: the exact NumPy dtype where there is one (every integer
+//! width, bool, float16/32/64, complex64/128); float32 for bfloat16 and the
+//! float8, float6 and float4 families; int8/uint8 for the 4-bit and 2-bit
+//! integers; a unicode array (`<U` of the longest string, UTF-32LE) for
+//! strings, invalid UTF-8 replaced by U+FFFD. A widened type comes back as a
+//! note for the caller to show. Shape from the dims, row-major order.
+
+use crate::decode::{Message, Value};
+use crate::formats::onnx::walk;
+use crate::render::tensor_adapter;
+use crate::schema::SchemaSet;
+use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_element, load_values};
+use half::f16;
+use std::collections::HashSet;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// The largest string array written (bytes of data): every string takes
+/// the room of the longest, so a few long strings among many short ones
+/// could otherwise make a file far larger than the input.
+pub const MAX_STRING_ARRAY_BYTES: u64 = 1 << 32;
+
+/// What was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NpyInfo {
+    /// NumPy's type string, e.g. "<f4".
+    pub descr: String,
+    pub shape: Vec<u64>,
+    /// Set when the values were widened to a type NumPy has (bfloat16 to
+    /// float32, int4 to int8): says so, naming the original type.
+    pub note: Option<String>,
+}
+
+#[derive(Debug)]
+pub enum NpyError {
+    /// The shape is unknown, negative or does not match the values.
+    Shape(String),
+    Unavailable(String),
+    TooLarge(String),
+    Io(io::Error),
+}
+
+impl fmt::Display for NpyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NpyError::Shape(why) => write!(f, "cannot write .npy: {why}"),
+            NpyError::Unavailable(why) => write!(f, "values not available: {why}"),
+            NpyError::TooLarge(why) => write!(f, "cannot write .npy: {why}"),
+            NpyError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for NpyError {}
+
+impl From<io::Error> for NpyError {
+    fn from(e: io::Error) -> Self {
+        NpyError::Io(e)
+    }
+}
+
+/// NumPy's type string for an element type (strings are sized apart), and
+/// whether the values are widened to it.
+pub fn descr(elem: Elem) -> (&'static str, bool) {
+    use Elem::*;
+    match elem {
+        F32 => ("<f4", false),
+        F64 => ("<f8", false),
+        F16 => ("<f2", false),
+        BF16 | F8E4M3FN | F8E4M3FNUZ | F8E5M2 | F8E5M2FNUZ | F8E4M3B11FNUZ | F8E8M0 | F4E2M1
+        | F6E2M3 | F6E3M2 => ("<f4", true),
+        I8 => ("|i1", false),
+        I16 => ("<i2", false),
+        I32 => ("<i4", false),
+        I64 => ("<i8", false),
+        U8 => ("|u1", false),
+        U16 => ("<u2", false),
+        U32 => ("<u4", false),
+        U64 => ("<u8", false),
+        I4 | I2 => ("|i1", true),
+        U4 | U2 => ("|u1", true),
+        Bool => ("|b1", false),
+        C64 => ("<c8", false),
+        C128 => ("<c16", false),
+        Str => ("<U", false),
+    }
+}
+
+/// The .npy v1.0 header: magic, version, length, and the dict padded with
+/// spaces and a newline so the data starts at a multiple of 64 bytes.
+pub fn header(descr: &str, shape: &[u64]) -> Result<Vec<u8>, NpyError> {
+    let dims: Vec<String> = shape.iter().map(u64::to_string).collect();
+    let shape_text = match dims.as_slice() {
+        [one] => format!("({one},)"),
+        _ => format!("({})", dims.join(", ")),
+    };
+    let mut dict =
+        format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape_text}, }}");
+    let unpadded = 10 + dict.len() + 1;
+    dict.push_str(&" ".repeat(unpadded.next_multiple_of(64) - unpadded));
+    dict.push('\n');
+    let len = u16::try_from(dict.len()).map_err(|_| {
+        NpyError::TooLarge(format!("a header for {} dims is too long", shape.len()))
+    })?;
+    let mut out = Vec::with_capacity(10 + dict.len());
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    Ok(out)
+}
+
+/// The shape, checked against the values the tensor holds.
+fn shape(view: &TensorView<'_, '_>) -> Result<Vec<u64>, NpyError> {
+    let dims = view
+        .dims
+        .as_deref()
+        .ok_or_else(|| NpyError::Shape("the rank is unknown".into()))?;
+    let shape: Vec<u64> = dims
+        .iter()
+        .map(|&d| {
+            u64::try_from(d).map_err(|_| NpyError::Shape(format!("dimension {d} in {dims:?}")))
+        })
+        .collect::<Result<_, _>>()?;
+    let want = crate::tensor::element_count(&shape)
+        .ok_or_else(|| NpyError::Shape(format!("{dims:?} overflows")))?;
+    if view.elements != want {
+        return Err(NpyError::Unavailable(format!(
+            "the tensor holds {} of its {want} values",
+            view.elements
+        )));
+    }
+    Ok(shape)
+}
+
+fn loaded<'v>(view: &TensorView<'v, 'v>, dir: Option<&Path>) -> Result<LoadedValues<'v>, NpyError> {
+    match load_values(view, dir) {
+        LoadedValues::Unavailable(why) => Err(NpyError::Unavailable(why)),
+        l => Ok(l),
+    }
+}
+
+/// Writes one element in the layout of `descr` (`width` chars for strings).
+fn element(w: &mut dyn Write, elem: Elem, e: Element<'_>, width: u64) -> io::Result<()> {
+    use Elem::*;
+    match (elem, e) {
+        (Str, Element::Str(s)) => {
+            let text = String::from_utf8_lossy(s);
+            let mut n = 0u64;
+            for c in text.chars().take(width as usize) {
+                w.write_all(&u32::from(c).to_le_bytes())?;
+                n += 1;
+            }
+            for _ in n..width {
+                w.write_all(&[0; 4])?;
+            }
+            Ok(())
+        }
+        (F16, Element::F32(v)) => w.write_all(&f16::from_f32(v).to_bits().to_le_bytes()),
+        (_, Element::F32(v)) => w.write_all(&v.to_le_bytes()),
+        (_, Element::F64(v)) => w.write_all(&v.to_le_bytes()),
+        (I8 | I4 | I2, Element::I64(v)) => w.write_all(&(v as i8).to_le_bytes()),
+        (I16, Element::I64(v)) => w.write_all(&(v as i16).to_le_bytes()),
+        (I32, Element::I64(v)) => w.write_all(&(v as i32).to_le_bytes()),
+        (_, Element::I64(v)) => w.write_all(&v.to_le_bytes()),
+        (U8 | U4 | U2, Element::U64(v)) => w.write_all(&(v as u8).to_le_bytes()),
+        (U16, Element::U64(v)) => w.write_all(&(v as u16).to_le_bytes()),
+        (U32, Element::U64(v)) => w.write_all(&(v as u32).to_le_bytes()),
+        (_, Element::U64(v)) => w.write_all(&v.to_le_bytes()),
+        (_, Element::Bool(b)) => w.write_all(&[u8::from(b)]),
+        (_, Element::C64(re, im)) => {
+            w.write_all(&re.to_le_bytes())?;
+            w.write_all(&im.to_le_bytes())
+        }
+        (_, Element::C128(re, im)) => {
+            w.write_all(&re.to_le_bytes())?;
+            w.write_all(&im.to_le_bytes())
+        }
+        // Never reached: each element type decodes to one kind of element.
+        (_, Element::Str(_)) => Ok(()),
+    }
+}
+
+/// Writes a tensor as .npy into `w` (external data read from `dir`). The
+/// values are streamed; strings take a first pass for their longest length.
+pub fn write_npy<W: Write>(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    mut w: W,
+) -> Result<NpyInfo, NpyError> {
+    let elem = view.elem.ok_or_else(|| {
+        NpyError::Unavailable(format!("data type {} cannot be decoded", view.type_name))
+    })?;
+    let shape = shape(view)?;
+    let (base, widened) = descr(elem);
+    let mut width = 0u64;
+    if elem == Elem::Str {
+        let mut l = loaded(view, dir)?;
+        let _ = for_each_element(&mut l, |e| -> Result<(), ()> {
+            if let Element::Str(s) = e {
+                width = width.max(String::from_utf8_lossy(s).chars().count() as u64);
+            }
+            Ok(())
+        });
+        // NumPy has no zero-width unicode type.
+        width = width.max(1);
+        let bytes = view
+            .elements
+            .checked_mul(width)
+            .and_then(|b| b.checked_mul(4));
+        if bytes.is_none_or(|b| b > MAX_STRING_ARRAY_BYTES) {
+            return Err(NpyError::TooLarge(format!(
+                "{} strings of up to {width} characters exceed {MAX_STRING_ARRAY_BYTES} bytes",
+                view.elements
+            )));
+        }
+    }
+    let descr = if elem == Elem::Str {
+        format!("{base}{width}")
+    } else {
+        base.to_string()
+    };
+    let mut l = loaded(view, dir)?;
+    w.write_all(&header(&descr, &shape)?)?;
+    let mut written = 0u64;
+    for_each_element(&mut l, |e| -> io::Result<()> {
+        written += 1;
+        element(&mut w, elem, e, width)
+    })?;
+    w.flush()?;
+    if written != view.elements {
+        return Err(NpyError::Unavailable(format!(
+            "only {written} of {} values could be read",
+            view.elements
+        )));
+    }
+    let note = widened.then(|| {
+        format!(
+            "{} values written as {} (NumPy has no {} type)",
+            view.type_name,
+            if base == "<f4" {
+                "float32"
+            } else if base == "|i1" {
+                "int8"
+            } else {
+                "uint8"
+            },
+            view.type_name
+        )
+    });
+    Ok(NpyInfo { descr, shape, note })
+}
+
+/// The .npy bytes of a tensor.
+pub fn npy_bytes(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+) -> Result<(Vec<u8>, NpyInfo), NpyError> {
+    let mut out = Vec::new();
+    let info = write_npy(view, dir, &mut out)?;
+    Ok((out, info))
+}
+
+/// A file name for a tensor that stays inside the export folder: every
+/// character but ASCII letters, digits, `-`, `_` and `.` becomes `_`, no
+/// leading dot, at most 120 characters, made unique against `used` with a
+/// `_2`, `_3` ... suffix, and `.npy` added.
+pub fn file_name(tensor: &str, used: &mut HashSet<String>) -> String {
+    let mut base: String = tensor
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(120)
+        .collect();
+    if base.is_empty() || base.starts_with('.') {
+        base.insert(0, '_');
+    }
+    let mut name = format!("{base}.npy");
+    let mut k = 2u64;
+    // Names compare case-insensitively: some file systems do.
+    while used.contains(&name.to_ascii_lowercase()) {
+        name = format!("{base}_{k}.npy");
+        k += 1;
+    }
+    used.insert(name.to_ascii_lowercase());
+    name
+}
+
+/// A tensor inside a decoded file.
+pub struct NamedTensor<'m, 'a> {
+    pub name: String,
+    pub message: &'m Message<'a>,
+    /// A weight: an ONNX graph initializer, the value of a TensorFlow Const
+    /// node, or the tensor of a tensor file.
+    pub initializer: bool,
+}
+
+impl<'m, 'a> NamedTensor<'m, 'a> {
+    pub fn view(&self, set: &SchemaSet) -> Option<TensorView<'m, 'a>> {
+        tensor_adapter(&self.message.def(set).full_name).map(|a| (a.view)(set, self.message))
+    }
+}
+
+/// Every tensor in `root`, in file order, with its name: an ONNX tensor's
+/// `name` (a Constant node's output when the tensor has none); a
+/// TensorFlow tensor's node name (`node/attr` for an attribute other than
+/// `value`); `tensorN` for a tensor with no name.
+pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<NamedTensor<'m, 'a>> {
+    let graph = set.find_message("onnx.GraphProto");
+    let node = set.find_message("onnx.NodeProto");
+    let tf_node = set.find_message("tensorflow.NodeDef");
+    let onnx_tensor = set.find_message("onnx.TensorProto");
+    let tf_tensor = set.find_message("tensorflow.TensorProto");
+    let mut out: Vec<NamedTensor<'m, 'a>> = Vec::new();
+    let push =
+        |out: &mut Vec<NamedTensor<'m, 'a>>, name: String, m: &'m Message<'a>, init: bool| {
+            if !out.iter().any(|t| std::ptr::eq(t.message, m)) {
+                out.push(NamedTensor {
+                    name,
+                    message: m,
+                    initializer: init,
+                });
+            }
+        };
+    let own_name = |m: &Message<'a>| -> String {
+        if Some(m.def) == onnx_tensor {
+            m.str(set, "name").unwrap_or("").to_string()
+        } else {
+            String::new()
+        }
+    };
+    let _ = walk(root, &mut |m: &'m Message<'a>| {
+        if Some(m.def) == graph {
+            for t in m.messages(set, "initializer") {
+                push(&mut out, own_name(t), t, true);
+            }
+        } else if Some(m.def) == node {
+            let output = m
+                .field(set, "output")
+                .first()
+                .and_then(|f| match f.value {
+                    Value::Bytes(b) => std::str::from_utf8(b).ok(),
+                    _ => None,
+                })
+                .unwrap_or("");
+            for a in m.messages(set, "attribute") {
+                if let Some(t) = a.message(set, "t") {
+                    let mut name = own_name(t);
+                    if name.is_empty() {
+                        name = output.to_string();
+                    }
+                    push(&mut out, name, t, false);
+                }
+            }
+        } else if Some(m.def) == tf_node {
+            let node_name = m.str(set, "name").unwrap_or("");
+            let is_const = m.str(set, "op") == Some("Const");
+            for entry in m.messages(set, "attr") {
+                let def = entry.def(set);
+                let key = def
+                    .field_by_number(1)
+                    .and_then(|(slot, _)| entry.slot(slot).last())
+                    .and_then(|f| match f.value {
+                        Value::Bytes(b) => std::str::from_utf8(b).ok(),
+                        _ => None,
+                    })
+                    .unwrap_or("");
+                let value = def
+                    .field_by_number(2)
+                    .and_then(|(slot, _)| entry.slot(slot).last())
+                    .and_then(|f| match &f.value {
+                        Value::Message(v) => Some(v.as_ref()),
+                        _ => None,
+                    });
+                if let Some(t) = value.and_then(|v| v.message(set, "tensor")) {
+                    let name = if key == "value" {
+                        node_name.to_string()
+                    } else {
+                        format!("{node_name}/{key}")
+                    };
+                    push(&mut out, name, t, is_const && key == "value");
+                }
+            }
+        } else if (Some(m.def) == onnx_tensor || Some(m.def) == tf_tensor)
+            && !out.iter().any(|t| std::ptr::eq(t.message, m))
+        {
+            // The tensor of a tensor file is its weight.
+            push(&mut out, own_name(m), m, std::ptr::eq(m, root));
+        }
+        Ok(())
+    });
+    for (k, t) in out.iter_mut().enumerate() {
+        if t.name.is_empty() {
+            t.name = format!("tensor{k}");
+        }
+    }
+    out
+}
+
+/// The tensors `--npy-dir` writes: the weights (initializers, Const
+/// values); in a file that has none, every tensor.
+pub fn export_set<'m, 'a>(tensors: Vec<NamedTensor<'m, 'a>>) -> Vec<NamedTensor<'m, 'a>> {
+    if tensors.iter().any(|t| t.initializer) {
+        tensors.into_iter().filter(|t| t.initializer).collect()
+    } else {
+        tensors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_is_aligned() {
+        for shape in [vec![], vec![3], vec![3, 4, 5]] {
+            let h = header("<f4", &shape).unwrap_or_default();
+            assert_eq!(h.len() % 64, 0);
+            assert_eq!(h.last(), Some(&b'\n'));
+        }
+        let h = header("<f4", &[3]).unwrap_or_default();
+        let text = String::from_utf8_lossy(&h[10..]);
+        assert!(text.starts_with("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }"));
+    }
+
+    #[test]
+    fn safe_names() {
+        let mut used = HashSet::new();
+        assert_eq!(
+            file_name("../../etc/passwd", &mut used),
+            "_.._.._etc_passwd.npy"
+        );
+        assert_eq!(file_name("", &mut used), "_.npy");
+        assert_eq!(file_name("conv1.weight", &mut used), "conv1.weight.npy");
+        assert_eq!(file_name("conv1/weight", &mut used), "conv1_weight.npy");
+        assert_eq!(file_name("conv1:weight", &mut used), "conv1_weight_2.npy");
+        assert_eq!(file_name("..", &mut used), "_...npy");
+    }
+}

@@ -1,0 +1,647 @@
+//! Tensors as pictures: PNG files (via the `png` crate) and a small colour
+//! preview for the text view, drawn with half-block characters and 24-bit
+//! colour escapes.
+//!
+//! Image-like shapes: H x W (grey); C x H x W and 1 x C x H x W with C of
+//! 1, 3 or 4 (grey, RGB, RGBA); H x W x C and 1 x H x W x C likewise; a
+//! batch N x C x H x W as a grid of N tiles with a 1-pixel gap. Values map
+//! to 0..255 by the tensor's finite min..max (integer tensors already in
+//! 0..255 are taken as they are; booleans are 0 and 255; a constant tensor is
+//! mid-grey; +Inf is 255 and -Inf 0); a pixel with a NaN channel takes the
+//! marker colour [`NAN_COLOUR`] (a grey picture with NaNs is written as RGB
+//! so the marker shows). Complex tensors are drawn by magnitude. Elements are
+//! decoded through [`crate::tensor`], so every numeric type works.
+
+use crate::stats::{Extreme, Stats, scalar};
+use crate::tensor::{Elem, LoadedValues, TensorView, for_each_element, load_values};
+use std::fmt;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// The colour of NaN pixels: magenta, which no grey or natural image uses
+/// much.
+pub const NAN_COLOUR: [u8; 3] = [255, 0, 255];
+/// The largest picture written, in bytes of pixels (256 MiB): a tensor
+/// whose values are implied (TensorFlow's all-zero tensors) can claim any
+/// shape, so the buffer is bounded by a constant.
+pub const MAX_PICTURE_BYTES: u64 = 1 << 28;
+/// Preview size bounds, in pixels (two pixel rows make one text line).
+pub const PREVIEW_COLUMNS: u64 = 32;
+pub const PREVIEW_ROWS: u64 = 64;
+/// Grey of the gap between the tiles of a grid.
+const GAP_GREY: u8 = 64;
+
+/// How a tensor's elements lay out as one picture or a grid of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layout {
+    /// Images (grid tiles); 1 for a single image.
+    pub tiles: u64,
+    /// 1, 3 or 4.
+    pub channels: u64,
+    pub height: u64,
+    pub width: u64,
+    /// H x W x C storage rather than C x H x W.
+    pub channels_last: bool,
+    /// Grid columns and rows of tiles.
+    pub columns: u64,
+    pub rows: u64,
+}
+
+fn is_channels(d: u64) -> bool {
+    matches!(d, 1 | 3 | 4)
+}
+
+/// The image layout of a shape, or None when it does not look like an image.
+pub fn layout(dims: &[i64]) -> Option<Layout> {
+    let d: Vec<u64> = dims
+        .iter()
+        .map(|&x| u64::try_from(x).ok().filter(|&x| x > 0))
+        .collect::<Option<_>>()?;
+    // (tiles, channels, height, width, channels_last)
+    let (tiles, channels, height, width, last) = match *d.as_slice() {
+        [h, w] => (1, 1, h, w, false),
+        [c, h, w] if is_channels(c) => (1, c, h, w, false),
+        [h, w, c] if is_channels(c) => (1, c, h, w, true),
+        [n, c, h, w] if is_channels(c) => (n, c, h, w, false),
+        [1, h, w, c] if is_channels(c) => (1, c, h, w, true),
+        _ => return None,
+    };
+    let columns = isqrt_ceil(tiles);
+    let rows = tiles.div_ceil(columns);
+    Some(Layout {
+        tiles,
+        channels,
+        height,
+        width,
+        channels_last: last,
+        columns,
+        rows,
+    })
+}
+
+/// The smallest c with c * c >= n (n >= 1).
+fn isqrt_ceil(n: u64) -> u64 {
+    // Start from the float estimate, then correct it exactly.
+    let mut c = ((n as f64).sqrt() as u64).max(1);
+    while c > 1 && (c - 1).checked_mul(c - 1).is_none_or(|sq| sq >= n) {
+        c -= 1;
+    }
+    while c.checked_mul(c).is_some_and(|sq| sq < n) {
+        c += 1;
+    }
+    c
+}
+
+impl Layout {
+    fn gap(&self) -> u64 {
+        u64::from(self.tiles > 1)
+    }
+
+    /// The whole picture's width and height (tiles and gaps), None on
+    /// overflow.
+    pub fn canvas(&self) -> Option<(u64, u64)> {
+        let gap = self.gap();
+        let w = self
+            .columns
+            .checked_mul(self.width.checked_add(gap)?)?
+            .checked_sub(gap)?;
+        let h = self
+            .rows
+            .checked_mul(self.height.checked_add(gap)?)?
+            .checked_sub(gap)?;
+        Some((w, h))
+    }
+
+    /// Elements in the tensor.
+    pub fn elements(&self) -> Option<u64> {
+        self.tiles
+            .checked_mul(self.channels)?
+            .checked_mul(self.height)?
+            .checked_mul(self.width)
+    }
+
+    /// Where element `i` (row-major) goes: canvas x, y and channel.
+    fn place(&self, i: u64) -> (u64, u64, u64) {
+        let (c, x, y, n);
+        if self.channels_last {
+            c = i % self.channels;
+            let p = i / self.channels;
+            x = p % self.width;
+            let p = p / self.width;
+            y = p % self.height;
+            n = p / self.height;
+        } else {
+            x = i % self.width;
+            let p = i / self.width;
+            y = p % self.height;
+            let p = p / self.height;
+            c = p % self.channels;
+            n = p / self.channels;
+        }
+        let gap = self.gap();
+        let tx = n % self.columns;
+        let ty = n / self.columns;
+        (
+            tx.saturating_mul(self.width + gap).saturating_add(x),
+            ty.saturating_mul(self.height + gap).saturating_add(y),
+            c,
+        )
+    }
+
+    /// What the layout is, for people: "RGB 5 x 4", "grey 28 x 28, 16 tiles".
+    pub fn describe(&self) -> String {
+        let kind = match self.channels {
+            1 => "grey",
+            3 => "RGB",
+            _ => "RGBA",
+        };
+        let mut s = format!("{kind} {} x {}", self.width, self.height);
+        if self.tiles > 1 {
+            s.push_str(&format!(
+                ", {} tiles in a {} x {} grid",
+                self.tiles, self.columns, self.rows
+            ));
+        }
+        s
+    }
+}
+
+/// Why a picture could not be made.
+#[derive(Debug)]
+pub enum PictureError {
+    /// The shape does not look like an image.
+    NotImage(String),
+    /// The values cannot be read (or are fewer than the shape says).
+    Unavailable(String),
+    TooLarge {
+        width: u64,
+        height: u64,
+    },
+    Io(io::Error),
+    Png(String),
+}
+
+impl fmt::Display for PictureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PictureError::NotImage(why) => write!(f, "not image-shaped: {why}"),
+            PictureError::Unavailable(why) => write!(f, "values not available: {why}"),
+            PictureError::TooLarge { width, height } => write!(
+                f,
+                "a {width} x {height} picture is larger than the limit of {MAX_PICTURE_BYTES} bytes"
+            ),
+            PictureError::Io(e) => write!(f, "{e}"),
+            PictureError::Png(e) => write!(f, "PNG encoder: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PictureError {}
+
+impl From<io::Error> for PictureError {
+    fn from(e: io::Error) -> Self {
+        PictureError::Io(e)
+    }
+}
+
+impl From<png::EncodingError> for PictureError {
+    fn from(e: png::EncodingError) -> Self {
+        match e {
+            png::EncodingError::IoError(e) => PictureError::Io(e),
+            other => PictureError::Png(other.to_string()),
+        }
+    }
+}
+
+/// Maps a tensor's values to 0..255.
+#[derive(Debug, Clone, Copy)]
+struct Scale {
+    lo: f64,
+    hi: f64,
+    as_is: bool,
+}
+
+impl Scale {
+    fn new(elem: Option<Elem>, stats: &Stats) -> Scale {
+        if elem == Some(Elem::Bool) {
+            return Scale {
+                lo: 0.0,
+                hi: 1.0,
+                as_is: false,
+            };
+        }
+        let as_is = match (stats.min, stats.max) {
+            (Some(Extreme::Int(a)), Some(Extreme::Int(b))) => a >= 0 && b <= 255,
+            (Some(Extreme::UInt(_)), Some(Extreme::UInt(b))) => b <= 255,
+            _ => false,
+        };
+        Scale {
+            lo: stats.min.map_or(0.0, Extreme::as_f64),
+            hi: stats.max.map_or(0.0, Extreme::as_f64),
+            as_is,
+        }
+    }
+
+    /// None for NaN.
+    fn level(&self, v: f64) -> Option<u8> {
+        if v.is_nan() {
+            return None;
+        }
+        let l = if self.as_is {
+            v
+        } else if self.hi > self.lo {
+            // Halves, so that a range beyond f64::MAX does not overflow.
+            let t = (v / 2.0 - self.lo / 2.0) / (self.hi / 2.0 - self.lo / 2.0);
+            (t * 255.0).round()
+        } else if v > self.lo {
+            255.0
+        } else if v < self.lo {
+            0.0
+        } else {
+            128.0
+        };
+        Some(l.clamp(0.0, 255.0) as u8)
+    }
+}
+
+/// PNG colour types we write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Colour {
+    Grey,
+    Rgb,
+    Rgba,
+}
+
+impl Colour {
+    pub fn channels(self) -> usize {
+        match self {
+            Colour::Grey => 1,
+            Colour::Rgb => 3,
+            Colour::Rgba => 4,
+        }
+    }
+}
+
+/// An 8-bit picture ready to encode.
+#[derive(Debug, Clone)]
+pub struct Picture {
+    pub width: u32,
+    pub height: u32,
+    pub colour: Colour,
+    pub layout: Layout,
+    /// Row-major pixels, `colour.channels()` bytes each.
+    pub pixels: Vec<u8>,
+    /// Pixels drawn in the NaN marker colour.
+    pub nan_pixels: u64,
+}
+
+fn not_image(view: &TensorView<'_, '_>) -> PictureError {
+    let shape = match &view.dims {
+        None => "unknown rank".to_string(),
+        Some(d) => format!("{d:?}"),
+    };
+    PictureError::NotImage(format!(
+        "shape {shape} is not H x W, [1 x] C x H x W, [1 x] H x W x C (C of 1, 3 or 4) or N x C x H x W"
+    ))
+}
+
+/// The layout of a tensor whose values are all there to draw.
+fn checked_layout(view: &TensorView<'_, '_>) -> Result<Layout, PictureError> {
+    if view.elem == Some(Elem::Str) {
+        return Err(PictureError::NotImage(
+            "a STRING tensor has no pixels".into(),
+        ));
+    }
+    let layout = view
+        .dims
+        .as_deref()
+        .and_then(layout)
+        .ok_or_else(|| not_image(view))?;
+    let want = layout.elements().ok_or_else(|| not_image(view))?;
+    if view.elements != want {
+        return Err(PictureError::Unavailable(format!(
+            "the tensor holds {} of its {want} values",
+            view.elements
+        )));
+    }
+    Ok(layout)
+}
+
+/// Draws a tensor: one pass for the statistics (min..max), one for the
+/// pixels. External data is read from `dir`.
+pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture, PictureError> {
+    let layout = checked_layout(view)?;
+    let stats = match crate::stats::compute(view, dir) {
+        Some(s) => s,
+        None => {
+            return Err(match load_values(view, dir) {
+                LoadedValues::Unavailable(why) => PictureError::Unavailable(why),
+                _ => PictureError::Unavailable("unknown reason".into()),
+            });
+        }
+    };
+    let colour = match layout.channels {
+        1 if stats.nan > 0 => Colour::Rgb,
+        1 => Colour::Grey,
+        3 => Colour::Rgb,
+        _ => Colour::Rgba,
+    };
+    let (cw, ch) = layout.canvas().ok_or(PictureError::TooLarge {
+        width: u64::MAX,
+        height: u64::MAX,
+    })?;
+    let too_large = PictureError::TooLarge {
+        width: cw,
+        height: ch,
+    };
+    let bytes = cw
+        .checked_mul(ch)
+        .and_then(|p| p.checked_mul(colour.channels() as u64))
+        .filter(|&b| b <= MAX_PICTURE_BYTES)
+        .ok_or(too_large)?;
+    let (Ok(width), Ok(height)) = (u32::try_from(cw), u32::try_from(ch)) else {
+        return Err(PictureError::TooLarge {
+            width: cw,
+            height: ch,
+        });
+    };
+    let out_channels = colour.channels() as u64;
+    // The gaps of a grid are grey and, in RGBA, transparent.
+    let mut pixels = vec![GAP_GREY; bytes as usize];
+    if colour == Colour::Rgba && layout.tiles > 1 {
+        for px in pixels.chunks_exact_mut(4) {
+            if let Some(a) = px.get_mut(3) {
+                *a = 0;
+            }
+        }
+    }
+    let mut nan_mask: Vec<bool> = if stats.nan > 0 {
+        vec![false; (cw * ch) as usize]
+    } else {
+        Vec::new()
+    };
+    let scale = Scale::new(view.elem, &stats);
+    let grey_as_rgb = layout.channels == 1 && colour == Colour::Rgb;
+    let mut loaded = load_values(view, dir);
+    let mut index = 0u64;
+    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
+        let (x, y, c) = layout.place(index);
+        index += 1;
+        let pixel = y.saturating_mul(cw).saturating_add(x);
+        let level = scalar(&e).and_then(|v| scale.level(v));
+        match level {
+            None => {
+                if let Some(m) = usize::try_from(pixel)
+                    .ok()
+                    .and_then(|p| nan_mask.get_mut(p))
+                {
+                    *m = true;
+                }
+            }
+            Some(l) => {
+                let at = pixel.saturating_mul(out_channels);
+                let targets = if grey_as_rgb { 0..3 } else { c..c + 1 };
+                for k in targets {
+                    if let Some(b) = usize::try_from(at.saturating_add(k))
+                        .ok()
+                        .and_then(|i| pixels.get_mut(i))
+                    {
+                        *b = l;
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+    let mut nan_pixels = 0u64;
+    for (p, _) in nan_mask.iter().enumerate().filter(|(_, m)| **m) {
+        nan_pixels += 1;
+        let at = p * out_channels as usize;
+        if let Some(px) = pixels.get_mut(at..at + out_channels as usize) {
+            for (b, m) in px.iter_mut().zip(NAN_COLOUR.iter().chain(&[255])) {
+                *b = *m;
+            }
+        }
+    }
+    Ok(Picture {
+        width,
+        height,
+        colour,
+        layout,
+        pixels,
+        nan_pixels,
+    })
+}
+
+impl Picture {
+    /// Encodes the picture as PNG into `w`.
+    pub fn write_png<W: Write>(&self, w: W) -> Result<(), PictureError> {
+        let mut encoder = png::Encoder::new(w, self.width, self.height);
+        encoder.set_color(match self.colour {
+            Colour::Grey => png::ColorType::Grayscale,
+            Colour::Rgb => png::ColorType::Rgb,
+            Colour::Rgba => png::ColorType::Rgba,
+        });
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(&self.pixels)?;
+        writer.finish()?;
+        Ok(())
+    }
+
+    pub fn png_bytes(&self) -> Result<Vec<u8>, PictureError> {
+        let mut out = Vec::new();
+        self.write_png(&mut out)?;
+        Ok(out)
+    }
+
+    /// A one-line description: "RGB 5 x 4 (3 x 4 x 5 C x H x W)".
+    pub fn describe(&self) -> String {
+        let colour = match self.colour {
+            Colour::Grey => "grey",
+            Colour::Rgb => "RGB",
+            Colour::Rgba => "RGBA",
+        };
+        let mut s = format!("{} x {} {colour}", self.width, self.height);
+        if self.layout.tiles > 1 {
+            s.push_str(&format!(
+                ", {} tiles of {} x {} in a {} x {} grid",
+                self.layout.tiles,
+                self.layout.width,
+                self.layout.height,
+                self.layout.columns,
+                self.layout.rows
+            ));
+        }
+        if self.nan_pixels > 0 {
+            s.push_str(&format!(", {} NaN pixels in magenta", self.nan_pixels));
+        }
+        s
+    }
+}
+
+/// Draws a tensor as PNG into `w` and says what was drawn.
+pub fn write_png<W: Write>(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    w: W,
+) -> Result<Picture, PictureError> {
+    let p = picture(view, dir)?;
+    p.write_png(w)?;
+    Ok(p)
+}
+
+/// The PNG bytes of a tensor's picture.
+pub fn png_bytes(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Vec<u8>, PictureError> {
+    picture(view, dir)?.png_bytes()
+}
+
+/// One cell of the preview: sums of levels per channel over the pixels it
+/// covers.
+#[derive(Debug, Clone, Copy, Default)]
+struct Cell {
+    sum: [u64; 4],
+    samples: [u64; 4],
+    nans: u64,
+}
+
+impl Cell {
+    /// The cell's colour; None when it covers only gaps.
+    fn colour(&self, channels: u64) -> Option<[u8; 3]> {
+        let avg = |k: usize| -> Option<u8> {
+            let n = *self.samples.get(k)?;
+            (n > 0).then(|| (self.sum.get(k).copied().unwrap_or(0) / n).min(255) as u8)
+        };
+        let values = self.samples.iter().take(channels as usize).sum::<u64>();
+        if self.nans > 0 && self.nans >= values {
+            return Some(NAN_COLOUR);
+        }
+        if channels == 1 {
+            let g = avg(0)?;
+            Some([g, g, g])
+        } else {
+            Some([avg(0)?, avg(1)?, avg(2)?])
+        }
+    }
+}
+
+/// Writes the colour preview of an image-shaped tensor (nothing for other
+/// tensors): a header line, then half-block lines at most
+/// [`PREVIEW_COLUMNS`] wide, the picture shrunk by an equal factor both ways
+/// (averaging), each line prefixed by `indent`. One streaming pass.
+pub fn write_preview(
+    w: &mut dyn Write,
+    indent: &str,
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    stats: &Stats,
+) -> io::Result<()> {
+    let Ok(layout) = checked_layout(view) else {
+        return Ok(());
+    };
+    let Some((cw, ch)) = layout.canvas() else {
+        return Ok(());
+    };
+    let factor = cw
+        .div_ceil(PREVIEW_COLUMNS)
+        .max(ch.div_ceil(PREVIEW_ROWS))
+        .max(1);
+    let (pw, ph) = (cw.div_ceil(factor), ch.div_ceil(factor));
+    // At most 32 x 64 cells.
+    let mut cells = vec![Cell::default(); (pw * ph) as usize];
+    let scale = Scale::new(view.elem, stats);
+    let mut loaded = load_values(view, dir);
+    let mut index = 0u64;
+    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
+        let (x, y, c) = layout.place(index);
+        index += 1;
+        let at = (y / factor).saturating_mul(pw).saturating_add(x / factor);
+        let Some(cell) = usize::try_from(at).ok().and_then(|i| cells.get_mut(i)) else {
+            return Ok(());
+        };
+        match scalar(&e).and_then(|v| scale.level(v)) {
+            None => cell.nans += 1,
+            Some(l) => {
+                let k = c as usize;
+                if let (Some(s), Some(n)) = (cell.sum.get_mut(k), cell.samples.get_mut(k)) {
+                    *s += u64::from(l);
+                    *n += 1;
+                }
+            }
+        }
+        Ok(())
+    });
+    let scale_note = if factor > 1 {
+        format!(", shown 1:{factor}")
+    } else {
+        String::new()
+    };
+    writeln!(w, "{indent}picture:   {}{scale_note}", layout.describe())?;
+    let colour_at = |x: u64, y: u64| -> Option<[u8; 3]> {
+        if x >= pw || y >= ph {
+            return None;
+        }
+        cells
+            .get(usize::try_from(y * pw + x).ok()?)?
+            .colour(layout.channels)
+    };
+    for row in 0..ph.div_ceil(2) {
+        write!(w, "{indent}  ")?;
+        for x in 0..pw {
+            let top = colour_at(x, row * 2);
+            let bottom = colour_at(x, row * 2 + 1);
+            match (top, bottom) {
+                (Some([r, g, b]), Some([r2, g2, b2])) => {
+                    write!(w, "\x1b[38;2;{r};{g};{b}m\x1b[48;2;{r2};{g2};{b2}m\u{2580}")?
+                }
+                (Some([r, g, b]), None) => write!(w, "\x1b[49m\x1b[38;2;{r};{g};{b}m\u{2580}")?,
+                (None, Some([r, g, b])) => write!(w, "\x1b[49m\x1b[38;2;{r};{g};{b}m\u{2584}")?,
+                (None, None) => write!(w, "\x1b[0m ")?,
+            }
+        }
+        writeln!(w, "\x1b[0m")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layouts() {
+        let l = layout(&[3, 4, 5]).map(|l| (l.channels, l.height, l.width, l.channels_last));
+        assert_eq!(l, Some((3, 4, 5, false)));
+        let l = layout(&[5, 6, 3]).map(|l| (l.channels, l.height, l.width, l.channels_last));
+        assert_eq!(l, Some((3, 5, 6, true)));
+        // C x H x W is tried first.
+        assert!(layout(&[4, 5, 3]).is_some_and(|l| l.channels == 4 && !l.channels_last));
+        assert!(layout(&[1, 5, 6, 3]).is_some_and(|l| l.channels_last && l.tiles == 1));
+        assert!(layout(&[2, 5, 6, 3]).is_none());
+        assert!(layout(&[5]).is_none());
+        assert!(layout(&[0, 5]).is_none());
+        assert!(layout(&[-1, 5]).is_none());
+        let g = layout(&[10, 1, 2, 2]);
+        assert_eq!(g.map(|l| (l.columns, l.rows)), Some((4, 3)));
+        assert_eq!(g.and_then(|l| l.canvas()), Some((11, 8)));
+        assert_eq!(isqrt_ceil(1), 1);
+        assert_eq!(isqrt_ceil(16), 4);
+        assert_eq!(isqrt_ceil(17), 5);
+        assert_eq!(isqrt_ceil(u64::MAX), 1 << 32);
+    }
+
+    #[test]
+    fn scale_levels() {
+        let s = Scale {
+            lo: -1.0,
+            hi: 1.0,
+            as_is: false,
+        };
+        assert_eq!(s.level(-1.0), Some(0));
+        assert_eq!(s.level(1.0), Some(255));
+        assert_eq!(s.level(0.0), Some(128));
+        assert_eq!(s.level(f64::INFINITY), Some(255));
+        assert_eq!(s.level(f64::NEG_INFINITY), Some(0));
+        assert_eq!(s.level(f64::NAN), None);
+    }
+}

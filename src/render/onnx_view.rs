@@ -1,0 +1,1969 @@
+//! Text views of ONNX models, sequences/optionals/maps and sparse tensors:
+//! what a person wants to read first (a model's header, its graph as one line
+//! per node, typed inputs and outputs, initializers with a value preview),
+//! then every field the view does not cover, printed by the generic field
+//! tree so that nothing is dropped.
+//!
+//! Tensor values are previewed from both ends; raw values are read only
+//! where they are printed, so a mapped multi-gigabyte model is never paged
+//! in to be shown with `--values 8`.
+
+use super::text::{
+    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, hex_preview, message_fields, quoted,
+};
+use super::{LoadedValues, RenderOptions, for_each_element, load_values};
+use crate::decode::{Field, Message, Value};
+use crate::formats::onnx_tensor;
+use crate::schema::{MsgId, SchemaSet};
+use crate::tensor::{Elem, Element, Elements, Source, TensorData, TensorView, element_count};
+use std::io::{self, Write};
+
+/// Values printed on the header line when a 1-D tensor has at most this many
+/// to show; longer previews go in rows.
+const INLINE_VALUES: usize = 10;
+/// Items of a repeated attribute shown when `--values` is not given.
+const LIST_ITEMS: u64 = 64;
+
+fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
+    for _ in 0..depth {
+        w.write_all(b"  ")?;
+    }
+    Ok(())
+}
+
+/// A name as written in a graph line: bare when it cannot be misread,
+/// quoted otherwise (empty names, spaces, punctuation of the line syntax).
+fn name_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s)
+            if !s.is_empty()
+                && s.chars().all(|c| {
+                    !c.is_control() && !c.is_whitespace() && !",()[]{}=\"'#".contains(c)
+                }) =>
+        {
+            s.to_string()
+        }
+        Ok(s) => format!("{s:?}"),
+        Err(_) => hex_preview(bytes),
+    }
+}
+
+/// The bytes of every occurrence of a repeated string/bytes field.
+fn strings<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> Vec<&'a [u8]> {
+    msg.field(set, field)
+        .iter()
+        .filter_map(|f| match f.value {
+            Value::Bytes(b) => Some(b),
+            _ => None,
+        })
+        .collect()
+}
+
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", grouped(n), if n == 1 { one } else { many })
+}
+
+fn is(set: &SchemaSet, msg: &Message<'_>, full_name: &str) -> bool {
+    set.find_message(full_name) == Some(msg.def)
+}
+
+fn msg_id(set: &SchemaSet, full_name: &str) -> Option<MsgId> {
+    set.find_message(full_name)
+}
+
+/// Prints the fields of `msg` that the view did not show (by name) and any
+/// unknown fields, with the generic field tree.
+fn rest(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    shown: &[&str],
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let leftover = leftover(set, msg, shown);
+    if leftover.fields.is_empty() {
+        return Ok(());
+    }
+    message_fields(w, set, &leftover, depth, opts)
+}
+
+fn leftover<'a>(set: &SchemaSet, msg: &Message<'a>, shown: &[&str]) -> Message<'a> {
+    let def = msg.def(set);
+    let fields: Vec<Field<'a>> = msg
+        .fields
+        .iter()
+        .filter(|f| match f.slot.and_then(|s| def.fields.get(s)) {
+            Some(fdef) => !shown.contains(&fdef.name.as_str()),
+            None => true,
+        })
+        .cloned()
+        .collect();
+    Message {
+        def: msg.def,
+        offset: msg.offset,
+        end: msg.end,
+        fields,
+    }
+}
+
+fn has_rest(set: &SchemaSet, msg: &Message<'_>, shown: &[&str]) -> bool {
+    let def = msg.def(set);
+    msg.fields
+        .iter()
+        .any(|f| match f.slot.and_then(|s| def.fields.get(s)) {
+            Some(fdef) => !shown.contains(&fdef.name.as_str()),
+            None => true,
+        })
+}
+
+fn enum_name(set: &SchemaSet, enum_name: &str, n: i64) -> String {
+    set.find_enum(enum_name)
+        .and_then(|e| set.enum_def(e).name_of(n).map(str::to_string))
+        .unwrap_or_else(|| n.to_string())
+}
+
+fn data_type_name(set: &SchemaSet, code: Option<i64>) -> String {
+    match code {
+        Some(c) => enum_name(set, "onnx.TensorProto.DataType", c),
+        None => "UNDEFINED".to_string(),
+    }
+}
+
+// ---------------------------------------------------------------- values
+
+fn element_text(e: Element<'_>) -> String {
+    match e {
+        Element::F32(v) => format!("{v:?}"),
+        Element::F64(v) => format!("{v:?}"),
+        Element::I64(v) => v.to_string(),
+        Element::U64(v) => v.to_string(),
+        Element::Bool(b) => b.to_string(),
+        Element::C64(r, i) => format!("{r:?}{i:+?}i"),
+        Element::C128(r, i) => format!("{r:?}{i:+?}i"),
+        Element::Str(s) => quoted(s),
+    }
+}
+
+fn zero_text(elem: Option<Elem>) -> String {
+    match elem {
+        Some(Elem::Bool) => "false".into(),
+        Some(Elem::Str) => "\"\"".into(),
+        Some(Elem::C64 | Elem::C128) => "0.0+0.0i".into(),
+        Some(e) if e.is_float() => "0.0".into(),
+        _ => "0".into(),
+    }
+}
+
+/// The first and last values of a tensor, as text.
+struct Preview {
+    total: u64,
+    head: Vec<String>,
+    tail: Vec<String>,
+    unavailable: Option<String>,
+}
+
+impl Preview {
+    fn left_out(&self) -> u64 {
+        self.total
+            .saturating_sub(self.head.len() as u64)
+            .saturating_sub(self.tail.len() as u64)
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// `count` raw elements from element `start` on, reading only their bytes
+/// (sub-byte types start at the nearest byte boundary before them).
+fn raw_window(elem: Elem, byte_aligned: bool, bytes: &[u8], start: u64, count: u64) -> Vec<String> {
+    let bits = if byte_aligned {
+        elem.bits().max(8)
+    } else {
+        elem.bits()
+    };
+    if bits == 0 || count == 0 {
+        return Vec::new();
+    }
+    let step = 8 / gcd(bits, 8);
+    let aligned = start - start % step;
+    let skip = start - aligned;
+    let Some(byte) = aligned.checked_mul(bits).map(|b| b / 8) else {
+        return Vec::new();
+    };
+    let slice = usize::try_from(byte)
+        .ok()
+        .and_then(|b| bytes.get(b..))
+        .unwrap_or(&[]);
+    Elements::new(elem, Source::Raw(slice), skip.saturating_add(count))
+        .byte_aligned(byte_aligned)
+        .skip(usize::try_from(skip).unwrap_or(usize::MAX))
+        .map(element_text)
+        .collect()
+}
+
+fn preview(view: &TensorView<'_, '_>, opts: &RenderOptions, limit: u64) -> Preview {
+    let total = view.elements;
+    let (h, t) = if total > limit {
+        (limit.div_ceil(2), limit / 2)
+    } else {
+        (total, 0)
+    };
+    let mut p = Preview {
+        total,
+        head: Vec::new(),
+        tail: Vec::new(),
+        unavailable: None,
+    };
+    let mut loaded = load_values(view, opts);
+    let raw: Option<(&[u8], Elem)> = match (&loaded, &view.data) {
+        (LoadedValues::Unavailable(why), _) => {
+            p.unavailable = Some(why.clone());
+            return p;
+        }
+        (LoadedValues::External(bytes, elem, _), _) => Some((bytes.bytes(), *elem)),
+        (LoadedValues::Ready(..), TensorData::Raw(bytes)) => view.elem.map(|e| (*bytes, e)),
+        _ => None,
+    };
+    if let Some((bytes, elem)) = raw {
+        // Random access: only the pages of the printed values are read.
+        p.head = raw_window(elem, view.byte_aligned, bytes, 0, h);
+        p.tail = raw_window(elem, view.byte_aligned, bytes, total - t, t);
+        return p;
+    }
+    let mut i = 0u64;
+    let tail_from = total - t;
+    let _ = for_each_element(&mut loaded, |e| {
+        if i < h {
+            p.head.push(element_text(e));
+        } else if i >= tail_from {
+            p.tail.push(element_text(e));
+        } else if t == 0 {
+            return Err(());
+        }
+        i += 1;
+        if t == 0 && i >= h {
+            return Err(());
+        }
+        Ok(())
+    });
+    p
+}
+
+/// Values in rows of the last dimension (at most 10 a line), each line
+/// prefixed by the index of its first value.
+fn write_rows(w: &mut dyn Write, depth: usize, dims: &[u64], p: &Preview) -> io::Result<()> {
+    let row = dims.last().copied().unwrap_or(0);
+    let per_line = if row == 0 { 10 } else { row.min(10) };
+    let mut line: Vec<&str> = Vec::new();
+    let mut start = 0u64;
+    let flush = |w: &mut dyn Write, start: u64, line: &mut Vec<&str>| -> io::Result<()> {
+        if line.is_empty() {
+            return Ok(());
+        }
+        indent(w, depth)?;
+        if dims.len() > 1 {
+            let mut idx = vec![0u64; dims.len()];
+            let mut left = start;
+            for (slot, &d) in idx.iter_mut().zip(dims).rev() {
+                if d > 0 {
+                    *slot = left % d;
+                    left /= d;
+                }
+            }
+            let parts: Vec<String> = idx.iter().map(u64::to_string).collect();
+            write!(w, "[{}] ", parts.join(","))?;
+        } else if dims.len() == 1 {
+            write!(w, "[{start}] ")?;
+        }
+        writeln!(w, "{}", line.join("  "))?;
+        line.clear();
+        Ok(())
+    };
+    let tail_from = p.total - p.tail.len() as u64;
+    let items = p.head.iter().enumerate().map(|(i, s)| (i as u64, s)).chain(
+        p.tail
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (tail_from + i as u64, s)),
+    );
+    let mut gap_done = false;
+    for (i, s) in items {
+        if i >= tail_from && !gap_done && p.left_out() > 0 {
+            flush(w, start, &mut line)?;
+            indent(w, depth)?;
+            writeln!(
+                w,
+                "… {} values left out (--values all shows them) …",
+                grouped(p.left_out())
+            )?;
+            gap_done = true;
+        }
+        if line.is_empty() {
+            start = i;
+        }
+        line.push(s);
+        if line.len() as u64 >= per_line || (row > 0 && (i + 1).is_multiple_of(row)) {
+            flush(w, start, &mut line)?;
+        }
+    }
+    flush(w, start, &mut line)
+}
+
+/// `[a, b, … N more …, y, z]`
+fn inline_values(p: &Preview) -> String {
+    let mut parts: Vec<&str> = p.head.iter().map(String::as_str).collect();
+    let gap;
+    if p.left_out() > 0 {
+        gap = format!("… {} more …", grouped(p.left_out()));
+        parts.push(&gap);
+    }
+    parts.extend(p.tail.iter().map(String::as_str));
+    format!("[{}]", parts.join(", "))
+}
+
+// --------------------------------------------------------------- tensors
+
+const TENSOR_SHOWN: &[&str] = &[
+    "name",
+    "dims",
+    "data_type",
+    "raw_data",
+    "float_data",
+    "int32_data",
+    "string_data",
+    "int64_data",
+    "double_data",
+    "uint64_data",
+];
+
+/// `FLOAT[2, 3]`; a scalar is `FLOAT[]`.
+fn tensor_type_text(view: &TensorView<'_, '_>) -> String {
+    let dims: Vec<String> = view
+        .dims
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(i64::to_string)
+        .collect();
+    format!("{}[{}]", view.type_name, dims.join(", "))
+}
+
+fn udims(view: &TensorView<'_, '_>) -> Vec<u64> {
+    view.dims
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(|&d| u64::try_from(d).unwrap_or(0))
+        .collect()
+}
+
+fn declared_elements(view: &TensorView<'_, '_>) -> Option<u64> {
+    element_count(&udims(view))
+}
+
+/// External data as the tensor names it.
+fn external_text(set: &SchemaSet, t: &Message<'_>) -> Option<String> {
+    if !t.has(set, "external_data") && t.int(set, "data_location") != Some(1) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    for entry in t.messages(set, "external_data") {
+        let key = entry.str(set, "key").unwrap_or("?");
+        let value = entry.bytes(set, "value").unwrap_or(&[]);
+        parts.push(match key {
+            "location" => quoted(value),
+            _ => format!("{key} {}", String::from_utf8_lossy(value)),
+        });
+    }
+    Some(format!("external: {}", parts.join(", ")))
+}
+
+/// A tensor as a block: `label: TYPE[shape]  (N elements)`, the values
+/// (inline when short and at most 1-D, else in rows), then its other fields.
+fn tensor_block(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    label: &str,
+    t: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+    default_limit: u64,
+) -> io::Result<()> {
+    let view = onnx_tensor::view(set, t);
+    let name = t.bytes(set, "name").filter(|n| !n.is_empty());
+    indent(w, depth)?;
+    match (label.is_empty(), name) {
+        (true, Some(n)) => write!(w, "{}: ", name_text(n))?,
+        (false, Some(n)) => write!(w, "{label} {}: ", name_text(n))?,
+        (false, None) => write!(w, "{label}: ")?,
+        (true, None) => {}
+    }
+    write!(w, "{}", tensor_type_text(&view))?;
+    let declared = declared_elements(&view);
+    if let Some(n) = declared
+        && view.dims.as_deref().is_some_and(|d| !d.is_empty())
+    {
+        write!(w, "  ({})", plural(n, "element", "elements"))?;
+    }
+    let external = external_text(set, t);
+    let mut shown: Vec<&str> = TENSOR_SHOWN.to_vec();
+    if let Some(e) = &external {
+        write!(w, "  {e}")?;
+        shown.extend(["external_data", "data_location"]);
+    }
+    let limit = opts.values.unwrap_or(default_limit);
+    let p = preview(&view, opts, limit);
+    let rank = view.dims.as_deref().map_or(0, <[i64]>::len);
+    if let Some(why) = &p.unavailable {
+        writeln!(w)?;
+        indent(w, depth + 1)?;
+        writeln!(w, "values not available: {why}")?;
+    } else if p.total == 0 {
+        writeln!(w)?;
+    } else if rank == 0 && p.head.len() == 1 {
+        writeln!(w, " = {}", p.head.join(""))?;
+    } else if rank <= 1 && p.head.len() + p.tail.len() <= INLINE_VALUES {
+        writeln!(w, " = {}", inline_values(&p))?;
+    } else {
+        writeln!(w)?;
+        write_rows(w, depth + 1, &udims(&view), &p)?;
+    }
+    if p.unavailable.is_none() && declared.is_some_and(|d| d > p.total) {
+        indent(w, depth + 1)?;
+        writeln!(
+            w,
+            "(the shape holds {} elements, the data only {})",
+            grouped(declared.unwrap_or(0)),
+            grouped(p.total)
+        )?;
+    }
+    // Statistics read every value, so a model shows them only on request
+    // (--stats) or for a tensor printed in full; a single value needs none.
+    if (opts.stats || p.total <= limit)
+        && p.total > 1
+        && p.unavailable.is_none()
+        && let Some(stats) = crate::stats::compute(&view, opts.dir.as_deref())
+    {
+        let pad = "  ".repeat(depth + 1);
+        crate::stats::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)?;
+    }
+    rest(w, set, t, &shown, depth + 1, opts)
+}
+
+/// A tensor on one line (attribute values): `tensor "name" TYPE[shape] [values]`.
+fn tensor_inline(set: &SchemaSet, t: &Message<'_>, opts: &RenderOptions) -> String {
+    let view = onnx_tensor::view(set, t);
+    let mut s = String::from("tensor ");
+    if let Some(n) = t.bytes(set, "name").filter(|n| !n.is_empty()) {
+        s.push_str(&quoted(n));
+        s.push(' ');
+    }
+    s.push_str(&tensor_type_text(&view));
+    let p = preview(&view, opts, opts.values.unwrap_or(DEFAULT_NESTED_VALUES));
+    match &p.unavailable {
+        Some(why) => s.push_str(&format!(" (values not available: {why})")),
+        None if view.dims.as_deref().is_some_and(<[i64]>::is_empty) && p.head.len() == 1 => {
+            s.push(' ');
+            s.push_str(&p.head.join(""));
+        }
+        None => {
+            s.push(' ');
+            s.push_str(&inline_values(&p));
+        }
+    }
+    s
+}
+
+// --------------------------------------------------------- sparse tensors
+
+/// The non-zeros of a sparse tensor: each value's coordinates.
+struct SparseData {
+    dims: Vec<u64>,
+    /// Linear (row-major) index of each non-zero, when readable.
+    linear: Vec<u64>,
+    /// Coordinates of each non-zero, as text.
+    coords: Vec<String>,
+    problem: Option<String>,
+}
+
+fn sparse_data(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> SparseData {
+    let dims: Vec<u64> = sp
+        .scalars(set, "dims")
+        .filter_map(|d| d.as_i64())
+        .map(|d| u64::try_from(d).unwrap_or(0))
+        .collect();
+    let mut out = SparseData {
+        dims,
+        linear: Vec::new(),
+        coords: Vec::new(),
+        problem: None,
+    };
+    let Some(indices) = sp.message(set, "indices") else {
+        return out;
+    };
+    let view = onnx_tensor::view(set, indices);
+    let mut flat: Vec<i64> = Vec::new();
+    let mut loaded = load_values(&view, opts);
+    if let LoadedValues::Unavailable(why) = &loaded {
+        out.problem = Some(format!("indices not available: {why}"));
+        return out;
+    }
+    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
+        match e {
+            Element::I64(v) => flat.push(v),
+            Element::U64(v) => flat.push(i64::try_from(v).unwrap_or(-1)),
+            _ => {}
+        }
+        Ok(())
+    });
+    let rank = out.dims.len();
+    let coordinates = view.dims.as_deref().is_some_and(|d| d.len() == 2);
+    let strides: Vec<u64> = (0..rank)
+        .map(|k| {
+            out.dims
+                .get(k + 1..)
+                .unwrap_or(&[])
+                .iter()
+                .try_fold(1u64, |a, &d| a.checked_mul(d))
+                .unwrap_or(0)
+        })
+        .collect();
+    if coordinates {
+        for c in flat.chunks(rank.max(1)) {
+            let lin = c
+                .iter()
+                .zip(&strides)
+                .try_fold(0u64, |acc, (&i, &s)| {
+                    acc.checked_add(u64::try_from(i).ok()?.checked_mul(s)?)
+                })
+                .unwrap_or(u64::MAX);
+            out.linear.push(lin);
+            let parts: Vec<String> = c.iter().map(i64::to_string).collect();
+            out.coords.push(format!("({})", parts.join(", ")));
+        }
+    } else {
+        for &l in &flat {
+            let lin = u64::try_from(l).unwrap_or(u64::MAX);
+            out.linear.push(lin);
+            let mut left = lin;
+            let mut idx = vec![0u64; rank];
+            for (slot, &d) in idx.iter_mut().zip(&out.dims).rev() {
+                if d > 0 {
+                    *slot = left % d;
+                    left /= d;
+                }
+            }
+            let parts: Vec<String> = idx.iter().map(u64::to_string).collect();
+            // Linear indices: the stored index, then its coordinates.
+            out.coords.push(format!("[{l}] ({})", parts.join(", ")));
+        }
+    }
+    out
+}
+
+/// The dense element count of a sparse tensor's dims.
+fn dense_count(d: &SparseData) -> Option<u64> {
+    element_count(&d.dims)
+}
+
+fn sparse_type_text(set: &SchemaSet, sp: &Message<'_>, d: &SparseData) -> String {
+    let ty = data_type_name(
+        set,
+        sp.message(set, "values")
+            .and_then(|v| v.int(set, "data_type")),
+    );
+    let dims: Vec<String> = d.dims.iter().map(u64::to_string).collect();
+    format!("{ty}[{}]", dims.join(", "))
+}
+
+/// The text of every non-zero value (nnz is bounded by the input's size).
+fn sparse_values(
+    set: &SchemaSet,
+    sp: &Message<'_>,
+    opts: &RenderOptions,
+) -> (Vec<String>, Option<String>, Option<Elem>) {
+    let Some(values) = sp.message(set, "values") else {
+        return (Vec::new(), None, None);
+    };
+    let view = onnx_tensor::view(set, values);
+    let p = preview(&view, opts, u64::MAX);
+    (p.head, p.unavailable, view.elem)
+}
+
+/// `sparse "name" FLOAT[2, 3] {(0, 1): 1.0, (1, 2): 2.0}` (attribute values).
+fn sparse_inline(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> String {
+    let d = sparse_data(set, sp, opts);
+    let (vals, unavailable, _) = sparse_values(set, sp, opts);
+    let mut s = String::from("sparse ");
+    let values = sp.message(set, "values");
+    let vname = values.and_then(|v| v.bytes(set, "name")).unwrap_or(&[]);
+    if !vname.is_empty() {
+        s.push_str(&quoted(vname));
+        s.push(' ');
+    }
+    s.push_str(&sparse_type_text(set, sp, &d));
+    if let Some(iname) = sp
+        .message(set, "indices")
+        .and_then(|i| i.bytes(set, "name"))
+        .filter(|n| !n.is_empty())
+    {
+        let mut expected = vname.to_vec();
+        expected.extend_from_slice(b"_idx");
+        if iname != expected.as_slice() {
+            s.push_str(&format!(" (indices {})", quoted(iname)));
+        }
+    }
+    if let Some(why) = unavailable.or(d.problem.clone()) {
+        s.push_str(&format!(" (values not available: {why})"));
+        return s;
+    }
+    let limit = opts.values.unwrap_or(DEFAULT_NESTED_VALUES);
+    let items: Vec<String> = d
+        .coords
+        .iter()
+        .zip(&vals)
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+        .map(|(c, v)| format!("{c}: {v}"))
+        .collect();
+    let more = vals.len().saturating_sub(items.len());
+    s.push_str(&format!(" {{{}", items.join(", ")));
+    if more > 0 {
+        s.push_str(&format!(", … {} more", grouped(more as u64)));
+    }
+    s.push('}');
+    s
+}
+
+/// A sparse tensor as a block: type and density, the non-zeros with their
+/// coordinates, and with `--dense` the dense tensor.
+fn sparse_block(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    label: &str,
+    sp: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+    default_limit: u64,
+) -> io::Result<()> {
+    let d = sparse_data(set, sp, opts);
+    let (vals, unavailable, elem) = sparse_values(set, sp, opts);
+    let values = sp.message(set, "values");
+    let indices = sp.message(set, "indices");
+    let vname = values
+        .and_then(|v| v.bytes(set, "name"))
+        .filter(|n| !n.is_empty());
+    indent(w, depth)?;
+    if !label.is_empty() {
+        write!(w, "{label} ")?;
+    }
+    write!(w, "sparse ")?;
+    if let Some(n) = vname {
+        write!(w, "{}: ", name_text(n))?;
+    }
+    let nnz = vals.len().max(d.linear.len()) as u64;
+    write!(
+        w,
+        "{}  {}",
+        sparse_type_text(set, sp, &d),
+        plural(nnz, "non-zero", "non-zeros")
+    )?;
+    if let Some(total) = dense_count(&d).filter(|&t| t > 0) {
+        write!(
+            w,
+            " of {} ({:.1}% dense)",
+            grouped(total),
+            nnz as f64 * 100.0 / total as f64
+        )?;
+    }
+    writeln!(w)?;
+    // Where the parts came from: names and the index form.
+    if let Some(i) = indices {
+        let iv = onnx_tensor::view(set, i);
+        indent(w, depth + 1)?;
+        let form = if iv.dims.as_deref().is_some_and(|x| x.len() == 2) {
+            "coordinates"
+        } else {
+            "linear indices"
+        };
+        write!(w, "indices: {} ({form})", tensor_type_text(&iv))?;
+        if let Some(n) = i.bytes(set, "name").filter(|n| !n.is_empty()) {
+            write!(w, ", name {}", quoted(n))?;
+        }
+        writeln!(w)?;
+    }
+    if let Some(why) = unavailable.as_ref().or(d.problem.as_ref()) {
+        indent(w, depth + 1)?;
+        writeln!(w, "values not available: {why}")?;
+    } else if nnz > 0 {
+        let limit = opts.values.unwrap_or(default_limit);
+        let n = vals.len() as u64;
+        let (h, t) = if n > limit {
+            (limit.div_ceil(2), limit / 2)
+        } else {
+            (n, 0)
+        };
+        for (k, v) in vals.iter().enumerate() {
+            let k = k as u64;
+            if k == h && t < n - h {
+                indent(w, depth + 1)?;
+                writeln!(
+                    w,
+                    "… {} left out (--values all shows them) …",
+                    plural(n - h - t, "non-zero", "non-zeros")
+                )?;
+            }
+            if k >= h && k < n - t {
+                continue;
+            }
+            indent(w, depth + 1)?;
+            let c = d.coords.get(k as usize).map_or("(?)", String::as_str);
+            writeln!(w, "{c}  {v}")?;
+        }
+    }
+    if opts.dense {
+        dense_view(w, depth + 1, &d, &vals, elem, opts, default_limit)?;
+    }
+    // Fields of the parts that the lines above did not show.
+    rest(w, set, sp, &["values", "indices", "dims"], depth + 1, opts)?;
+    if let Some(v) = values
+        && has_rest(set, v, TENSOR_SHOWN)
+    {
+        indent(w, depth + 1)?;
+        writeln!(w, "values {{")?;
+        rest(w, set, v, TENSOR_SHOWN, depth + 2, opts)?;
+        indent(w, depth + 1)?;
+        writeln!(w, "}}")?;
+    }
+    if let Some(i) = indices
+        && has_rest(set, i, TENSOR_SHOWN)
+    {
+        indent(w, depth + 1)?;
+        writeln!(w, "indices {{")?;
+        rest(w, set, i, TENSOR_SHOWN, depth + 2, opts)?;
+        indent(w, depth + 1)?;
+        writeln!(w, "}}")?;
+    }
+    Ok(())
+}
+
+/// The dense tensor of a sparse one, streamed (never allocated): zeros
+/// except at the non-zeros' positions, previewed like any tensor.
+fn dense_view(
+    w: &mut dyn Write,
+    depth: usize,
+    d: &SparseData,
+    vals: &[String],
+    elem: Option<Elem>,
+    opts: &RenderOptions,
+    default_limit: u64,
+) -> io::Result<()> {
+    indent(w, depth)?;
+    let Some(total) = dense_count(d) else {
+        return writeln!(w, "dense: the shape overflows");
+    };
+    let shape: Vec<String> = d.dims.iter().map(u64::to_string).collect();
+    writeln!(
+        w,
+        "dense: [{}]  ({})",
+        shape.join(", "),
+        plural(total, "element", "elements")
+    )?;
+    let limit = opts.values.unwrap_or(default_limit);
+    let (h, t) = if total > limit {
+        (limit.div_ceil(2), limit / 2)
+    } else {
+        (total, 0)
+    };
+    let zero = zero_text(elem);
+    // Ascending (validated), so each position is a binary search away.
+    let at = |i: u64| -> String {
+        match d.linear.binary_search(&i) {
+            Ok(k) => vals.get(k).cloned().unwrap_or_else(|| zero.clone()),
+            Err(_) => zero.clone(),
+        }
+    };
+    let p = Preview {
+        total,
+        head: (0..h).map(at).collect(),
+        tail: (total - t..total).map(at).collect(),
+        unavailable: None,
+    };
+    write_rows(w, depth + 1, &d.dims, &p)
+}
+
+// ------------------------------------------------------------------ types
+
+/// TypeProto in ONNX's own short syntax: `FLOAT[N, 3]` (a tensor; `FLOAT`
+/// alone when the rank is unknown), `seq(...)`, `map(KEY, ...)`,
+/// `optional(...)`, `sparse(FLOAT[...])`, `opaque(domain.name)`.
+fn type_text(set: &SchemaSet, tp: &Message<'_>) -> String {
+    let mut s = if let Some(t) = tp.message(set, "tensor_type") {
+        tensor_shape_text(set, t)
+    } else if let Some(t) = tp.message(set, "sparse_tensor_type") {
+        format!("sparse({})", tensor_shape_text(set, t))
+    } else if let Some(t) = tp.message(set, "sequence_type") {
+        format!("seq({})", sub_type(set, t, "elem_type"))
+    } else if let Some(t) = tp.message(set, "optional_type") {
+        format!("optional({})", sub_type(set, t, "elem_type"))
+    } else if let Some(t) = tp.message(set, "map_type") {
+        format!(
+            "map({}, {})",
+            data_type_name(set, t.int(set, "key_type")),
+            sub_type(set, t, "value_type")
+        )
+    } else if let Some(t) = tp.message(set, "opaque_type") {
+        let domain = t.str(set, "domain").unwrap_or("");
+        let name = t.str(set, "name").unwrap_or("");
+        if domain.is_empty() {
+            format!("opaque({name})")
+        } else {
+            format!("opaque({domain}.{name})")
+        }
+    } else {
+        "?".to_string()
+    };
+    if let Some(d) = tp.bytes(set, "denotation") {
+        s.push_str(&format!(" ({})", quoted(d)));
+    }
+    s
+}
+
+fn sub_type(set: &SchemaSet, msg: &Message<'_>, field: &str) -> String {
+    msg.message(set, field)
+        .map_or_else(|| "?".to_string(), |t| type_text(set, t))
+}
+
+fn tensor_shape_text(set: &SchemaSet, t: &Message<'_>) -> String {
+    let ty = data_type_name(set, t.int(set, "elem_type"));
+    let Some(shape) = t.message(set, "shape") else {
+        return ty;
+    };
+    let dims: Vec<String> = shape
+        .messages(set, "dim")
+        .map(|d| {
+            let mut s = if let Some(v) = d.int(set, "dim_value") {
+                v.to_string()
+            } else if let Some(p) = d.bytes(set, "dim_param") {
+                name_text(p)
+            } else {
+                "?".to_string()
+            };
+            if let Some(den) = d.bytes(set, "denotation") {
+                s.push_str(&format!(" ({})", quoted(den)));
+            }
+            s
+        })
+        .collect();
+    format!("{ty}[{}]", dims.join(", "))
+}
+
+/// Whether the one-line type shows everything in it: no unknown fields, at
+/// most one member of each oneof, no repeated singular fields.
+fn type_complete(set: &SchemaSet, tp: &Message<'_>) -> bool {
+    let mut ok = true;
+    let _ = crate::formats::onnx::walk(tp, &mut |m| {
+        if !m.unknown().is_empty() {
+            ok = false;
+        }
+        let def = m.def(set);
+        let mut oneofs: Vec<&str> = Vec::new();
+        let mut i = 0;
+        while let Some(f) = m.fields.get(i) {
+            let Some(slot) = f.slot else { break };
+            let group = m.slot(slot);
+            i += group.len().max(1);
+            let Some(fdef) = def.fields.get(slot) else {
+                continue;
+            };
+            if !fdef.repeated() && group.len() > 1 {
+                ok = false;
+            }
+            if let Some(o) = &fdef.oneof {
+                if oneofs.contains(&o.as_str()) {
+                    ok = false;
+                }
+                oneofs.push(o);
+            }
+        }
+        Ok(())
+    });
+    ok
+}
+
+/// `name: TYPE` and, under it, the value's other fields.
+fn value_info(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    vi: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    indent(w, depth)?;
+    let name = vi.bytes(set, "name").unwrap_or(&[]);
+    match vi.message(set, "type") {
+        Some(tp) => {
+            writeln!(w, "{}: {}", name_text(name), type_text(set, tp))?;
+            if !type_complete(set, tp) {
+                indent(w, depth + 1)?;
+                writeln!(w, "type (in full) {{")?;
+                message_fields(w, set, tp, depth + 2, opts)?;
+                indent(w, depth + 1)?;
+                writeln!(w, "}}")?;
+            }
+        }
+        None => writeln!(w, "{}: (no type)", name_text(name))?,
+    }
+    doc_line(w, set, vi, depth + 1)?;
+    metadata_line(w, set, vi, depth + 1)?;
+    rest(
+        w,
+        set,
+        vi,
+        &["name", "type", "metadata_props", "doc_string"],
+        depth + 1,
+        opts,
+    )
+}
+
+// ------------------------------------------------------------- attributes
+
+/// What a node line defers: subgraphs and fields shown under it.
+enum Later<'m, 'a> {
+    Graph(String, &'m Message<'a>),
+    Rest(String, &'m Message<'a>, Vec<&'static str>),
+    Type(String, &'m Message<'a>),
+}
+
+const ATTR_FIELDS: [(i64, &str); 14] = [
+    (1, "f"),
+    (2, "i"),
+    (3, "s"),
+    (4, "t"),
+    (5, "g"),
+    (6, "floats"),
+    (7, "ints"),
+    (8, "strings"),
+    (9, "tensors"),
+    (10, "graphs"),
+    (11, "sparse_tensor"),
+    (12, "sparse_tensors"),
+    (13, "tp"),
+    (14, "type_protos"),
+];
+
+/// `name=value` for one attribute; subgraphs and extra fields go to `later`.
+fn attribute_text<'m, 'a>(
+    set: &SchemaSet,
+    a: &'m Message<'a>,
+    opts: &RenderOptions,
+    later: &mut Vec<Later<'m, 'a>>,
+) -> String {
+    let name = name_text(a.bytes(set, "name").unwrap_or(&[]));
+    let ty = a.int(set, "type").unwrap_or(0);
+    // The value field the type names; without a type, the first present.
+    let field = ATTR_FIELDS
+        .iter()
+        .find(|(t, _)| *t == ty)
+        .or_else(|| ATTR_FIELDS.iter().find(|(_, f)| a.has(set, f)))
+        .map(|(_, f)| *f);
+    let mut shown: Vec<&'static str> = vec!["name", "type"];
+    let value = if let Some(r) = a.bytes(set, "ref_attr_name") {
+        shown.push("ref_attr_name");
+        let t = if ty == 0 {
+            String::new()
+        } else {
+            format!(
+                ": {}",
+                enum_name(set, "onnx.AttributeProto.AttributeType", ty)
+            )
+        };
+        format!("@{}{t}", name_text(r))
+    } else if let Some(field) = field {
+        shown.push(field);
+        value_of(set, a, field, &name, opts, later)
+    } else {
+        "(no value)".to_string()
+    };
+    if has_rest(set, a, &shown) {
+        later.push(Later::Rest(format!("attribute {name}"), a, shown));
+    }
+    format!("{name}={value}")
+}
+
+fn value_of<'m, 'a>(
+    set: &SchemaSet,
+    a: &'m Message<'a>,
+    field: &str,
+    attr: &str,
+    opts: &RenderOptions,
+    later: &mut Vec<Later<'m, 'a>>,
+) -> String {
+    let limit = opts.values.unwrap_or(LIST_ITEMS);
+    let list = |items: Vec<String>, total: usize| -> String {
+        let more = total.saturating_sub(items.len());
+        if more > 0 {
+            format!("[{}, … {} more]", items.join(", "), grouped(more as u64))
+        } else {
+            format!("[{}]", items.join(", "))
+        }
+    };
+    let take = usize::try_from(limit).unwrap_or(usize::MAX);
+    match field {
+        "f" => a.scalar(set, "f").map_or("?".into(), |v| match v {
+            crate::decode::ScalarValue::F32(x) => format!("{x:?}"),
+            other => format!("{other:?}"),
+        }),
+        "i" => a.int(set, "i").map_or("?".into(), |v| v.to_string()),
+        "s" => a.bytes(set, "s").map_or("?".into(), quoted),
+        "floats" => {
+            let all: Vec<String> = a
+                .scalars(set, "floats")
+                .map(|v| match v {
+                    crate::decode::ScalarValue::F32(x) => format!("{x:?}"),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            let n = all.len();
+            list(all.into_iter().take(take).collect(), n)
+        }
+        "ints" => {
+            let all: Vec<String> = a
+                .scalars(set, "ints")
+                .filter_map(|v| v.as_i64())
+                .map(|v| v.to_string())
+                .collect();
+            let n = all.len();
+            list(all.into_iter().take(take).collect(), n)
+        }
+        "strings" => {
+            let all = strings(set, a, "strings");
+            let n = all.len();
+            list(all.into_iter().take(take).map(quoted).collect(), n)
+        }
+        "t" | "tensors" => {
+            let ts: Vec<&'m Message<'a>> = a.messages(set, field).collect();
+            for (k, t) in ts.iter().enumerate() {
+                if has_rest(set, t, TENSOR_SHOWN) {
+                    let label = if field == "t" {
+                        format!("{attr} tensor")
+                    } else {
+                        format!("{attr}[{k}] tensor")
+                    };
+                    later.push(Later::Rest(label, t, TENSOR_SHOWN.to_vec()));
+                }
+            }
+            let texts: Vec<String> = ts
+                .iter()
+                .take(take)
+                .map(|t| tensor_inline(set, t, opts))
+                .collect();
+            if field == "t" {
+                texts.into_iter().next().unwrap_or_else(|| "?".into())
+            } else {
+                list(texts, ts.len())
+            }
+        }
+        "g" | "graphs" => {
+            let gs: Vec<&'m Message<'a>> = a.messages(set, field).collect();
+            let mut texts = Vec::new();
+            for (k, g) in gs.iter().enumerate() {
+                let label = if field == "g" {
+                    attr.to_string()
+                } else {
+                    format!("{attr}[{k}]")
+                };
+                texts.push(format!(
+                    "graph {}",
+                    quoted(g.bytes(set, "name").unwrap_or(&[]))
+                ));
+                later.push(Later::Graph(label, g));
+            }
+            if field == "g" {
+                texts.into_iter().next().unwrap_or_else(|| "?".into())
+            } else {
+                format!("[{}]", texts.join(", "))
+            }
+        }
+        "sparse_tensor" | "sparse_tensors" => {
+            let ss: Vec<&'m Message<'a>> = a.messages(set, field).collect();
+            for (k, sp) in ss.iter().enumerate() {
+                let extra = has_rest(set, sp, &["values", "indices", "dims"])
+                    || sp
+                        .message(set, "values")
+                        .is_some_and(|v| has_rest(set, v, TENSOR_SHOWN))
+                    || sp
+                        .message(set, "indices")
+                        .is_some_and(|v| has_rest(set, v, TENSOR_SHOWN));
+                if extra {
+                    let label = if field == "sparse_tensor" {
+                        format!("{attr} sparse tensor")
+                    } else {
+                        format!("{attr}[{k}] sparse tensor")
+                    };
+                    later.push(Later::Rest(label, sp, Vec::new()));
+                }
+            }
+            let texts: Vec<String> = ss
+                .iter()
+                .take(take)
+                .map(|s| sparse_inline(set, s, opts))
+                .collect();
+            if field == "sparse_tensor" {
+                texts.into_iter().next().unwrap_or_else(|| "?".into())
+            } else {
+                list(texts, ss.len())
+            }
+        }
+        "tp" | "type_protos" => {
+            let ts: Vec<&'m Message<'a>> = a.messages(set, field).collect();
+            for (k, tp) in ts.iter().enumerate() {
+                if !type_complete(set, tp) {
+                    let label = if field == "tp" {
+                        format!("{attr} type")
+                    } else {
+                        format!("{attr}[{k}] type")
+                    };
+                    later.push(Later::Type(label, tp));
+                }
+            }
+            let texts: Vec<String> = ts
+                .iter()
+                .take(take)
+                .map(|t| format!("type {}", type_text(set, t)))
+                .collect();
+            if field == "tp" {
+                texts.into_iter().next().unwrap_or_else(|| "?".into())
+            } else {
+                list(texts, ts.len())
+            }
+        }
+        _ => "?".into(),
+    }
+}
+
+// ------------------------------------------------------------------ graphs
+
+const NODE_SHOWN: &[&str] = &[
+    "input",
+    "output",
+    "name",
+    "op_type",
+    "domain",
+    "overload",
+    "attribute",
+    "metadata_props",
+    "doc_string",
+];
+
+fn op_text(set: &SchemaSet, m: &Message<'_>, op_field: &str) -> String {
+    let op = name_text(m.bytes(set, op_field).unwrap_or(&[]));
+    let mut s = match m.str(set, "domain").filter(|d| !d.is_empty()) {
+        Some(d) => format!("{d}.{op}"),
+        None => op,
+    };
+    if let Some(o) = m.bytes(set, "overload").filter(|o| !o.is_empty()) {
+        s.push(':');
+        s.push_str(&name_text(o));
+    }
+    s
+}
+
+fn names(list: &[&[u8]]) -> String {
+    list.iter()
+        .map(|n| name_text(n))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `[i] outputs = domain.op_type(inputs) {attr=value, ...}  # name`, then
+/// subgraphs and fields the line does not show, indented under it.
+fn node(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    index: usize,
+    n: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let outputs = strings(set, n, "output");
+    let inputs = strings(set, n, "input");
+    let mut later = Vec::new();
+    let attrs: Vec<String> = n
+        .messages(set, "attribute")
+        .map(|a| attribute_text(set, a, opts, &mut later))
+        .collect();
+    indent(w, depth)?;
+    write!(w, "[{index}] ")?;
+    if !outputs.is_empty() {
+        write!(w, "{} = ", names(&outputs))?;
+    }
+    write!(w, "{}({})", op_text(set, n, "op_type"), names(&inputs))?;
+    if !attrs.is_empty() {
+        write!(w, " {{{}}}", attrs.join(", "))?;
+    }
+    if let Some(name) = n.bytes(set, "name").filter(|s| !s.is_empty()) {
+        write!(w, "  # {}", name_text(name))?;
+    }
+    writeln!(w)?;
+    doc_line(w, set, n, depth + 1)?;
+    metadata_line(w, set, n, depth + 1)?;
+    write_later(w, set, &later, depth + 1, opts)?;
+    rest(w, set, n, NODE_SHOWN, depth + 1, opts)
+}
+
+fn write_later(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    later: &[Later<'_, '_>],
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    for item in later {
+        match item {
+            Later::Graph(label, g) => graph(w, set, label, g, depth, opts)?,
+            Later::Rest(label, m, shown) => {
+                indent(w, depth)?;
+                writeln!(w, "{label} {{")?;
+                if is(set, m, "onnx.SparseTensorProto") {
+                    sparse_block(w, set, "", m, depth + 1, opts, DEFAULT_NESTED_VALUES)?;
+                } else {
+                    rest(w, set, m, shown, depth + 1, opts)?;
+                }
+                indent(w, depth)?;
+                writeln!(w, "}}")?;
+            }
+            Later::Type(label, tp) => {
+                indent(w, depth)?;
+                writeln!(w, "{label} (in full) {{")?;
+                message_fields(w, set, tp, depth + 1, opts)?;
+                indent(w, depth)?;
+                writeln!(w, "}}")?;
+            }
+        }
+    }
+    Ok(())
+}
+
+const GRAPH_SHOWN: &[&str] = &[
+    "node",
+    "name",
+    "initializer",
+    "sparse_initializer",
+    "doc_string",
+    "input",
+    "output",
+    "value_info",
+    "quantization_annotation",
+    "metadata_props",
+];
+
+fn section(w: &mut dyn Write, depth: usize, title: &str, n: usize) -> io::Result<()> {
+    indent(w, depth)?;
+    writeln!(w, "{title} ({}):", grouped(n as u64))
+}
+
+/// A graph: its name and counts, then inputs, outputs, value_info, nodes,
+/// initializers, sparse initializers, quantization annotations and the rest.
+fn graph(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    label: &str,
+    g: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let nodes: Vec<&Message<'_>> = g.messages(set, "node").collect();
+    let inits: Vec<&Message<'_>> = g.messages(set, "initializer").collect();
+    let sparse: Vec<&Message<'_>> = g.messages(set, "sparse_initializer").collect();
+    indent(w, depth)?;
+    if !label.is_empty() {
+        write!(w, "{label}: ")?;
+    }
+    write!(w, "graph {}", quoted(g.bytes(set, "name").unwrap_or(&[])))?;
+    write!(w, "  ({}", plural(nodes.len() as u64, "node", "nodes"))?;
+    if !inits.is_empty() {
+        write!(
+            w,
+            ", {}",
+            plural(inits.len() as u64, "initializer", "initializers")
+        )?;
+    }
+    if !sparse.is_empty() {
+        write!(w, ", {} sparse", grouped(sparse.len() as u64))?;
+    }
+    writeln!(w, ")")?;
+    let d = depth + 1;
+    if let Some(doc) = g.bytes(set, "doc_string") {
+        indent(w, d)?;
+        writeln!(w, "doc: {}", quoted(doc))?;
+    }
+    metadata_line(w, set, g, d)?;
+    for (title, field) in [
+        ("inputs", "input"),
+        ("outputs", "output"),
+        ("value_info", "value_info"),
+    ] {
+        let vis: Vec<&Message<'_>> = g.messages(set, field).collect();
+        if vis.is_empty() {
+            continue;
+        }
+        section(w, d, title, vis.len())?;
+        for vi in vis {
+            value_info(w, set, vi, d + 1, opts)?;
+        }
+    }
+    if !nodes.is_empty() {
+        section(w, d, "nodes", nodes.len())?;
+        for (i, n) in nodes.iter().enumerate() {
+            node(w, set, i, n, d + 1, opts)?;
+        }
+    }
+    if !inits.is_empty() {
+        section(w, d, "initializers", inits.len())?;
+        for t in inits {
+            tensor_block(w, set, "", t, d + 1, opts, DEFAULT_NESTED_VALUES)?;
+        }
+    }
+    if !sparse.is_empty() {
+        section(w, d, "sparse initializers", sparse.len())?;
+        for sp in sparse {
+            sparse_block(w, set, "", sp, d + 1, opts, DEFAULT_NESTED_VALUES)?;
+        }
+    }
+    let annotations: Vec<&Message<'_>> = g.messages(set, "quantization_annotation").collect();
+    if !annotations.is_empty() {
+        section(w, d, "quantization annotations", annotations.len())?;
+        for a in annotations {
+            indent(w, d + 1)?;
+            let pairs: Vec<String> = a
+                .messages(set, "quant_parameter_tensor_names")
+                .map(|e| pair_text(set, e))
+                .collect();
+            writeln!(
+                w,
+                "{}: {}",
+                name_text(a.bytes(set, "tensor_name").unwrap_or(&[])),
+                pairs.join(", ")
+            )?;
+            rest(
+                w,
+                set,
+                a,
+                &["tensor_name", "quant_parameter_tensor_names"],
+                d + 2,
+                opts,
+            )?;
+        }
+    }
+    rest(w, set, g, GRAPH_SHOWN, d, opts)
+}
+
+/// `key = "value"` of a StringStringEntryProto (its unknown fields, if any,
+/// are rare enough to show raw in the line).
+fn pair_text(set: &SchemaSet, e: &Message<'_>) -> String {
+    let key = e.bytes(set, "key").unwrap_or(&[]);
+    let value = e.bytes(set, "value").unwrap_or(&[]);
+    let mut s = format!("{} = {}", name_text(key), quoted(value));
+    for u in e.unknown() {
+        s.push_str(&format!(" (+ unknown field {})", u.number));
+    }
+    s
+}
+
+/// `doc: "..."` when the message has a doc_string.
+fn doc_line(w: &mut dyn Write, set: &SchemaSet, m: &Message<'_>, depth: usize) -> io::Result<()> {
+    match m.bytes(set, "doc_string") {
+        Some(doc) => {
+            indent(w, depth)?;
+            writeln!(w, "doc: {}", quoted(doc))
+        }
+        None => Ok(()),
+    }
+}
+
+/// `metadata: key = "value", ...` when the message has metadata_props.
+fn metadata_line(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    m: &Message<'_>,
+    depth: usize,
+) -> io::Result<()> {
+    let pairs: Vec<String> = m
+        .messages(set, "metadata_props")
+        .map(|e| pair_text(set, e))
+        .collect();
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    indent(w, depth)?;
+    writeln!(w, "metadata: {}", pairs.join(", "))
+}
+
+// ------------------------------------------------------------------- model
+
+const MODEL_SHOWN: &[&str] = &[
+    "ir_version",
+    "opset_import",
+    "producer_name",
+    "producer_version",
+    "domain",
+    "model_version",
+    "doc_string",
+    "graph",
+    "metadata_props",
+    "training_info",
+    "functions",
+    "configuration",
+];
+
+fn opsets_text(set: &SchemaSet, m: &Message<'_>) -> String {
+    m.messages(set, "opset_import")
+        .map(|o| {
+            let domain = o
+                .str(set, "domain")
+                .filter(|d| !d.is_empty())
+                .unwrap_or("ai.onnx");
+            match o.int(set, "version") {
+                Some(v) => format!("{domain} {v}"),
+                None => domain.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn header(w: &mut dyn Write, label: &str, value: impl std::fmt::Display) -> io::Result<()> {
+    writeln!(w, "  {label:<16}{value}")
+}
+
+/// The model view (TEXT_VIEWS entry of onnx.ModelProto).
+pub fn model(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    m: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    writeln!(w, "ONNX model")?;
+    if let Some(v) = m.int(set, "ir_version") {
+        match set
+            .find_enum("onnx.Version")
+            .and_then(|e| set.enum_def(e).name_of(v))
+        {
+            Some(n) => header(w, "IR version:", format!("{v} ({n})"))?,
+            None => header(w, "IR version:", v)?,
+        }
+    }
+    let opsets = opsets_text(set, m);
+    if !opsets.is_empty() {
+        header(w, "opsets:", opsets)?;
+    }
+    let producer = [m.str(set, "producer_name"), m.str(set, "producer_version")]
+        .iter()
+        .flatten()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if m.has(set, "producer_name") || m.has(set, "producer_version") {
+        header(w, "producer:", producer)?;
+    }
+    if let Some(d) = m.bytes(set, "domain") {
+        header(w, "domain:", quoted(d))?;
+    }
+    if let Some(v) = m.int(set, "model_version") {
+        header(w, "model version:", v)?;
+    }
+    if let Some(d) = m.bytes(set, "doc_string") {
+        header(w, "doc:", quoted(d))?;
+    }
+    let meta: Vec<String> = m
+        .messages(set, "metadata_props")
+        .map(|e| pair_text(set, e))
+        .collect();
+    if !meta.is_empty() {
+        header(w, "metadata:", meta.join(", "))?;
+    }
+    // Counts: nodes everywhere (subgraphs, functions, training), and the
+    // main graph's initializers and their elements.
+    let node_id = msg_id(set, "onnx.NodeProto");
+    let mut all_nodes = 0u64;
+    let _ = crate::formats::onnx::walk(m, &mut |x| {
+        if Some(x.def) == node_id {
+            all_nodes = all_nodes.saturating_add(1);
+        }
+        Ok(())
+    });
+    let g = m.message(set, "graph");
+    if let Some(g) = g {
+        let main = g.field(set, "node").len() as u64;
+        let mut text = plural(main, "node", "nodes");
+        if all_nodes > main {
+            text.push_str(&format!(
+                " ({} with subgraphs, functions and training)",
+                grouped(all_nodes)
+            ));
+        }
+        header(w, "nodes:", text)?;
+        let mut params = 0u64;
+        let mut inits = 0u64;
+        for t in g.messages(set, "initializer") {
+            inits += 1;
+            let v = onnx_tensor::view(set, t);
+            params = params.saturating_add(declared_elements(&v).unwrap_or(0));
+        }
+        let mut sparse = 0u64;
+        for sp in g.messages(set, "sparse_initializer") {
+            sparse += 1;
+            if let Some(v) = sp.message(set, "values") {
+                params = params
+                    .saturating_add(declared_elements(&onnx_tensor::view(set, v)).unwrap_or(0));
+            }
+        }
+        let mut text = plural(inits, "initializer", "initializers");
+        if sparse > 0 {
+            text.push_str(&format!(" + {sparse} sparse"));
+        }
+        header(w, "initializers:", text)?;
+        header(
+            w,
+            "parameters:",
+            if sparse > 0 {
+                format!("{} (sparse: non-zeros)", grouped(params))
+            } else {
+                grouped(params)
+            },
+        )?;
+    }
+    let functions: Vec<&Message<'_>> = m.messages(set, "functions").collect();
+    if !functions.is_empty() {
+        let names: Vec<String> = functions.iter().map(|f| op_text(set, f, "name")).collect();
+        header(w, "functions:", names.join(", "))?;
+    }
+    for c in m.messages(set, "configuration") {
+        let devices = strings(set, c, "device");
+        header(
+            w,
+            "configuration:",
+            format!(
+                "{}: {} [{}]",
+                name_text(c.bytes(set, "name").unwrap_or(&[])),
+                plural(
+                    c.int(set, "num_devices").unwrap_or(0).max(0) as u64,
+                    "device",
+                    "devices"
+                ),
+                devices
+                    .iter()
+                    .map(|d| quoted(d))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )?;
+        rest(w, set, c, &["name", "num_devices", "device"], 2, opts)?;
+    }
+    writeln!(w)?;
+    if let Some(g) = g {
+        graph(w, set, "", g, 0, opts)?;
+    }
+    if !functions.is_empty() {
+        writeln!(w)?;
+        section(w, 0, "functions", functions.len())?;
+        for f in functions {
+            function(w, set, f, 1, opts)?;
+        }
+    }
+    let training: Vec<&Message<'_>> = m.messages(set, "training_info").collect();
+    if !training.is_empty() {
+        writeln!(w)?;
+        section(w, 0, "training_info", training.len())?;
+        for (k, t) in training.iter().enumerate() {
+            indent(w, 1)?;
+            writeln!(w, "[{k}]")?;
+            for part in ["initialization", "algorithm"] {
+                if let Some(g) = t.message(set, part) {
+                    graph(w, set, part, g, 2, opts)?;
+                }
+            }
+            for b in ["initialization_binding", "update_binding"] {
+                let pairs: Vec<String> = t.messages(set, b).map(|e| pair_text(set, e)).collect();
+                if !pairs.is_empty() {
+                    indent(w, 2)?;
+                    writeln!(w, "{b}: {}", pairs.join(", "))?;
+                }
+            }
+            rest(
+                w,
+                set,
+                t,
+                &[
+                    "initialization",
+                    "algorithm",
+                    "initialization_binding",
+                    "update_binding",
+                ],
+                2,
+                opts,
+            )?;
+        }
+    }
+    if has_rest(set, m, MODEL_SHOWN) {
+        writeln!(w)?;
+        writeln!(w, "other fields:")?;
+        rest(w, set, m, MODEL_SHOWN, 1, opts)?;
+    }
+    Ok(())
+}
+
+const FUNCTION_SHOWN: &[&str] = &[
+    "name",
+    "input",
+    "output",
+    "attribute",
+    "attribute_proto",
+    "node",
+    "doc_string",
+    "opset_import",
+    "domain",
+    "overload",
+    "value_info",
+    "metadata_props",
+];
+
+/// `function domain.name(inputs) -> (outputs) {attributes}`, its opsets,
+/// value_info and nodes.
+fn function(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    f: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let mut later = Vec::new();
+    let mut attrs: Vec<String> = strings(set, f, "attribute")
+        .iter()
+        .map(|a| name_text(a))
+        .collect();
+    attrs.extend(
+        f.messages(set, "attribute_proto")
+            .map(|a| attribute_text(set, a, opts, &mut later)),
+    );
+    indent(w, depth)?;
+    write!(
+        w,
+        "function {}({}) -> ({})",
+        op_text(set, f, "name"),
+        names(&strings(set, f, "input")),
+        names(&strings(set, f, "output"))
+    )?;
+    if !attrs.is_empty() {
+        write!(w, " {{{}}}", attrs.join(", "))?;
+    }
+    writeln!(w)?;
+    let d = depth + 1;
+    write_later(w, set, &later, d, opts)?;
+    if let Some(doc) = f.bytes(set, "doc_string") {
+        indent(w, d)?;
+        writeln!(w, "doc: {}", quoted(doc))?;
+    }
+    let opsets = opsets_text(set, f);
+    if !opsets.is_empty() {
+        indent(w, d)?;
+        writeln!(w, "opsets: {opsets}")?;
+    }
+    metadata_line(w, set, f, d)?;
+    let vis: Vec<&Message<'_>> = f.messages(set, "value_info").collect();
+    if !vis.is_empty() {
+        section(w, d, "value_info", vis.len())?;
+        for vi in vis {
+            value_info(w, set, vi, d + 1, opts)?;
+        }
+    }
+    let nodes: Vec<&Message<'_>> = f.messages(set, "node").collect();
+    section(w, d, "nodes", nodes.len())?;
+    for (i, n) in nodes.iter().enumerate() {
+        node(w, set, i, n, d + 1, opts)?;
+    }
+    rest(w, set, f, FUNCTION_SHOWN, d, opts)
+}
+
+// -------------------------------------------------------------- containers
+
+const CONTAINER_FIELDS: [&str; 5] = ["tensor", "sparse_tensor", "sequence", "map", "optional"];
+
+/// The elements of a SequenceProto (all five element fields, in order).
+fn seq_elements<'m, 'a>(set: &SchemaSet, s: &'m Message<'a>) -> Vec<&'m Message<'a>> {
+    CONTAINER_FIELDS
+        .iter()
+        .flat_map(|f| s.messages(set, &format!("{f}_values")).collect::<Vec<_>>())
+        .collect()
+}
+
+fn elem_type_text(set: &SchemaSet, msg: &Message<'_>, enum_full: &str) -> String {
+    match msg.int(set, "elem_type") {
+        Some(t) => enum_name(set, enum_full, t),
+        None => "?".into(),
+    }
+}
+
+/// Any container element: tensor, sparse tensor, sequence, map or optional.
+fn element(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    label: &str,
+    m: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    if is(set, m, "onnx.TensorProto") {
+        let label = if label.is_empty() {
+            "tensor".to_string()
+        } else {
+            format!("{label} tensor")
+        };
+        tensor_block(w, set, &label, m, depth, opts, DEFAULT_ROOT_VALUES)
+    } else if is(set, m, "onnx.SparseTensorProto") {
+        sparse_block(w, set, label, m, depth, opts, DEFAULT_ROOT_VALUES)
+    } else if is(set, m, "onnx.SequenceProto") {
+        sequence_block(w, set, label, m, depth, opts)
+    } else if is(set, m, "onnx.MapProto") {
+        map_block(w, set, label, m, depth, opts)
+    } else if is(set, m, "onnx.OptionalProto") {
+        optional_block(w, set, label, m, depth, opts)
+    } else {
+        indent(w, depth)?;
+        writeln!(w, "{label} {{")?;
+        message_fields(w, set, m, depth + 1, opts)?;
+        indent(w, depth)?;
+        writeln!(w, "}}")
+    }
+}
+
+fn label_name(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    label: &str,
+    kind: &str,
+    m: &Message<'_>,
+) -> io::Result<()> {
+    if !label.is_empty() {
+        write!(w, "{label} ")?;
+    }
+    write!(w, "{kind}")?;
+    if let Some(n) = m.bytes(set, "name").filter(|n| !n.is_empty()) {
+        write!(w, " {}", quoted(n))?;
+    }
+    Ok(())
+}
+
+const SEQ_SHOWN: &[&str] = &[
+    "name",
+    "elem_type",
+    "tensor_values",
+    "sparse_tensor_values",
+    "sequence_values",
+    "map_values",
+    "optional_values",
+];
+
+fn sequence_block(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    label: &str,
+    s: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let elements = seq_elements(set, s);
+    indent(w, depth)?;
+    label_name(w, set, label, "sequence", s)?;
+    writeln!(
+        w,
+        " of {}, {}",
+        elem_type_text(set, s, "onnx.SequenceProto.DataType"),
+        plural(elements.len() as u64, "element", "elements")
+    )?;
+    for (k, e) in elements.iter().enumerate() {
+        element(w, set, &format!("[{k}]"), e, depth + 1, opts)?;
+    }
+    rest(w, set, s, SEQ_SHOWN, depth + 1, opts)
+}
+
+fn optional_block(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    label: &str,
+    o: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let value = CONTAINER_FIELDS
+        .iter()
+        .find_map(|f| o.message(set, &format!("{f}_value")));
+    indent(w, depth)?;
+    label_name(w, set, label, "optional", o)?;
+    let ty = elem_type_text(set, o, "onnx.OptionalProto.DataType");
+    match value {
+        None => writeln!(w, " of {ty}: empty (no value)")?,
+        Some(v) => {
+            writeln!(w, " of {ty}, holding:")?;
+            element(w, set, "", v, depth + 1, opts)?;
+        }
+    }
+    rest(
+        w,
+        set,
+        o,
+        &[
+            "name",
+            "elem_type",
+            "tensor_value",
+            "sparse_tensor_value",
+            "sequence_value",
+            "map_value",
+            "optional_value",
+        ],
+        depth + 1,
+        opts,
+    )
+}
+
+fn map_block(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    label: &str,
+    m: &Message<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let key_type = data_type_name(set, m.int(set, "key_type"));
+    let string_keys = strings(set, m, "string_keys");
+    let mut keys: Vec<String> = m
+        .scalars(set, "keys")
+        .filter_map(|v| v.as_i64())
+        .map(|v| v.to_string())
+        .collect();
+    keys.extend(string_keys.iter().map(|k| quoted(k)));
+    let values = m.message(set, "values");
+    let elements = values.map(|v| seq_elements(set, v)).unwrap_or_default();
+    indent(w, depth)?;
+    label_name(w, set, label, "map", m)?;
+    let vt = values.map_or("?".into(), |v| {
+        elem_type_text(set, v, "onnx.SequenceProto.DataType")
+    });
+    writeln!(
+        w,
+        " {key_type} -> {vt}, {}",
+        plural(keys.len() as u64, "entry", "entries")
+    )?;
+    if let Some(n) = values
+        .and_then(|v| v.bytes(set, "name"))
+        .filter(|n| !n.is_empty())
+    {
+        indent(w, depth + 1)?;
+        writeln!(w, "values sequence: {}", quoted(n))?;
+    }
+    let count = keys.len().max(elements.len());
+    for k in 0..count {
+        let key = keys.get(k).map_or("(no key)", String::as_str);
+        match elements.get(k) {
+            Some(e) => element(w, set, &format!("[{key}] =>"), e, depth + 1, opts)?,
+            None => {
+                indent(w, depth + 1)?;
+                writeln!(w, "[{key}] => (no value)")?;
+            }
+        }
+    }
+    if let Some(v) = values
+        && has_rest(set, v, SEQ_SHOWN)
+    {
+        indent(w, depth + 1)?;
+        writeln!(w, "values {{")?;
+        rest(w, set, v, SEQ_SHOWN, depth + 2, opts)?;
+        indent(w, depth + 1)?;
+        writeln!(w, "}}")?;
+    }
+    rest(
+        w,
+        set,
+        m,
+        &["name", "key_type", "keys", "string_keys", "values"],
+        depth + 1,
+        opts,
+    )
+}
+
+/// The sequence view (TEXT_VIEWS entry of onnx.SequenceProto). At the root a
+/// sequence of at most one element is also an OptionalProto: say what that
+/// reading holds.
+pub fn sequence(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    m: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    sequence_block(w, set, "", m, 0, opts)?;
+    let n = seq_elements(set, m).len();
+    if n <= 1 {
+        let ty = elem_type_text(set, m, "onnx.SequenceProto.DataType");
+        writeln!(w)?;
+        if n == 0 {
+            writeln!(w, "read as an OptionalProto: an empty optional of {ty}")?;
+        } else {
+            writeln!(
+                w,
+                "read as an OptionalProto: an optional of {ty} holding element [0]"
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// TEXT_VIEWS entry of onnx.MapProto.
+pub fn map(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    m: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    map_block(w, set, "", m, 0, opts)
+}
+
+/// TEXT_VIEWS entry of onnx.OptionalProto.
+pub fn optional(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    m: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    optional_block(w, set, "", m, 0, opts)
+}
+
+/// TEXT_VIEWS entry of onnx.SparseTensorProto: the non-zeros with their
+/// coordinates; `--dense` adds the dense tensor.
+pub fn sparse(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    m: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    sparse_block(w, set, "", m, 0, opts, DEFAULT_ROOT_VALUES)?;
+    if !opts.dense {
+        writeln!(w)?;
+        writeln!(w, "(--dense shows the dense tensor)")?;
+    }
+    Ok(())
+}

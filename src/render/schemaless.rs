@@ -1,0 +1,623 @@
+//! Output of the schemaless reading. Text: an indented tree, one field per
+//! line (`number kind = value`), runners-up in `(also fits: ...)`. JSON: an
+//! array of fields, each `{"field", "wire_type", "kind", "value"}` plus the
+//! other readings of its value. Both walk the tree with an explicit stack,
+//! so any nesting depth prints without recursion.
+
+use super::RenderOptions;
+use super::json::{f32_json, f64_json, string};
+use super::text::hex_preview;
+use crate::error::DecodeError;
+use crate::schemaless::{self, Kind, RawField, RawMessage, Reading, Span};
+use crate::wire::{PackedVarints, WireValue};
+use std::io::{self, Write};
+
+/// Values of a packed field shown in text when `--values` is not given.
+const TEXT_VALUES: u64 = 64;
+
+fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
+    for _ in 0..depth {
+        w.write_all(b"  ")?;
+    }
+    Ok(())
+}
+
+fn zigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+fn f32_at(c: &[u8]) -> f32 {
+    f32::from_le_bytes([c[0], c[1], c[2], c[3]])
+}
+
+fn f64_at(c: &[u8]) -> f64 {
+    f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
+}
+
+/// The packed values of a reading as text, at most `limit` of them, and
+/// how many there are.
+fn packed_items(reading: &Reading<'_>, limit: u64) -> (Vec<String>, u64) {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    match *reading {
+        Reading::PackedVarint(b) => {
+            let items = PackedVarints::new(b)
+                .flatten()
+                .take(limit)
+                .map(|v| v.to_string())
+                .collect();
+            (items, b.iter().filter(|&&x| x < 0x80).count() as u64)
+        }
+        Reading::PackedFixed32 { bytes, float } => {
+            let items = bytes
+                .chunks_exact(4)
+                .take(limit)
+                .map(|c| {
+                    if float {
+                        format!("{:?}", f32_at(c))
+                    } else {
+                        i32::from_le_bytes([c[0], c[1], c[2], c[3]]).to_string()
+                    }
+                })
+                .collect();
+            (items, (bytes.len() / 4) as u64)
+        }
+        Reading::PackedFixed64 { bytes, float } => {
+            let items = bytes
+                .chunks_exact(8)
+                .take(limit)
+                .map(|c| {
+                    if float {
+                        format!("{:?}", f64_at(c))
+                    } else {
+                        i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
+                            .to_string()
+                    }
+                })
+                .collect();
+            (items, (bytes.len() / 8) as u64)
+        }
+        _ => (Vec::new(), 0),
+    }
+}
+
+fn list_text(items: &[String], total: u64) -> String {
+    let more = total.saturating_sub(items.len() as u64);
+    if more > 0 {
+        format!("[{}, … {more} more]", items.join(", "))
+    } else {
+        format!("[{}]", items.join(", "))
+    }
+}
+
+/// One packed value.
+enum Num {
+    U(u64),
+    I(i64),
+    F32(f32),
+    F64(f64),
+}
+
+/// The values of a packed reading, and how many there are.
+fn nums<'r>(reading: &Reading<'r>) -> (Box<dyn Iterator<Item = Num> + 'r>, u64) {
+    match *reading {
+        Reading::PackedVarint(b) => (
+            Box::new(PackedVarints::new(b).flatten().map(Num::U)),
+            b.iter().filter(|&&x| x < 0x80).count() as u64,
+        ),
+        Reading::PackedFixed32 { bytes, float } => (
+            Box::new(bytes.chunks_exact(4).map(move |c| {
+                if float {
+                    Num::F32(f32_at(c))
+                } else {
+                    Num::I(i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                }
+            })),
+            (bytes.len() / 4) as u64,
+        ),
+        Reading::PackedFixed64 { bytes, float } => (
+            Box::new(bytes.chunks_exact(8).map(move |c| {
+                if float {
+                    Num::F64(f64_at(c))
+                } else {
+                    Num::I(i64::from_le_bytes([
+                        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
+                    ]))
+                }
+            })),
+            (bytes.len() / 8) as u64,
+        ),
+        _ => (Box::new(std::iter::empty()), 0),
+    }
+}
+
+/// Writes up to `limit` packed values separated by `, ` through a local
+/// buffer (one write per 64 KiB, not one per value, and no list of strings:
+/// memory stays flat for any count). JSON spells non-finite floats as
+/// strings. Returns how many values there are in all.
+fn write_packed(
+    w: &mut dyn Write,
+    reading: &Reading<'_>,
+    limit: u64,
+    json: bool,
+) -> io::Result<u64> {
+    use std::fmt::Write as _;
+    let (values, total) = nums(reading);
+    // Sized by what will be written (allocation stays in proportion to the
+    // input), at most the flush threshold.
+    let shown = total.min(limit).saturating_mul(24).min(1 << 16);
+    let mut buf = String::with_capacity(usize::try_from(shown).unwrap_or(0));
+    let nonfinite = |buf: &mut String, nan: bool, positive: bool| {
+        buf.push_str(match (nan, positive) {
+            (true, _) => "\"NaN\"",
+            (false, true) => "\"Infinity\"",
+            (false, false) => "\"-Infinity\"",
+        })
+    };
+    for (n, v) in values.enumerate() {
+        if n as u64 >= limit {
+            break;
+        }
+        if n > 0 {
+            buf.push_str(", ");
+        }
+        // Writing to a String cannot fail.
+        let _ = match v {
+            Num::U(x) => write!(buf, "{x}"),
+            Num::I(x) => write!(buf, "{x}"),
+            Num::F32(x) if json && !x.is_finite() => {
+                nonfinite(&mut buf, x.is_nan(), x > 0.0);
+                Ok(())
+            }
+            Num::F64(x) if json && !x.is_finite() => {
+                nonfinite(&mut buf, x.is_nan(), x > 0.0);
+                Ok(())
+            }
+            Num::F32(x) => write!(buf, "{x:?}"),
+            Num::F64(x) => write!(buf, "{x:?}"),
+        };
+        if buf.len() >= 60_000 {
+            w.write_all(buf.as_bytes())?;
+            buf.clear();
+        }
+    }
+    w.write_all(buf.as_bytes())?;
+    Ok(total)
+}
+
+/// A one-line preview of another reading of a payload, for `also fits`.
+pub fn preview(kind: Kind, payload: &[u8]) -> String {
+    const N: u64 = 4;
+    let packed = |r: Reading<'_>| {
+        let (items, total) = packed_items(&r, N);
+        list_text(&items, total)
+    };
+    match kind {
+        Kind::Text => format!("{:?}", String::from_utf8_lossy(payload)),
+        Kind::Message => match schemaless::message_fields(payload) {
+            Some(fields) => {
+                let mut parts: Vec<String> = fields
+                    .iter()
+                    .take(N as usize)
+                    .map(|(n, v)| match v {
+                        WireValue::Varint(x) | WireValue::Fixed64(x) => format!("{n}: {x}"),
+                        WireValue::Fixed32(x) => format!("{n}: {x}"),
+                        WireValue::Len(b) => match schemaless::is_text(b) {
+                            Some(s) if s.len() <= 16 => format!("{n}: {s:?}"),
+                            _ => format!("{n}: <{} bytes>", b.len()),
+                        },
+                        WireValue::Group(_) => format!("{n}: group"),
+                    })
+                    .collect();
+                if fields.len() > N as usize {
+                    parts.push("…".into());
+                }
+                format!("message {{{}}}", parts.join(", "))
+            }
+            None => "message".into(),
+        },
+        Kind::PackedVarint => format!("packed_varint {}", packed(Reading::PackedVarint(payload))),
+        Kind::PackedFixed32 => {
+            let float = payload
+                .chunks_exact(4)
+                .all(|c| f32_at(c) == 0.0 || f32_at(c).abs() >= 1e-8);
+            format!(
+                "packed_fixed32 {}",
+                packed(Reading::PackedFixed32 {
+                    bytes: payload,
+                    float
+                })
+            )
+        }
+        Kind::PackedFixed64 => {
+            let float = payload
+                .chunks_exact(8)
+                .all(|c| f64_at(c) == 0.0 || f64_at(c).abs() >= 1e-8);
+            format!(
+                "packed_fixed64 {}",
+                packed(Reading::PackedFixed64 {
+                    bytes: payload,
+                    float
+                })
+            )
+        }
+        other => other.name().to_string(),
+    }
+}
+
+fn tag_hex(tag: &[u8]) -> String {
+    let parts: Vec<String> = tag.iter().map(|b| format!("{b:02x}")).collect();
+    parts.join(" ")
+}
+
+/// `number [@range (tag ..)] kind = value` up to the value's end; nested
+/// messages open a brace.
+fn text_field_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
+    write!(w, "{}", f.number)?;
+    if opts.offsets {
+        write!(
+            w,
+            " @0x{:x}..0x{:x} (tag {}",
+            f.offset,
+            f.end,
+            tag_hex(f.tag)
+        )?;
+        if !f.payload.is_empty() || matches!(f.wire, crate::wire::WireType::Len) {
+            write!(w, ", value @0x{:x}", f.value_offset)?;
+        }
+        write!(w, ")")?;
+    }
+    let kind = f.reading.kind().name();
+    let limit = opts.values.unwrap_or(TEXT_VALUES);
+    match &f.reading {
+        Reading::Varint(v) => {
+            write!(w, " {kind} = {v}")?;
+            let signed = *v as i64;
+            let mut notes = Vec::new();
+            if signed < 0 {
+                notes.push(format!("int64 {signed}"));
+            }
+            if *v != 0 {
+                notes.push(format!("sint {}", zigzag(*v)));
+            }
+            if !notes.is_empty() {
+                write!(w, "  ({})", notes.join(", "))?;
+            }
+        }
+        Reading::Fixed32(v) => {
+            write!(w, " {kind} = {v}  (float {:?}", f32::from_bits(*v))?;
+            if (*v as i32) < 0 {
+                write!(w, ", int32 {}", *v as i32)?;
+            }
+            write!(w, ")")?;
+        }
+        Reading::Fixed64(v) => {
+            write!(w, " {kind} = {v}  (double {:?}", f64::from_bits(*v))?;
+            if (*v as i64) < 0 {
+                write!(w, ", int64 {}", *v as i64)?;
+            }
+            write!(w, ")")?;
+        }
+        Reading::Message(_) | Reading::Group(_) => write!(w, " {kind} {{")?,
+        Reading::Text(s) => write!(w, " {kind} = {s:?}")?,
+        Reading::Bytes(b) => write!(w, " {kind} = {}", hex_preview(b))?,
+        r @ (Reading::PackedVarint(_)
+        | Reading::PackedFixed32 { .. }
+        | Reading::PackedFixed64 { .. }) => {
+            let unit = match r {
+                Reading::PackedVarint(_) => "varints",
+                Reading::PackedFixed32 { float: true, .. } => "floats",
+                Reading::PackedFixed32 { .. } => "int32s",
+                Reading::PackedFixed64 { float: true, .. } => "doubles",
+                _ => "int64s",
+            };
+            let total = nums(r).1;
+            write!(w, " {kind} = {total} {unit} [")?;
+            write_packed(w, r, limit, false)?;
+            if total > limit {
+                write!(w, ", … {} more", total - limit)?;
+            }
+            write!(w, "]")?;
+        }
+    }
+    Ok(())
+}
+
+fn text_field_tail(w: &mut dyn Write, f: &RawField<'_>) -> io::Result<()> {
+    if f.truncated {
+        write!(w, "  (cut off by the end of the input)")?;
+    }
+    if !f.also.is_empty() {
+        let alts: Vec<String> = f.also.iter().map(|&k| preview(k, f.payload)).collect();
+        write!(w, "  (also fits: {})", alts.join("; "))?;
+    }
+    Ok(())
+}
+
+/// The tree as indented text, starting at `depth`.
+pub fn write_text(
+    w: &mut dyn Write,
+    tree: &RawMessage<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    write_span(w, tree, tree.root, depth, opts)
+}
+
+fn write_span(
+    w: &mut dyn Write,
+    tree: &RawMessage<'_>,
+    root: Span,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    // (message, next field) per open message.
+    let mut stack: Vec<(Span, usize)> = vec![(root, 0)];
+    while let Some(&(span, next)) = stack.last() {
+        let level = depth + stack.len() - 1;
+        let Some(f) = tree.fields(span).get(next) else {
+            stack.pop();
+            if !stack.is_empty() {
+                indent(w, level.saturating_sub(1))?;
+                writeln!(w, "}}")?;
+            }
+            continue;
+        };
+        if let Some(top) = stack.last_mut() {
+            top.1 += 1;
+        }
+        indent(w, level)?;
+        text_field_head(w, f, opts)?;
+        match f.reading {
+            Reading::Message(s) | Reading::Group(s) if s.len > 0 => {
+                text_field_tail(w, f)?;
+                writeln!(w)?;
+                stack.push((s, 0));
+            }
+            Reading::Message(_) | Reading::Group(_) => {
+                write!(w, "}}")?;
+                text_field_tail(w, f)?;
+                writeln!(w)?;
+            }
+            _ => {
+                text_field_tail(w, f)?;
+                writeln!(w)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The whole text output of a schemaless decode after the header lines.
+pub fn write_text_body(
+    w: &mut dyn Write,
+    tree: &RawMessage<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    write_text(w, tree, 0, opts)?;
+    if let Some(fault) = &tree.fault {
+        writeln!(w, "fault: {}", fault_text(fault))?;
+    }
+    Ok(())
+}
+
+/// `7.1.2 @0x31: length 105 > 64 bytes left`
+pub fn fault_text(e: &DecodeError) -> String {
+    if e.path.is_empty() {
+        format!("@0x{:x}: {}", e.offset, e.kind)
+    } else {
+        format!("{} @0x{:x}: {}", e.path_string(), e.offset, e.kind)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// JSON
+// ---------------------------------------------------------------------------
+
+fn json_value_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
+    write!(
+        w,
+        "{{\"field\": {}, \"wire_type\": \"{}\", \"kind\": \"{}\", \"value\": ",
+        f.number,
+        f.wire.name(),
+        f.reading.kind().name()
+    )?;
+    let limit = opts.values.unwrap_or(u64::MAX);
+    match f.reading {
+        Reading::Varint(v) => {
+            write!(w, "{v}")?;
+            let signed = v as i64;
+            if signed < 0 {
+                write!(w, ", \"signed\": {signed}")?;
+            }
+            if v != 0 {
+                write!(w, ", \"zigzag\": {}", zigzag(v))?;
+            }
+        }
+        Reading::Fixed32(v) => {
+            write!(w, "{v}, \"float\": ")?;
+            f32_json(w, f32::from_bits(v))?;
+            if (v as i32) < 0 {
+                write!(w, ", \"signed\": {}", v as i32)?;
+            }
+        }
+        Reading::Fixed64(v) => {
+            write!(w, "{v}, \"double\": ")?;
+            f64_json(w, f64::from_bits(v))?;
+            if (v as i64) < 0 {
+                write!(w, ", \"signed\": {}", v as i64)?;
+            }
+        }
+        Reading::Message(_) | Reading::Group(_) => write!(w, "[")?,
+        Reading::Text(s) => string(w, s)?,
+        Reading::Bytes(b) => string(w, &super::base64(b))?,
+        ref r @ (Reading::PackedVarint(_)
+        | Reading::PackedFixed32 { .. }
+        | Reading::PackedFixed64 { .. }) => {
+            write!(w, "[")?;
+            let total = write_packed(w, r, limit, true)?;
+            write!(w, "], \"count\": {total}")?;
+            match *r {
+                Reading::PackedFixed32 { float, .. } => {
+                    write!(w, ", \"as\": \"{}\"", if float { "float" } else { "int32" })?
+                }
+                Reading::PackedFixed64 { float, .. } => write!(
+                    w,
+                    ", \"as\": \"{}\"",
+                    if float { "double" } else { "int64" }
+                )?,
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+fn json_field_tail(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
+    if !f.also.is_empty() {
+        write!(w, ", \"also\": [")?;
+        for (i, k) in f.also.iter().enumerate() {
+            if i > 0 {
+                write!(w, ", ")?;
+            }
+            write!(w, "\"{}\"", k.name())?;
+        }
+        write!(w, "]")?;
+    }
+    if f.truncated {
+        write!(w, ", \"truncated\": true")?;
+    }
+    if opts.offsets {
+        write!(
+            w,
+            ", \"offset\": {}, \"length\": {}, \"tag\": \"{}\", \"value_offset\": {}",
+            f.offset,
+            f.end.saturating_sub(f.offset),
+            tag_hex(f.tag).replace(' ', ""),
+            f.value_offset
+        )?;
+    }
+    write!(w, "}}")
+}
+
+/// The tree as a JSON array of fields.
+pub fn write_json(
+    w: &mut dyn Write,
+    tree: &RawMessage<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    write!(w, "[")?;
+    write_json_span(w, tree, tree.root, opts)?;
+    write!(w, "]")
+}
+
+/// The first root field of a tree as one JSON object (the reading of a
+/// field a schema did not know).
+pub fn write_json_field(
+    w: &mut dyn Write,
+    tree: &RawMessage<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let first = Span {
+        start: tree.root.start,
+        len: tree.root.len.min(1),
+    };
+    if first.len == 0 {
+        return write!(w, "null");
+    }
+    write_json_span(w, tree, first, opts)
+}
+
+/// The fields of `root`, comma-separated, nested messages as arrays.
+fn write_json_span(
+    w: &mut dyn Write,
+    tree: &RawMessage<'_>,
+    root: Span,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    // (message, next field, the field that holds it).
+    let mut stack: Vec<(Span, usize, Option<&RawField<'_>>)> = vec![(root, 0, None)];
+    while let Some(top) = stack.last_mut() {
+        let (span, next, _) = *top;
+        let Some(f) = tree.fields(span).get(next) else {
+            let closed = stack.pop().and_then(|(_, _, holder)| holder);
+            if let Some(holder) = closed {
+                write!(w, "]")?;
+                json_field_tail(w, holder, opts)?;
+            }
+            continue;
+        };
+        top.1 += 1;
+        if next > 0 {
+            write!(w, ", ")?;
+        }
+        json_value_head(w, f, opts)?;
+        match f.reading {
+            Reading::Message(s) | Reading::Group(s) => stack.push((s, 0, Some(f))),
+            _ => json_field_tail(w, f, opts)?,
+        }
+    }
+    Ok(())
+}
+
+/// The members of the top-level JSON object after `"format"`: the type
+/// (none), the fields, and the fault of a partial read.
+pub fn write_json_body(
+    w: &mut dyn Write,
+    tree: &RawMessage<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    write!(w, ", \"type\": null, \"value\": ")?;
+    write_json(w, tree, opts)?;
+    if let Some(fault) = &tree.fault {
+        write!(
+            w,
+            ", \"fault\": {{\"path\": \"{}\", \"offset\": {}, \"check\": \"{}\", \"message\": ",
+            fault.path_string(),
+            fault.offset,
+            fault.kind.check()
+        )?;
+        string(w, &fault.kind.to_string())?;
+        write!(w, "}}")?;
+    }
+    Ok(())
+}
+
+/// A field a schema did not know, read without one: the rest of a text
+/// line after `: ` (a nested reading continues on indented lines).
+pub fn write_unknown_text(
+    w: &mut dyn Write,
+    tree: &RawMessage<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let Some(f) = tree.root_fields().first() else {
+        return writeln!(w);
+    };
+    match f.reading {
+        Reading::Message(s) | Reading::Group(s) if s.len > 0 => {
+            writeln!(w, "{} {{", f.reading.kind().name())?;
+            write_span(w, tree, s, depth + 1, opts)?;
+            indent(w, depth)?;
+            writeln!(w, "}}")
+        }
+        _ => {
+            // Reuse the one-line form without the field number.
+            let mut line = Vec::new();
+            text_field_head(
+                &mut line,
+                f,
+                &RenderOptions {
+                    offsets: false,
+                    ..opts.clone()
+                },
+            )?;
+            text_field_tail(&mut line, f)?;
+            let line = String::from_utf8_lossy(&line);
+            let shown = line
+                .split_once(' ')
+                .map_or(line.as_ref(), |(_, rest)| rest)
+                .replacen(" = ", " ", 1);
+            writeln!(w, "{shown}")
+        }
+    }
+}

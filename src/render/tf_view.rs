@@ -1,0 +1,1537 @@
+//! Text views of TensorFlow files, for people: a SavedModel the way
+//! `saved_model_cli show --all` starts (tag sets, then signatures with each
+//! input and output's dtype and shape), then the object graph, the function
+//! library and the graph; a GraphDef as one line per node
+//! (`name = Op(inputs) {attrs} @device`) with its Const tensors, versions and
+//! library. Every field the view does not summarise is still printed with the
+//! generic field tree, unknown fields included.
+
+use super::text::{message_fields, quoted, tensor_block};
+use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
+use crate::decode::{Message, ScalarValue, Value};
+use crate::schema::{FieldType, SchemaSet};
+use crate::tensor::Element;
+use std::io::{self, Write};
+
+/// Tensors of at most this many elements are written inside the node line;
+/// larger ones get a block of their own under it.
+const INLINE_VALUES: u64 = 8;
+
+/// What every writer here needs.
+struct Ctx<'o> {
+    set: &'static SchemaSet,
+    opts: &'o RenderOptions,
+}
+
+/// `tensorflow.SavedModel`: see the module comment.
+pub fn saved_model(
+    w: &mut dyn Write,
+    _set: &SchemaSet,
+    msg: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let cx = Ctx {
+        set: SchemaSet::builtin(),
+        opts,
+    };
+    let set = cx.set;
+    if let Some(v) = msg.int(set, "saved_model_schema_version") {
+        writeln!(w, "saved_model_schema_version: {v}")?;
+    }
+    let metas: Vec<&Message<'_>> = msg.messages(set, "meta_graphs").collect();
+    writeln!(w, "meta graphs: {}", metas.len())?;
+    for (i, mg) in metas.iter().enumerate() {
+        writeln!(w)?;
+        meta_graph(w, &cx, i, mg)?;
+    }
+    rest(
+        w,
+        &cx,
+        msg,
+        &["saved_model_schema_version", "meta_graphs"],
+        0,
+    )
+}
+
+/// `tensorflow.GraphDef` (a frozen graph): see the module comment.
+pub fn graph_def(
+    w: &mut dyn Write,
+    _set: &SchemaSet,
+    msg: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let cx = Ctx {
+        set: SchemaSet::builtin(),
+        opts,
+    };
+    graph(w, &cx, msg, 0)
+}
+
+fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
+    for _ in 0..depth {
+        w.write_all(b"  ")?;
+    }
+    Ok(())
+}
+
+/// Prints the fields of `msg` not named in `covered` (unknown fields too)
+/// with the generic field tree, so that nothing is dropped.
+fn rest(
+    w: &mut dyn Write,
+    cx: &Ctx<'_>,
+    msg: &Message<'_>,
+    covered: &[&str],
+    depth: usize,
+) -> io::Result<()> {
+    let def = msg.def(cx.set);
+    let keep = |slot: Option<usize>| match slot.and_then(|s| def.fields.get(s)) {
+        Some(f) => !covered.contains(&f.name.as_str()),
+        None => true,
+    };
+    if !msg.fields.iter().any(|f| keep(f.slot)) {
+        return Ok(());
+    }
+    // Only the uncovered fields are copied, so this costs what they print.
+    let sub = Message {
+        def: msg.def,
+        offset: msg.offset,
+        end: msg.end,
+        fields: msg
+            .fields
+            .iter()
+            .filter(|f| keep(f.slot))
+            .cloned()
+            .collect(),
+    };
+    message_fields(w, cx.set, &sub, depth, cx.opts)
+}
+
+/// True when `msg` or a message inside it has fields the schema does not
+/// know (only under `--as`): its compact form would hide them.
+fn has_unknown(msg: &Message<'_>) -> bool {
+    msg.fields.iter().any(|f| match &f.value {
+        Value::Unknown(_) => true,
+        Value::Message(m) => has_unknown(m),
+        _ => false,
+    })
+}
+
+/// After a compact line: the whole message as a field tree when the line
+/// could not show all of it.
+fn unknown_tree(
+    w: &mut dyn Write,
+    cx: &Ctx<'_>,
+    label: &str,
+    msg: &Message<'_>,
+    depth: usize,
+) -> io::Result<()> {
+    if !has_unknown(msg) {
+        return Ok(());
+    }
+    indent(w, depth)?;
+    writeln!(w, "{label} (with fields not in the schema):")?;
+    message_fields(w, cx.set, msg, depth + 1, cx.opts)
+}
+
+// ---------------------------------------------------------------------------
+// Small value formatters
+
+fn str_or<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> &'a str {
+    msg.str(set, field).unwrap_or("")
+}
+
+/// An enum field by name (the number when it has none); None when absent.
+fn enum_text(set: &SchemaSet, msg: &Message<'_>, field: &str) -> Option<String> {
+    let (_, fdef) = msg.def(set).field_by_name(field)?;
+    let v = msg.scalar(set, field)?;
+    let n = v.as_i64()?;
+    Some(match fdef.ty {
+        FieldType::Enum(e) => set
+            .enum_def(e)
+            .name_of(n)
+            .map_or_else(|| n.to_string(), str::to_string),
+        _ => n.to_string(),
+    })
+}
+
+fn dtype_name(set: &SchemaSet, code: i64) -> String {
+    set.find_enum("tensorflow.DataType")
+        .and_then(|e| set.enum_def(e).name_of(code))
+        .map_or_else(|| format!("DataType({code})"), str::to_string)
+}
+
+fn dtype_of(set: &SchemaSet, msg: &Message<'_>, field: &str) -> String {
+    dtype_name(set, msg.int(set, field).unwrap_or(0))
+}
+
+/// A TensorShapeProto as `[?, 3]` (`?` an unknown size, `name:size` a named
+/// dimension), `[]` a scalar, `<unknown rank>`.
+fn shape_text(set: &SchemaSet, shape: Option<&Message<'_>>) -> String {
+    let Some(shape) = shape else {
+        return "[]".to_string();
+    };
+    if shape
+        .scalar(set, "unknown_rank")
+        .is_some_and(|v| v == ScalarValue::Bool(true))
+    {
+        return "<unknown rank>".to_string();
+    }
+    let dims: Vec<String> = shape
+        .messages(set, "dim")
+        .map(|d| {
+            let size = match d.int(set, "size").unwrap_or(0) {
+                -1 => "?".to_string(),
+                n => n.to_string(),
+            };
+            match d.str(set, "name") {
+                Some(name) if !name.is_empty() => format!("{name}:{size}"),
+                _ => size,
+            }
+        })
+        .collect();
+    format!("[{}]", dims.join(", "))
+}
+
+fn float_text(v: f64) -> String {
+    format!("{v:?}")
+}
+
+/// A float field as the shortest text that reads back as the same f32.
+fn f32_text(v: f32) -> String {
+    format!("{v:?}")
+}
+
+/// Bytes as quoted text; in a preview (no `--values`) long text is cut
+/// with its length said, so that one string cannot flood a node line.
+fn bytes_text(cx: &Ctx<'_>, b: &[u8]) -> String {
+    const PREVIEW: usize = 64;
+    if cx.opts.values.is_some() || b.len() <= PREVIEW {
+        return quoted(b);
+    }
+    match std::str::from_utf8(b) {
+        Ok(s) => {
+            let cut = (0..=PREVIEW)
+                .rev()
+                .find(|&i| s.is_char_boundary(i))
+                .unwrap_or(0);
+            let head = s.get(..cut).unwrap_or("");
+            format!("{head:?}… ({} bytes)", b.len())
+        }
+        Err(_) => quoted(b),
+    }
+}
+
+fn element_text(cx: &Ctx<'_>, e: Element<'_>) -> String {
+    match e {
+        Element::F32(v) => format!("{v:?}"),
+        Element::F64(v) => format!("{v:?}"),
+        Element::I64(v) => v.to_string(),
+        Element::U64(v) => v.to_string(),
+        Element::Bool(b) => b.to_string(),
+        Element::C64(r, i) => format!("{r:?}{i:+?}i"),
+        Element::C128(r, i) => format!("{r:?}{i:+?}i"),
+        Element::Str(s) => bytes_text(cx, s),
+    }
+}
+
+/// The fields of a tensorflow.TensorProto a compact form shows.
+const TENSOR_COMPACT_FIELDS: &[&str] = &["dtype", "tensor_shape"];
+
+/// A small tensor on one line (`DT_INT32 [2, 2] {1, 2, 3, 4}`), or None when
+/// it needs a block: many values, fields beyond dtype/shape/values, values
+/// that cannot be shown.
+fn tensor_inline(cx: &Ctx<'_>, t: &Message<'_>) -> Option<String> {
+    let set = cx.set;
+    let adapter = tensor_adapter(&t.def(set).full_name)?;
+    let simple = t.fields.iter().all(|f| {
+        f.slot
+            .and_then(|s| t.def(set).fields.get(s))
+            .is_some_and(|fd| {
+                TENSOR_COMPACT_FIELDS.contains(&fd.name.as_str())
+                    || adapter.value_fields.contains(&fd.name.as_str())
+            })
+    });
+    if !simple {
+        return None;
+    }
+    let view = (adapter.view)(set, t);
+    if view.elements > INLINE_VALUES {
+        return None;
+    }
+    let head = format!(
+        "{} {}",
+        view.type_name,
+        shape_text(set, t.message(set, "tensor_shape"))
+    );
+    let mut loaded = load_values(&view, cx.opts);
+    let mut items: Vec<String> = Vec::new();
+    match &loaded {
+        LoadedValues::Unavailable(_) => return None,
+        LoadedValues::Nothing => return Some(format!("{head} {{}}")),
+        _ => {}
+    }
+    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
+        items.push(element_text(cx, e));
+        Ok(())
+    });
+    Some(format!("{head} {{{}}}", items.join(", ")))
+}
+
+/// A tensor for a node line: inline, or a summary pointing to the block
+/// printed under the line (pushed onto `blocks`).
+fn tensor_ref<'m, 'a>(
+    cx: &Ctx<'_>,
+    label: String,
+    t: &'m Message<'a>,
+    blocks: &mut Vec<(String, &'m Message<'a>)>,
+) -> String {
+    if let Some(s) = tensor_inline(cx, t) {
+        return s;
+    }
+    let set = cx.set;
+    let summary = format!(
+        "{} {} (below)",
+        dtype_of(set, t, "dtype"),
+        shape_text(set, t.message(set, "tensor_shape"))
+    );
+    blocks.push((label, t));
+    summary
+}
+
+/// One AttrValue, compactly: `"text"`, `42`, `0.5`, `true`, `DT_FLOAT`,
+/// `[?, 3]`, a tensor, `[...]` for a list, `Fn{attr=...}`, `$placeholder`.
+fn attr_value<'m, 'a>(
+    cx: &Ctx<'_>,
+    label: &str,
+    av: &'m Message<'a>,
+    blocks: &mut Vec<(String, &'m Message<'a>)>,
+) -> String {
+    let set = cx.set;
+    if let Some(b) = av.bytes(set, "s") {
+        return bytes_text(cx, b);
+    }
+    if let Some(v) = av.int(set, "i") {
+        return v.to_string();
+    }
+    if let Some(ScalarValue::F32(v)) = av.scalar(set, "f") {
+        return f32_text(v);
+    }
+    if let Some(ScalarValue::Bool(b)) = av.scalar(set, "b") {
+        return b.to_string();
+    }
+    if av.has(set, "type") {
+        return dtype_of(set, av, "type");
+    }
+    if let Some(shape) = av.message(set, "shape") {
+        return shape_text(set, Some(shape));
+    }
+    if let Some(t) = av.message(set, "tensor") {
+        return tensor_ref(cx, label.to_string(), t, blocks);
+    }
+    if let Some(list) = av.message(set, "list") {
+        return list_value(cx, label, list, blocks);
+    }
+    if let Some(f) = av.message(set, "func") {
+        return func_text(cx, label, f, blocks);
+    }
+    if let Some(p) = av.str(set, "placeholder") {
+        return format!("${p}");
+    }
+    "<unset>".to_string()
+}
+
+fn list_value<'m, 'a>(
+    cx: &Ctx<'_>,
+    label: &str,
+    list: &'m Message<'a>,
+    blocks: &mut Vec<(String, &'m Message<'a>)>,
+) -> String {
+    let set = cx.set;
+    let mut items: Vec<String> = Vec::new();
+    for f in list.field(set, "s") {
+        if let Value::Bytes(b) = f.value {
+            items.push(bytes_text(cx, b));
+        }
+    }
+    items.extend(
+        list.scalars(set, "i")
+            .filter_map(|v| v.as_i64().map(|n| n.to_string())),
+    );
+    items.extend(list.scalars(set, "f").map(|v| match v {
+        ScalarValue::F32(x) => f32_text(x),
+        other => format!("{other:?}"),
+    }));
+    items.extend(list.scalars(set, "b").map(|v| match v {
+        ScalarValue::Bool(b) => b.to_string(),
+        other => format!("{other:?}"),
+    }));
+    items.extend(
+        list.scalars(set, "type")
+            .filter_map(|v| v.as_i64())
+            .map(|n| dtype_name(set, n)),
+    );
+    items.extend(
+        list.messages(set, "shape")
+            .map(|s| shape_text(set, Some(s))),
+    );
+    for (k, t) in list.messages(set, "tensor").enumerate() {
+        items.push(tensor_ref(cx, format!("{label}[{k}]"), t, blocks));
+    }
+    for (k, f) in list.messages(set, "func").enumerate() {
+        items.push(func_text(cx, &format!("{label}[{k}]"), f, blocks));
+    }
+    format!("[{}]", items.join(", "))
+}
+
+/// A NameAttrList: `Name{k=v, ...}` (just `Name` without attributes).
+fn func_text<'m, 'a>(
+    cx: &Ctx<'_>,
+    label: &str,
+    f: &'m Message<'a>,
+    blocks: &mut Vec<(String, &'m Message<'a>)>,
+) -> String {
+    let set = cx.set;
+    let attrs = attr_map(cx, label, f, "attr", blocks);
+    let name = str_or(set, f, "name");
+    if attrs.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name}{{{attrs}}}")
+    }
+}
+
+/// The key and value of a map entry.
+fn entry<'m, 'a>(set: &SchemaSet, e: &'m Message<'a>) -> (String, Option<&'m Value<'a>>) {
+    let def = e.def(set);
+    let key = def
+        .field_by_number(1)
+        .and_then(|(slot, kdef)| {
+            e.slot(slot).last().map(|f| match f.value {
+                Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+                Value::Scalar(raw) => match ScalarValue::from_raw(kdef.ty, raw) {
+                    ScalarValue::U64(v) => v.to_string(),
+                    other => other.as_i64().map_or_else(String::new, |n| n.to_string()),
+                },
+                _ => String::new(),
+            })
+        })
+        .unwrap_or_default();
+    let value = def
+        .field_by_number(2)
+        .and_then(|(slot, _)| e.slot(slot).last().map(|f| &f.value));
+    (key, value)
+}
+
+/// The entries of a map field whose values are messages, in wire order.
+fn map_messages<'m, 'a>(
+    set: &SchemaSet,
+    msg: &'m Message<'a>,
+    field: &str,
+) -> Vec<(String, Option<&'m Message<'a>>)> {
+    msg.messages(set, field)
+        .map(|e| {
+            let (k, v) = entry(set, e);
+            let m = match v {
+                Some(Value::Message(m)) => Some(m.as_ref()),
+                _ => None,
+            };
+            (k, m)
+        })
+        .collect()
+}
+
+/// A map<string, AttrValue> as `k=v, k=v`.
+fn attr_map<'m, 'a>(
+    cx: &Ctx<'_>,
+    label: &str,
+    msg: &'m Message<'a>,
+    field: &str,
+    blocks: &mut Vec<(String, &'m Message<'a>)>,
+) -> String {
+    map_messages(cx.set, msg, field)
+        .into_iter()
+        .map(|(k, v)| {
+            let shown = match v {
+                Some(av) => attr_value(cx, &format!("{label}.{k}"), av, blocks),
+                None => "<unset>".to_string(),
+            };
+            format!("{k}={shown}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A map<string, string> (or other scalar map) as `k = v, ...`.
+fn scalar_map(set: &SchemaSet, msg: &Message<'_>, field: &str, sep: &str) -> String {
+    msg.messages(set, field)
+        .map(|e| {
+            let (k, v) = entry(set, e);
+            let v = match v {
+                Some(Value::Bytes(b)) => String::from_utf8_lossy(b).into_owned(),
+                Some(Value::Scalar(n)) => n.to_string(),
+                _ => String::new(),
+            };
+            format!("{k}{sep}{v}")
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn full_type(set: &SchemaSet, t: &Message<'_>) -> String {
+    let mut s = enum_text(set, t, "type_id").unwrap_or_else(|| "TFT_UNSET".to_string());
+    let args: Vec<String> = t.messages(set, "args").map(|a| full_type(set, a)).collect();
+    if let Some(v) = t.str(set, "s") {
+        s.push_str(&format!("({v:?})"));
+    } else if let Some(i) = t.int(set, "i") {
+        s.push_str(&format!("({i})"));
+    }
+    if !args.is_empty() {
+        s.push_str(&format!("[{}]", args.join(", ")));
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------
+// Graphs and nodes
+
+const NODE_FIELDS: &[&str] = &[
+    "name",
+    "op",
+    "input",
+    "device",
+    "attr",
+    "experimental_debug_info",
+    "experimental_type",
+];
+
+/// `name = Op(inputs) {attrs} @device`, then the blocks of large tensors,
+/// debug info, the full type and any other field.
+fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::Result<()> {
+    let set = cx.set;
+    let name = str_or(set, n, "name");
+    let inputs: Vec<String> = n
+        .field(set, "input")
+        .iter()
+        .filter_map(|f| match f.value {
+            Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            _ => None,
+        })
+        .collect();
+    let mut blocks = Vec::new();
+    let attrs = attr_map(cx, "", n, "attr", &mut blocks);
+    indent(w, depth)?;
+    write!(
+        w,
+        "{name} = {}({})",
+        str_or(set, n, "op"),
+        inputs.join(", ")
+    )?;
+    if !attrs.is_empty() {
+        write!(w, " {{{attrs}}}")?;
+    }
+    if let Some(d) = n.str(set, "device").filter(|d| !d.is_empty()) {
+        write!(w, " @{d}")?;
+    }
+    writeln!(w)?;
+    for (label, t) in blocks {
+        indent(w, depth + 2)?;
+        writeln!(w, "{}:", label.trim_start_matches('.'))?;
+        tensor_block(w, set, t, depth + 3, cx.opts, false)?;
+    }
+    if let Some(dbg) = n.message(set, "experimental_debug_info") {
+        let list = |field: &str| -> Vec<String> {
+            dbg.field(set, field)
+                .iter()
+                .filter_map(|f| match f.value {
+                    Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let nodes = list("original_node_names");
+        let funcs = list("original_func_names");
+        indent(w, depth + 2)?;
+        writeln!(
+            w,
+            "from nodes [{}], functions [{}]",
+            nodes.join(", "),
+            funcs.join(", ")
+        )?;
+        unknown_tree(w, cx, "experimental_debug_info", dbg, depth + 2)?;
+    }
+    if let Some(t) = n.message(set, "experimental_type") {
+        indent(w, depth + 2)?;
+        writeln!(w, "full type: {}", full_type(set, t))?;
+        unknown_tree(w, cx, "experimental_type", t, depth + 2)?;
+    }
+    for (key, av) in map_messages(set, n, "attr") {
+        if let Some(av) = av {
+            unknown_tree(w, cx, &format!("attr[{key}]"), av, depth + 2)?;
+        }
+    }
+    rest(w, cx, n, NODE_FIELDS, depth + 2)
+}
+
+/// A GraphDef: versions, nodes, the function library, debug info.
+fn graph(w: &mut dyn Write, cx: &Ctx<'_>, g: &Message<'_>, depth: usize) -> io::Result<()> {
+    let set = cx.set;
+    if let Some(v) = g.message(set, "versions") {
+        indent(w, depth)?;
+        versions(w, cx, v, depth)?;
+    }
+    if let Some(v) = g.int(set, "version") {
+        indent(w, depth)?;
+        writeln!(w, "version (deprecated): {v}")?;
+    }
+    let nodes = g.field(set, "node");
+    indent(w, depth)?;
+    writeln!(w, "nodes ({}):", nodes.len())?;
+    for f in nodes {
+        if let Value::Message(n) = &f.value {
+            node(w, cx, n, depth + 1)?;
+        }
+    }
+    if let Some(lib) = g.message(set, "library") {
+        library(w, cx, lib, depth)?;
+    }
+    rest(w, cx, g, &["node", "versions", "version", "library"], depth)
+}
+
+fn versions(w: &mut dyn Write, cx: &Ctx<'_>, v: &Message<'_>, depth: usize) -> io::Result<()> {
+    let set = cx.set;
+    write!(
+        w,
+        "versions: producer {}, min_consumer {}",
+        v.int(set, "producer").unwrap_or(0),
+        v.int(set, "min_consumer").unwrap_or(0)
+    )?;
+    let bad: Vec<String> = v
+        .scalars(set, "bad_consumers")
+        .filter_map(|x| x.as_i64())
+        .map(|x| x.to_string())
+        .collect();
+    if !bad.is_empty() {
+        write!(w, ", bad_consumers [{}]", bad.join(", "))?;
+    }
+    writeln!(w)?;
+    rest(
+        w,
+        cx,
+        v,
+        &["producer", "min_consumer", "bad_consumers"],
+        depth + 1,
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Op signatures and the function library
+
+const ARG_FIELDS: &[&str] = &[
+    "name",
+    "description",
+    "type",
+    "type_attr",
+    "number_attr",
+    "type_list_attr",
+    "handle_data",
+    "is_ref",
+    "experimental_full_type",
+];
+
+/// `name: type` of an OpDef.ArgDef: a dtype, a type attr, `N*T` for a
+/// number attr, a type-list attr; `ref`, resource handle data, full type.
+fn arg_text(set: &SchemaSet, a: &Message<'_>) -> String {
+    let mut ty = if a.has(set, "type") {
+        dtype_of(set, a, "type")
+    } else if let Some(t) = a.str(set, "type_list_attr").filter(|s| !s.is_empty()) {
+        t.to_string()
+    } else {
+        str_or(set, a, "type_attr").to_string()
+    };
+    if let Some(n) = a.str(set, "number_attr").filter(|s| !s.is_empty()) {
+        ty = format!("{n}*{ty}");
+    }
+    if a.scalar(set, "is_ref") == Some(ScalarValue::Bool(true)) {
+        ty = format!("ref {ty}");
+    }
+    let handles: Vec<String> = a
+        .messages(set, "handle_data")
+        .map(|h| {
+            format!(
+                "{} {}",
+                dtype_of(set, h, "dtype"),
+                shape_text(set, h.message(set, "shape"))
+            )
+        })
+        .collect();
+    if !handles.is_empty() {
+        ty.push_str(&format!(" <{}>", handles.join(", ")));
+    }
+    if let Some(t) = a.message(set, "experimental_full_type") {
+        ty.push_str(&format!(" :: {}", full_type(set, t)));
+    }
+    let mut s = format!("{}: {ty}", str_or(set, a, "name"));
+    if let Some(d) = a.str(set, "description").filter(|s| !s.is_empty()) {
+        s.push_str(&format!(" # {d:?}"));
+    }
+    s
+}
+
+const OPDEF_FIELDS: &[&str] = &[
+    "name",
+    "input_arg",
+    "output_arg",
+    "control_output",
+    "attr",
+    "is_commutative",
+    "is_aggregate",
+    "is_stateful",
+    "allows_uninitialized_input",
+    "is_distributed_communication",
+];
+
+/// `Name(a: T, b: DT_INT32) -> (y: T), control outputs [..] [stateful]`.
+fn op_signature(set: &SchemaSet, op: &Message<'_>) -> String {
+    let args = |field: &str| -> Vec<String> {
+        op.messages(set, field).map(|a| arg_text(set, a)).collect()
+    };
+    let mut s = format!(
+        "{}({}) -> ({})",
+        str_or(set, op, "name"),
+        args("input_arg").join(", "),
+        args("output_arg").join(", ")
+    );
+    let control: Vec<String> = op
+        .field(set, "control_output")
+        .iter()
+        .filter_map(|f| match f.value {
+            Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            _ => None,
+        })
+        .collect();
+    if !control.is_empty() {
+        s.push_str(&format!(", control outputs [{}]", control.join(", ")));
+    }
+    let flags: Vec<&str> = [
+        ("is_stateful", "stateful"),
+        ("is_commutative", "commutative"),
+        ("is_aggregate", "aggregate"),
+        ("allows_uninitialized_input", "allows uninitialized input"),
+        ("is_distributed_communication", "distributed communication"),
+    ]
+    .iter()
+    .filter(|(f, _)| op.scalar(set, f) == Some(ScalarValue::Bool(true)))
+    .map(|(_, label)| *label)
+    .collect();
+    if !flags.is_empty() {
+        s.push_str(&format!(" [{}]", flags.join(", ")));
+    }
+    s
+}
+
+const ATTRDEF_FIELDS: &[&str] = &[
+    "name",
+    "type",
+    "default_value",
+    "description",
+    "has_minimum",
+    "minimum",
+    "allowed_values",
+];
+
+/// `T: type in {DT_FLOAT, DT_DOUBLE} = DT_FLOAT`, `N: int >= 1`.
+fn attr_def<'m, 'a>(
+    cx: &Ctx<'_>,
+    a: &'m Message<'a>,
+    blocks: &mut Vec<(String, &'m Message<'a>)>,
+) -> String {
+    let set = cx.set;
+    let name = str_or(set, a, "name");
+    let mut s = format!("{name}: {}", str_or(set, a, "type"));
+    if let Some(allowed) = a.message(set, "allowed_values") {
+        s.push_str(&format!(
+            " in {}",
+            attr_value(cx, &format!("{name}.allowed"), allowed, blocks)
+        ));
+    }
+    if a.scalar(set, "has_minimum") == Some(ScalarValue::Bool(true)) {
+        s.push_str(&format!(" >= {}", a.int(set, "minimum").unwrap_or(0)));
+    }
+    if let Some(d) = a.message(set, "default_value") {
+        s.push_str(&format!(
+            " = {}",
+            attr_value(cx, &format!("{name}.default"), d, blocks)
+        ));
+    }
+    if let Some(d) = a.str(set, "description").filter(|s| !s.is_empty()) {
+        s.push_str(&format!(" # {d:?}"));
+    }
+    s
+}
+
+/// An OpDef: the signature line, its attribute definitions, the rest.
+fn op_def(
+    w: &mut dyn Write,
+    cx: &Ctx<'_>,
+    op: &Message<'_>,
+    depth: usize,
+    what: &str,
+) -> io::Result<()> {
+    let set = cx.set;
+    indent(w, depth)?;
+    writeln!(w, "{what}{}", op_signature(set, op))?;
+    let mut blocks = Vec::new();
+    let attrs: Vec<String> = op
+        .messages(set, "attr")
+        .map(|a| attr_def(cx, a, &mut blocks))
+        .collect();
+    if !attrs.is_empty() {
+        indent(w, depth + 2)?;
+        writeln!(w, "attrs: {}", attrs.join("; "))?;
+    }
+    for (label, t) in blocks {
+        indent(w, depth + 2)?;
+        writeln!(w, "{label}:")?;
+        tensor_block(w, set, t, depth + 3, cx.opts, false)?;
+    }
+    for a in op
+        .messages(set, "input_arg")
+        .chain(op.messages(set, "output_arg"))
+    {
+        rest(w, cx, a, ARG_FIELDS, depth + 2)?;
+    }
+    for a in op.messages(set, "attr") {
+        rest(w, cx, a, ATTRDEF_FIELDS, depth + 2)?;
+        for (field, m) in [
+            ("default_value", a.message(set, "default_value")),
+            ("allowed_values", a.message(set, "allowed_values")),
+        ] {
+            if let Some(m) = m {
+                unknown_tree(w, cx, field, m, depth + 2)?;
+            }
+        }
+    }
+    rest(w, cx, op, OPDEF_FIELDS, depth + 2)
+}
+
+const FUNCTION_FIELDS: &[&str] = &[
+    "signature",
+    "attr",
+    "arg_attr",
+    "resource_arg_unique_id",
+    "node_def",
+    "ret",
+    "control_ret",
+];
+
+fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> io::Result<()> {
+    let set = cx.set;
+    match f.message(set, "signature") {
+        Some(sig) => op_def(w, cx, sig, depth, "")?,
+        None => {
+            indent(w, depth)?;
+            writeln!(w, "(a function without a signature)")?;
+        }
+    }
+    let d = depth + 2;
+    let mut blocks = Vec::new();
+    let attrs = attr_map(cx, "attr", f, "attr", &mut blocks);
+    if !attrs.is_empty() {
+        indent(w, d)?;
+        writeln!(w, "function attrs: {attrs}")?;
+    }
+    for e in f.messages(set, "arg_attr") {
+        let (k, v) = entry(set, e);
+        if let Some(Value::Message(m)) = v {
+            let shown = attr_map(cx, &format!("arg {k}"), m, "attr", &mut blocks);
+            indent(w, d)?;
+            writeln!(w, "arg {k} attrs: {shown}")?;
+        }
+    }
+    for (label, t) in blocks {
+        indent(w, d)?;
+        writeln!(w, "{label}:")?;
+        tensor_block(w, set, t, d + 1, cx.opts, false)?;
+    }
+    let ids = scalar_map(set, f, "resource_arg_unique_id", " -> ");
+    if !ids.is_empty() {
+        indent(w, d)?;
+        writeln!(w, "resource arg unique ids: {ids}")?;
+    }
+    let nodes = f.field(set, "node_def");
+    if !nodes.is_empty() {
+        indent(w, d)?;
+        writeln!(w, "nodes ({}):", nodes.len())?;
+        for n in nodes {
+            if let Value::Message(n) = &n.value {
+                node(w, cx, n, d + 1)?;
+            }
+        }
+    }
+    let ret = scalar_map(set, f, "ret", " = ");
+    if !ret.is_empty() {
+        indent(w, d)?;
+        writeln!(w, "ret: {ret}")?;
+    }
+    let cret = scalar_map(set, f, "control_ret", " = ");
+    if !cret.is_empty() {
+        indent(w, d)?;
+        writeln!(w, "control ret: {cret}")?;
+    }
+    for e in f.messages(set, "arg_attr") {
+        unknown_tree(w, cx, "arg_attr", e, d)?;
+    }
+    for e in f.messages(set, "attr") {
+        unknown_tree(w, cx, "attr", e, d)?;
+    }
+    rest(w, cx, f, FUNCTION_FIELDS, d)
+}
+
+fn library(w: &mut dyn Write, cx: &Ctx<'_>, lib: &Message<'_>, depth: usize) -> io::Result<()> {
+    let set = cx.set;
+    let functions = lib.field(set, "function");
+    let gradients = lib.field(set, "gradient");
+    let registered = lib.field(set, "registered_gradients");
+    indent(w, depth)?;
+    writeln!(
+        w,
+        "function library ({} function{}, {} gradient{}, {} registered gradient{}):",
+        functions.len(),
+        plural(functions.len()),
+        gradients.len(),
+        plural(gradients.len()),
+        registered.len(),
+        plural(registered.len())
+    )?;
+    for f in functions {
+        if let Value::Message(f) = &f.value {
+            function(w, cx, f, depth + 1)?;
+        }
+    }
+    for g in lib.messages(set, "gradient") {
+        indent(w, depth + 1)?;
+        writeln!(
+            w,
+            "gradient of {}: {}",
+            str_or(set, g, "function_name"),
+            str_or(set, g, "gradient_func")
+        )?;
+        rest(w, cx, g, &["function_name", "gradient_func"], depth + 2)?;
+    }
+    for g in lib.messages(set, "registered_gradients") {
+        indent(w, depth + 1)?;
+        writeln!(
+            w,
+            "registered gradient of op {}: {}",
+            str_or(set, g, "registered_op_type"),
+            str_or(set, g, "gradient_func")
+        )?;
+        rest(
+            w,
+            cx,
+            g,
+            &["registered_op_type", "gradient_func"],
+            depth + 2,
+        )?;
+    }
+    rest(
+        w,
+        cx,
+        lib,
+        &["function", "gradient", "registered_gradients"],
+        depth + 1,
+    )
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+// ---------------------------------------------------------------------------
+// SavedModel parts
+
+const META_GRAPH_FIELDS: &[&str] = &[
+    "meta_info_def",
+    "signature_def",
+    "object_graph_def",
+    "graph_def",
+];
+const META_INFO_FIELDS: &[&str] = &[
+    "meta_graph_version",
+    "stripped_op_list",
+    "tags",
+    "tensorflow_version",
+    "tensorflow_git_version",
+    "stripped_default_attrs",
+];
+
+fn strings(set: &SchemaSet, msg: &Message<'_>, field: &str) -> Vec<String> {
+    msg.field(set, field)
+        .iter()
+        .filter_map(|f| match f.value {
+            Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io::Result<()> {
+    let set = cx.set;
+    let info = mg.message(set, "meta_info_def");
+    let tags = info.map(|m| strings(set, m, "tags")).unwrap_or_default();
+    writeln!(w, "MetaGraphDef {i} with tag-set: {{{}}}", tags.join(", "))?;
+    if let Some(info) = info {
+        for (field, label) in [
+            ("tensorflow_version", "tensorflow version"),
+            ("tensorflow_git_version", "tensorflow git version"),
+            ("meta_graph_version", "meta graph version"),
+        ] {
+            if let Some(v) = info.str(set, field) {
+                writeln!(w, "  {label}: {v}")?;
+            }
+        }
+        if let Some(ScalarValue::Bool(b)) = info.scalar(set, "stripped_default_attrs") {
+            writeln!(w, "  stripped default attrs: {b}")?;
+        }
+        rest(w, cx, info, META_INFO_FIELDS, 1)?;
+    }
+    writeln!(w)?;
+    signatures(w, cx, mg)?;
+    if let Some(og) = mg.message(set, "object_graph_def") {
+        writeln!(w)?;
+        object_graph(w, cx, og)?;
+    }
+    if let Some(g) = mg.message(set, "graph_def") {
+        if let Some(lib) = g.message(set, "library") {
+            writeln!(w)?;
+            library(w, cx, lib, 1)?;
+        }
+        writeln!(w)?;
+        writeln!(w, "  graph:")?;
+        let covered = ["library"];
+        let graph_only = without(cx, g, &covered);
+        graph(w, cx, &graph_only, 2)?;
+    }
+    if let Some(ops) = info.and_then(|m| m.message(set, "stripped_op_list")) {
+        let list = ops.field(set, "op");
+        writeln!(w)?;
+        writeln!(w, "  stripped op list ({} ops):", list.len())?;
+        for op in list {
+            if let Value::Message(op) = &op.value {
+                op_def(w, cx, op, 2, "")?;
+            }
+        }
+        rest(w, cx, ops, &["op"], 2)?;
+    }
+    let others = without(cx, mg, META_GRAPH_FIELDS);
+    if !others.fields.is_empty() {
+        writeln!(w)?;
+        message_fields(w, set, &others, 1, cx.opts)?;
+    }
+    Ok(())
+}
+
+/// A copy of `msg` without the fields named in `drop`.
+fn without<'a>(cx: &Ctx<'_>, msg: &Message<'a>, drop: &[&str]) -> Message<'a> {
+    let def = msg.def(cx.set);
+    Message {
+        def: msg.def,
+        offset: msg.offset,
+        end: msg.end,
+        fields: msg
+            .fields
+            .iter()
+            .filter(|f| {
+                f.slot
+                    .and_then(|s| def.fields.get(s))
+                    .is_none_or(|fd| !drop.contains(&fd.name.as_str()))
+            })
+            .cloned()
+            .collect(),
+    }
+}
+
+fn signatures(w: &mut dyn Write, cx: &Ctx<'_>, mg: &Message<'_>) -> io::Result<()> {
+    let set = cx.set;
+    let sigs = map_messages(set, mg, "signature_def");
+    writeln!(w, "  signatures ({}):", sigs.len())?;
+    for (name, sig) in sigs {
+        let Some(sig) = sig else {
+            writeln!(w, "    signature_def[{name:?}]: (empty)")?;
+            continue;
+        };
+        writeln!(
+            w,
+            "    signature_def[{name:?}]  method: {}",
+            match sig.str(set, "method_name") {
+                Some(m) if !m.is_empty() => m,
+                _ => "(none)",
+            }
+        )?;
+        for (field, label) in [("inputs", "inputs"), ("outputs", "outputs")] {
+            let items = map_messages(set, sig, field);
+            if items.is_empty() {
+                writeln!(w, "      {label}: (none)")?;
+                continue;
+            }
+            writeln!(w, "      {label}:")?;
+            for (key, info) in items {
+                match info {
+                    Some(info) => tensor_info(w, cx, &key, info, 4)?,
+                    None => writeln!(w, "        {key}: (empty)")?,
+                }
+            }
+        }
+        let defaults = map_messages(set, sig, "defaults");
+        if !defaults.is_empty() {
+            writeln!(w, "      defaults:")?;
+            for (key, t) in defaults {
+                let Some(t) = t else { continue };
+                match tensor_inline(cx, t) {
+                    Some(s) => writeln!(w, "        {key}: {s}")?,
+                    None => {
+                        writeln!(w, "        {key}:")?;
+                        tensor_block(w, set, t, 5, cx.opts, false)?;
+                    }
+                }
+            }
+        }
+        rest(
+            w,
+            cx,
+            sig,
+            &["inputs", "outputs", "method_name", "defaults"],
+            3,
+        )?;
+    }
+    Ok(())
+}
+
+/// `key: DT_FLOAT [?, 3] <- name:0`, or the sparse or composite encoding.
+fn tensor_info(
+    w: &mut dyn Write,
+    cx: &Ctx<'_>,
+    key: &str,
+    info: &Message<'_>,
+    depth: usize,
+) -> io::Result<()> {
+    let set = cx.set;
+    indent(w, depth)?;
+    write!(
+        w,
+        "{key}: {} {}",
+        dtype_of(set, info, "dtype"),
+        shape_text(set, info.message(set, "tensor_shape"))
+    )?;
+    if let Some(name) = info.str(set, "name") {
+        writeln!(w, " <- {name}")?;
+    } else if let Some(coo) = info.message(set, "coo_sparse") {
+        writeln!(
+            w,
+            " <- sparse (values {}, indices {}, dense_shape {})",
+            str_or(set, coo, "values_tensor_name"),
+            str_or(set, coo, "indices_tensor_name"),
+            str_or(set, coo, "dense_shape_tensor_name")
+        )?;
+        unknown_tree(w, cx, "coo_sparse", coo, depth + 1)?;
+    } else if let Some(ct) = info.message(set, "composite_tensor") {
+        let spec = ct
+            .message(set, "type_spec")
+            .map_or_else(|| "?".to_string(), |s| type_spec(set, s));
+        let comps: Vec<&Message<'_>> = ct.messages(set, "components").collect();
+        writeln!(w, " <- composite {spec}, {} components:", comps.len())?;
+        for (k, c) in comps.iter().enumerate() {
+            tensor_info(w, cx, &format!("[{k}]"), c, depth + 1)?;
+        }
+        if let Some(s) = ct.message(set, "type_spec") {
+            unknown_tree(w, cx, "type_spec", s, depth + 1)?;
+        }
+    } else {
+        writeln!(w)?;
+    }
+    rest(
+        w,
+        cx,
+        info,
+        &[
+            "name",
+            "coo_sparse",
+            "composite_tensor",
+            "dtype",
+            "tensor_shape",
+        ],
+        depth + 1,
+    )
+}
+
+fn type_spec(set: &SchemaSet, s: &Message<'_>) -> String {
+    let class = match s.str(set, "type_spec_class_name") {
+        Some(n) if !n.is_empty() => n.to_string(),
+        _ => enum_text(set, s, "type_spec_class").unwrap_or_else(|| "UNKNOWN".to_string()),
+    };
+    let state = s
+        .message(set, "type_state")
+        .map_or_else(String::new, |v| structured(set, v));
+    let mut out = format!("{class}{state}");
+    if let Some(n) = s.int(set, "num_flat_components") {
+        out.push_str(&format!(" ({n} flat components)"));
+    }
+    out
+}
+
+/// A StructuredValue (struct.proto) as Python-like text: `None`, `3`,
+/// `'s'`, `(a, b)`, `[a]`, `{'k': v}`, `Name(k=v)`, `TensorSpec(...)`.
+fn structured(set: &SchemaSet, v: &Message<'_>) -> String {
+    let Some(f) = v.fields.first() else {
+        return "None".to_string();
+    };
+    let name = f
+        .slot
+        .and_then(|s| v.def(set).fields.get(s))
+        .map_or("", |fd| fd.name.as_str());
+    let list = |field: &str| -> Vec<String> {
+        v.message(set, field)
+            .map(|l| {
+                l.messages(set, "values")
+                    .map(|x| structured(set, x))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let spec = |m: &Message<'_>, what: &str| -> String {
+        let mut s = format!(
+            "{what}({}, {}",
+            shape_text(set, m.message(set, "shape")),
+            dtype_of(set, m, "dtype")
+        );
+        if let Some(n) = m.str(set, "name").filter(|n| !n.is_empty()) {
+            s.push_str(&format!(", name={n:?}"));
+        }
+        s
+    };
+    match (name, &f.value) {
+        ("none_value", _) => "None".to_string(),
+        ("float64_value", _) => match v.scalar(set, name) {
+            Some(ScalarValue::F64(x)) => float_text(x),
+            _ => "?".to_string(),
+        },
+        ("int64_value", _) => v.int(set, name).unwrap_or(0).to_string(),
+        ("string_value", _) => format!("{:?}", str_or(set, v, name)),
+        ("bool_value", _) => match v.scalar(set, name) {
+            Some(ScalarValue::Bool(true)) => "True".to_string(),
+            _ => "False".to_string(),
+        },
+        ("tensor_shape_value", _) => shape_text(set, v.message(set, name)),
+        ("tensor_dtype_value", _) => dtype_of(set, v, name),
+        ("tensor_spec_value", _) => v
+            .message(set, name)
+            .map_or_else(String::new, |m| spec(m, "TensorSpec") + ")"),
+        ("bounded_tensor_spec_value", _) => v.message(set, name).map_or_else(String::new, |m| {
+            spec(m, "BoundedTensorSpec") + ", minimum=…, maximum=…)"
+        }),
+        ("type_spec_value", _) => v
+            .message(set, name)
+            .map_or_else(String::new, |m| type_spec(set, m)),
+        ("list_value", _) => format!("[{}]", list(name).join(", ")),
+        ("tuple_value", _) => {
+            let items = list(name);
+            if items.len() == 1 {
+                format!("({},)", items.join(""))
+            } else {
+                format!("({})", items.join(", "))
+            }
+        }
+        ("dict_value", _) => {
+            let items: Vec<String> = v
+                .message(set, name)
+                .map(|d| {
+                    d.messages(set, "fields")
+                        .map(|e| {
+                            let (k, val) = entry(set, e);
+                            let shown = match val {
+                                Some(Value::Message(m)) => structured(set, m),
+                                _ => "None".to_string(),
+                            };
+                            format!("{k:?}: {shown}")
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!("{{{}}}", items.join(", "))
+        }
+        ("named_tuple_value", _) => v.message(set, name).map_or_else(String::new, |nt| {
+            let items: Vec<String> = nt
+                .messages(set, "values")
+                .map(|p| {
+                    let val = p
+                        .message(set, "value")
+                        .map_or_else(|| "None".to_string(), |m| structured(set, m));
+                    format!("{}={val}", str_or(set, p, "key"))
+                })
+                .collect();
+            format!("{}({})", str_or(set, nt, "name"), items.join(", "))
+        }),
+        ("tensor_value", _) | ("numpy_value", _) => {
+            v.message(set, name).map_or_else(String::new, |t| {
+                format!(
+                    "tensor({} {})",
+                    dtype_of(set, t, "dtype"),
+                    shape_text(set, t.message(set, "tensor_shape"))
+                )
+            })
+        }
+        _ => "<?>".to_string(),
+    }
+}
+
+const OBJECT_KINDS: &[&str] = &[
+    "user_object",
+    "asset",
+    "function",
+    "variable",
+    "bare_concrete_function",
+    "constant",
+    "resource",
+    "captured_tensor",
+];
+
+fn object_graph(w: &mut dyn Write, cx: &Ctx<'_>, og: &Message<'_>) -> io::Result<()> {
+    let set = cx.set;
+    let nodes = og.field(set, "nodes");
+    let concrete = map_messages(set, og, "concrete_functions");
+    writeln!(
+        w,
+        "  object graph ({} nodes, {} concrete functions):",
+        nodes.len(),
+        concrete.len()
+    )?;
+    for (i, n) in nodes.iter().enumerate() {
+        if let Value::Message(n) = &n.value {
+            saved_object(w, cx, i, n)?;
+        }
+    }
+    if !concrete.is_empty() {
+        writeln!(w, "    concrete functions:")?;
+    }
+    for (name, f) in concrete {
+        let Some(f) = f else {
+            writeln!(w, "      {name}")?;
+            continue;
+        };
+        let bound: Vec<String> = f
+            .scalars(set, "bound_inputs")
+            .filter_map(|v| v.as_i64())
+            .map(|v| v.to_string())
+            .collect();
+        write!(w, "      {name}")?;
+        if !bound.is_empty() {
+            write!(w, "  bound inputs: nodes [{}]", bound.join(", "))?;
+        }
+        writeln!(w)?;
+        if let Some(s) = f.message(set, "canonicalized_input_signature") {
+            writeln!(w, "          inputs:  {}", structured(set, s))?;
+            unknown_tree(w, cx, "canonicalized_input_signature", s, 5)?;
+        }
+        if let Some(s) = f.message(set, "output_signature") {
+            writeln!(w, "          outputs: {}", structured(set, s))?;
+            unknown_tree(w, cx, "output_signature", s, 5)?;
+        }
+        rest(
+            w,
+            cx,
+            f,
+            &[
+                "bound_inputs",
+                "canonicalized_input_signature",
+                "output_signature",
+            ],
+            5,
+        )?;
+    }
+    rest(w, cx, og, &["nodes", "concrete_functions"], 2)
+}
+
+/// A FunctionSpec: the Python signature and the input signature.
+fn function_spec(
+    w: &mut dyn Write,
+    cx: &Ctx<'_>,
+    spec: &Message<'_>,
+    depth: usize,
+) -> io::Result<()> {
+    let set = cx.set;
+    if let Some(a) = spec.message(set, "fullargspec") {
+        indent(w, depth)?;
+        writeln!(w, "argspec: {}", structured(set, a))?;
+    }
+    if let Some(s) = spec.message(set, "input_signature") {
+        indent(w, depth)?;
+        writeln!(w, "input signature: {}", structured(set, s))?;
+    }
+    let mut flags = Vec::new();
+    if spec.scalar(set, "is_method") == Some(ScalarValue::Bool(true)) {
+        flags.push("method".to_string());
+    }
+    if let Some(j) = enum_text(set, spec, "jit_compile") {
+        flags.push(format!("jit_compile {j}"));
+    }
+    if !flags.is_empty() {
+        indent(w, depth)?;
+        writeln!(w, "{}", flags.join(", "))?;
+    }
+    unknown_tree(w, cx, "function_spec", spec, depth)?;
+    rest(
+        w,
+        cx,
+        spec,
+        &["fullargspec", "input_signature", "is_method", "jit_compile"],
+        depth,
+    )
+}
+
+fn references(set: &SchemaSet, n: &Message<'_>, field: &str) -> Vec<String> {
+    n.messages(set, field)
+        .map(|r| {
+            format!(
+                "{}={}",
+                str_or(set, r, "local_name"),
+                r.int(set, "node_id").unwrap_or(0)
+            )
+        })
+        .collect()
+}
+
+/// One SavedObject: `[i] kind details`, then its references and the rest.
+fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> io::Result<()> {
+    let set = cx.set;
+    let kind = OBJECT_KINDS
+        .iter()
+        .find_map(|k| n.message(set, k).map(|m| (*k, m)));
+    write!(w, "    [{i}] ")?;
+    let covered_kind: &[&str] = match kind {
+        None => {
+            write!(w, "(no kind)")?;
+            &[]
+        }
+        Some((k, m)) => {
+            write!(w, "{k}")?;
+            match k {
+                "user_object" => {
+                    write!(w, " {}", str_or(set, m, "identifier"))?;
+                    if let Some(v) = m.message(set, "version") {
+                        write!(
+                            w,
+                            " (version producer {}, min_consumer {})",
+                            v.int(set, "producer").unwrap_or(0),
+                            v.int(set, "min_consumer").unwrap_or(0)
+                        )?;
+                    }
+                    &["identifier", "version"]
+                }
+                "asset" => {
+                    write!(
+                        w,
+                        " asset_file_def[{}]",
+                        m.int(set, "asset_file_def_index").unwrap_or(0)
+                    )?;
+                    &["asset_file_def_index"]
+                }
+                "function" => {
+                    write!(
+                        w,
+                        " concrete [{}]",
+                        strings(set, m, "concrete_functions").join(", ")
+                    )?;
+                    &["concrete_functions"]
+                }
+                "variable" => {
+                    write!(
+                        w,
+                        " {}: {} {}",
+                        str_or(set, m, "name"),
+                        dtype_of(set, m, "dtype"),
+                        shape_text(set, m.message(set, "shape"))
+                    )?;
+                    if m.scalar(set, "trainable") == Some(ScalarValue::Bool(true)) {
+                        write!(w, " trainable")?;
+                    }
+                    for f in ["synchronization", "aggregation"] {
+                        if let Some(v) = enum_text(set, m, f) {
+                            write!(w, " {v}")?;
+                        }
+                    }
+                    if let Some(d) = m.str(set, "device").filter(|d| !d.is_empty()) {
+                        write!(w, " @{d}")?;
+                    }
+                    &[
+                        "name",
+                        "dtype",
+                        "shape",
+                        "trainable",
+                        "synchronization",
+                        "aggregation",
+                        "device",
+                    ]
+                }
+                "bare_concrete_function" => {
+                    write!(
+                        w,
+                        " {} arguments [{}]",
+                        str_or(set, m, "concrete_function_name"),
+                        strings(set, m, "argument_keywords").join(", ")
+                    )?;
+                    if let Some(p) = m.int(set, "allowed_positional_arguments") {
+                        write!(w, " positional {p}")?;
+                    }
+                    &[
+                        "concrete_function_name",
+                        "argument_keywords",
+                        "allowed_positional_arguments",
+                    ]
+                }
+                "constant" => {
+                    write!(w, " {}", str_or(set, m, "operation"))?;
+                    &["operation"]
+                }
+                "resource" => {
+                    if let Some(d) = m.str(set, "device").filter(|d| !d.is_empty()) {
+                        write!(w, " @{d}")?;
+                    }
+                    &["device"]
+                }
+                "captured_tensor" => {
+                    write!(
+                        w,
+                        " {} from {}",
+                        str_or(set, m, "name"),
+                        str_or(set, m, "concrete_function")
+                    )?;
+                    &["name", "concrete_function"]
+                }
+                _ => &[],
+            }
+        }
+    };
+    if let Some(r) = n.str(set, "registered_name").filter(|s| !s.is_empty()) {
+        write!(w, " registered as {r}")?;
+    }
+    writeln!(w)?;
+    let children = references(set, n, "children");
+    if !children.is_empty() {
+        writeln!(w, "        children: {}", children.join(", "))?;
+    }
+    let deps = references(set, n, "dependencies");
+    if !deps.is_empty() {
+        writeln!(w, "        dependencies: {}", deps.join(", "))?;
+    }
+    if let Some((_, m)) = kind {
+        let mut covered: Vec<&str> = covered_kind.to_vec();
+        if let Some(spec) = m.message(set, "function_spec") {
+            function_spec(w, cx, spec, 4)?;
+            covered.push("function_spec");
+        }
+        rest(w, cx, m, &covered, 4)?;
+    }
+    let mut covered: Vec<&str> = vec!["children", "dependencies", "registered_name"];
+    covered.extend(OBJECT_KINDS);
+    rest(w, cx, n, &covered, 4)
+}

@@ -1,0 +1,481 @@
+//! Statistics of a numeric tensor, gathered in one streaming pass over its
+//! elements (never a copy): count, min, max, mean and standard deviation
+//! (Welford's method), and the counts of NaN, +Inf, -Inf and zeros; and an
+//! optional text histogram (a second streaming pass, once min and max are
+//! known).
+//!
+//! Conventions: min, max, mean and std are over the finite values only
+//! (NaN and the infinities are counted apart, so one Inf does not hide the
+//! rest); std is the population standard deviation (numpy's default,
+//! ddof=0); a complex element counts as its magnitude |z| (a NaN part makes
+//! it NaN, an infinite part +Inf); booleans count as 0 and 1; strings have
+//! no statistics.
+
+use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_element, load_values};
+use std::io::{self, Write};
+use std::path::Path;
+
+/// The value an element counts as for statistics and pictures: the number
+/// itself, the magnitude of a complex number, None for a string.
+pub fn scalar(e: &Element<'_>) -> Option<f64> {
+    Some(match *e {
+        Element::C64(re, im) => f64::from(re).hypot(f64::from(im)),
+        Element::C128(re, im) => re.hypot(im),
+        Element::Str(_) => return None,
+        ref other => other.as_f64()?,
+    })
+}
+
+/// A minimum or maximum, kept in the element's own kind so that it prints
+/// exactly (an int64 beyond 2^53 stays exact; a float32 prints as float32).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Extreme {
+    Int(i64),
+    UInt(u64),
+    F32(f32),
+    F64(f64),
+}
+
+impl Extreme {
+    fn of(e: &Element<'_>, magnitude: f64) -> Extreme {
+        match *e {
+            Element::I64(v) => Extreme::Int(v),
+            Element::U64(v) => Extreme::UInt(v),
+            Element::Bool(b) => Extreme::UInt(u64::from(b)),
+            Element::F32(v) => Extreme::F32(v),
+            Element::C64(..) => Extreme::F32(magnitude as f32),
+            _ => Extreme::F64(magnitude),
+        }
+    }
+
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Extreme::Int(v) => v as f64,
+            Extreme::UInt(v) => v as f64,
+            Extreme::F32(v) => f64::from(v),
+            Extreme::F64(v) => v,
+        }
+    }
+
+    /// Ordering that is exact for integers (all elements of one tensor are
+    /// of one kind).
+    fn less(self, other: Extreme) -> bool {
+        match (self, other) {
+            (Extreme::Int(a), Extreme::Int(b)) => a < b,
+            (Extreme::UInt(a), Extreme::UInt(b)) => a < b,
+            (a, b) => a.as_f64() < b.as_f64(),
+        }
+    }
+
+    /// Text: integers as integers, floats in their shortest exact form.
+    pub fn text(self) -> String {
+        match self {
+            Extreme::Int(v) => v.to_string(),
+            Extreme::UInt(v) => v.to_string(),
+            Extreme::F32(v) => format!("{v:?}"),
+            Extreme::F64(v) => format!("{v:?}"),
+        }
+    }
+
+    pub fn write_json(self, w: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Extreme::Int(v) => write!(w, "{v}"),
+            Extreme::UInt(v) => write!(w, "{v}"),
+            Extreme::F32(v) => crate::render::json::f32_json(w, v),
+            Extreme::F64(v) => crate::render::json::f64_json(w, v),
+        }
+    }
+}
+
+/// Running statistics; feed elements with [`Stats::push`].
+#[derive(Debug, Clone, Default)]
+pub struct Stats {
+    /// Elements seen (NaN and infinities included).
+    pub count: u64,
+    pub min: Option<Extreme>,
+    pub max: Option<Extreme>,
+    /// Finite values seen (the ones mean and std are over).
+    pub finite: u64,
+    mean: f64,
+    /// Sum of squared differences from the running mean (Welford),
+    /// divided by `scale` squared.
+    m2: f64,
+    /// A power of two, 1 until the squares of values near f64::MAX would
+    /// overflow m2.
+    scale: f64,
+    pub nan: u64,
+    pub pos_inf: u64,
+    pub neg_inf: u64,
+    pub zeros: u64,
+    /// Elements were complex: the statistics are of |z|.
+    pub magnitude: bool,
+    /// Elements were strings: there are no statistics.
+    pub strings: bool,
+}
+
+impl Stats {
+    pub fn new() -> Self {
+        Stats::default()
+    }
+
+    pub fn push(&mut self, e: &Element<'_>) {
+        if matches!(e, Element::C64(..) | Element::C128(..)) {
+            self.magnitude = true;
+        }
+        let Some(v) = scalar(e) else {
+            self.strings = true;
+            return;
+        };
+        self.count = self.count.saturating_add(1);
+        if v.is_nan() {
+            self.nan = self.nan.saturating_add(1);
+            return;
+        }
+        if v.is_infinite() {
+            if v > 0.0 {
+                self.pos_inf = self.pos_inf.saturating_add(1);
+            } else {
+                self.neg_inf = self.neg_inf.saturating_add(1);
+            }
+            return;
+        }
+        if v == 0.0 {
+            self.zeros = self.zeros.saturating_add(1);
+        }
+        let x = Extreme::of(e, v);
+        if self.min.is_none_or(|m| x.less(m)) {
+            self.min = Some(x);
+        }
+        if self.max.is_none_or(|m| m.less(x)) {
+            self.max = Some(x);
+        }
+        self.finite = self.finite.saturating_add(1);
+        // Welford's update, in halves so that v - mean cannot overflow.
+        let n = self.finite as f64;
+        let half_before = v / 2.0 - self.mean / 2.0;
+        self.mean += (half_before / n) * 2.0;
+        let half_after = v / 2.0 - self.mean / 2.0;
+        if self.scale == 0.0 {
+            self.scale = 1.0;
+        }
+        for _ in 0..8 {
+            let inc = (half_before / self.scale) * (half_after / self.scale) * 4.0;
+            if (self.m2 + inc).is_finite() {
+                self.m2 += inc;
+                break;
+            }
+            // Rescale: 2^256 more per unit, so m2 shrinks by 2^512.
+            self.scale *= 2f64.powi(256);
+            self.m2 /= 2f64.powi(512);
+        }
+    }
+
+    /// Mean of the finite values (None when there are none).
+    pub fn mean(&self) -> Option<f64> {
+        (self.finite > 0).then_some(self.mean)
+    }
+
+    /// Population standard deviation of the finite values.
+    pub fn std(&self) -> Option<f64> {
+        let scale = if self.scale == 0.0 { 1.0 } else { self.scale };
+        (self.finite > 0).then(|| (self.m2 / self.finite as f64).max(0.0).sqrt() * scale)
+    }
+
+    /// Whether there is anything to show (numbers were seen, or none at all
+    /// for a numeric tensor without elements).
+    pub fn is_numeric(&self) -> bool {
+        !self.strings
+    }
+
+    /// The two text lines of the text view, each prefixed by `indent`.
+    pub fn write_text(&self, w: &mut dyn Write, indent: &str) -> io::Result<()> {
+        if self.strings {
+            return Ok(());
+        }
+        let label = if self.magnitude {
+            "stats |z|:"
+        } else {
+            "stats:    "
+        };
+        write!(w, "{indent}{label} count {}", self.count)?;
+        if let (Some(min), Some(max)) = (self.min, self.max) {
+            write!(w, "  min {}  max {}", min.text(), max.text())?;
+        }
+        if let (Some(mean), Some(std)) = (self.mean(), self.std()) {
+            write!(w, "  mean {}  std {}", short(mean), short(std))?;
+        }
+        writeln!(w)?;
+        writeln!(
+            w,
+            "{indent}           NaN {}  +Inf {}  -Inf {}  zeros {}",
+            self.nan, self.pos_inf, self.neg_inf, self.zeros
+        )
+    }
+
+    /// The JSON object written under "stats": min, max, mean and std are
+    /// null when there are no finite values.
+    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
+        write!(w, "{{\"count\": {}, \"min\": ", self.count)?;
+        match self.min {
+            Some(m) => m.write_json(w)?,
+            None => write!(w, "null")?,
+        }
+        write!(w, ", \"max\": ")?;
+        match self.max {
+            Some(m) => m.write_json(w)?,
+            None => write!(w, "null")?,
+        }
+        write!(w, ", \"mean\": ")?;
+        match self.mean() {
+            Some(m) => crate::render::json::f64_json(w, m)?,
+            None => write!(w, "null")?,
+        }
+        write!(w, ", \"std\": ")?;
+        match self.std() {
+            Some(s) => crate::render::json::f64_json(w, s)?,
+            None => write!(w, "null")?,
+        }
+        write!(
+            w,
+            ", \"nan\": {}, \"pos_inf\": {}, \"neg_inf\": {}, \"zeros\": {}",
+            self.nan, self.pos_inf, self.neg_inf, self.zeros
+        )?;
+        if self.magnitude {
+            write!(w, ", \"of\": \"magnitude\"")?;
+        }
+        write!(w, "}}")
+    }
+}
+
+/// Statistics of a whole tensor in one pass (external data is read from
+/// `dir`). None when its values cannot be read.
+pub fn compute(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Option<Stats> {
+    let mut loaded = load_values(view, dir);
+    if matches!(loaded, LoadedValues::Unavailable(_)) {
+        return None;
+    }
+    let mut stats = Stats::new();
+    if view.elem == Some(Elem::Str) {
+        stats.strings = true;
+    }
+    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
+        stats.push(&e);
+        Ok(())
+    });
+    Some(stats)
+}
+
+/// What the text view adds after a tensor's values: the statistics lines,
+/// the histogram (`opts.histogram`) and the colour preview of an
+/// image-shaped tensor (`opts.color`), each line prefixed by `indent`.
+/// Strings get nothing.
+pub fn write_text_summary(
+    w: &mut dyn Write,
+    indent: &str,
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    stats: &Stats,
+    opts: &crate::render::RenderOptions,
+) -> io::Result<()> {
+    if !view.elem.is_some_and(Elem::is_numeric) || stats.strings {
+        return Ok(());
+    }
+    stats.write_text(w, indent)?;
+    if opts.histogram
+        && let Some(h) = histogram(view, dir, stats)
+    {
+        h.write_text(w, indent)?;
+    }
+    if opts.color {
+        crate::picture::write_preview(w, indent, view, dir, stats)?;
+    }
+    Ok(())
+}
+
+/// A number in at most 6 significant digits, for means and deviations
+/// (which are not values of the tensor, so need no exact form).
+pub fn short(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v:?}");
+    }
+    let a = v.abs();
+    if (1e-4..1e6).contains(&a) {
+        let digits = 5 - a.log10().floor() as i32;
+        let s = format!("{v:.*}", digits.clamp(0, 10) as usize);
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    } else {
+        let s = format!("{v:.5e}");
+        // 1.50000e-7 -> 1.5e-7
+        match s.split_once('e') {
+            Some((m, e)) if m.contains('.') => {
+                format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.'))
+            }
+            _ => s,
+        }
+    }
+}
+
+/// Bins of the text histogram.
+pub const HISTOGRAM_BINS: u64 = 16;
+/// Width of the longest bar, in characters.
+const BAR_WIDTH: u64 = 40;
+
+/// Counts of the finite values in equal-width bins over [min, max]; an
+/// integer tensor with few distinct values gets one bin per value.
+#[derive(Debug, Clone)]
+pub struct Histogram {
+    lo: f64,
+    hi: f64,
+    /// One bin per integer value from `lo` (integer tensors, small range).
+    per_integer: bool,
+    pub counts: Vec<u64>,
+}
+
+impl Histogram {
+    /// None when there are no finite values.
+    pub fn new(stats: &Stats) -> Option<Histogram> {
+        let (min, max) = (stats.min?, stats.max?);
+        let (lo, hi) = (min.as_f64(), max.as_f64());
+        let integer = matches!(min, Extreme::Int(_) | Extreme::UInt(_));
+        let span = hi - lo;
+        let per_integer = integer && span < HISTOGRAM_BINS as f64;
+        let bins = if per_integer {
+            span as usize + 1
+        } else if span > 0.0 {
+            HISTOGRAM_BINS as usize
+        } else {
+            1
+        };
+        Some(Histogram {
+            lo,
+            hi,
+            per_integer,
+            counts: vec![0; bins],
+        })
+    }
+
+    pub fn push(&mut self, e: &Element<'_>) {
+        let Some(v) = scalar(e) else { return };
+        if !v.is_finite() {
+            return;
+        }
+        let bins = self.counts.len();
+        let i = if self.per_integer {
+            (v - self.lo) as usize
+        } else if self.hi > self.lo {
+            // Halves, so that a span beyond f64::MAX does not overflow.
+            let t = (v / 2.0 - self.lo / 2.0) / (self.hi / 2.0 - self.lo / 2.0);
+            (t * bins as f64) as usize
+        } else {
+            0
+        };
+        // The maximum falls in the last bin.
+        if let Some(c) = self.counts.get_mut(i.min(bins.saturating_sub(1))) {
+            *c = c.saturating_add(1);
+        }
+    }
+
+    /// The bin's range as text.
+    fn label(&self, i: usize) -> String {
+        if self.per_integer {
+            return format!("{}", (self.lo + i as f64) as i64);
+        }
+        let bins = self.counts.len() as f64;
+        let at = |k: usize| self.lo + (self.hi / 2.0 - self.lo / 2.0) * 2.0 * (k as f64 / bins);
+        let a = at(i);
+        let b = if i + 1 == self.counts.len() {
+            self.hi
+        } else {
+            at(i + 1)
+        };
+        let close = if i + 1 == self.counts.len() { "]" } else { ")" };
+        format!("[{}, {}{close}", short(a), short(b))
+    }
+
+    pub fn write_text(&self, w: &mut dyn Write, indent: &str) -> io::Result<()> {
+        writeln!(w, "{indent}histogram:")?;
+        let labels: Vec<String> = (0..self.counts.len()).map(|i| self.label(i)).collect();
+        let label_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let count_width = self
+            .counts
+            .iter()
+            .map(|c| c.to_string().len())
+            .max()
+            .unwrap_or(1);
+        let top = self.counts.iter().copied().max().unwrap_or(0).max(1);
+        for (label, &c) in labels.iter().zip(&self.counts) {
+            // Any non-empty bin shows at least one mark.
+            let bar = if c == 0 {
+                0
+            } else {
+                (u128::from(c) * u128::from(BAR_WIDTH))
+                    .div_ceil(u128::from(top))
+                    .max(1)
+            };
+            writeln!(
+                w,
+                "{indent}  {label:<label_width$}  {c:>count_width$}  {}",
+                "#".repeat(bar as usize)
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The histogram of a tensor (a streaming pass after the statistics).
+pub fn histogram(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    stats: &Stats,
+) -> Option<Histogram> {
+    let mut h = Histogram::new(stats)?;
+    let mut loaded = load_values(view, dir);
+    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
+        h.push(&e);
+        Ok(())
+    });
+    Some(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn welford_and_counts() {
+        let mut s = Stats::new();
+        for v in [1.0f32, 2.0, 3.0, 4.0, f32::NAN, f32::INFINITY, 0.0] {
+            s.push(&Element::F32(v));
+        }
+        assert_eq!(s.count, 7);
+        assert_eq!((s.nan, s.pos_inf, s.neg_inf, s.zeros), (1, 1, 0, 1));
+        assert_eq!(s.min, Some(Extreme::F32(0.0)));
+        assert_eq!(s.max, Some(Extreme::F32(4.0)));
+        assert!((s.mean().unwrap_or(0.0) - 2.0).abs() < 1e-12);
+        assert!((s.std().unwrap_or(0.0) - 2f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn exact_integers_and_short() {
+        let mut s = Stats::new();
+        for v in [i64::MAX, i64::MAX - 1] {
+            s.push(&Element::I64(v));
+        }
+        assert_eq!(s.min, Some(Extreme::Int(i64::MAX - 1)));
+        assert_eq!(short(0.123456789), "0.123457");
+        assert_eq!(short(2.5), "2.5");
+        assert_eq!(short(123456.7), "123457");
+        assert_eq!(short(1.5e-7), "1.5e-7");
+        // Values near f64::MAX: the squares are rescaled, not infinite.
+        let mut s = Stats::new();
+        for v in [f64::MAX, -f64::MAX] {
+            s.push(&Element::F64(v));
+        }
+        assert_eq!(s.mean(), Some(0.0));
+        assert_eq!(s.std(), Some(f64::MAX));
+    }
+}

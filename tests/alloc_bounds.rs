@@ -1,0 +1,280 @@
+//! Memory is bounded by the input, not by what the input claims: a counting
+//! global allocator records the peak heap use of this thread while inputs
+//! that claim 1 GiB (a LEN length, huge dims, a huge packed count) are
+//! decoded and rendered. Output goes to a sink that only counts bytes, so
+//! the numbers are the decoder's own.
+
+mod common;
+
+use common::Msg;
+use pbdecode::formats::{self, FormatOptions, REGISTRY};
+use pbdecode::render::{RenderOptions, json, text};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// Counts the live heap bytes of each thread and their peak (per thread, so
+/// tests running in parallel do not disturb each other).
+struct Counting;
+
+thread_local! {
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn note(delta: isize) {
+    // try_with: a thread being torn down has no counters left.
+    let _ = LIVE.try_with(|live| {
+        let now = live.get() + delta;
+        live.set(now);
+        let _ = PEAK.try_with(|peak| {
+            if now > peak.get() {
+                peak.set(now);
+            }
+        });
+    });
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            note(layout.size() as isize);
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            note(layout.size() as isize);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        note(-(layout.size() as isize));
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            note(new_size as isize - layout.size() as isize);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Peak bytes allocated on this thread while `f` runs, above what was live
+/// when it started.
+fn peak_during(f: impl FnOnce()) -> usize {
+    let base = LIVE.with(Cell::get);
+    PEAK.with(|p| p.set(base));
+    f();
+    let peak = PEAK.with(Cell::get);
+    usize::try_from(peak - base).unwrap_or(0)
+}
+
+/// A writer that keeps nothing, counting what it is given and refusing
+/// more than 64 MiB (so an input that makes endless output fails fast).
+struct Sink(u64);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len() as u64;
+        if self.0 > 64 << 20 {
+            return Err(io::Error::other("more than 64 MiB of output"));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn ropts() -> RenderOptions {
+    RenderOptions {
+        dir: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/onnx-tensor")),
+        ..RenderOptions::default()
+    }
+}
+
+/// Decodes `bytes` every way the binary can and renders what decodes;
+/// returns the bytes of output made.
+fn decode_and_render(bytes: &[u8]) -> u64 {
+    let fopts = FormatOptions::default();
+    let ropts = ropts();
+    let mut sink = Sink(0);
+    if let Ok(d) = formats::detect(bytes, &fopts) {
+        let _ = text::write_decoded(&mut sink, &d, &ropts);
+        let _ = json::write_decoded(&mut sink, &d, &ropts);
+    }
+    for f in REGISTRY {
+        if let Ok(d) = formats::decode_as(f, bytes, &fopts) {
+            let _ = text::write_decoded(&mut sink, &d, &ropts);
+            let _ = json::write_decoded(&mut sink, &d, &ropts);
+        }
+    }
+    sink.0
+}
+
+/// Loads the built-in schema tables and any other one-time state, so they
+/// are not counted against the first input.
+fn warm_up() {
+    let x = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/example_x_3x4x5.pb"),
+    )
+    .unwrap();
+    decode_and_render(&x);
+    decode_and_render(&claims_len(9));
+}
+
+/// The bound: a small multiple of the input, plus a fixed allowance for
+/// error messages, the decoded tree's vectors and formatting buffers
+/// (the schemaless text view keeps a 64 KiB line buffer).
+fn bound(input: usize) -> usize {
+    32 * input + (128 << 10)
+}
+
+fn check(what: &str, bytes: &[u8]) {
+    let mut out = 0;
+    let peak = peak_during(|| out = decode_and_render(bytes));
+    eprintln!(
+        "{what}: {} bytes in, peak {peak} bytes allocated, {out} bytes out",
+        bytes.len()
+    );
+    assert!(
+        peak <= bound(bytes.len()),
+        "{what}: {peak} bytes allocated for a {}-byte input",
+        bytes.len()
+    );
+}
+
+const GIB: u64 = 1 << 30;
+
+/// A FLOAT tensor whose field `number` is a LEN claiming 1 GiB, padded to
+/// 100 bytes.
+fn claims_len(number: u64) -> Vec<u8> {
+    let mut m = Msg::new().int(1, 4).varint(2, 1).len_header(number, GIB);
+    let pad = 100 - m.len();
+    m = m.raw(&vec![0u8; pad]);
+    m.buf
+}
+
+#[test]
+fn inputs_claiming_a_gibibyte() {
+    warm_up();
+    // LEN lengths: raw_data, name, a typed field, dims, external_data.
+    for number in [9, 8, 4, 5, 1, 13, 6] {
+        check(
+            &format!("field {number} LEN claims 1 GiB"),
+            &claims_len(number),
+        );
+    }
+    // Nested: a model whose graph claims 1 GiB, and a graph's initializer.
+    check(
+        "ModelProto.graph claims 1 GiB",
+        &Msg::new().varint(1, 8).len_header(7, GIB).raw(&[0; 90]).buf,
+    );
+    let init = Msg::new().len_header(5, GIB).raw(&[0; 80]);
+    check(
+        "GraphProto.initializer claims 1 GiB",
+        &Msg::new().varint(1, 8).message(7, &init).buf,
+    );
+
+    // Huge dims: over 2^64 elements; 2^30 elements with a segment (its
+    // size is not checked) and 16 bytes of raw_data; 2^30 STRING elements
+    // with one string; 2^30 elements in a side file.
+    let huge = Msg::new()
+        .int(1, 1 << 31)
+        .int(1, 1 << 31)
+        .int(1, 1 << 31)
+        .varint(2, 1)
+        .len_field(9, &[0; 16]);
+    check("dims over 2^64 elements", &huge.buf);
+    let seg = Msg::new()
+        .int(1, GIB as i64)
+        .varint(2, 1)
+        .message(3, &Msg::new().int(1, 0).int(2, 4))
+        .len_field(9, &[0; 16]);
+    check("2^30 FLOAT with a segment", &seg.buf);
+    let seg_str = Msg::new()
+        .int(1, GIB as i64)
+        .varint(2, 8)
+        .message(3, &Msg::new().int(1, 0).int(2, 1))
+        .string(6, "x");
+    check("2^30 STRING with a segment", &seg_str.buf);
+    let ext = Msg::new()
+        .int(1, GIB as i64)
+        .varint(2, 1)
+        .message(
+            13,
+            &Msg::new().string(1, "location").string(2, "weights.bin"),
+        )
+        .varint(14, 1);
+    check("2^30 FLOAT in a side file", &ext.buf);
+    let ext_len = Msg::new()
+        .int(1, 16)
+        .varint(2, 1)
+        .message(
+            13,
+            &Msg::new().string(1, "location").string(2, "weights.bin"),
+        )
+        .message(13, &Msg::new().string(1, "length").string(2, "1073741824"))
+        .message(
+            13,
+            &Msg::new()
+                .string(1, "offset")
+                .string(2, "18446744073709551615"),
+        )
+        .varint(14, 1);
+    check(
+        "side file length and offset claiming more than exists",
+        &ext_len.buf,
+    );
+
+    // Huge packed counts: 2^30 elements, and a packed int32_data of 100
+    // one-byte varints (rejected: the count does not match).
+    let packed = Msg::new()
+        .int(1, GIB as i64)
+        .varint(2, 6)
+        .len_field(5, &[1; 100]);
+    check("packed int32_data for 2^30 elements", &packed.buf);
+    let packed_dims = Msg::new()
+        .len_field(1, &[0xff, 0xff, 0xff, 0xff, 0x03].repeat(20))
+        .varint(2, 1);
+    check("100 bytes of packed dims, each 2^30-1", &packed_dims.buf);
+    // 4-bit values in int32_data: one int32 holds two elements; a segment
+    // lets the count be anything.
+    let i4 = Msg::new()
+        .int(1, GIB as i64)
+        .varint(2, 22)
+        .message(3, &Msg::new().int(2, 1))
+        .len_field(5, &[0x7f; 50]);
+    check("2^30 INT4 from 50 int32 values", &i4.buf);
+}
+
+#[test]
+fn fixtures_use_memory_in_proportion_to_their_size() {
+    warm_up();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/onnx-tensor");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    files.sort();
+    for path in files {
+        let bytes = std::fs::read(&path).unwrap();
+        let mut out = 0;
+        let peak = peak_during(|| out = decode_and_render(&bytes));
+        let name = path.file_name().unwrap().to_string_lossy();
+        assert!(
+            peak <= bound(bytes.len()),
+            "{name}: {peak} bytes allocated for a {}-byte input",
+            bytes.len()
+        );
+    }
+}

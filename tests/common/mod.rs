@@ -1,0 +1,248 @@
+//! Shared helpers of the integration tests: a small protobuf encoder (so
+//! every fixture is made from readable code, not opaque bytes), the fixture
+//! generator, a tiny JSON parser (to check the JSON output without a
+//! dependency) and a runner that decodes and renders like the binary does.
+//!
+//! Each test crate uses only part of this module.
+#![allow(dead_code)]
+
+pub mod fixtures;
+pub mod json;
+
+use pbdecode::formats::{self, Decoded, FormatOptions};
+use pbdecode::render::{RenderOptions, json as json_render, text};
+use std::path::{Path, PathBuf};
+
+/// Protobuf wire types, by their bits.
+pub const VARINT: u8 = 0;
+pub const I64: u8 = 1;
+pub const LEN: u8 = 2;
+pub const SGROUP: u8 = 3;
+pub const EGROUP: u8 = 4;
+pub const I32: u8 = 5;
+
+/// Appends `v` as a varint (7 bits a byte, lowest first).
+pub fn put_varint(buf: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        buf.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    buf.push(v as u8);
+}
+
+pub fn varint(v: u64) -> Vec<u8> {
+    let mut b = Vec::new();
+    put_varint(&mut b, v);
+    b
+}
+
+/// A field key: the number shifted left three bits, or'd with the wire type.
+/// Takes any u64 so tests can write invalid numbers (0, 2^29).
+pub fn key(number: u64, wire: u8) -> Vec<u8> {
+    varint((number << 3) | u64::from(wire))
+}
+
+/// Builds one message field by field, in the order the calls are made (so
+/// tests can write fields out of order, repeated or malformed).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Msg {
+    pub buf: Vec<u8>,
+}
+
+impl Msg {
+    pub fn new() -> Self {
+        Msg::default()
+    }
+
+    pub fn bytes(&self) -> Vec<u8> {
+        self.buf.clone()
+    }
+
+    pub fn len(&self) -> usize {
+        self.buf.len()
+    }
+
+    pub fn key(mut self, number: u64, wire: u8) -> Self {
+        self.buf.extend(key(number, wire));
+        self
+    }
+
+    /// A VARINT field holding the raw 64-bit value.
+    pub fn varint(self, number: u64, v: u64) -> Self {
+        let mut m = self.key(number, VARINT);
+        put_varint(&mut m.buf, v);
+        m
+    }
+
+    /// An int32/int64 field: negative values take ten bytes (sign-extended
+    /// to 64 bits, as protobuf writes them).
+    pub fn int(self, number: u64, v: i64) -> Self {
+        self.varint(number, v as u64)
+    }
+
+    pub fn fixed32(mut self, number: u64, v: u32) -> Self {
+        self = self.key(number, I32);
+        self.buf.extend(v.to_le_bytes());
+        self
+    }
+
+    pub fn fixed64(mut self, number: u64, v: u64) -> Self {
+        self = self.key(number, I64);
+        self.buf.extend(v.to_le_bytes());
+        self
+    }
+
+    pub fn float(self, number: u64, v: f32) -> Self {
+        self.fixed32(number, v.to_bits())
+    }
+
+    pub fn double(self, number: u64, v: f64) -> Self {
+        self.fixed64(number, v.to_bits())
+    }
+
+    /// A LEN field: length prefix, then the bytes.
+    pub fn len_field(mut self, number: u64, payload: &[u8]) -> Self {
+        self = self.key(number, LEN);
+        put_varint(&mut self.buf, payload.len() as u64);
+        self.buf.extend_from_slice(payload);
+        self
+    }
+
+    pub fn string(self, number: u64, s: &str) -> Self {
+        self.len_field(number, s.as_bytes())
+    }
+
+    pub fn message(self, number: u64, m: &Msg) -> Self {
+        self.len_field(number, &m.buf)
+    }
+
+    /// Packed varints in one LEN field.
+    pub fn packed_varints(self, number: u64, vs: &[u64]) -> Self {
+        let mut p = Vec::new();
+        for &v in vs {
+            put_varint(&mut p, v);
+        }
+        self.len_field(number, &p)
+    }
+
+    pub fn packed_fixed32(self, number: u64, vs: &[u32]) -> Self {
+        let p: Vec<u8> = vs.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.len_field(number, &p)
+    }
+
+    pub fn packed_fixed64(self, number: u64, vs: &[u64]) -> Self {
+        let p: Vec<u8> = vs.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.len_field(number, &p)
+    }
+
+    /// A LEN key and a length prefix with no (or not enough) bytes after it:
+    /// how a file claiming more than it holds is made.
+    pub fn len_header(mut self, number: u64, claimed: u64) -> Self {
+        self = self.key(number, LEN);
+        put_varint(&mut self.buf, claimed);
+        self
+    }
+
+    /// Appends bytes as they are (a truncated field, a bad key, ...).
+    pub fn raw(mut self, bytes: &[u8]) -> Self {
+        self.buf.extend_from_slice(bytes);
+        self
+    }
+}
+
+/// The fixture folder of the ONNX tensor fixtures.
+pub fn tensor_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/onnx-tensor")
+}
+
+/// Every file under tests/fixtures, sorted, as (path relative to
+/// tests/fixtures, bytes).
+pub fn all_fixture_files() -> Vec<(String, Vec<u8>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                let rel = path
+                    .strip_prefix(&root)
+                    .map(|p| p.to_string_lossy().replace('\\', "/"))
+                    .unwrap_or_default();
+                out.push((rel, bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// What the library made of an input, rendered: the outcome of `--as auto`,
+/// then the text and JSON output (or the rejection).
+pub struct Outcome {
+    /// The format id chosen by detect, or None when turned down.
+    pub format: Option<&'static str>,
+    pub text: String,
+    pub json: String,
+    /// The rejection (deciding error, then each format's reason).
+    pub error: Option<String>,
+}
+
+/// Renders a decoded input with both renderers.
+pub fn render(decoded: &Decoded<'_>, opts: &RenderOptions) -> (String, String) {
+    let mut t = Vec::new();
+    let mut j = Vec::new();
+    let tr = text::write_decoded(&mut t, decoded, opts);
+    let jr = json_render::write_decoded(&mut j, decoded, opts);
+    let mut text = String::from_utf8_lossy(&t).into_owned();
+    let mut json = String::from_utf8_lossy(&j).into_owned();
+    if let Err(e) = tr {
+        text.push_str(&format!("\n<render error: {e}>"));
+    }
+    if let Err(e) = jr {
+        json.push_str(&format!("\n<render error: {e}>"));
+    }
+    (text, json)
+}
+
+/// `--as auto` on bytes, rendered like the binary does.
+pub fn run_auto(bytes: &[u8], opts: &RenderOptions) -> Outcome {
+    match formats::detect(bytes, &FormatOptions::default()) {
+        Ok(decoded) => {
+            let (text, json) = render(&decoded, opts);
+            Outcome {
+                format: Some(decoded.format.id),
+                text,
+                json,
+                error: None,
+            }
+        }
+        Err(rejection) => {
+            let mut error = format!("{}", rejection.error);
+            for (id, e) in &rejection.tried {
+                error.push_str(&format!("\n  {id}: {e}"));
+            }
+            Outcome {
+                format: None,
+                text: String::new(),
+                json: String::new(),
+                error: Some(error),
+            }
+        }
+    }
+}
+
+/// `--as ID`: Ok(format id) or the error message.
+pub fn run_as(id: &str, bytes: &[u8]) -> Result<&'static str, String> {
+    let Some(format) = formats::find(id) else {
+        return Err(format!("no format {id}"));
+    };
+    formats::decode_as(format, bytes, &FormatOptions::default())
+        .map(|d| d.format.id)
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,539 @@
+//! The schemaless reading: each guess kind, groups, partial input, deep
+//! nesting, and the guessing measured against the real schemas (the
+//! built-in tables, read leniently, are the answer key).
+
+use pbdecode::decode::{DecodeContext, Message, Value, decode_message};
+use pbdecode::formats::{self, Body, Decoded, FormatOptions};
+use pbdecode::render::{RenderOptions, json, text};
+use pbdecode::schema::{FieldType, Scalar, SchemaSet};
+use pbdecode::schemaless::{self, Options, RawField, Reading};
+use pbdecode::wire::WireType;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+// ---------------------------------------------------------------------------
+// A tiny encoder, so every input below is readable
+// ---------------------------------------------------------------------------
+
+fn varint(buf: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        buf.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    buf.push(v as u8);
+}
+
+fn key(buf: &mut Vec<u8>, number: u32, wire: u8) {
+    varint(buf, (u64::from(number) << 3) | u64::from(wire));
+}
+
+fn vfield(buf: &mut Vec<u8>, number: u32, v: u64) {
+    key(buf, number, 0);
+    varint(buf, v);
+}
+
+fn lfield(buf: &mut Vec<u8>, number: u32, payload: &[u8]) {
+    key(buf, number, 2);
+    varint(buf, payload.len() as u64);
+    buf.extend_from_slice(payload);
+}
+
+fn render(bytes: &[u8], offsets: bool) -> (String, String) {
+    let tree = schemaless::decode_partial(bytes, 0, Options::default());
+    let decoded = Decoded {
+        format: formats::find("protobuf").unwrap(),
+        body: Body::Schemaless(tree),
+    };
+    let opts = RenderOptions {
+        offsets,
+        ..RenderOptions::default()
+    };
+    let mut t = Vec::new();
+    text::write_decoded(&mut t, &decoded, &opts).unwrap();
+    let mut j = Vec::new();
+    json::write_decoded(&mut j, &decoded, &opts).unwrap();
+    (String::from_utf8(t).unwrap(), String::from_utf8(j).unwrap())
+}
+
+fn snap(name: &str, bytes: &[u8], offsets: bool) {
+    let (t, j) = render(bytes, offsets);
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!(format!("schemaless__{name}"), format!("{t}\n{j}"));
+    });
+}
+
+fn floats(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Each guess kind
+// ---------------------------------------------------------------------------
+
+#[test]
+fn kinds_varint_fixed_and_text() {
+    let mut b = Vec::new();
+    vfield(&mut b, 1, 150);
+    vfield(&mut b, 2, u64::MAX); // int64 -1
+    key(&mut b, 3, 5);
+    b.extend_from_slice(&1.5f32.to_le_bytes());
+    key(&mut b, 4, 1);
+    b.extend_from_slice(&(-2.25f64).to_le_bytes());
+    lfield(&mut b, 5, b"hi");
+    lfield(&mut b, 6, "naïve text, with a newline\n".as_bytes());
+    lfield(&mut b, 7, b"");
+    snap("scalars_and_text", &b, false);
+}
+
+#[test]
+fn kinds_message_and_repeated_field_agreement() {
+    let mut inner = Vec::new();
+    vfield(&mut inner, 1, 7);
+    lfield(&mut inner, 2, b"name");
+    let mut b = Vec::new();
+    lfield(&mut b, 1, &inner);
+    // Field 2 twice: "hi" alone reads as text, but its sibling is only a
+    // message, so both are messages (one reading per field number).
+    let mut m = Vec::new();
+    vfield(&mut m, 13, 105);
+    vfield(&mut m, 1, 3);
+    lfield(&mut b, 2, b"hi");
+    lfield(&mut b, 2, &m);
+    snap("message_and_agreement", &b, false);
+}
+
+#[test]
+fn kinds_packed_numbers_and_bytes() {
+    let mut b = Vec::new();
+    lfield(&mut b, 1, &[3, 4, 5]); // packed varints
+    lfield(&mut b, 2, &floats(&[0.5, -1.25, 3.0, 1e-3])); // floats
+    let doubles: Vec<u8> = [1.0f64, 2.5, -0.125]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    lfield(&mut b, 3, &doubles);
+    let ints: Vec<u8> = [1i64, 2, -3, 400]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    lfield(&mut b, 4, &ints); // int64 data
+    let i32s: Vec<u8> = [7i32, -8, 9, 10]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    lfield(&mut b, 5, &i32s);
+    // Random-looking bytes: none of the readings fit.
+    lfield(
+        &mut b,
+        6,
+        &[0xff, 0x00, 0x80, 0x80, 0x00, 0xc3, 0x28, 0xa0, 0x80],
+    );
+    snap("packed_and_bytes", &b, false);
+}
+
+#[test]
+fn groups_are_decoded() {
+    let mut b = Vec::new();
+    key(&mut b, 1, 3);
+    vfield(&mut b, 2, 5);
+    key(&mut b, 3, 3);
+    lfield(&mut b, 4, b"inner");
+    key(&mut b, 3, 4);
+    key(&mut b, 1, 4);
+    vfield(&mut b, 5, 1);
+    snap("groups", &b, true);
+}
+
+#[test]
+fn offsets_cover_every_field() {
+    let mut inner = Vec::new();
+    vfield(&mut inner, 1, 300);
+    let mut b = Vec::new();
+    key(&mut b, 16, 0); // a two-byte tag
+    varint(&mut b, 1);
+    lfield(&mut b, 2, &inner);
+    snap("offsets", &b, true);
+}
+
+// ---------------------------------------------------------------------------
+// Partial input, depth
+// ---------------------------------------------------------------------------
+
+/// 7 { 1 { name: "abc"; 2: (105 bytes, 64 there) } } cut off.
+fn truncated_input() -> Vec<u8> {
+    let mut two = Vec::new();
+    key(&mut two, 2, 2);
+    varint(&mut two, 105);
+    two.extend((0..64u8).map(|i| b'a' + i % 26));
+    let mut one = vec![];
+    lfield(&mut one, 5, b"abc");
+    one.extend_from_slice(&two);
+    let mut b = Vec::new();
+    vfield(&mut b, 1, 1);
+    key(&mut b, 7, 2);
+    varint(&mut b, 200);
+    key(&mut b, 1, 2);
+    varint(&mut b, 150);
+    b.extend_from_slice(&one);
+    b
+}
+
+#[test]
+fn truncated_input_is_read_down_to_the_fault() {
+    let b = truncated_input();
+    let tree = schemaless::decode_partial(&b, 0, Options::default());
+    let fault = tree.fault.clone().expect("a fault");
+    assert_eq!(fault.path_string(), "7.1.2");
+    assert_eq!(
+        pbdecode::render::schemaless::fault_text(&fault),
+        "7.1.2 @0xe: length 105 > 64 bytes left"
+    );
+    // --as auto still turns it down, with the same message.
+    let err = schemaless::decode(&b, 0, Options::default()).unwrap_err();
+    assert_eq!(err, fault);
+    snap("truncated", &b, false);
+}
+
+#[test]
+fn corrupt_input_stops_at_the_fault() {
+    let mut b = Vec::new();
+    vfield(&mut b, 1, 1);
+    lfield(&mut b, 2, b"ok");
+    b.push(0x1e); // wire type 6
+    b.push(0x00);
+    let tree = schemaless::decode_partial(&b, 0, Options::default());
+    assert_eq!(tree.root_fields().len(), 2);
+    assert_eq!(
+        tree.fault
+            .as_ref()
+            .map(pbdecode::render::schemaless::fault_text),
+        Some("@0x6: wire type 6 does not exist".to_string())
+    );
+}
+
+fn nested(levels: usize) -> Vec<u8> {
+    let mut b = Vec::new();
+    vfield(&mut b, 1, 1);
+    for _ in 0..levels {
+        let mut outer = Vec::new();
+        lfield(&mut outer, 1, &b);
+        b = outer;
+    }
+    b
+}
+
+#[test]
+fn ten_thousand_levels_never_overflow_the_stack() {
+    let b = nested(10_000);
+    // Default limit: 100 levels, then bytes.
+    let tree = schemaless::decode(&b, 0, Options::default()).unwrap();
+    assert_eq!(tree.nodes.len(), 100);
+    assert!(matches!(
+        tree.nodes.last().unwrap().reading,
+        Reading::Bytes(_)
+    ));
+    // No limit to speak of: every level, and both renderers, on a thread
+    // with a small stack.
+    let handle = std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let tree = schemaless::decode(&b, 0, Options { max_depth: 20_000 }).unwrap();
+            assert_eq!(tree.nodes.len(), 10_001);
+            let decoded = Decoded {
+                format: formats::find("protobuf").unwrap(),
+                body: Body::Schemaless(tree),
+            };
+            let mut out = Vec::new();
+            text::write_decoded(&mut out, &decoded, &RenderOptions::default()).unwrap();
+            json::write_decoded(&mut out, &decoded, &RenderOptions::default()).unwrap();
+            out.len()
+        })
+        .unwrap();
+    assert!(handle.join().unwrap() > 10_000);
+}
+
+#[test]
+fn max_depth_shows_deeper_fields_as_bytes() {
+    let b = nested(5);
+    let tree = schemaless::decode(&b, 0, Options { max_depth: 3 }).unwrap();
+    assert_eq!(tree.nodes.len(), 3);
+    assert!(matches!(tree.nodes[2].reading, Reading::Bytes(_)));
+}
+
+// ---------------------------------------------------------------------------
+// The bar: ONNX's raw_data as floats, packed dims as varints
+// ---------------------------------------------------------------------------
+
+#[test]
+fn raw_data_of_a_3x4x5_tensor_is_60_floats() {
+    let bytes = std::fs::read("tests/fixtures/example_x_3x4x5.pb").unwrap();
+    let tree = schemaless::decode(&bytes, 0, Options::default()).unwrap();
+    let raw = tree.root_fields().iter().find(|f| f.number == 9).unwrap();
+    match raw.reading {
+        Reading::PackedFixed32 { bytes, float: true } => assert_eq!(bytes.len() / 4, 60),
+        ref other => panic!("raw_data read as {other:?}"),
+    }
+    // Packed dims (onnx/forms/packed_dims.pb's form) read as varints.
+    let mut b = Vec::new();
+    lfield(&mut b, 1, &[3, 4]);
+    vfield(&mut b, 2, 1);
+    lfield(&mut b, 9, &floats(&[0.25; 12]));
+    let tree = schemaless::decode(&b, 0, Options::default()).unwrap();
+    let kinds: Vec<&str> = tree
+        .root_fields()
+        .iter()
+        .map(|f| f.reading.kind().name())
+        .collect();
+    assert_eq!(kinds, ["packed_varint", "varint", "packed_fixed32"]);
+}
+
+// ---------------------------------------------------------------------------
+// Measuring the guesses against the real schemas
+// ---------------------------------------------------------------------------
+
+/// Fields guessed right, by the kind the schema says.
+#[derive(Debug, Default)]
+pub struct Tally {
+    by_kind: BTreeMap<&'static str, (u64, u64)>,
+}
+
+impl Tally {
+    fn add(&mut self, kind: &'static str, right: bool) {
+        let e = self.by_kind.entry(kind).or_default();
+        e.0 += u64::from(right);
+        e.1 += 1;
+    }
+    fn merge(&mut self, other: Tally) {
+        for (k, (r, t)) in other.by_kind {
+            let e = self.by_kind.entry(k).or_default();
+            e.0 += r;
+            e.1 += t;
+        }
+    }
+    fn total(&self) -> (u64, u64) {
+        self.by_kind
+            .values()
+            .fold((0, 0), |(r, t), (a, b)| (r + a, t + b))
+    }
+    fn share(&self, kind: &str) -> f64 {
+        let (r, t) = self.by_kind.get(kind).copied().unwrap_or((0, 0));
+        if t == 0 { 1.0 } else { r as f64 / t as f64 }
+    }
+    fn table(&self) -> String {
+        let mut out =
+            String::from("| kind (schema) | right | fields | share |\n|---|---:|---:|---:|\n");
+        let mut rows: Vec<(&str, u64, u64)> = self
+            .by_kind
+            .iter()
+            .map(|(k, (r, t))| (*k, *r, *t))
+            .collect();
+        let (r, t) = self.total();
+        rows.push(("**all**", r, t));
+        for (k, r, t) in rows {
+            out.push_str(&format!(
+                "| {k} | {r} | {t} | {:.1}% |\n",
+                100.0 * r as f64 / t.max(1) as f64
+            ));
+        }
+        out
+    }
+}
+
+/// The width of one element of a tensor's raw bytes, when it is 4 or 8.
+fn element_width(message_type: &str, data_type: i64) -> Option<u8> {
+    match (message_type, data_type) {
+        // ONNX: FLOAT, INT32, UINT32, COMPLEX64 / DOUBLE, INT64, UINT64, COMPLEX128.
+        ("onnx.TensorProto", 1 | 6 | 12 | 14) => Some(4),
+        ("onnx.TensorProto", 11 | 7 | 13 | 15) => Some(8),
+        // TensorFlow: DT_FLOAT, DT_INT32, DT_COMPLEX64, DT_UINT32 / DT_DOUBLE,
+        // DT_INT64, DT_COMPLEX128, DT_UINT64.
+        ("tensorflow.TensorProto", 1 | 3 | 8 | 22) => Some(4),
+        ("tensorflow.TensorProto", 2 | 9 | 18 | 23) => Some(8),
+        _ => None,
+    }
+}
+
+/// What the schema says a field is, as a schemaless kind; None for fields
+/// the schema does not know. "empty" (a LEN field of no bytes) fits any
+/// reading.
+fn expected_kind(
+    set: &SchemaSet,
+    parent: &Message<'_>,
+    slot: usize,
+    value: &Value<'_>,
+) -> Option<&'static str> {
+    let pdef = parent.def(set);
+    let fdef = pdef.fields.get(slot)?;
+    Some(match value {
+        Value::Unknown(_) => return None,
+        Value::Scalar(_) => match fdef.ty.wire_type() {
+            WireType::Fixed32 => "fixed32",
+            WireType::Fixed64 => "fixed64",
+            _ => "varint",
+        },
+        Value::Packed([]) => "empty",
+        Value::Packed(_) => match fdef.ty.wire_type() {
+            WireType::Fixed32 => "packed_fixed32",
+            WireType::Fixed64 => "packed_fixed64",
+            _ => "packed_varint",
+        },
+        Value::Message(m) if m.end == m.offset => "empty",
+        Value::Message(_) => "message",
+        Value::Bytes([]) => "empty",
+        Value::Bytes(b) => {
+            let tensor_data = matches!(
+                (pdef.full_name.as_str(), fdef.name.as_str()),
+                ("onnx.TensorProto", "raw_data") | ("tensorflow.TensorProto", "tensor_content")
+            );
+            let dtype = parent
+                .int(set, "data_type")
+                .or_else(|| parent.int(set, "dtype"))
+                .unwrap_or(0);
+            // One-byte elements below 0x80 are each their own varint: the
+            // packed-varint reading shows the right values.
+            let one_byte = matches!(
+                (pdef.full_name.as_str(), dtype),
+                ("onnx.TensorProto", 2 | 3 | 9) | ("tensorflow.TensorProto", 4 | 6 | 10)
+            );
+            if tensor_data && one_byte && b.iter().all(|&x| x < 0x80) {
+                return Some("bytes_or_varints");
+            }
+            match element_width(&pdef.full_name, dtype).filter(|_| tensor_data) {
+                Some(4) if b.len() % 4 == 0 => "packed_fixed32",
+                Some(8) if b.len() % 8 == 0 => "packed_fixed64",
+                _ => match fdef.ty {
+                    FieldType::Scalar(Scalar::String) if std::str::from_utf8(b).is_ok() => "string",
+                    // A bytes field holding text (TensorFlow's attr `s`,
+                    // string tensors) is rightly read as text.
+                    _ if schemaless::is_text(b).is_some() => "string",
+                    _ => "bytes",
+                },
+            }
+        }
+    })
+}
+
+fn walk(
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    guesses: &HashMap<u64, &RawField<'_>>,
+    tally: &mut Tally,
+) {
+    for f in &msg.fields {
+        let Some(slot) = f.slot else { continue };
+        let Some(expected) = expected_kind(set, msg, slot, &f.value) else {
+            continue;
+        };
+        let got = guesses.get(&f.offset).map(|g| g.reading.kind().name());
+        let right = match got {
+            None => false,
+            Some(_) if expected == "empty" => true,
+            Some(k) if expected == "bytes_or_varints" => k == "bytes" || k == "packed_varint",
+            Some(k) => k == expected,
+        };
+        tally.add(expected, right);
+        if !right && std::env::var_os("PBDECODE_VERBOSE").is_some() {
+            let name = msg
+                .def(set)
+                .fields
+                .get(slot)
+                .map_or("?", |d| d.name.as_str());
+            eprintln!(
+                "  {}.{name} @{}: {expected}, guessed {got:?}",
+                msg.def(set).full_name,
+                f.offset
+            );
+        }
+        if let Value::Message(m) = &f.value {
+            walk(set, m, guesses, tally);
+        }
+    }
+}
+
+/// Compares the schemaless reading of one file with its schema reading.
+/// None when no built-in format with a schema takes the file.
+pub fn measure(bytes: &[u8]) -> Option<Tally> {
+    let set = SchemaSet::builtin();
+    let decoded = formats::detect(bytes, &FormatOptions::default()).ok()?;
+    let Body::Message { type_name, .. } = &decoded.body else {
+        return None;
+    };
+    let id = set.find_message(type_name)?;
+    let key = decode_message(set, id, bytes, 0, DecodeContext::lenient()).ok()?;
+    let tree = schemaless::decode(bytes, 0, Options::default()).ok()?;
+    let guesses: HashMap<u64, &RawField<'_>> = tree.nodes.iter().map(|f| (f.offset, f)).collect();
+    let mut tally = Tally::default();
+    walk(set, &key, &guesses, &mut tally);
+    Some(tally)
+}
+
+fn measure_dir(dir: &Path, tally: &mut Tally, files: &mut u64) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    for p in paths {
+        if p.is_dir() {
+            measure_dir(&p, tally, files);
+        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("pb" | "onnx")) {
+            if std::env::var_os("PBDECODE_VERBOSE").is_some() {
+                eprintln!("{}", p.display());
+            }
+            if let Some(t) = std::fs::read(&p).ok().as_deref().and_then(measure) {
+                tally.merge(t);
+                *files += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn guess_accuracy_on_the_fixture_sample() {
+    let mut tally = Tally::default();
+    let mut files = 0;
+    measure_dir(
+        Path::new("tests/fixtures/schemaless/sample"),
+        &mut tally,
+        &mut files,
+    );
+    println!("{files} files\n{}", tally.table());
+    assert!(files >= 8, "the sample is missing ({files} files)");
+    let (right, total) = tally.total();
+    // The figures of the sample when this test was written, less a little
+    // slack: a change to the guessing that loses ground fails here.
+    // Measured when this test was written: 99.3% of 7,484 fields; by kind
+    // message 99.8, string 99.7, varint 100, packed_fixed32 90.0,
+    // packed_fixed64 84.6, packed_varint 92.0, bytes 54.3.
+    assert!(right as f64 / total as f64 >= 0.99, "{}", tally.table());
+    for (kind, floor) in [
+        ("message", 0.995),
+        ("string", 0.99),
+        ("varint", 1.0),
+        ("fixed32", 1.0),
+        ("packed_fixed32", 0.89),
+        ("packed_fixed64", 0.84),
+        ("packed_varint", 0.9),
+        ("bytes", 0.5),
+    ] {
+        assert!(
+            tally.share(kind) >= floor,
+            "{kind} below {floor}:\n{}",
+            tally.table()
+        );
+    }
+}
+
+/// The figure over a whole corpus: `PBDECODE_CORPUS=../shared/corpus cargo
+/// test --release --test schemaless -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn guess_accuracy_on_a_corpus() {
+    let Some(dir) = std::env::var_os("PBDECODE_CORPUS") else {
+        return;
+    };
+    let mut tally = Tally::default();
+    let mut files = 0;
+    measure_dir(Path::new(&dir), &mut tally, &mut files);
+    println!("{files} files\n{}", tally.table());
+}

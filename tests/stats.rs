@@ -1,0 +1,180 @@
+//! Tensor statistics: snapshots of the text view (statistics lines, the
+//! histogram, complex magnitudes, a tensor inside a model) and the "stats"
+//! object of the JSON output.
+
+#[path = "fixtures/images/encode.rs"]
+mod encode;
+
+use pbdecode::formats::{self, FormatOptions};
+use pbdecode::render::{RenderOptions, json, text};
+use std::io::Write;
+
+fn render(bytes: &[u8], opts: &RenderOptions, as_json: bool) -> String {
+    let decoded = formats::detect(bytes, &FormatOptions::default()).expect("decodes");
+    let mut out = Vec::new();
+    if as_json {
+        json::write_decoded(&mut out, &decoded, opts).expect("renders");
+    } else {
+        text::write_decoded(&mut out, &decoded, opts).expect("renders");
+    }
+    String::from_utf8(out).expect("UTF-8")
+}
+
+fn text_of(bytes: &[u8], histogram: bool) -> String {
+    let opts = RenderOptions {
+        histogram,
+        ..RenderOptions::default()
+    };
+    render(bytes, &opts, false)
+}
+
+/// The JSON "stats" object of the root tensor, as text.
+fn json_stats(bytes: &[u8], values: Option<u64>) -> Option<String> {
+    let opts = RenderOptions {
+        values,
+        ..RenderOptions::default()
+    };
+    let out = render(bytes, &opts, true);
+    let at = out.find("\"stats\": ")?;
+    let rest = &out[at + 9..];
+    let end = rest.find('}')?;
+    Some(rest[..=end].to_string())
+}
+
+fn specials() -> Vec<u8> {
+    encode::onnx_f32(
+        "specials",
+        &[2, 4],
+        &[
+            1.5,
+            -2.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            4.5,
+        ],
+    )
+}
+
+#[test]
+fn float_specials() {
+    let t = specials();
+    assert_eq!(
+        json_stats(&t, None).as_deref(),
+        Some(
+            "{\"count\": 8, \"min\": -2.0, \"max\": 4.5, \"mean\": 0.8, \"std\": 2.1587033144922905, \
+             \"nan\": 1, \"pos_inf\": 1, \"neg_inf\": 1, \"zeros\": 2}"
+        )
+    );
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("stats__float_specials", text_of(&t, false));
+    });
+}
+
+#[test]
+fn histograms() {
+    // INT8 with 5 distinct values: one bin per value.
+    let raw = [0u8, 1, 1, 2, 2, 2, 3, 3, 3, 3, 0xff, 0xff];
+    let ints = encode::onnx_raw("", &[12], 3, &raw);
+    // A float ramp 0..99: 16 equal bins.
+    let ramp: Vec<f32> = (0..100).map(|i| i as f32).collect();
+    let floats = encode::onnx_f32("", &[10, 10], &ramp);
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("stats__histogram_int8", text_of(&ints, true));
+        insta::assert_snapshot!("stats__histogram_float", text_of(&floats, true));
+    });
+    assert!(!text_of(&floats, false).contains("histogram:"));
+}
+
+#[test]
+fn complex_is_by_magnitude() {
+    let vals = [3.0f32, 4.0, 0.0, 0.0, -6.0, 8.0];
+    let raw: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let t = encode::onnx_raw("", &[3], 14, &raw);
+    let stats = json_stats(&t, None).expect("stats");
+    assert!(
+        stats.starts_with("{\"count\": 3, \"min\": 0.0, \"max\": 10.0, \"mean\": 5.0,"),
+        "{stats}"
+    );
+    assert!(
+        stats.ends_with("\"zeros\": 1, \"of\": \"magnitude\"}"),
+        "{stats}"
+    );
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("stats__complex64", text_of(&t, false));
+    });
+}
+
+#[test]
+fn strings_have_no_stats() {
+    let t = encode::onnx_strings("", &[2], &[b"a", b"b"]);
+    assert!(json_stats(&t, None).is_none());
+    assert!(!text_of(&t, true).contains("stats"));
+}
+
+#[test]
+fn stats_cover_every_value_past_the_limit() {
+    let vals: Vec<f32> = (1..=10).map(|i| i as f32).collect();
+    let t = encode::onnx_f32("", &[10], &vals);
+    let stats = json_stats(&t, Some(2)).expect("stats");
+    assert!(
+        stats.starts_with("{\"count\": 10, \"min\": 1.0, \"max\": 10.0, \"mean\": 5.5,"),
+        "{stats}"
+    );
+    // An empty numeric tensor: a count of zero and no extremes.
+    let empty = encode::onnx_raw("", &[0], 1, &[]);
+    assert_eq!(
+        json_stats(&empty, None).as_deref(),
+        Some(
+            "{\"count\": 0, \"min\": null, \"max\": null, \"mean\": null, \"std\": null, \
+             \"nan\": 0, \"pos_inf\": 0, \"neg_inf\": 0, \"zeros\": 0}"
+        )
+    );
+}
+
+#[test]
+fn integers_stay_exact() {
+    let vals = [i64::MAX, i64::MAX - 1, i64::MIN];
+    let raw: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let t = encode::onnx_raw("", &[3], 7, &raw);
+    let stats = json_stats(&t, None).expect("stats");
+    assert!(
+        stats.starts_with(
+            "{\"count\": 3, \"min\": -9223372036854775808, \"max\": 9223372036854775807,"
+        ),
+        "{stats}"
+    );
+}
+
+#[test]
+fn tensor_nested_in_a_model() {
+    // The generic tensor block at depth 1 (how a nested tensor is shown
+    // when no format view takes over): the statistics are indented with it.
+    let model = encode::onnx_model(&[
+        encode::onnx_f32("w", &[2, 2], &[1.0, 2.0, 3.0, 4.0]),
+        encode::onnx_raw("mask", &[4], 9, &[1, 0, 0, 1]),
+    ]);
+    let decoded = formats::detect(&model, &FormatOptions::default()).expect("decodes");
+    let formats::Body::Message { message, .. } = &decoded.body else {
+        panic!("not a message")
+    };
+    let set = pbdecode::schema::SchemaSet::builtin();
+    let mut out = Vec::new();
+    for t in pbdecode::npy::named_tensors(set, message) {
+        writeln!(out, "{}:", t.name).expect("writes");
+        text::tensor_block(
+            &mut out,
+            set,
+            t.message,
+            1,
+            &RenderOptions::default(),
+            false,
+        )
+        .expect("renders");
+    }
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("stats__nested", String::from_utf8(out).expect("UTF-8"));
+    });
+}
