@@ -1,0 +1,212 @@
+//! The `decode` command: its arguments and what each combination does. The
+//! library decodes and renders; this layer opens files, picks the action and
+//! turns outcomes into messages and exit codes.
+
+mod schema;
+mod tensors;
+
+use clap::Parser;
+use pbdecode::formats::{self, FormatOptions};
+use pbdecode::input::{map_file, read_stdin};
+use pbdecode::render::{RenderOptions, json, text};
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "decode",
+    version,
+    about = "Decode the Protocol Buffers files of machine learning: ONNX tensors, sequences and models, TensorFlow SavedModels and GraphDefs, and any protobuf without a schema."
+)]
+pub struct Args {
+    /// The file to decode, or - for standard input.
+    file: String,
+    /// The format: auto (try each in the seed's order) or one of the format ids.
+    #[arg(long = "as", default_value = "auto", value_name = "FORMAT")]
+    format: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// How many values of each tensor to print: a number or `all`.
+    /// Default: all in JSON; a preview in text.
+    #[arg(long, value_name = "N|all")]
+    values: Option<String>,
+    /// Show each field's byte range (schemaless reading).
+    #[arg(long)]
+    offsets: bool,
+    /// Nesting limit of the schemaless reading.
+    #[arg(long, default_value_t = pbdecode::schemaless::DEFAULT_MAX_DEPTH)]
+    max_depth: u32,
+    /// Decode with this .proto schema (name the message with --type);
+    /// imports are found beside it or in -I folders.
+    #[arg(long, value_name = "FILE.proto")]
+    schema: Option<PathBuf>,
+    /// Decode with a FileDescriptorSet (as `protoc -o FILE` writes).
+    #[arg(long, value_name = "FILE")]
+    descriptor_set: Option<PathBuf>,
+    /// The message to decode with --schema or --descriptor-set (full name,
+    /// e.g. pkg.Message).
+    #[arg(long = "type", value_name = "NAME")]
+    type_name: Option<String>,
+    /// A folder to look for imported .proto files in (repeatable).
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Sparse tensors: also show the dense tensor.
+    #[arg(long)]
+    dense: bool,
+    /// Statistics for every tensor of a model, not only the ones printed in
+    /// full (reads every value).
+    #[arg(long)]
+    stats: bool,
+    /// Colour previews of image-shaped tensors: never, always, or auto (when
+    /// standard output is a colour terminal).
+    #[arg(long, default_value = "auto", value_name = "WHEN")]
+    color: String,
+    /// Add a text histogram to each numeric tensor.
+    #[arg(long)]
+    histogram: bool,
+    /// Draw an image-shaped tensor as a PNG file (- for standard output);
+    /// in a model or sequence, name it with --tensor.
+    #[arg(long, value_name = "OUT.png")]
+    picture: Option<PathBuf>,
+    /// The tensor to draw, export or show, by name (an ONNX tensor's name, a
+    /// TensorFlow Const node's name).
+    #[arg(long, value_name = "NAME")]
+    tensor: Option<String>,
+    /// Write the tensor as a NumPy .npy file (- for standard output).
+    #[arg(long, value_name = "OUT.npy")]
+    npy: Option<PathBuf>,
+    /// Write every initializer of a model (Const values of a TensorFlow
+    /// graph; every tensor of a file that has neither) as DIR/NAME.npy.
+    #[arg(long, value_name = "DIR")]
+    npy_dir: Option<PathBuf>,
+}
+
+pub(crate) fn usage(msg: &str) -> io::Result<ExitCode> {
+    eprintln!("decode: {msg}");
+    Ok(ExitCode::from(2))
+}
+
+pub fn run(args: &Args) -> io::Result<ExitCode> {
+    let values = match args.values.as_deref() {
+        None => None,
+        Some("all") => Some(u64::MAX),
+        Some(n) => match n.parse::<u64>() {
+            Ok(n) => Some(n),
+            Err(_) => return usage(&format!("--values takes a number or `all`, not {n:?}")),
+        },
+    };
+    let format = match args.format.as_str() {
+        "auto" => None,
+        id => match formats::find(id) {
+            Some(f) => Some(f),
+            None => {
+                return usage(&format!(
+                    "unknown format {id:?}; one of: auto, {}",
+                    formats::ids().join(", ")
+                ));
+            }
+        },
+    };
+    let (input, dir) = if args.file == "-" {
+        (read_stdin()?, None)
+    } else {
+        let path = PathBuf::from(&args.file);
+        let input =
+            map_file(&path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.file)))?;
+        let dir = path.parent().map(|p| {
+            if p.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                p.to_path_buf()
+            }
+        });
+        (input, dir)
+    };
+    let bytes = input.bytes();
+    let fopts = FormatOptions {
+        max_depth: args.max_depth,
+        ..FormatOptions::default()
+    };
+    // User schemas, and --as protobuf (which prints what it read up to a
+    // fault before reporting it).
+    let tensor_flags = args.picture.is_some()
+        || args.npy.is_some()
+        || args.npy_dir.is_some()
+        || args.tensor.is_some();
+    let schemaless_only = format.is_some_and(|f| f.id == "protobuf") && !tensor_flags;
+    if args.schema.is_some() || args.descriptor_set.is_some() || schemaless_only {
+        let ropts = RenderOptions {
+            values,
+            dir: dir.clone(),
+            offsets: args.offsets,
+            dense: args.dense,
+            histogram: args.histogram,
+            stats: args.stats,
+            ..RenderOptions::default()
+        };
+        return schema::decode_schema_or_schemaless(args, bytes, &fopts, &ropts);
+    }
+    if args.type_name.is_some() {
+        return usage("--type goes with --schema or --descriptor-set");
+    }
+    let decoded = match format {
+        None => match formats::detect(bytes, &fopts) {
+            Ok(d) => d,
+            Err(rejection) => {
+                eprintln!("decode: {}: not decoded: {}", args.file, rejection.error);
+                for (id, e) in &rejection.tried {
+                    eprintln!("  {id}: {e}");
+                }
+                return Ok(ExitCode::from(1));
+            }
+        },
+        Some(f) => match formats::decode_as(f, bytes, &fopts) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("decode: {}: not {}: {e}", args.file, f.id);
+                return Ok(ExitCode::from(1));
+            }
+        },
+    };
+    let color = match args.color.as_str() {
+        "always" => true,
+        "never" => false,
+        "auto" => {
+            io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none()
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+        }
+        other => {
+            return usage(&format!(
+                "--color takes never, always or auto, not {other:?}"
+            ));
+        }
+    };
+    let ropts = RenderOptions {
+        values,
+        dir,
+        offsets: args.offsets,
+        dense: args.dense,
+        color,
+        histogram: args.histogram,
+        stats: args.stats,
+    };
+    if args.picture.is_some()
+        || args.npy.is_some()
+        || args.npy_dir.is_some()
+        || args.tensor.is_some()
+    {
+        return tensors::tensor_outputs(args, &decoded, &ropts);
+    }
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    if args.json {
+        json::write_decoded(&mut out, &decoded, &ropts)?;
+    } else {
+        text::write_decoded(&mut out, &decoded, &ropts)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}

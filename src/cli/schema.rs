@@ -1,0 +1,108 @@
+//! `--schema`, `--descriptor-set` and `--as protobuf`: decode with the
+//! user's tables or none, print what was read, then any fault.
+
+use super::{Args, usage};
+use pbdecode::formats::{self, Body, Decoded, FormatOptions};
+use pbdecode::render::{RenderOptions, json, text};
+use std::io::{self, BufWriter, Write};
+use std::process::ExitCode;
+
+/// --schema / --descriptor-set (decode with the user's tables), or --as
+/// protobuf: print what was decoded, and for input cut short or corrupt,
+/// the fault (exit 1).
+pub(crate) fn decode_schema_or_schemaless(
+    args: &Args,
+    bytes: &[u8],
+    fopts: &FormatOptions,
+    ropts: &RenderOptions,
+) -> io::Result<ExitCode> {
+    use pbdecode::user_schema;
+    if args.schema.is_some() && args.descriptor_set.is_some() {
+        return usage("give --schema or --descriptor-set, not both");
+    }
+    if !matches!(args.format.as_str(), "auto" | "protobuf") {
+        return usage("--schema and --descriptor-set decode as protobuf: leave out --as");
+    }
+    let loaded = if let Some(path) = &args.schema {
+        Some(user_schema::load_proto(path, &args.include))
+    } else if let Some(path) = &args.descriptor_set {
+        let data = std::fs::read(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        Some(
+            user_schema::load_descriptor_set(&data)
+                .map_err(|e| user_schema::LoadError(format!("{}: {e}", path.display()))),
+        )
+    } else {
+        None
+    };
+    let user_set = match loaded {
+        None => None,
+        Some(Ok(set)) => Some(set),
+        Some(Err(e)) => {
+            eprintln!("decode: {e}");
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let mut fault = None;
+    let decoded = match &user_set {
+        Some(set) => {
+            let names = user_schema::type_names(set);
+            let Some(type_name) = args
+                .type_name
+                .as_deref()
+                .filter(|t| set.find_message(t).is_some())
+            else {
+                let shown: Vec<&str> = names.iter().copied().take(20).collect();
+                let more = names.len().saturating_sub(shown.len());
+                let what = match &args.type_name {
+                    Some(t) => format!("the schema has no message {t:?}"),
+                    None => "name the message to decode with --type".to_string(),
+                };
+                let more = if more > 0 {
+                    format!(", … {more} more")
+                } else {
+                    String::new()
+                };
+                return usage(&format!("{what}; messages: {}{more}", shown.join(", ")));
+            };
+            match user_schema::decode(set, type_name, bytes, fopts.max_depth) {
+                Ok(d) => d,
+                Err(e) => {
+                    eprintln!("decode: {}: not {type_name}: {e}", args.file);
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        None => {
+            let Some(format) = formats::find("protobuf") else {
+                return usage("no protobuf format");
+            };
+            if bytes.is_empty() {
+                eprintln!("decode: {}: not protobuf: the input is empty", args.file);
+                return Ok(ExitCode::from(1));
+            }
+            let opts = pbdecode::schemaless::Options {
+                max_depth: fopts.max_depth,
+            };
+            let tree = pbdecode::schemaless::decode_partial(bytes, 0, opts);
+            fault = tree.fault.clone();
+            Decoded {
+                format,
+                body: Body::Schemaless(tree),
+            }
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    if args.json {
+        json::write_decoded(&mut out, &decoded, ropts)?;
+    } else {
+        text::write_decoded(&mut out, &decoded, ropts)?;
+    }
+    out.flush()?;
+    if let Some(e) = fault {
+        eprintln!("decode: {}: not protobuf: {e}", args.file);
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,237 @@
+//! `--picture`, `--npy`, `--npy-dir` and `--tensor`: pick tensors out of the
+//! decoded file and write them as pictures, .npy files or on their own.
+
+use super::Args;
+use pbdecode::formats::{Body, Decoded};
+use pbdecode::render::{RenderOptions, json, text};
+use pbdecode::schema::SchemaSet;
+use pbdecode::{npy, picture};
+use std::collections::{BTreeMap, HashSet};
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Opens the output of --picture or --npy (- is standard output).
+fn create_output(path: &Path) -> io::Result<Box<dyn Write>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(BufWriter::new(io::stdout().lock())));
+    }
+    let file = File::create(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    Ok(Box::new(BufWriter::new(file)))
+}
+
+/// Removes a partly written output after a failure (not standard output).
+fn discard_output(path: &Path) {
+    if path.as_os_str() != "-" {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Up to ten tensor names, for messages.
+fn some_names(tensors: &[npy::NamedTensor<'_, '_>]) -> String {
+    let mut names: Vec<String> = tensors
+        .iter()
+        .take(10)
+        .map(|t| format!("{:?}", t.name))
+        .collect();
+    if tensors.len() > 10 {
+        names.push(format!("… {} in all", tensors.len()));
+    }
+    names.join(", ")
+}
+
+/// --picture, --npy, --npy-dir and --tensor: pick the tensor(s), write the
+/// files; with --tensor alone, show that tensor.
+pub(crate) fn tensor_outputs(
+    args: &Args,
+    decoded: &Decoded<'_>,
+    ropts: &RenderOptions,
+) -> io::Result<ExitCode> {
+    let set = SchemaSet::builtin();
+    let Body::Message { message: root, .. } = &decoded.body else {
+        eprintln!(
+            "decode: {}: read without a schema, so it has no tensors to pick",
+            args.file
+        );
+        return Ok(ExitCode::from(1));
+    };
+    let tensors = npy::named_tensors(set, root);
+    let dir = ropts.dir.as_deref();
+    let single = args.picture.is_some() || args.npy.is_some() || args.npy_dir.is_none();
+    if single {
+        let chosen = match &args.tensor {
+            Some(name) => match tensors.iter().find(|t| &t.name == name) {
+                Some(t) => t,
+                None if tensors.is_empty() => {
+                    eprintln!(
+                        "decode: {}: no tensor {name:?}: the file has no tensors",
+                        args.file
+                    );
+                    return Ok(ExitCode::from(1));
+                }
+                None => {
+                    eprintln!(
+                        "decode: {}: no tensor {name:?}; tensors: {}",
+                        args.file,
+                        some_names(&tensors)
+                    );
+                    return Ok(ExitCode::from(1));
+                }
+            },
+            None => match tensors.iter().find(|t| std::ptr::eq(t.message, root)) {
+                Some(t) => t,
+                None if tensors.is_empty() => {
+                    eprintln!("decode: {}: the file has no tensors", args.file);
+                    return Ok(ExitCode::from(1));
+                }
+                None => {
+                    eprintln!(
+                        "decode: {}: the file holds {} tensors: name one with --tensor NAME ({})",
+                        args.file,
+                        tensors.len(),
+                        some_names(&tensors)
+                    );
+                    return Ok(ExitCode::from(2));
+                }
+            },
+        };
+        let Some(view) = chosen.view(set) else {
+            eprintln!("decode: {}: {:?} is not a tensor", args.file, chosen.name);
+            return Ok(ExitCode::from(1));
+        };
+        let what = if std::ptr::eq(chosen.message, root) {
+            args.file.clone()
+        } else {
+            format!("{}: tensor {:?}", args.file, chosen.name)
+        };
+        if let Some(path) = &args.picture {
+            let pic = match picture::picture(&view, dir) {
+                Ok(p) => p,
+                Err(picture::PictureError::Io(e)) => return Err(e),
+                Err(e) => {
+                    eprintln!("decode: {what}: no picture: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            };
+            let mut out = create_output(path)?;
+            match pic.write_png(&mut out).and_then(|()| Ok(out.flush()?)) {
+                Ok(()) => eprintln!("decode: wrote {}: {}", path.display(), pic.describe()),
+                Err(e) => {
+                    drop(out);
+                    discard_output(path);
+                    return Err(io::Error::other(format!("{}: {e}", path.display())));
+                }
+            }
+        }
+        if let Some(path) = &args.npy {
+            let mut out = create_output(path)?;
+            match npy::write_npy(&view, dir, &mut out) {
+                Ok(info) => {
+                    if let Some(note) = &info.note {
+                        eprintln!("decode: note: {note}");
+                    }
+                    eprintln!(
+                        "decode: wrote {}: {} {:?}",
+                        path.display(),
+                        info.descr,
+                        info.shape
+                    );
+                }
+                Err(npy::NpyError::Io(e)) => {
+                    drop(out);
+                    discard_output(path);
+                    return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
+                }
+                Err(e) => {
+                    drop(out);
+                    discard_output(path);
+                    eprintln!("decode: {what}: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+        if args.picture.is_none() && args.npy.is_none() {
+            // --tensor alone: show that tensor as the root.
+            let stdout = io::stdout();
+            let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+            let full_name = &chosen.message.def(set).full_name;
+            if args.json {
+                write!(out, "{{\"format\": ")?;
+                json::string(&mut out, decoded.format.id)?;
+                write!(out, ", \"type\": ")?;
+                json::string(&mut out, full_name)?;
+                write!(out, ", \"tensor\": ")?;
+                json::string(&mut out, &chosen.name)?;
+                write!(out, ", \"value\": ")?;
+                json::write_root_message(&mut out, set, chosen.message, ropts)?;
+                writeln!(out, "}}")?;
+            } else {
+                writeln!(
+                    out,
+                    "format: {} ({})",
+                    decoded.format.id, decoded.format.title
+                )?;
+                writeln!(out, "tensor: {:?}  ({full_name})", chosen.name)?;
+                writeln!(out)?;
+                text::tensor_block(&mut out, set, chosen.message, 0, ropts, true)?;
+            }
+            out.flush()?;
+        }
+    }
+    let Some(out_dir) = &args.npy_dir else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let export = npy::export_set(tensors);
+    if export.is_empty() {
+        eprintln!("decode: {}: the file has no tensors to export", args.file);
+        return Ok(ExitCode::from(1));
+    }
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out_dir.display())))?;
+    let mut used = HashSet::new();
+    let mut notes: BTreeMap<String, u64> = BTreeMap::new();
+    let (mut written, mut failed) = (0u64, 0u64);
+    for t in &export {
+        let Some(view) = t.view(set) else { continue };
+        let path = out_dir.join(npy::file_name(&t.name, &mut used));
+        let mut out = create_output(&path)?;
+        match npy::write_npy(&view, dir, &mut out) {
+            Ok(info) => {
+                written += 1;
+                if let Some(note) = info.note {
+                    *notes.entry(note).or_default() += 1;
+                }
+            }
+            Err(npy::NpyError::Io(e)) => {
+                drop(out);
+                discard_output(&path);
+                return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
+            }
+            Err(e) => {
+                drop(out);
+                discard_output(&path);
+                failed += 1;
+                eprintln!(
+                    "decode: {}: tensor {:?} not written: {e}",
+                    args.file, t.name
+                );
+            }
+        }
+    }
+    for (note, n) in &notes {
+        let files = if *n == 1 { "file" } else { "files" };
+        eprintln!("decode: note: {note} ({n} {files})");
+    }
+    eprintln!(
+        "decode: wrote {written} of {} tensors to {}",
+        export.len(),
+        out_dir.display()
+    );
+    Ok(if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
