@@ -48,13 +48,16 @@ measure() {
 }
 
 read -r d_wall d_rss < <(measure target/release/decode --values 8 "$MODEL")
+read -r j_wall j_rss < <(measure target/release/decode --json --values 8 "$MODEL")
 read -r p_wall p_rss < <(measure python3 -c "import onnx, sys; onnx.load(sys.argv[1])" "$MODEL")
 size_kib=$(( $(stat -c %s "$MODEL") / 1024 ))
 
 printf '%-34s %10s %12s\n' "" "wall (s)" "peak RSS"
 printf '%-34s %10s %9d MiB\n' "decode --values 8 (text)" "$d_wall" $((d_rss / 1024))
+printf '%-34s %10s %9d MiB\n' "decode --json --values 8" "$j_wall" $((j_rss / 1024))
 printf '%-34s %10s %9d MiB\n' "python: onnx.load" "$p_wall" $((p_rss / 1024))
 printf '%-34s %10s %9d MiB\n' "model file" "" $((size_kib / 1024))
 echo "time ratio   decode / onnx.load: $(echo "scale=4; $d_wall / $p_wall" | bc)"
+echo "time ratio   decode --json / onnx.load: $(echo "scale=4; $j_wall / $p_wall" | bc)"
 echo "memory ratio decode / onnx.load: $(echo "scale=4; $d_rss / $p_rss" | bc)"
 echo "memory ratio decode / file size: $(echo "scale=4; $d_rss / $size_kib" | bc)"

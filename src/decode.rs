@@ -358,6 +358,26 @@ impl<'a> Message<'a> {
         !self.field(set, name).is_empty()
     }
 
+    /// Each field present, in declaration order, with its occurrences in
+    /// wire order (what the renderers walk).
+    pub fn present<'f, 's>(
+        &'f self,
+        set: &'s SchemaSet,
+    ) -> impl Iterator<Item = (&'s FieldDef, &'f [Field<'a>])> + 'f
+    where
+        's: 'f,
+    {
+        let def = self.def(set);
+        let known = self.fields.partition_point(|f| f.slot.is_some());
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            let slot = self.fields.get(i).filter(|_| i < known)?.slot?;
+            let group = self.slot(slot);
+            i += group.len().max(1);
+            Some((def.fields.get(slot)?, group))
+        })
+    }
+
     /// The fields the schema did not know.
     pub fn unknown(&self) -> &[Field<'a>] {
         let start = self.fields.partition_point(|f| f.slot.is_some());

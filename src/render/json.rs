@@ -268,17 +268,7 @@ fn write_message_at(
         }
         Ok(())
     };
-    let known = msg.fields.partition_point(|f| f.slot.is_some());
-    let mut i = 0;
-    while i < known {
-        let Some(slot) = msg.fields.get(i).and_then(|f| f.slot) else {
-            break;
-        };
-        let group = msg.slot(slot);
-        i += group.len().max(1);
-        let Some(fdef) = def.fields.get(slot) else {
-            continue;
-        };
+    for (fdef, group) in msg.present(set) {
         if adapter.is_some_and(|a| a.value_fields.contains(&fdef.name.as_str())) {
             continue;
         }

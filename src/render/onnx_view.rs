@@ -9,7 +9,7 @@
 //! in to be shown with `--values 8`.
 
 use super::text::{
-    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, hex_preview, message_fields, quoted,
+    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, element_text, hex_preview, message_fields, quoted,
 };
 use super::{LoadedValues, RenderOptions, for_each_element, load_values};
 use crate::decode::{Field, Message, Value};
@@ -143,19 +143,6 @@ fn data_type_name(set: &SchemaSet, code: Option<i64>) -> String {
 }
 
 // ---------------------------------------------------------------- values
-
-fn element_text(e: Element<'_>) -> String {
-    match e {
-        Element::F32(v) => format!("{v:?}"),
-        Element::F64(v) => format!("{v:?}"),
-        Element::I64(v) => v.to_string(),
-        Element::U64(v) => v.to_string(),
-        Element::Bool(b) => b.to_string(),
-        Element::C64(r, i) => format!("{r:?}{i:+?}i"),
-        Element::C128(r, i) => format!("{r:?}{i:+?}i"),
-        Element::Str(s) => quoted(s),
-    }
-}
 
 fn zero_text(elem: Option<Elem>) -> String {
     match elem {

@@ -160,17 +160,7 @@ pub fn message_fields(
 ) -> io::Result<()> {
     let def = msg.def(set);
     let adapter = tensor_adapter(&def.full_name);
-    let known = msg.fields.partition_point(|f| f.slot.is_some());
-    let mut i = 0;
-    while i < known {
-        let Some(slot) = msg.fields.get(i).and_then(|f| f.slot) else {
-            break;
-        };
-        let group = msg.slot(slot);
-        i += group.len().max(1);
-        let Some(fdef) = def.fields.get(slot) else {
-            continue;
-        };
+    for (fdef, group) in msg.present(set) {
         if adapter.is_some_and(|a| {
             a.value_fields.contains(&fdef.name.as_str())
                 || a.header_fields.contains(&fdef.name.as_str())
@@ -332,7 +322,8 @@ fn shape_text(view: &TensorView<'_, '_>) -> String {
     }
 }
 
-fn element_text(e: Element<'_>) -> String {
+/// One element as text (floats in their shortest round-trip form).
+pub fn element_text(e: Element<'_>) -> String {
     match e {
         Element::F32(v) => format!("{v:?}"),
         Element::F64(v) => format!("{v:?}"),

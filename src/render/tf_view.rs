@@ -223,14 +223,8 @@ fn bytes_text(cx: &Ctx<'_>, b: &[u8]) -> String {
 
 fn element_text(cx: &Ctx<'_>, e: Element<'_>) -> String {
     match e {
-        Element::F32(v) => format!("{v:?}"),
-        Element::F64(v) => format!("{v:?}"),
-        Element::I64(v) => v.to_string(),
-        Element::U64(v) => v.to_string(),
-        Element::Bool(b) => b.to_string(),
-        Element::C64(r, i) => format!("{r:?}{i:+?}i"),
-        Element::C128(r, i) => format!("{r:?}{i:+?}i"),
         Element::Str(s) => bytes_text(cx, s),
+        e => super::text::element_text(e),
     }
 }
 
