@@ -172,6 +172,16 @@ fn write_packed(
                 nonfinite(&mut buf, x.is_nan(), x > 0.0);
                 Ok(())
             }
+            // ryu: the same shortest round-trip digits as std, much faster
+            // when a tensor's worth of floats is printed.
+            Num::F32(x) if x.is_finite() => {
+                buf.push_str(ryu::Buffer::new().format_finite(x));
+                Ok(())
+            }
+            Num::F64(x) if x.is_finite() => {
+                buf.push_str(ryu::Buffer::new().format_finite(x));
+                Ok(())
+            }
             Num::F32(x) => write!(buf, "{x:?}"),
             Num::F64(x) => write!(buf, "{x:?}"),
         };
