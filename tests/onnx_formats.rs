@@ -310,3 +310,18 @@ fn damaged_inputs_never_panic() {
         }
     }
 }
+
+#[test]
+fn empty_optional_with_undefined_elem_type() {
+    // numpy_helper.from_optional(None) writes elem_type UNDEFINED (0) and
+    // nothing else (ONNX's test_optional_has_element_empty_optional_input).
+    let mut bytes = vec![0x0a, 14];
+    bytes.extend_from_slice(b"optional_input");
+    bytes.extend_from_slice(&[0x10, 0x00]);
+    assert_eq!(format_of(&bytes), Some("onnx-sequence"));
+    // UNDEFINED with an element after it is not valid.
+    let mut with_tensor = bytes.clone();
+    with_tensor.extend_from_slice(&[0x1a, 0x02, 0x10, 0x01]);
+    let why = rejection("onnx-sequence", &with_tensor);
+    assert!(why.contains("UNDEFINED"), "{why}");
+}

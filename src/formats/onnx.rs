@@ -89,6 +89,17 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
         let elem_type = m
             .int(set, "elem_type")
             .ok_or_else(|| invalid(format!("{name}.elem_type is missing"), m.offset))?;
+        // An empty optional has elem_type UNDEFINED (what
+        // numpy_helper.from_optional(None) writes): nothing may follow it.
+        if elem_type == 0 {
+            return match fields.iter().find(|f| m.has(set, f)) {
+                Some(field) => Err(invalid(
+                    format!("{name}.{field} present but elem_type is UNDEFINED"),
+                    m.offset,
+                )),
+                None => Ok(()),
+            };
+        }
         let want = elements_field(elem_type).ok_or_else(|| {
             invalid(
                 format!("{name}.elem_type {elem_type} is not 1..5"),
