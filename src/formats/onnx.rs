@@ -209,14 +209,25 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
         Err(e) => e,
     };
     match decode_builtin("onnx.MapProto", bytes, DecodeContext::strict()) {
-        Ok(message) => {
-            validate_container(set, &message)?;
-            Ok(Body::Message {
+        // A map's own fault is reported only for bytes that read as a map
+        // and not as a sequence at all; otherwise the sequence's reason is
+        // the one a user needs.
+        Ok(message) => match validate_container(set, &message) {
+            Ok(()) => Ok(Body::Message {
                 type_name: "onnx.MapProto".into(),
                 message,
                 also: Vec::new(),
-            })
-        }
+            }),
+            Err(map_err)
+                if matches!(
+                    seq_err.kind,
+                    ErrorKind::UnknownField { .. } | ErrorKind::WrongWireType { .. }
+                ) =>
+            {
+                Err(map_err)
+            }
+            Err(_) => Err(seq_err),
+        },
         Err(_) => Err(seq_err),
     }
 }
