@@ -159,7 +159,11 @@ fn decode_value<'a>(
     offset: u64,
     ctx: DecodeContext,
 ) -> Result<Value<'a>> {
-    let expected = fdef.ty.wire_type();
+    let expected = if fdef.group {
+        WireType::StartGroup
+    } else {
+        fdef.ty.wire_type()
+    };
     let got = wire.wire_type();
     if got == expected {
         return Ok(match *wire {
@@ -186,7 +190,13 @@ fn decode_value<'a>(
                 }
                 _ => Value::Bytes(bytes),
             },
-            WireValue::Group(_) => unreachable_group(offset)?,
+            WireValue::Group(body) => match fdef.ty {
+                FieldType::Message(sub) => {
+                    let inner = ctx.enter(offset)?;
+                    Value::Message(Box::new(decode_message(set, sub, body, offset, inner)?))
+                }
+                _ => unreachable_group(offset)?,
+            },
         });
     }
     if let (true, true, WireValue::Len(bytes)) = (fdef.repeated(), fdef.ty.packable(), wire) {

@@ -126,6 +126,9 @@ pub struct FieldDef {
     /// accepted when reading either way.
     pub packed: bool,
     pub oneof: Option<String>,
+    /// A proto2 group: the message is written between start- and end-group
+    /// keys instead of as a LEN field.
+    pub group: bool,
 }
 
 impl FieldDef {
@@ -310,6 +313,7 @@ pub struct FieldAst {
     pub packed: Option<bool>,
     pub oneof: Option<String>,
     pub map: Option<(String, String)>,
+    pub group: bool,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -509,6 +513,7 @@ fn normal_field(i: &str) -> PResult<'_, FieldAst> {
             packed,
             oneof: None,
             map: None,
+            group: false,
         },
     ))
 }
@@ -535,6 +540,7 @@ fn map_field(i: &str) -> PResult<'_, FieldAst> {
             packed: None,
             oneof: None,
             map: Some((k.to_string(), v.to_string())),
+            group: false,
         },
     ))
 }
@@ -570,8 +576,7 @@ fn enum_body(i: &str) -> PResult<'_, EnumAst> {
 
 /// A proto2 group: `optional group Result = 1 { ... }` declares a nested
 /// message `Result` and a field `result` of that type. (On the wire a group
-/// is not a LEN field; the lenient decoder keeps it as an unknown field and
-/// shows it read without a schema.)
+/// is written between start- and end-group keys, not as a LEN field.)
 fn group_field(i: &str) -> PResult<'_, (FieldAst, MessageAst)> {
     let (i, label) = label(i)?;
     let (i, _) = keyword("group")(i)?;
@@ -588,6 +593,7 @@ fn group_field(i: &str) -> PResult<'_, (FieldAst, MessageAst)> {
         packed: None,
         oneof: None,
         map: None,
+        group: true,
     };
     Ok((i, (field, body)))
 }
@@ -871,6 +877,7 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                             ty: key_ty,
                             packed: false,
                             oneof: None,
+                            group: false,
                         },
                         FieldDef {
                             number: 2,
@@ -879,6 +886,7 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                             ty: val_ty,
                             packed: false,
                             oneof: None,
+                            group: false,
                         },
                     ],
                     map_entry: true,
@@ -905,6 +913,7 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                 ty,
                 packed,
                 oneof: f.oneof.clone(),
+                group: f.group,
             });
         }
         let mut by_number: Vec<(u32, usize)> = fields

@@ -302,6 +302,8 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
             packed,
             oneof,
             map,
+            // TYPE_GROUP
+            group: f.int(set, "type") == Some(10),
         });
     }
     Ok(MessageAst {
