@@ -9,7 +9,8 @@
 //! in to be shown with `--values 8`.
 
 use super::text::{
-    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, element_text, hex_preview, message_fields, quoted,
+    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, element_text, hex_preview, index_prefix,
+    message_fields, quoted,
 };
 use super::{LoadedValues, RenderOptions, for_each_element, load_values};
 use crate::decode::{Field, Message, Value};
@@ -262,20 +263,7 @@ fn write_rows(w: &mut dyn Write, depth: usize, dims: &[u64], p: &Preview) -> io:
             return Ok(());
         }
         indent(w, depth)?;
-        if dims.len() > 1 {
-            let mut idx = vec![0u64; dims.len()];
-            let mut left = start;
-            for (slot, &d) in idx.iter_mut().zip(dims).rev() {
-                if d > 0 {
-                    *slot = left % d;
-                    left /= d;
-                }
-            }
-            let parts: Vec<String> = idx.iter().map(u64::to_string).collect();
-            write!(w, "[{}] ", parts.join(","))?;
-        } else if dims.len() == 1 {
-            write!(w, "[{start}] ")?;
-        }
+        write!(w, "{}", index_prefix(dims, start))?;
         writeln!(w, "{}", line.join("  "))?;
         line.clear();
         Ok(())

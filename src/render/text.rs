@@ -462,6 +462,27 @@ pub fn tensor_block(
     crate::stats::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)
 }
 
+/// The index of element `start` of a tensor shaped `dims`, as a line
+/// prefix: `[1,0,2] ` (rank 2 and up), `[7] ` (rank 1), nothing for scalars.
+pub fn index_prefix(dims: &[u64], start: u64) -> String {
+    match dims.len() {
+        0 => String::new(),
+        1 => format!("[{start}] "),
+        n => {
+            let mut idx = vec![0u64; n];
+            let mut rest = start;
+            for (slot, &d) in idx.iter_mut().zip(dims).rev() {
+                if d > 0 {
+                    *slot = rest % d;
+                    rest /= d;
+                }
+            }
+            let parts: Vec<String> = idx.iter().map(u64::to_string).collect();
+            format!("[{}] ", parts.join(","))
+        }
+    }
+}
+
 /// Writes one line of values, prefixed by the index of its first element.
 fn flush_line(
     w: &mut dyn Write,
@@ -474,22 +495,7 @@ fn flush_line(
         return Ok(());
     }
     indent(w, depth)?;
-    if dims.len() > 1 {
-        let mut idx = vec![0u64; dims.len()];
-        let mut rest = start;
-        for (k, &d) in dims.iter().enumerate().rev() {
-            if d > 0 {
-                if let Some(slot) = idx.get_mut(k) {
-                    *slot = rest % d;
-                }
-                rest /= d;
-            }
-        }
-        let parts: Vec<String> = idx.iter().map(|x| x.to_string()).collect();
-        write!(w, "[{}] ", parts.join(","))?;
-    } else if dims.len() == 1 {
-        write!(w, "[{start}] ")?;
-    }
+    write!(w, "{}", index_prefix(dims, start))?;
     writeln!(w, "{}", line.join("  "))?;
     line.clear();
     Ok(())
