@@ -9,7 +9,7 @@
 //! in to be shown with `--values 8`.
 
 use super::text::{
-    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, element_text, hex_preview, index_prefix,
+    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, element_text, flush_line, hex_preview,
     message_fields, quoted,
 };
 use super::{LoadedValues, RenderOptions, for_each_element, load_values};
@@ -258,15 +258,8 @@ fn write_rows(w: &mut dyn Write, depth: usize, dims: &[u64], p: &Preview) -> io:
     let per_line = if row == 0 { 10 } else { row.min(10) };
     let mut line: Vec<&str> = Vec::new();
     let mut start = 0u64;
-    let flush = |w: &mut dyn Write, start: u64, line: &mut Vec<&str>| -> io::Result<()> {
-        if line.is_empty() {
-            return Ok(());
-        }
-        indent(w, depth)?;
-        write!(w, "{}", index_prefix(dims, start))?;
-        writeln!(w, "{}", line.join("  "))?;
-        line.clear();
-        Ok(())
+    let flush = |w: &mut dyn Write, start: u64, line: &mut Vec<&str>| {
+        flush_line(w, depth, dims, start, line)
     };
     let tail_from = p.total - p.tail.len() as u64;
     let items = p.head.iter().enumerate().map(|(i, s)| (i as u64, s)).chain(

@@ -483,20 +483,27 @@ pub fn index_prefix(dims: &[u64], start: u64) -> String {
     }
 }
 
-/// Writes one line of values, prefixed by the index of its first element.
-fn flush_line(
+/// Writes one line of values, prefixed by the index of its first element,
+/// and empties `line`.
+pub fn flush_line<S: AsRef<str>>(
     w: &mut dyn Write,
     depth: usize,
     dims: &[u64],
     start: u64,
-    line: &mut Vec<String>,
+    line: &mut Vec<S>,
 ) -> io::Result<()> {
     if line.is_empty() {
         return Ok(());
     }
     indent(w, depth)?;
     write!(w, "{}", index_prefix(dims, start))?;
-    writeln!(w, "{}", line.join("  "))?;
+    for (k, item) in line.iter().enumerate() {
+        if k > 0 {
+            w.write_all(b"  ")?;
+        }
+        w.write_all(item.as_ref().as_bytes())?;
+    }
+    writeln!(w)?;
     line.clear();
     Ok(())
 }
