@@ -325,3 +325,51 @@ fn empty_optional_with_undefined_elem_type() {
     let why = rejection("onnx-sequence", &with_tensor);
     assert!(why.contains("UNDEFINED"), "{why}");
 }
+
+/// ModelProto { ir_version: 10, graph { initializer { dims: [2], FLOAT,
+/// name: "W", raw_data: 7 bytes } } }: one byte short of two floats.
+fn model_with_short_initializer() -> Vec<u8> {
+    let mut tensor = vec![0x08, 0x02, 0x10, 0x01, 0x42, 0x01, b'W', 0x4a, 0x07];
+    tensor.extend_from_slice(&[0, 0, 0x80, 0x3f, 0, 0, 0]);
+    let mut graph = vec![0x2a, tensor.len() as u8];
+    graph.extend_from_slice(&tensor);
+    let mut model = vec![0x08, 0x0a, 0x3a, graph.len() as u8];
+    model.extend_from_slice(&graph);
+    model
+}
+
+#[test]
+fn a_bad_initializer_is_shown_under_as_onnx_model() {
+    let bytes = model_with_short_initializer();
+    // --as auto: the model's tensor breaks the tensor rules, so the file is
+    // read without a schema, and the near miss says why.
+    assert_eq!(format_of(&bytes), Some("protobuf"));
+    let misses = formats::near_misses(&bytes, &FormatOptions::default());
+    let (format, error, shown) = misses.first().expect("a near miss");
+    assert_eq!(format.id, "onnx-model");
+    assert!(
+        error
+            .to_string()
+            .contains("raw_data is 7 bytes, the shape needs 8"),
+        "{error}"
+    );
+    assert!(shown);
+    // --as onnx-model: the model, with the problem reported and the tensor's
+    // view saying what is wrong.
+    let model = formats::find("onnx-model").expect("registered");
+    let decoded = formats::decode_as(model, &bytes, &FormatOptions::default()).expect("shown");
+    let problems = formats::tensor_problems(&decoded.body);
+    assert_eq!(problems.len(), 1);
+    assert!(
+        problems[0].to_string().contains("tensor \"W\""),
+        "{}",
+        problems[0]
+    );
+    let mut out = Vec::new();
+    text::write_decoded(&mut out, &decoded, &RenderOptions::default()).expect("text");
+    let text = String::from_utf8(out).expect("UTF-8");
+    assert!(
+        text.contains("the shape holds 2 elements, the data only 1"),
+        "{text}"
+    );
+}

@@ -36,10 +36,26 @@ fn format_of(bytes: &[u8]) -> Option<&'static str> {
         .map(|d| d.format.id)
 }
 
+/// Why `--as auto` does not take the input as `id`: the error `--as id`
+/// gives, or, for a tensor that breaks a size rule (which `--as id` shows
+/// anyway), the problems reported with it.
 fn rejection(id: &str, bytes: &[u8]) -> String {
+    assert_ne!(
+        format_of(bytes),
+        Some(id),
+        "--as auto took the input as {id}"
+    );
     let format = formats::find(id).expect("registered format");
     match formats::decode_as(format, bytes, &FormatOptions::default()) {
-        Ok(_) => panic!("--as {id} accepted the input"),
+        Ok(d) => {
+            let problems = formats::tensor_problems(&d.body);
+            assert!(
+                !problems.is_empty(),
+                "--as {id} accepted the input with no problem"
+            );
+            let texts: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            texts.join("; ")
+        }
         Err(e) => e.to_string(),
     }
 }

@@ -153,7 +153,22 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
     }
     let decoded = match format {
         None => match formats::detect(bytes, &fopts) {
-            Ok(d) => d,
+            Ok(d) => {
+                if d.format.id == "protobuf" {
+                    for (f, e, shown) in formats::near_misses(bytes, &fopts) {
+                        let hint = if shown {
+                            format!(" (--as {} shows it anyway)", f.id)
+                        } else {
+                            String::new()
+                        };
+                        eprintln!(
+                            "decode: {}: note: not read as {}: {e}{hint}",
+                            args.file, f.id
+                        );
+                    }
+                }
+                d
+            }
             Err(rejection) => {
                 eprintln!("decode: {}: not decoded: {}", args.file, rejection.error);
                 for (id, e) in &rejection.tried {
@@ -163,7 +178,15 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
             }
         },
         Some(f) => match formats::decode_as(f, bytes, &fopts) {
-            Ok(d) => d,
+            Ok(d) => {
+                for problem in formats::tensor_problems(&d.body) {
+                    eprintln!(
+                        "decode: {}: warning: shown as {} anyway: {problem}",
+                        args.file, f.id
+                    );
+                }
+                d
+            }
             Err(e) => {
                 eprintln!("decode: {}: not {}: {e}", args.file, f.id);
                 return Ok(ExitCode::from(1));

@@ -153,6 +153,77 @@ fn decode_schemaless<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'
     Ok(Body::Schemaless(msg))
 }
 
+/// Every tensor inside a decoded message that breaks its format's rules
+/// (ONNX's tensor-file rules, TensorFlow's size rules). Empty for inputs
+/// that `--as auto` accepts; under `--as FORMAT` a model is shown with such
+/// tensors, and these are the warnings that go with it.
+pub fn tensor_problems(body: &Body<'_>) -> Vec<DecodeError> {
+    let Body::Message { message, .. } = body else {
+        return Vec::new();
+    };
+    let set = SchemaSet::builtin();
+    let onnx = set.find_message("onnx.TensorProto");
+    let tf = set.find_message("tensorflow.TensorProto");
+    let mut problems = Vec::new();
+    let _ = onnx::walk(message, &mut |m| {
+        let found = if Some(m.def) == onnx {
+            onnx_tensor::validate(set, m).err()
+        } else if Some(m.def) == tf {
+            tensorflow::validate_tensor(set, m).err()
+        } else {
+            None
+        };
+        if let Some(e) = found {
+            let name = m
+                .str(set, "name")
+                .filter(|n| !n.is_empty())
+                .map(|n| format!("tensor {n:?}"));
+            problems.push(match name {
+                Some(n) => e.within(n),
+                None => e,
+            });
+        }
+        Ok(())
+    });
+    problems
+}
+
+/// The formats whose structure the input fits but whose tensor rules it
+/// breaks: what `--as auto` fell back to `protobuf` from, worth a note (a
+/// model with one bad initializer, a tensor whose raw_data is short). The
+/// flag says whether `--as` that format shows the input anyway.
+pub fn near_misses(
+    bytes: &[u8],
+    opts: &FormatOptions,
+) -> Vec<(&'static Format, DecodeError, bool)> {
+    REGISTRY
+        .iter()
+        .filter(|f| f.id != "protobuf")
+        .filter_map(|f| (f.decode)(bytes, opts).err().map(|e| (f, e)))
+        .filter(|(f, e)| {
+            let tensor_rule = matches!(
+                e.kind,
+                ErrorKind::RawSize { .. }
+                    | ErrorKind::TypedCount { .. }
+                    | ErrorKind::RawForString
+                    | ErrorKind::StringUtf8 { .. }
+                    | ErrorKind::ValuesInSeveralPlaces(_)
+                    | ErrorKind::WrongTypedField { .. }
+                    | ErrorKind::DataTypeRange(_)
+                    | ErrorKind::NegativeDim { .. }
+                    | ErrorKind::ElementCountOverflow
+            );
+            // A nested tensor (the container fitted) or the tensor file
+            // format itself (its fields all fitted).
+            tensor_rule && (f.id == "onnx-tensor" || !e.path.is_empty())
+        })
+        .map(|(f, e)| {
+            let shown = decode_as(f, bytes, opts).is_ok();
+            (f, e, shown)
+        })
+        .collect()
+}
+
 /// Why `--as auto` turned an input down: the deciding error, and what each
 /// format said.
 #[derive(Debug)]

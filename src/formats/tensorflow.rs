@@ -280,7 +280,7 @@ fn invalid(msg: impl Into<String>, at: u64) -> DecodeError {
 /// rules; what TensorFlow itself requires of the rest (a node has a name and
 /// an op, a function a name, a meta graph a graph, an Any a type URL with a
 /// `/`). Schema-valid protobufs of other kinds rarely pass these.
-fn validate_contents(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
+fn validate_contents(set: &SchemaSet, msg: &Message<'_>, forced: bool) -> Result<()> {
     let tensor = set.find_message("tensorflow.TensorProto");
     let node = set.find_message("tensorflow.NodeDef");
     let function = set.find_message("tensorflow.FunctionDef");
@@ -290,6 +290,10 @@ fn validate_contents(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     walk(msg, &mut |m| {
         let id = Some(m.def);
         if id == tensor {
+            if forced {
+                // Shown anyway; formats::tensor_problems reports it.
+                return Ok(());
+            }
             validate_tensor(set, m).map_err(|e| e.within("tensorflow.TensorProto"))
         } else if id == node {
             if !named(m, "name") {
@@ -339,7 +343,7 @@ pub fn decode_saved_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<B
     if !message.has(set, "meta_graphs") {
         return Err(invalid("SavedModel has no meta_graphs", 0));
     }
-    validate_contents(set, &message)?;
+    validate_contents(set, &message, opts.forced)?;
     Ok(Body::Message {
         type_name: "tensorflow.SavedModel".into(),
         message,
@@ -356,7 +360,7 @@ pub fn decode_graph_def<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Bod
             0,
         ));
     }
-    validate_contents(set, &message)?;
+    validate_contents(set, &message, opts.forced)?;
     Ok(Body::Message {
         type_name: "tensorflow.GraphDef".into(),
         message,
