@@ -266,7 +266,7 @@ impl ScalarValue {
                     let v = raw as u32;
                     ScalarValue::I64(i64::from(((v >> 1) as i32) ^ -((v & 1) as i32)))
                 }
-                Scalar::SInt64 => ScalarValue::I64(((raw >> 1) as i64) ^ -((raw & 1) as i64)),
+                Scalar::SInt64 => ScalarValue::I64(crate::wire::zigzag64(raw)),
                 Scalar::Float => ScalarValue::F32(f32::from_bits(raw as u32)),
                 Scalar::Double => ScalarValue::F64(f64::from_bits(raw)),
                 Scalar::Bool => ScalarValue::Bool(raw != 0),

@@ -10,7 +10,7 @@
 //! number of times, so time is linear in the input for a fixed depth limit.
 
 use crate::error::{DecodeError, ErrorKind};
-use crate::wire::{self, MAX_FIELD_NUMBER, WireType, WireValue};
+use crate::wire::{self, WireType, WireValue};
 
 /// Default nesting limit; deeper LEN fields are shown as bytes.
 pub const DEFAULT_MAX_DEPTH: u32 = 100;
@@ -355,16 +355,20 @@ fn read_varint(buf: &[u8], pos: usize, strict: bool) -> Result<(u64, usize), Err
 }
 
 /// A key at `pos`: (field number, wire type, position after it).
+/// The wire layer checks the field number and wire type; `strict` also
+/// demands the shortest encoding of the key.
 fn read_key(buf: &[u8], pos: usize, strict: bool) -> Result<(u32, WireType, usize), ErrorKind> {
-    let (raw, next) = read_varint(buf, pos, strict)?;
-    let number = raw >> 3;
-    if number == 0 || number > MAX_FIELD_NUMBER {
-        return Err(ErrorKind::FieldNumber(number));
-    }
-    let bits = (raw & 7) as u8;
-    match WireType::from_bits(bits) {
-        Some(wt) => Ok((number as u32, wt, next)),
-        None => Err(ErrorKind::WireType(bits)),
+    let rest = buf.get(pos..).unwrap_or(&[]);
+    match wire::key(rest) {
+        Ok((r, (number, wt))) => {
+            let used = rest.len() - r.len();
+            if strict && used != wire::varint_len((u64::from(number) << 3) | u64::from(wt.bits())) {
+                return Err(rejected());
+            }
+            Ok((number, wt, pos + used))
+        }
+        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(e.kind),
+        Err(nom::Err::Incomplete(_)) => Err(ErrorKind::Truncated { what: "varint" }),
     }
 }
 

@@ -116,6 +116,11 @@ pub fn varint_len(value: u64) -> usize {
     (64 - (value | 1).leading_zeros()).div_ceil(7) as usize
 }
 
+/// Decodes a zigzag-encoded (sint64) varint.
+pub fn zigzag64(raw: u64) -> i64 {
+    ((raw >> 1) as i64) ^ -((raw & 1) as i64)
+}
+
 /// A field key: field number 1..2^29-1 and a wire type 0..5.
 pub fn key(input: &[u8]) -> WResult<'_, (u32, WireType)> {
     let (rest, raw) = varint(input)?;

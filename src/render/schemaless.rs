@@ -22,10 +22,6 @@ fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
     Ok(())
 }
 
-fn zigzag(v: u64) -> i64 {
-    ((v >> 1) as i64) ^ -((v & 1) as i64)
-}
-
 fn f32_at(c: &[u8]) -> f32 {
     f32::from_le_bytes([c[0], c[1], c[2], c[3]])
 }
@@ -287,7 +283,7 @@ fn text_field_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) ->
                 notes.push(format!("int64 {signed}"));
             }
             if *v != 0 {
-                notes.push(format!("sint {}", zigzag(*v)));
+                notes.push(format!("sint {}", crate::wire::zigzag64(*v)));
             }
             if !notes.is_empty() {
                 write!(w, "  ({})", notes.join(", "))?;
@@ -440,7 +436,7 @@ fn json_value_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) ->
                 write!(w, ", \"signed\": {signed}")?;
             }
             if v != 0 {
-                write!(w, ", \"zigzag\": {}", zigzag(v))?;
+                write!(w, ", \"zigzag\": {}", crate::wire::zigzag64(v))?;
             }
         }
         Reading::Fixed32(v) => {
