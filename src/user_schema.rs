@@ -344,6 +344,7 @@ pub fn decode<'a>(
             type_name: set.message(id).full_name.clone(),
             message,
         },
+        passed_over: Vec::new(),
     })
 }
 

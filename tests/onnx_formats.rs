@@ -344,7 +344,8 @@ fn a_bad_initializer_is_shown_under_as_onnx_model() {
     // --as auto: the model's tensor breaks the tensor rules, so the file is
     // read without a schema, and the near miss says why.
     assert_eq!(format_of(&bytes), Some("protobuf"));
-    let misses = formats::near_misses(&bytes, &FormatOptions::default());
+    let auto = formats::detect(&bytes, &FormatOptions::default()).expect("decoded");
+    let misses = formats::near_misses(&auto, &bytes, &FormatOptions::default());
     let (format, error, shown) = misses.first().expect("a near miss");
     assert_eq!(format.id, "onnx-model");
     assert!(

@@ -43,6 +43,7 @@ fn render(bytes: &[u8], offsets: bool) -> (String, String) {
     let decoded = Decoded {
         format: formats::find("protobuf").unwrap(),
         body: Body::Schemaless(tree),
+        passed_over: Vec::new(),
     };
     let opts = RenderOptions {
         offsets,
@@ -242,6 +243,7 @@ fn ten_thousand_levels_never_overflow_the_stack() {
             let decoded = Decoded {
                 format: formats::find("protobuf").unwrap(),
                 body: Body::Schemaless(tree),
+                passed_over: Vec::new(),
             };
             let mut out = Vec::new();
             text::write_decoded(&mut out, &decoded, &RenderOptions::default()).unwrap();

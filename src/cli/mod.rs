@@ -155,7 +155,7 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
         None => match formats::detect(bytes, &fopts) {
             Ok(d) => {
                 if d.format.id == "protobuf" {
-                    for (f, e, shown) in formats::near_misses(bytes, &fopts) {
+                    for (f, e, shown) in formats::near_misses(&d, bytes, &fopts) {
                         let hint = if shown {
                             format!(" (--as {} shows it anyway)", f.id)
                         } else {

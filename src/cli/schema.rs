@@ -89,6 +89,7 @@ pub(crate) fn decode_schema_or_schemaless(
             Decoded {
                 format,
                 body: Body::Schemaless(tree),
+                passed_over: Vec::new(),
             }
         }
     };

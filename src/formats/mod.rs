@@ -64,6 +64,9 @@ pub struct Format {
 pub struct Decoded<'a> {
     pub format: &'static Format,
     pub body: Body<'a>,
+    /// The formats `--as auto` tried before this one, with why each did not
+    /// fit (empty when a format was named).
+    pub passed_over: Vec<(&'static Format, DecodeError)>,
 }
 
 /// The formats in the order `--as auto` tries them (the seed's order).
@@ -193,13 +196,13 @@ pub fn tensor_problems(body: &Body<'_>) -> Vec<DecodeError> {
 /// model with one bad initializer, a tensor whose raw_data is short). The
 /// flag says whether `--as` that format shows the input anyway.
 pub fn near_misses(
+    decoded: &Decoded<'_>,
     bytes: &[u8],
     opts: &FormatOptions,
 ) -> Vec<(&'static Format, DecodeError, bool)> {
-    REGISTRY
+    decoded
+        .passed_over
         .iter()
-        .filter(|f| f.id != "protobuf")
-        .filter_map(|f| (f.decode)(bytes, opts).err().map(|e| (f, e)))
         .filter(|(f, e)| {
             let tensor_rule = matches!(
                 e.kind,
@@ -219,7 +222,7 @@ pub fn near_misses(
         })
         .map(|(f, e)| {
             let shown = decode_as(f, bytes, opts).is_ok();
-            (f, e, shown)
+            (*f, e.clone(), shown)
         })
         .collect()
 }
@@ -271,13 +274,21 @@ pub fn detect<'a>(
             tried: Vec::new(),
         });
     }
-    let mut tried = Vec::new();
+    let mut passed_over = Vec::new();
     for format in REGISTRY {
         match (format.decode)(bytes, opts) {
-            Ok(body) => return Ok(Decoded { format, body }),
-            Err(e) => tried.push((format.id, e)),
+            Ok(body) => {
+                return Ok(Decoded {
+                    format,
+                    body,
+                    passed_over,
+                });
+            }
+            Err(e) => passed_over.push((format, e)),
         }
     }
+    let tried: Vec<(&'static str, DecodeError)> =
+        passed_over.into_iter().map(|(f, e)| (f.id, e)).collect();
     let error = tried
         .last()
         .map(|(_, e)| e.clone())
@@ -295,5 +306,9 @@ pub fn decode_as<'a>(
         forced: true,
         ..*opts
     };
-    (format.decode)(bytes, &opts).map(|body| Decoded { format, body })
+    (format.decode)(bytes, &opts).map(|body| Decoded {
+        format,
+        body,
+        passed_over: Vec::new(),
+    })
 }
