@@ -691,8 +691,8 @@ mod tests {
     }
 
     #[test]
-    fn seed_examples() {
-        // FLOAT16 0x3864 = 0.548828 (the seed's worked example).
+    fn worked_examples() {
+        // FLOAT16 0x3864 = 0.548828 (the worked example of the TensorProto field table).
         assert!((f(Elem::F16, 0x3864) - 0.548828).abs() < 1e-6);
         assert_eq!(f(Elem::F16, 0x3800), 0.5);
         // INT4: the int32 136 (0x88) holds -8 and -8.

@@ -22,7 +22,7 @@ use std::process::ExitCode;
 pub struct Args {
     /// The file to decode, or - for standard input.
     file: String,
-    /// The format: auto (try each in the seed's order) or one of the format ids.
+    /// The format: auto (try each in detection order) or one of the format ids.
     #[arg(long = "as", default_value = "auto", value_name = "FORMAT")]
     format: String,
     /// Print JSON instead of text.

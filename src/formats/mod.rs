@@ -1,6 +1,6 @@
 //! The format registry: an ordered list of formats, each a schema (root
 //! message) plus its own validation. `--as auto` tries them in order after
-//! the seed's protobuf pre-checks; the schemaless reading comes last.
+//! the protobuf pre-checks; the schemaless reading comes last.
 
 pub mod onnx;
 pub mod onnx_tensor;
@@ -69,7 +69,7 @@ pub struct Decoded<'a> {
     pub passed_over: Vec<(&'static Format, DecodeError)>,
 }
 
-/// The formats in the order `--as auto` tries them (the seed's order).
+/// The formats in the order `--as auto` tries them (ONNX tensor first, schemaless last).
 pub static REGISTRY: &[Format] = &[
     Format {
         id: "onnx-tensor",
@@ -235,7 +235,7 @@ pub struct Rejection {
     pub tried: Vec<(&'static str, DecodeError)>,
 }
 
-/// The seed's pre-checks: the first field must read cleanly and the first
+/// The protobuf pre-checks: the first field must read cleanly and the first
 /// 512 bytes must not all be printable text.
 pub fn precheck(bytes: &[u8]) -> Result<()> {
     if bytes.is_empty() {

@@ -1,5 +1,5 @@
 //! ONNX TensorProto: reading a decoded message as a tensor (type, shape,
-//! where the values are) and the seed's validation rules for tensor files.
+//! where the values are) and the validation rules of the .pb tensor file format.
 
 use crate::decode::{Field, Message, RawScalars, Value};
 use crate::error::{DecodeError, ErrorKind, Result};
@@ -21,7 +21,7 @@ pub const VALUE_FIELDS: &[&str] = &[
     "uint64_data",
 ];
 
-/// Strings are checked for UTF-8 up to this many bytes each (the seed's rule:
+/// Strings are checked for UTF-8 up to this many bytes each (the .pb format's rule:
 /// a long string may carry anything past it).
 const UTF8_CHECK_LIMIT: usize = 4096;
 
@@ -69,7 +69,7 @@ fn is_external(set: &SchemaSet, msg: &Message<'_>) -> bool {
     msg.int(set, "data_location") == Some(1) || msg.has(set, "external_data")
 }
 
-/// Reads a TensorProto as a tensor, applying every rule of the seed. Used
+/// Reads a TensorProto as a tensor, applying every rule of the .pb tensor file format. Used
 /// for tensor files and for every tensor nested in other ONNX messages.
 pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     let at = msg.offset;
