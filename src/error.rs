@@ -23,7 +23,7 @@ pub enum ErrorKind {
     WireType(u8),
     #[error("length {len} > {left} bytes left")]
     LengthOverrun { len: u64, left: u64 },
-    #[error("end-group for field {got} does not match the open group {open:?}")]
+    #[error("end-group for field {got} {}", open_group(*.open))]
     GroupMismatch { got: u32, open: Option<u32> },
     #[error("group of field {0} is never closed")]
     GroupUnclosed(u32),
@@ -46,8 +46,13 @@ pub enum ErrorKind {
     // --- detection ---
     #[error("the first 512 bytes are printable text, not protobuf")]
     Text,
-    #[error("{0}")]
-    NotThisFormat(String),
+    #[error("not a well-formed message")]
+    NotAMessage,
+    #[error("the schema has no message {0}")]
+    NoSuchMessage(String),
+    /// A rule of one format (see [`Rule`]) with what broke it.
+    #[error("{detail}")]
+    Rule { rule: Rule, detail: String },
     // --- tensors ---
     #[error("data_type is missing")]
     DataTypeMissing,
@@ -75,8 +80,78 @@ pub enum ErrorKind {
     RawForString,
     #[error("string {index} is not valid UTF-8 (byte {at})")]
     StringUtf8 { index: u64, at: usize },
-    #[error("{0}")]
-    Invalid(String),
+}
+
+fn open_group(open: Option<u32>) -> String {
+    match open {
+        Some(n) => format!("closes the group of field {n}"),
+        None => "with no group open".into(),
+    }
+}
+
+/// The rules a format adds to its schema table, each a check of its own so
+/// that a script can tell which one failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rule {
+    // ONNX sequences, optionals and maps (onnx-data.proto).
+    ElemTypeMissing,
+    ElemTypeRange,
+    ElemTypeMismatch,
+    MapKeyType,
+    MapKeysField,
+    MapCount,
+    MapKeyRange,
+    // ONNX sparse tensors.
+    SparseValues,
+    SparseDims,
+    SparseIndices,
+    SparseIndexRange,
+    SparseIndexOrder,
+    // ONNX models and tensors.
+    ModelIrVersion,
+    ModelContent,
+    ExternalLocation,
+    // TensorFlow.
+    TfStringContent,
+    NodeName,
+    NodeOp,
+    FunctionName,
+    MetaGraphGraph,
+    AnyTypeUrl,
+    SavedModelMetaGraphs,
+    GraphDefContent,
+}
+
+impl Rule {
+    /// The check's name as scripts see it (`"check"` in JSON errors).
+    pub fn check(self) -> &'static str {
+        use Rule::*;
+        match self {
+            ElemTypeMissing => "elem_type-missing",
+            ElemTypeRange => "elem_type-range",
+            ElemTypeMismatch => "elem_type-mismatch",
+            MapKeyType => "map-key_type",
+            MapKeysField => "map-keys-field",
+            MapCount => "map-count",
+            MapKeyRange => "map-key-range",
+            SparseValues => "sparse-values",
+            SparseDims => "sparse-dims",
+            SparseIndices => "sparse-indices",
+            SparseIndexRange => "sparse-index-range",
+            SparseIndexOrder => "sparse-index-order",
+            ModelIrVersion => "model-ir_version",
+            ModelContent => "model-content",
+            ExternalLocation => "external-location",
+            TfStringContent => "tf-string-content",
+            NodeName => "node-name",
+            NodeOp => "node-op",
+            FunctionName => "function-name",
+            MetaGraphGraph => "meta_graph-graph",
+            AnyTypeUrl => "any-type_url",
+            SavedModelMetaGraphs => "saved_model-meta_graphs",
+            GraphDefContent => "graph_def-content",
+        }
+    }
 }
 
 impl ErrorKind {
@@ -94,7 +169,9 @@ impl ErrorKind {
             InvalidUtf8 { .. } | StringUtf8 { .. } => "utf-8",
             BadBool(_) => "bool",
             Text => "text",
-            NotThisFormat(_) | Invalid(_) => "format",
+            NotAMessage => "message",
+            NoSuchMessage(_) => "type",
+            Rule { rule, .. } => rule.check(),
             DataTypeMissing | DataTypeRange(_) => "data_type",
             NegativeDim { .. } | ElementCountOverflow => "dims",
             ValuesInSeveralPlaces(_) | ValuesMissing { .. } | WrongTypedField { .. } => "place",
@@ -110,8 +187,8 @@ impl ErrorKind {
 pub struct DecodeError {
     pub kind: ErrorKind,
     pub offset: u64,
-    /// Outermost first, e.g. `["ModelProto.graph", "GraphProto.initializer[3]"]`.
-    pub path: Vec<String>,
+    /// The field path innermost first (see [`DecodeError::path`]).
+    path_rev: Vec<String>,
 }
 
 impl DecodeError {
@@ -119,25 +196,47 @@ impl DecodeError {
         DecodeError {
             kind,
             offset,
-            path: Vec::new(),
+            path_rev: Vec::new(),
         }
     }
 
-    /// Adds an enclosing field to the path (called while the error bubbles up).
+    /// A broken rule of a format.
+    pub fn rule(rule: Rule, detail: impl Into<String>, offset: u64) -> Self {
+        DecodeError::new(
+            ErrorKind::Rule {
+                rule,
+                detail: detail.into(),
+            },
+            offset,
+        )
+    }
+
+    /// Adds an enclosing field to the path (called while the error bubbles
+    /// up, innermost first, so each call is a push).
     pub fn within(mut self, segment: impl Into<String>) -> Self {
-        self.path.insert(0, segment.into());
+        self.path_rev.push(segment.into());
         self
     }
 
+    /// The field path, outermost first, e.g.
+    /// `["ModelProto.graph", "GraphProto.initializer[3]"]`.
+    pub fn path(&self) -> impl Iterator<Item = &str> {
+        self.path_rev.iter().rev().map(String::as_str)
+    }
+
+    pub fn has_path(&self) -> bool {
+        !self.path_rev.is_empty()
+    }
+
     pub fn path_string(&self) -> String {
-        self.path.join(".")
+        self.path().collect::<Vec<_>>().join(".")
     }
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} check failed", self.kind.check())?;
-        if !self.path.is_empty() {
+        if !self.path_rev.is_empty() {
             write!(f, " at {}", self.path_string())?;
         }
         write!(f, " @0x{:x}: {}", self.offset, self.kind)
@@ -147,3 +246,45 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 pub type Result<T> = std::result::Result<T, DecodeError>;
+
+#[cfg(test)]
+mod tests {
+    use super::Rule::{self, *};
+    use std::collections::HashSet;
+
+    const ALL: [Rule; 23] = [
+        ElemTypeMissing,
+        ElemTypeRange,
+        ElemTypeMismatch,
+        MapKeyType,
+        MapKeysField,
+        MapCount,
+        MapKeyRange,
+        SparseValues,
+        SparseDims,
+        SparseIndices,
+        SparseIndexRange,
+        SparseIndexOrder,
+        ModelIrVersion,
+        ModelContent,
+        ExternalLocation,
+        TfStringContent,
+        NodeName,
+        NodeOp,
+        FunctionName,
+        MetaGraphGraph,
+        AnyTypeUrl,
+        SavedModelMetaGraphs,
+        GraphDefContent,
+    ];
+
+    #[test]
+    fn every_rule_has_a_check_name_of_its_own() {
+        let names: HashSet<&str> = ALL.iter().map(|r| r.check()).collect();
+        assert_eq!(names.len(), ALL.len());
+        // Distinct from the wire and tensor checks too.
+        for wire in ["wire", "length", "size", "place", "dims", "format"] {
+            assert!(!names.contains(wire), "{wire}");
+        }
+    }
+}

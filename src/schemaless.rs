@@ -335,7 +335,7 @@ struct Fault<'a> {
 
 /// A failed strict check; the reason is never shown, so it costs nothing.
 fn rejected() -> ErrorKind {
-    ErrorKind::Invalid(String::new())
+    ErrorKind::NotAMessage
 }
 
 /// A varint at `pos`; `strict` also demands the shortest encoding.

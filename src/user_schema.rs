@@ -22,7 +22,7 @@ pub static USER_FORMAT: Format = Format {
 
 fn refuse<'a>(_: &'a [u8], _: &FormatOptions) -> crate::error::Result<Body<'a>> {
     Err(DecodeError::new(
-        ErrorKind::Invalid("a user schema is read with user_schema::decode".into()),
+        ErrorKind::NoSuchMessage("(a user schema is read with user_schema::decode)".into()),
         0,
     ))
 }
@@ -326,12 +326,9 @@ pub fn decode<'a>(
     bytes: &'a [u8],
     max_depth: u32,
 ) -> Result<Decoded<'a>, DecodeError> {
-    let id = set.find_message(type_name).ok_or_else(|| {
-        DecodeError::new(
-            ErrorKind::Invalid(format!("the schema has no message {type_name}")),
-            0,
-        )
-    })?;
+    let id = set
+        .find_message(type_name)
+        .ok_or_else(|| DecodeError::new(ErrorKind::NoSuchMessage(type_name.to_string()), 0))?;
     let ctx = DecodeContext {
         depth_left: max_depth,
         ..DecodeContext::lenient()

@@ -313,3 +313,56 @@ fn every_format_id_is_accepted_by_as() {
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).starts_with("format: protobuf"));
 }
+
+#[test]
+fn a_turned_down_file_with_json_prints_the_error_on_stdout() {
+    let o = decode(&[
+        "--json",
+        "--as",
+        "onnx-tensor",
+        &path("onnx-tensor/bad_raw_too_short.pb"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc = json::parse(&stdout(&o)).unwrap();
+    let err = doc.get("error").expect("an error object");
+    assert_eq!(err.get("check").and_then(Json::as_str), Some("size"));
+    assert_eq!(err.get("offset").and_then(Json::as_f64), Some(23.0));
+    assert_eq!(err.get("path").and_then(Json::as_str), Some(""));
+    assert_eq!(
+        err.get("message").and_then(Json::as_str),
+        Some("raw_data is 7 bytes, the shape needs 8")
+    );
+    // The same reason on stderr for a person.
+    assert!(
+        stderr(&o).contains("size check failed @0x17"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn each_format_rule_is_a_check_of_its_own() {
+    let o = decode(&[
+        "--json",
+        "--as",
+        "onnx-tensor",
+        &path("onnx-tensor/bad_external_no_location.pb"),
+    ]);
+    let doc = json::parse(&stdout(&o)).unwrap();
+    let check = doc
+        .get("error")
+        .and_then(|e| e.get("check"))
+        .and_then(Json::as_str);
+    assert_eq!(check, Some("external-location"));
+    // A nested fault names its field path.
+    let o = decode(&[
+        "--json",
+        "--as",
+        "onnx-tensor",
+        &path("onnx-tensor/bad_len_past_end.pb"),
+    ]);
+    let doc = json::parse(&stdout(&o)).unwrap();
+    let err = doc.get("error").unwrap();
+    assert_eq!(err.get("check").and_then(Json::as_str), Some("length"));
+    assert_eq!(err.get("path").and_then(Json::as_str), Some("TensorProto"));
+}

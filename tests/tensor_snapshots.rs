@@ -94,7 +94,7 @@ fn expected_check(stem: &str) -> Option<&'static str> {
         "bad_two_places" | "bad_raw_and_external" | "bad_wrong_typed_field" => "place",
         "bad_uint32_in_int32_data" | "bad_values_missing" => "place",
         "bad_string_utf8" | "bad_name_utf8" => "utf-8",
-        "bad_external_no_location" => "format",
+        "bad_external_no_location" => "external-location",
         "bad_packed_float_length" | "bad_truncated_raw" | "bad_len_past_end" => "length",
         "bad_packed_varint_truncated" => "truncated",
         "bad_deep_nesting" => "field",

@@ -6,6 +6,7 @@ mod schema;
 mod tensors;
 
 use clap::Parser;
+use pbdecode::error::DecodeError;
 use pbdecode::formats::{self, FormatOptions};
 use pbdecode::input::{map_file, read_stdin};
 use pbdecode::render::{RenderOptions, json, text};
@@ -86,6 +87,19 @@ pub struct Args {
 pub(crate) fn usage(msg: &str) -> io::Result<ExitCode> {
     eprintln!("decode: {msg}");
     Ok(ExitCode::from(2))
+}
+
+/// Exit status 1 for an input that was turned down; with `--json` the
+/// reason also goes to stdout as `{"error": {...}}`, so a script reading
+/// stdout sees why.
+fn turned_down(args: &Args, e: &DecodeError) -> io::Result<ExitCode> {
+    if args.json {
+        let mut out = io::stdout().lock();
+        json::write_error(&mut out, e)?;
+        out.write_all(b"\n")?;
+        out.flush()?;
+    }
+    Ok(ExitCode::from(1))
 }
 
 pub fn run(args: &Args) -> io::Result<ExitCode> {
@@ -174,7 +188,7 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
                 for (id, e) in &rejection.tried {
                     eprintln!("  {id}: {e}");
                 }
-                return Ok(ExitCode::from(1));
+                return turned_down(args, &rejection.error);
             }
         },
         Some(f) => match formats::decode_as(f, bytes, &fopts) {
@@ -189,7 +203,7 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
             }
             Err(e) => {
                 eprintln!("decode: {}: not {}: {e}", args.file, f.id);
-                return Ok(ExitCode::from(1));
+                return turned_down(args, &e);
             }
         },
     };

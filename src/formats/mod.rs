@@ -123,12 +123,9 @@ pub fn decode_builtin<'a>(
     ctx: DecodeContext,
 ) -> Result<Message<'a>> {
     let set = SchemaSet::builtin();
-    let id = set.find_message(type_name).ok_or_else(|| {
-        DecodeError::new(
-            ErrorKind::Invalid(format!("no schema table for {type_name}")),
-            0,
-        )
-    })?;
+    let id = set
+        .find_message(type_name)
+        .ok_or_else(|| DecodeError::new(ErrorKind::NoSuchMessage(type_name.to_string()), 0))?;
     decode_message(set, id, bytes, 0, ctx)
 }
 
@@ -218,7 +215,7 @@ pub fn near_misses(
             );
             // A nested tensor (the container fitted) or the tensor file
             // format itself (its fields all fitted).
-            tensor_rule && (f.id == "onnx-tensor" || !e.path.is_empty())
+            tensor_rule && (f.id == "onnx-tensor" || e.has_path())
         })
         .map(|(f, e)| {
             let shown = decode_as(f, bytes, opts).is_ok();
@@ -289,10 +286,12 @@ pub fn detect<'a>(
     }
     let tried: Vec<(&'static str, DecodeError)> =
         passed_over.into_iter().map(|(f, e)| (f.id, e)).collect();
+    // The registry ends with the schemaless reading, so `tried` is empty
+    // only when the pre-checks failed, which returned above.
     let error = tried
         .last()
         .map(|(_, e)| e.clone())
-        .unwrap_or_else(|| DecodeError::new(ErrorKind::Invalid("no format".into()), 0));
+        .unwrap_or_else(|| DecodeError::new(ErrorKind::NotAMessage, 0));
     Err(Rejection { error, tried })
 }
 

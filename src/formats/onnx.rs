@@ -5,13 +5,9 @@
 
 use super::{Body, FormatOptions, decode_builtin, onnx_tensor};
 use crate::decode::{DecodeContext, Message, Value};
-use crate::error::{DecodeError, ErrorKind, Result};
+use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::schema::SchemaSet;
 use crate::tensor::element_count;
-
-fn invalid(msg: impl Into<String>, at: u64) -> DecodeError {
-    DecodeError::new(ErrorKind::Invalid(msg.into()), at)
-}
 
 /// Calls `f` on `msg` and every message nested in it.
 pub fn walk<'m, 'a>(
@@ -86,14 +82,19 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
             return Ok(());
         };
         let name = &m.def(set).name;
-        let elem_type = m
-            .int(set, "elem_type")
-            .ok_or_else(|| invalid(format!("{name}.elem_type is missing"), m.offset))?;
+        let elem_type = m.int(set, "elem_type").ok_or_else(|| {
+            DecodeError::rule(
+                Rule::ElemTypeMissing,
+                format!("{name}.elem_type is missing"),
+                m.offset,
+            )
+        })?;
         // An empty optional has elem_type UNDEFINED (what
         // numpy_helper.from_optional(None) writes): nothing may follow it.
         if elem_type == 0 {
             return match fields.iter().find(|f| m.has(set, f)) {
-                Some(field) => Err(invalid(
+                Some(field) => Err(DecodeError::rule(
+                    Rule::ElemTypeMismatch,
                     format!("{name}.{field} present but elem_type is UNDEFINED"),
                     m.offset,
                 )),
@@ -101,14 +102,16 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
             };
         }
         let want = elements_field(elem_type).ok_or_else(|| {
-            invalid(
+            DecodeError::rule(
+                Rule::ElemTypeRange,
                 format!("{name}.elem_type {elem_type} is not 1..5"),
                 m.offset,
             )
         })?;
         for field in fields.iter() {
             if m.has(set, field) && !field.starts_with(want) {
-                return Err(invalid(
+                return Err(DecodeError::rule(
+                    Rule::ElemTypeMismatch,
                     format!("{name}.{field} present but elem_type is {want}"),
                     m.offset,
                 ));
@@ -120,15 +123,16 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
 }
 
 fn validate_map(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
-    let key_type = m
-        .int(set, "key_type")
-        .ok_or_else(|| invalid("MapProto.key_type is missing", m.offset))?;
+    let key_type = m.int(set, "key_type").ok_or_else(|| {
+        DecodeError::rule(Rule::MapKeyType, "MapProto.key_type is missing", m.offset)
+    })?;
     // Keys are integers or strings (onnx-data.proto).
     let string_keys = match key_type {
         8 => true,
         2..=7 | 12 | 13 => false,
         other => {
-            return Err(invalid(
+            return Err(DecodeError::rule(
+                Rule::MapKeyType,
                 format!("MapProto.key_type {other} is not an integer or string type"),
                 m.offset,
             ));
@@ -140,7 +144,8 @@ fn validate_map(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
         m.scalars(set, "keys").count() as u64
     };
     if string_keys && m.has(set, "keys") || !string_keys && m.has(set, "string_keys") {
-        return Err(invalid(
+        return Err(DecodeError::rule(
+            Rule::MapKeysField,
             "MapProto keys are in the field that key_type does not name",
             m.offset,
         ));
@@ -153,7 +158,8 @@ fn validate_map(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
             .sum::<u64>()
     });
     if keys != count {
-        return Err(invalid(
+        return Err(DecodeError::rule(
+            Rule::MapCount,
             format!("MapProto has {keys} keys and {count} values"),
             m.offset,
         ));
@@ -175,7 +181,8 @@ fn validate_map(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
             .filter_map(|k| k.as_i64())
             .find(|k| *k < lo || *k > hi)
     {
-        return Err(invalid(
+        return Err(DecodeError::rule(
+            Rule::MapKeyRange,
             format!("MapProto key {bad} does not fit key_type {key_type}"),
             m.offset,
         ));
@@ -235,16 +242,25 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
 /// A SparseTensorProto: values 1-D [NNZ], indices INT64 [NNZ, rank] or
 /// [NNZ] (linear, ascending), every index inside dims.
 pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
-    let values = m
-        .message(set, "values")
-        .ok_or_else(|| invalid("SparseTensorProto.values is missing", m.offset))?;
+    let values = m.message(set, "values").ok_or_else(|| {
+        DecodeError::rule(
+            Rule::SparseValues,
+            "SparseTensorProto.values is missing",
+            m.offset,
+        )
+    })?;
     onnx_tensor::validate(set, values).map_err(|e| e.within("SparseTensorProto.values"))?;
     let dims: Vec<i64> = m.scalars(set, "dims").filter_map(|d| d.as_i64()).collect();
     let udims: Vec<u64> = dims
         .iter()
         .map(|&d| {
-            u64::try_from(d)
-                .map_err(|_| invalid(format!("SparseTensorProto.dims has {d}"), m.offset))
+            u64::try_from(d).map_err(|_| {
+                DecodeError::rule(
+                    Rule::SparseDims,
+                    format!("SparseTensorProto.dims has {d}"),
+                    m.offset,
+                )
+            })
         })
         .collect::<Result<_>>()?;
     let dense =
@@ -254,7 +270,8 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
         .filter_map(|d| d.as_i64())
         .collect();
     let [nnz] = vdims.as_slice() else {
-        return Err(invalid(
+        return Err(DecodeError::rule(
+            Rule::SparseValues,
             "SparseTensorProto.values is not 1-D",
             values.offset,
         ));
@@ -264,12 +281,17 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
         return if nnz == 0 {
             Ok(())
         } else {
-            Err(invalid("SparseTensorProto.indices is missing", m.offset))
+            Err(DecodeError::rule(
+                Rule::SparseIndices,
+                "SparseTensorProto.indices is missing",
+                m.offset,
+            ))
         };
     };
     onnx_tensor::validate(set, indices).map_err(|e| e.within("SparseTensorProto.indices"))?;
     if indices.int(set, "data_type") != Some(7) {
-        return Err(invalid(
+        return Err(DecodeError::rule(
+            Rule::SparseIndices,
             "SparseTensorProto.indices is not INT64",
             indices.offset,
         ));
@@ -284,7 +306,8 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
         [n] if *n == nnz => false,
         [n, r] if *n == nnz && *r == rank => true,
         _ => {
-            return Err(invalid(
+            return Err(DecodeError::rule(
+                Rule::SparseIndices,
                 format!(
                     "SparseTensorProto.indices shape {idims:?} is neither [{nnz}] nor [{nnz}, {rank}]"
                 ),
@@ -327,13 +350,15 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
     let mut previous = -1i64;
     for &l in &linear {
         if l < 0 || l as u64 >= dense {
-            return Err(invalid(
+            return Err(DecodeError::rule(
+                Rule::SparseIndexRange,
                 format!("SparseTensorProto index {l} is outside the dense shape"),
                 indices.offset,
             ));
         }
         if l <= previous {
-            return Err(invalid(
+            return Err(DecodeError::rule(
+                Rule::SparseIndexOrder,
                 "SparseTensorProto indices are not in ascending order",
                 indices.offset,
             ));
@@ -383,10 +408,18 @@ pub fn decode_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a
         Err(e) => return Err(e),
     };
     if !message.has(set, "ir_version") {
-        return Err(invalid("ModelProto.ir_version is missing", 0));
+        return Err(DecodeError::rule(
+            Rule::ModelIrVersion,
+            "ModelProto.ir_version is missing",
+            0,
+        ));
     }
     if !message.has(set, "graph") && !message.has(set, "functions") {
-        return Err(invalid("ModelProto has neither a graph nor functions", 0));
+        return Err(DecodeError::rule(
+            Rule::ModelContent,
+            "ModelProto has neither a graph nor functions",
+            0,
+        ));
     }
     // Under --as onnx-model a tensor that breaks the tensor rules is shown
     // (its view says what is wrong) and formats::tensor_problems reports it:
@@ -413,7 +446,11 @@ fn only_newer_fields(set: &SchemaSet, msg: &Message<'_>) -> bool {
             .max()
             .unwrap_or(0);
         match m.unknown().iter().find(|f| f.number <= top) {
-            Some(f) => Err(invalid("unknown field", f.offset)),
+            Some(f) => Err(DecodeError::rule(
+                Rule::ModelContent,
+                "unknown field",
+                f.offset,
+            )),
             None => Ok(()),
         }
     })

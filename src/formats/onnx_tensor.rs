@@ -2,7 +2,7 @@
 //! where the values are) and the validation rules of the .pb tensor file format.
 
 use crate::decode::{Field, Message, RawScalars, Value};
-use crate::error::{DecodeError, ErrorKind, Result};
+use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::external::ExternalRef;
 use crate::schema::SchemaSet;
 use crate::tensor::{
@@ -127,8 +127,9 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     if external {
         let r = external_ref(set, msg);
         if r.location.is_none() {
-            return Err(DecodeError::new(
-                ErrorKind::Invalid("external_data has no location".into()),
+            return Err(DecodeError::rule(
+                Rule::ExternalLocation,
+                "external_data has no location",
                 at,
             ));
         }

@@ -3,7 +3,7 @@
 
 use super::{Body, FormatOptions, decode_builtin};
 use crate::decode::{DecodeContext, Field, Message, RawScalars};
-use crate::error::{DecodeError, ErrorKind, Result};
+use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::formats::onnx::walk;
 use crate::schema::SchemaSet;
 use crate::tensor::{Elem, TensorData, TensorView, element_count, raw_size};
@@ -223,7 +223,8 @@ pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
         if elem == Elem::Str {
             // Old C++ writers encoded strings here as a length list; TensorFlow
             // 2 writes string_val and make_ndarray cannot read this form.
-            return Err(invalid(
+            return Err(DecodeError::rule(
+                Rule::TfStringContent,
                 "a DT_STRING tensor keeps its strings in string_val, not tensor_content",
                 at,
             ));
@@ -271,10 +272,6 @@ pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     Ok(())
 }
 
-fn invalid(msg: impl Into<String>, at: u64) -> DecodeError {
-    DecodeError::new(ErrorKind::Invalid(msg.into()), at)
-}
-
 /// Validates every tensorflow.TensorProto, NodeDef, FunctionDef,
 /// MetaGraphDef and google.protobuf.Any inside `msg`: tensors by their size
 /// rules; what TensorFlow itself requires of the rest (a node has a name and
@@ -297,26 +294,43 @@ fn validate_contents(set: &SchemaSet, msg: &Message<'_>, forced: bool) -> Result
             validate_tensor(set, m).map_err(|e| e.within("tensorflow.TensorProto"))
         } else if id == node {
             if !named(m, "name") {
-                Err(invalid("NodeDef has no name", m.offset))
+                Err(DecodeError::rule(
+                    Rule::NodeName,
+                    "NodeDef has no name",
+                    m.offset,
+                ))
             } else if !named(m, "op") {
-                Err(invalid("NodeDef has no op", m.offset))
+                Err(DecodeError::rule(
+                    Rule::NodeOp,
+                    "NodeDef has no op",
+                    m.offset,
+                ))
             } else {
                 Ok(())
             }
         } else if id == function {
             match m.message(set, "signature") {
                 Some(sig) if named(sig, "name") => Ok(()),
-                _ => Err(invalid("FunctionDef has no signature name", m.offset)),
+                _ => Err(DecodeError::rule(
+                    Rule::FunctionName,
+                    "FunctionDef has no signature name",
+                    m.offset,
+                )),
             }
         } else if id == meta_graph {
             if m.has(set, "graph_def") {
                 Ok(())
             } else {
-                Err(invalid("MetaGraphDef has no graph_def", m.offset))
+                Err(DecodeError::rule(
+                    Rule::MetaGraphGraph,
+                    "MetaGraphDef has no graph_def",
+                    m.offset,
+                ))
             }
         } else if id == any {
             match m.str(set, "type_url") {
-                Some(url) if !url.contains('/') => Err(invalid(
+                Some(url) if !url.contains('/') => Err(DecodeError::rule(
+                    Rule::AnyTypeUrl,
                     format!("google.protobuf.Any type_url {url:?} has no '/'"),
                     m.offset,
                 )),
@@ -341,7 +355,11 @@ pub fn decode_saved_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<B
     let set = SchemaSet::builtin();
     let message = decode_builtin("tensorflow.SavedModel", bytes, context(opts))?;
     if !message.has(set, "meta_graphs") {
-        return Err(invalid("SavedModel has no meta_graphs", 0));
+        return Err(DecodeError::rule(
+            Rule::SavedModelMetaGraphs,
+            "SavedModel has no meta_graphs",
+            0,
+        ));
     }
     validate_contents(set, &message, opts.forced)?;
     Ok(Body::Message {
@@ -355,7 +373,8 @@ pub fn decode_graph_def<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Bod
     let set = SchemaSet::builtin();
     let message = decode_builtin("tensorflow.GraphDef", bytes, context(opts))?;
     if !message.has(set, "node") && !message.has(set, "library") {
-        return Err(invalid(
+        return Err(DecodeError::rule(
+            Rule::GraphDefContent,
             "GraphDef has neither nodes nor a function library",
             0,
         ));

@@ -9,6 +9,7 @@
 
 use super::{LoadedValues, RenderOptions, base64, for_each_element, load_values, tensor_adapter};
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
+use crate::error::DecodeError;
 use crate::formats::{Body, Decoded};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
 use crate::tensor::Element;
@@ -58,6 +59,19 @@ pub fn write_decoded(
         }
     }
     writeln!(w, "}}")
+}
+
+/// A turned-down input as `{"error": {"check", "path", "offset",
+/// "message"}}` (no newline): `check` is the name scripts match on, `path`
+/// the field path (`""` at the top), `offset` the byte offset.
+pub fn write_error(w: &mut dyn Write, e: &DecodeError) -> io::Result<()> {
+    w.write_all(b"{\"error\": {\"check\": ")?;
+    string(w, e.kind.check())?;
+    w.write_all(b", \"path\": ")?;
+    string(w, &e.path_string())?;
+    write!(w, ", \"offset\": {}, \"message\": ", e.offset)?;
+    string(w, &e.kind.to_string())?;
+    w.write_all(b"}}")
 }
 
 /// A JSON string with the escapes JSON requires.

@@ -408,7 +408,7 @@ pub fn write_text_body(
 
 /// `7.1.2 @0x31: length 105 > 64 bytes left`
 pub fn fault_text(e: &DecodeError) -> String {
-    if e.path.is_empty() {
+    if !e.has_path() {
         format!("@0x{:x}: {}", e.offset, e.kind)
     } else {
         format!("{} @0x{:x}: {}", e.path_string(), e.offset, e.kind)
