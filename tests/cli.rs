@@ -366,3 +366,26 @@ fn each_format_rule_is_a_check_of_its_own() {
     assert_eq!(err.get("check").and_then(Json::as_str), Some("length"));
     assert_eq!(err.get("path").and_then(Json::as_str), Some("TensorProto"));
 }
+
+#[test]
+fn well_known_non_protobuf_files_are_named() {
+    let o = decode_stdin(&["-"], b"PK\x03\x04\x14\x00\x00\x00\x08\x00abc");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("looks like a zip archive"),
+        "{}",
+        stderr(&o)
+    );
+    let mut tflite = vec![0x1c, 0, 0, 0];
+    tflite.extend_from_slice(b"TFL3");
+    tflite.extend_from_slice(&[0x14, 0, 0x1c, 0, 0x04, 0, 0x08, 0]);
+    let o = decode_stdin(&["-"], &tflite);
+    assert!(
+        stderr(&o).contains("looks like a TensorFlow Lite model"),
+        "{}",
+        stderr(&o)
+    );
+    // A protobuf file gets no such note.
+    let o = decode(&[&path("example_x_3x4x5.pb")]);
+    assert!(!stderr(&o).contains("looks like"), "{}", stderr(&o));
+}

@@ -11,7 +11,7 @@ use pbdecode::formats::{self, FormatOptions};
 use pbdecode::input::{map_file, read_stdin};
 use pbdecode::render::{RenderOptions, json, text};
 use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -165,10 +165,15 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
     if args.type_name.is_some() {
         return usage("--type goes with --schema or --descriptor-set");
     }
+    let file_name = Path::new(&args.file).file_name().and_then(|n| n.to_str());
+    let hint = formats::other_files::looks_like(bytes, file_name);
     let decoded = match format {
         None => match formats::detect(bytes, &fopts) {
             Ok(d) => {
                 if d.format.id == "protobuf" {
+                    if let Some(what) = hint {
+                        eprintln!("decode: {}: note: this looks like {what}", args.file);
+                    }
                     for (f, e, shown) in formats::near_misses(&d, bytes, &fopts) {
                         let hint = if shown {
                             format!(" (--as {} shows it anyway)", f.id)
@@ -187,6 +192,9 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
                 eprintln!("decode: {}: not decoded: {}", args.file, rejection.error);
                 for (id, e) in &rejection.tried {
                     eprintln!("  {id}: {e}");
+                }
+                if let Some(what) = hint {
+                    eprintln!("decode: {}: this looks like {what}", args.file);
                 }
                 return turned_down(args, &rejection.error);
             }

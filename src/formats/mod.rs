@@ -4,6 +4,7 @@
 
 pub mod onnx;
 pub mod onnx_tensor;
+pub mod other_files;
 pub mod tensorflow;
 
 use crate::decode::{DecodeContext, Message, decode_message};

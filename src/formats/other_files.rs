@@ -1,0 +1,148 @@
+//! Well-known files of machine learning that are not protobuf. When such a
+//! file is turned down (or read only as a schemaless message), saying what
+//! it looks like and what reads it helps more than a wire error.
+
+/// What the bytes look like, when they carry the signature of a known
+/// non-protobuf format. `name` is the file name, for the formats that have
+/// no signature of their own (TensorFlow checkpoint data shards).
+pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
+    let starts = |magic: &[u8]| bytes.starts_with(magic);
+    if bytes.get(4..8) == Some(b"TFL3") {
+        return Some(
+            "a TensorFlow Lite model (a FlatBuffer, \"TFL3\" at offset 4): read it with Netron or tf.lite.Interpreter",
+        );
+    }
+    if starts(b"GGUF") {
+        return Some("a GGUF model (llama.cpp): read it with the gguf Python package or llama.cpp");
+    }
+    if starts(b"\x93NUMPY") {
+        return Some("a NumPy .npy array: read it with numpy.load");
+    }
+    if starts(b"\x89HDF\r\n\x1a\n") {
+        return Some(
+            "an HDF5 file (a Keras .h5 model?): read it with h5py or keras.models.load_model",
+        );
+    }
+    if starts(b"PK\x03\x04") || starts(b"PK\x05\x06") {
+        return Some(
+            "a zip archive (a PyTorch .pt/.pth checkpoint, a Keras .keras model, an .npz?): read it with torch.load, keras or numpy.load",
+        );
+    }
+    if starts(&[0x1f, 0x8b]) {
+        return Some("a gzip-compressed file: decompress it first");
+    }
+    if bytes.len() >= 2 && bytes.first() == Some(&0x80) && matches!(bytes.get(1), Some(2..=5)) {
+        return Some("a Python pickle (a legacy PyTorch checkpoint?): read it with torch.load");
+    }
+    if is_safetensors(bytes) {
+        return Some("a safetensors file: read it with the safetensors library");
+    }
+    if is_leveldb_table(bytes) {
+        return Some(
+            "a TensorFlow checkpoint index (variables.index, a table of tensor locations): read it with tf.train.list_variables",
+        );
+    }
+    if name.is_some_and(is_checkpoint_shard_name) {
+        return Some(
+            "a TensorFlow checkpoint data shard (raw tensor bytes, located through variables.index): read it with tf.train.load_checkpoint",
+        );
+    }
+    None
+}
+
+/// safetensors: an 8-byte little-endian header length, then that many bytes
+/// of JSON starting with `{`.
+fn is_safetensors(bytes: &[u8]) -> bool {
+    let Some(len) = bytes.get(..8).and_then(|b| <[u8; 8]>::try_from(b).ok()) else {
+        return false;
+    };
+    let len = u64::from_le_bytes(len);
+    let rest = (bytes.len() as u64).saturating_sub(8);
+    len >= 2 && len <= rest && bytes.get(8) == Some(&b'{')
+}
+
+/// The footer of a LevelDB-style table (TensorFlow's checkpoint index ends
+/// with the table magic number 0xdb4775248b80fb57, little-endian).
+fn is_leveldb_table(bytes: &[u8]) -> bool {
+    const MAGIC: [u8; 8] = 0xdb47_7524_8b80_fb57_u64.to_le_bytes();
+    bytes.len() >= 48 && bytes.ends_with(&MAGIC)
+}
+
+/// `variables.data-00000-of-00001` and the like.
+fn is_checkpoint_shard_name(name: &str) -> bool {
+    let Some((_, tail)) = name.rsplit_once(".data-") else {
+        return false;
+    };
+    let Some((a, b)) = tail.split_once("-of-") else {
+        return false;
+    };
+    !a.is_empty()
+        && !b.is_empty()
+        && a.bytes().all(|c| c.is_ascii_digit())
+        && b.bytes().all(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::looks_like;
+
+    #[test]
+    fn signatures() {
+        let mut tflite = vec![0x1c, 0, 0, 0];
+        tflite.extend_from_slice(b"TFL3");
+        tflite.extend_from_slice(&[0; 16]);
+        assert!(
+            looks_like(&tflite, None)
+                .unwrap()
+                .contains("TensorFlow Lite")
+        );
+        assert!(
+            looks_like(b"GGUF\x03\0\0\0", None)
+                .unwrap()
+                .contains("GGUF")
+        );
+        assert!(
+            looks_like(b"\x93NUMPY\x01\0", None)
+                .unwrap()
+                .contains("numpy.load")
+        );
+        assert!(
+            looks_like(b"\x89HDF\r\n\x1a\n\0", None)
+                .unwrap()
+                .contains("HDF5")
+        );
+        assert!(looks_like(b"PK\x03\x04rest", None).unwrap().contains("zip"));
+        assert!(
+            looks_like(&[0x80, 0x02, b'}'], None)
+                .unwrap()
+                .contains("pickle")
+        );
+        let mut st = 4u64.to_le_bytes().to_vec();
+        st.extend_from_slice(b"{}  ");
+        assert!(looks_like(&st, None).unwrap().contains("safetensors"));
+        let mut index = vec![0u8; 40];
+        index.extend_from_slice(&0xdb47_7524_8b80_fb57_u64.to_le_bytes());
+        assert!(
+            looks_like(&index, None)
+                .unwrap()
+                .contains("checkpoint index")
+        );
+        assert!(
+            looks_like(&[1, 2, 3], Some("variables.data-00000-of-00001"))
+                .unwrap()
+                .contains("data shard")
+        );
+    }
+
+    #[test]
+    fn protobuf_files_have_no_hint() {
+        // An ONNX tensor's first bytes (dims, data_type, name).
+        assert_eq!(
+            looks_like(&[0x08, 0x03, 0x10, 0x01, 0x42, 0x01, b'x'], None),
+            None
+        );
+        assert_eq!(looks_like(&[], None), None);
+        assert_eq!(looks_like(&[1], Some("model.onnx")), None);
+        assert_eq!(looks_like(&[1], Some("x.data-1-of-")), None);
+    }
+}
