@@ -383,3 +383,64 @@ impl Drop for TempFile {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("pbdecode-out-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn names(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_failure_after_writing_leaves_the_target_and_no_temporary_file() {
+        let d = folder("fail");
+        let target = d.join("t.npy");
+        std::fs::write(&target, b"keep").unwrap();
+        let r = Output::write_path(&target, Policy::named(), |w| -> Result<(), String> {
+            w.write_all(&[1u8; 200_000]).map_err(|e| e.to_string())?;
+            Err("values ran out".into())
+        })
+        .unwrap();
+        assert_eq!(r, Err("values ran out".to_string()));
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+        assert_eq!(names(&d), ["t.npy"]);
+        // Success replaces it whole.
+        let r = Output::write_path(&target, Policy::named(), |w| w.write_all(b"new"));
+        assert!(matches!(r, Ok(Ok(()))));
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        assert_eq!(names(&d), ["t.npy"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn in_folder_refuses_what_exists_unless_replacing() {
+        let d = folder("exists");
+        let target = d.join("a.npy");
+        std::fs::write(&target, b"old").unwrap();
+        let e = Output::plan(&target, Policy::in_folder(false)).unwrap_err();
+        assert!(matches!(e, OutputError::Exists { .. }), "{e}");
+        assert!(Output::plan(&target, Policy::in_folder(true)).is_ok());
+        let sub = d.join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let e = Output::plan(&sub, Policy::in_folder(true)).unwrap_err();
+        assert!(e.to_string().contains("is a directory"), "{e}");
+        // Nothing planned is created.
+        let fresh = d.join("fresh.npy");
+        assert!(Output::plan(&fresh, Policy::named()).is_ok());
+        assert_eq!(names(&d), ["a.npy", "sub"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
