@@ -1,9 +1,112 @@
 //! External data: tensor values kept in a side file (`location`, `offset`,
 //! `length`, `checksum`), resolved relative to the tensor file's folder.
+//!
+//! The location must stay inside that folder once every symbolic link is
+//! resolved (not only as text), must be a regular file (a FIFO would block
+//! forever), and a checksum is the SHA-1 of the tensor's byte range, computed
+//! once per (file, offset, length).
 
-use crate::input::{InputBytes, map_file};
+use crate::input::{InputBytes, identity, kind_name, map_checked};
 use sha1::{Digest, Sha1};
-use std::path::{Component, Path};
+use std::collections::HashMap;
+use std::fs::{File, Metadata};
+use std::io;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+
+/// Opens a path read-only without following a symbolic link in its last
+/// component and without blocking on a FIFO.
+fn open_no_follow(path: &Path) -> io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Where an open file really is (Linux: `/proc/self/fd`), to check that no
+/// folder on the way was swapped for a link between resolving and opening.
+#[cfg(target_os = "linux")]
+fn opened_path(file: &File) -> Option<PathBuf> {
+    use std::os::fd::AsRawFd;
+    std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn opened_path(_file: &File) -> Option<PathBuf> {
+    None
+}
+
+/// Opens `dir/rel` if, with every link resolved, it is a regular file
+/// inside `dir`, and maps it.
+fn open_inside(dir: &Path, rel: &Path, location: &str) -> Result<(InputBytes, Metadata), String> {
+    let path = dir.join(rel);
+    let cannot = |e: io::Error| format!("cannot read {}: {e}", path.display());
+    let folder = std::fs::canonicalize(dir)
+        .map_err(|e| format!("cannot read the folder {}: {e}", dir.display()))?;
+    let real = std::fs::canonicalize(&path).map_err(cannot)?;
+    let outside = || {
+        format!(
+            "location {location:?} leads out of the tensor's folder through a symbolic link (to {})",
+            real.display()
+        )
+    };
+    if !real.starts_with(&folder) {
+        return Err(outside());
+    }
+    let file = open_no_follow(&real).map_err(cannot)?;
+    if opened_path(&file).is_some_and(|p| !p.starts_with(&folder)) {
+        return Err(outside());
+    }
+    let meta = file.metadata().map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(format!(
+            "{location} is {}, not a regular file",
+            kind_name(&meta)
+        ));
+    }
+    let bytes = map_checked(&file, &meta).map_err(cannot)?;
+    Ok((bytes, meta))
+}
+
+/// (device, inode, file size, offset, length) -> the SHA-1 in hex.
+type DigestKey = (u64, u64, u64, u64, u64);
+static DIGESTS: Mutex<Option<HashMap<DigestKey, String>>> = Mutex::new(None);
+
+/// The SHA-1 (hex) of `length` bytes at `offset` of the file `meta`
+/// describes, `bytes` giving them; cached per (file, offset, length).
+fn range_sha1<'b>(
+    meta: &Metadata,
+    offset: u64,
+    length: u64,
+    bytes: impl FnOnce() -> &'b [u8],
+) -> String {
+    let key = identity(meta).map(|(dev, ino)| (dev, ino, meta.len(), offset, length));
+    if let Some(key) = key
+        && let Ok(cache) = DIGESTS.lock()
+        && let Some(hex) = cache.as_ref().and_then(|c| c.get(&key))
+    {
+        return hex.clone();
+    }
+    let bytes = bytes();
+    #[cfg(test)]
+    tests::HASHED.with(|h| h.set(h.get() + bytes.len() as u64));
+    let hex: String = Sha1::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    if let Some(key) = key
+        && let Ok(mut cache) = DIGESTS.lock()
+    {
+        cache
+            .get_or_insert_with(HashMap::new)
+            .insert(key, hex.clone());
+    }
+    hex
+}
 
 /// Where a tensor's values are outside the file, as the tensor says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -62,8 +165,7 @@ impl ExternalRef {
         }
         let dir =
             dir.ok_or("external data cannot be read: the input has no folder (standard input)")?;
-        let path = dir.join(rel);
-        let file = map_file(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let (file, meta) = open_inside(dir, rel, location)?;
         let size = file.bytes().len() as u64;
         let offset = parse_u64("offset", &self.offset)?.unwrap_or(0);
         let length = parse_u64("length", &self.length)?;
@@ -102,26 +204,72 @@ impl ExternalRef {
         let end = usize::try_from(offset + take).map_err(|_| "length too large".to_string())?;
         let ext = ExternalBytes { file, start, end };
         if let Some(expected) = &self.checksum {
-            // ONNX's writers hash the tensor's own bytes (offset..offset+length);
-            // upstream onnx.proto words it as "SHA1 digest of file", so a hash
-            // of the whole side file is accepted too.
-            let hex = |bytes: &[u8]| -> String {
-                Sha1::digest(bytes)
-                    .iter()
-                    .map(|b| format!("{b:02x}"))
-                    .collect()
-            };
-            let range_end = start.saturating_add(usize::try_from(length).unwrap_or(usize::MAX));
-            let got = hex(ext.file.bytes().get(start..range_end).unwrap_or(&[]));
+            // The SHA-1 of the tensor's own bytes (offset..offset+length), as
+            // ONNX's writers compute it; hashed once per (file, offset,
+            // length) however many tensors or passes ask.
+            let range_end = start
+                .checked_add(usize::try_from(length).map_err(|_| "length too large".to_string())?)
+                .ok_or("length too large")?;
+            let got = range_sha1(&meta, offset, length, || {
+                ext.file.bytes().get(start..range_end).unwrap_or(&[])
+            });
             let expected = expected.trim();
-            if !got.eq_ignore_ascii_case(expected)
-                && !hex(ext.file.bytes()).eq_ignore_ascii_case(expected)
-            {
+            if !got.eq_ignore_ascii_case(expected) {
                 return Err(format!(
                     "SHA-1 mismatch: {location} has {got}, the tensor says {expected}"
                 ));
             }
         }
         Ok(ext)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Bytes hashed on this thread.
+        pub(super) static HASHED: Cell<u64> = const { Cell::new(0) };
+    }
+
+    fn hex(bytes: &[u8]) -> String {
+        Sha1::digest(bytes)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    #[test]
+    fn a_checksum_hashes_the_range_once() {
+        let dir = std::env::temp_dir().join(format!("pbdecode-sha-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let data: Vec<u8> = (0..1u32 << 20).map(|i| (i % 251) as u8).collect();
+        std::fs::write(dir.join("w.bin"), &data).unwrap();
+        let range = &data[4096..4096 + 64];
+        let mut r = ExternalRef {
+            location: Some("w.bin".into()),
+            offset: Some("4096".into()),
+            length: Some("64".into()),
+            checksum: Some("0".repeat(40)),
+            needed: Some(64),
+        };
+        HASHED.with(|h| h.set(0));
+        for _ in 0..3 {
+            let err = r.load(Some(&dir)).err().unwrap();
+            assert!(err.contains(&hex(range)), "{err}");
+        }
+        // Three loads of a wrong checksum: 64 bytes hashed once, never the
+        // whole megabyte.
+        assert_eq!(HASHED.with(Cell::get), 64);
+        // The right one is accepted; the whole file's hash is not.
+        r.checksum = Some(hex(range).to_uppercase());
+        assert_eq!(r.load(Some(&dir)).unwrap().bytes(), range);
+        r.checksum = Some(hex(&data));
+        assert!(r.load(Some(&dir)).is_err());
+        assert_eq!(HASHED.with(Cell::get), 64);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

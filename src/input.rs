@@ -1,10 +1,20 @@
-//! Getting bytes in: a file is memory-mapped (the only `unsafe` in the
-//! project), standard input is read once.
+//! Getting bytes in. [`open_input`] is the one place that decides how a
+//! path is read: a regular file is memory-mapped (the only `unsafe` in the
+//! project besides [`exit_on_mapping_fault`]), a pipe or character device
+//! (`decode <(cat x.pb)`, `/dev/stdin`) is read as a stream up to
+//! [`MAX_STREAM_BYTES`], a directory is refused by name. Every regular file
+//! read is remembered ([`was_read`]) so that the output layer never replaces
+//! a file this process is reading.
 
 use memmap2::Mmap;
-use std::fs::File;
-use std::io::Read;
+use std::fs::{File, Metadata};
+use std::io::{self, Read};
 use std::path::Path;
+use std::sync::Mutex;
+
+/// The most bytes read from a pipe, a character device or standard input
+/// (a file that large should be given as a file, which is mapped).
+pub const MAX_STREAM_BYTES: u64 = 1 << 30;
 
 /// Input bytes, mapped or owned.
 pub enum InputBytes {
@@ -21,23 +31,217 @@ impl InputBytes {
     }
 }
 
-/// Maps a file read-only. An empty file is read (mapping zero bytes fails
-/// on some systems).
-pub fn map_file(path: &Path) -> std::io::Result<InputBytes> {
-    let file = File::open(path)?;
-    if file.metadata()?.len() == 0 {
+/// (device, inode) of every regular file this process has opened for
+/// reading: the input and the external-data files of its tensors.
+static READ_FILES: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
+
+/// A file's identity: its device and inode.
+#[cfg(unix)]
+pub fn identity(meta: &Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+pub fn identity(_meta: &Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+fn remember(meta: &Metadata) {
+    if let Some(id) = identity(meta)
+        && let Ok(mut files) = READ_FILES.lock()
+        && !files.contains(&id)
+    {
+        files.push(id);
+    }
+}
+
+/// Whether the file `meta` describes is one this process has read (the
+/// same device and inode, whatever path or hard link names it).
+pub fn was_read(meta: &Metadata) -> bool {
+    match (identity(meta), READ_FILES.lock()) {
+        (Some(id), Ok(files)) => files.contains(&id),
+        _ => false,
+    }
+}
+
+/// What kind of file a path is, in words, for messages.
+pub fn kind_name(meta: &Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    if t.is_file() {
+        return "a regular file";
+    }
+    if t.is_symlink() {
+        return "a symbolic link";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// Maps an open regular file (an empty one is read: mapping zero bytes
+/// fails on some systems) and remembers it as read.
+fn map_open_file(file: &File, meta: &Metadata) -> io::Result<InputBytes> {
+    remember(meta);
+    if meta.len() == 0 {
         return Ok(InputBytes::Owned(Vec::new()));
     }
     // SAFETY: the map is read-only and private to this process. Another
-    // process truncating the file while we read it would fault; that is the
-    // accepted price of not copying multi-gigabyte files into memory.
-    let map = unsafe { Mmap::map(&file)? };
+    // process truncating the file while we read it raises SIGBUS, which the
+    // `decode` binary turns into a message and exit status 2 (see
+    // `exit_on_mapping_fault`); that is the price of not copying
+    // multi-gigabyte files into memory.
+    let map = unsafe { Mmap::map(file)? };
     Ok(InputBytes::Mapped(map))
 }
 
-/// Reads all of standard input.
-pub fn read_stdin() -> std::io::Result<InputBytes> {
+/// Reads a stream to its end, refusing more than `cap` bytes.
+pub fn read_stream<R: Read>(reader: R, cap: u64, what: &str) -> io::Result<InputBytes> {
     let mut buf = Vec::new();
-    std::io::stdin().lock().read_to_end(&mut buf)?;
+    reader.take(cap.saturating_add(1)).read_to_end(&mut buf)?;
+    if buf.len() as u64 > cap {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "{what} is larger than {cap} bytes, the most read from a pipe or device; save it to a file and give its path"
+            ),
+        ));
+    }
     Ok(InputBytes::Owned(buf))
+}
+
+/// Opens the file to decode: a regular file is mapped; a pipe, a character
+/// device or a socket is read as a stream of at most [`MAX_STREAM_BYTES`];
+/// a directory is refused ("is a directory"). Errors carry no path (the
+/// caller adds it).
+pub fn open_input(path: &Path) -> io::Result<InputBytes> {
+    open_input_capped(path, MAX_STREAM_BYTES)
+}
+
+/// [`open_input`] with the stream cap given.
+pub fn open_input_capped(path: &Path, cap: u64) -> io::Result<InputBytes> {
+    // Opening a directory succeeds on Unix; mapping it then fails with
+    // "No such device". Ask first.
+    let meta = std::fs::metadata(path)?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "is a directory, not a file",
+        ));
+    }
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_file() {
+        map_open_file(&file, &meta)
+    } else if meta.is_dir() {
+        Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "is a directory, not a file",
+        ))
+    } else {
+        read_stream(file, cap, kind_name(&meta))
+    }
+}
+
+/// Maps a regular file that is already open and checked (external data).
+pub fn map_checked(file: &File, meta: &Metadata) -> io::Result<InputBytes> {
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("is {}, not a regular file", kind_name(meta)),
+        ));
+    }
+    map_open_file(file, meta)
+}
+
+/// Maps a file read-only (kept for callers that already know it is a
+/// regular file; [`open_input`] decides for paths a user gives).
+pub fn map_file(path: &Path) -> io::Result<InputBytes> {
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    map_checked(&file, &meta)
+}
+
+/// Reads all of standard input, at most [`MAX_STREAM_BYTES`].
+pub fn read_stdin() -> io::Result<InputBytes> {
+    read_stream(io::stdin().lock(), MAX_STREAM_BYTES, "standard input")
+}
+
+/// Makes a fault on a mapped file (SIGBUS: another process truncated it
+/// while it was read) write `message` to standard error and end the process
+/// with exit status 2, instead of dying by a signal. For the `decode`
+/// binary, which owns the process; a library user that cannot exit should
+/// not call it.
+///
+/// This is the one justified exception to "no `unsafe` beyond the memory
+/// map": a fault on a mapping cannot be prevented (no lock stops another
+/// process from truncating a file) and cannot be recovered from without
+/// unwinding through a signal frame, so the handler does the only sound
+/// thing, two async-signal-safe calls (`write`, `_exit`), on a message
+/// stored before the handler is installed and never freed.
+#[cfg(unix)]
+pub fn exit_on_mapping_fault(message: String) -> io::Result<()> {
+    fault::install(message)
+}
+
+/// Elsewhere a fault on a mapping stays a signal.
+#[cfg(not(unix))]
+pub fn exit_on_mapping_fault(_message: String) -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(unix)]
+mod fault {
+    use std::io;
+    use std::sync::atomic::{AtomicPtr, Ordering};
+
+    /// The message, leaked so that it is valid whenever the signal comes.
+    static MESSAGE: AtomicPtr<Vec<u8>> = AtomicPtr::new(std::ptr::null_mut());
+
+    extern "C" fn on_sigbus(_signal: libc::c_int) {
+        let message = MESSAGE.load(Ordering::Acquire);
+        // SAFETY: `message` is null or a leaked, never freed and never
+        // mutated Vec; write(2) and _exit(2) are async-signal-safe.
+        unsafe {
+            if let Some(m) = message.as_ref() {
+                let _ = libc::write(2, m.as_ptr().cast(), m.len());
+            }
+            libc::_exit(2);
+        }
+    }
+
+    pub(super) fn install(message: String) -> io::Result<()> {
+        let leaked: &'static mut Vec<u8> = Box::leak(Box::new(message.into_bytes()));
+        MESSAGE.store(leaked, Ordering::Release);
+        // SAFETY: a zeroed sigaction is a valid "no flags, empty mask"
+        // value; the handler is an extern "C" fn of the right signature.
+        let rc = unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut())
+        };
+        if rc == 0 {
+            Ok(())
+        } else {
+            Err(io::Error::last_os_error())
+        }
+    }
 }

@@ -13,6 +13,7 @@ pub mod external;
 pub mod formats;
 pub mod input;
 pub mod npy;
+pub mod output;
 pub mod picture;
 pub mod render;
 pub mod schema;

@@ -8,7 +8,7 @@ mod tensors;
 use clap::Parser;
 use pbdecode::error::DecodeError;
 use pbdecode::formats::{self, FormatOptions};
-use pbdecode::input::{map_file, read_stdin};
+use pbdecode::input::{exit_on_mapping_fault, open_input, read_stdin};
 use pbdecode::render::{RenderOptions, json, text};
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -82,6 +82,10 @@ pub struct Args {
     /// graph; every tensor of a file that has neither) as DIR/NAME.npy.
     #[arg(long, value_name = "DIR")]
     npy_dir: Option<PathBuf>,
+    /// With --npy-dir: replace files that already exist in DIR (refused
+    /// otherwise).
+    #[arg(long)]
+    force: bool,
 }
 
 pub(crate) fn usage(msg: &str) -> io::Result<ExitCode> {
@@ -127,8 +131,14 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
         (read_stdin()?, None)
     } else {
         let path = PathBuf::from(&args.file);
-        let input =
-            map_file(&path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.file)))?;
+        // A mapped file cut short by another program faults on access: say
+        // so and exit 2 rather than die by SIGBUS.
+        exit_on_mapping_fault(format!(
+            "decode: {}: a file being read (this one or its external data) was cut short by another program; stopped\n",
+            args.file
+        ))?;
+        let input = open_input(&path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.file)))?;
         let dir = path.parent().map(|p| {
             if p.as_os_str().is_empty() {
                 PathBuf::from(".")

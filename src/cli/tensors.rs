@@ -3,30 +3,19 @@
 
 use super::Args;
 use pbdecode::formats::{Body, Decoded};
+use pbdecode::output::{Output, OutputError, Policy};
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
 use pbdecode::{npy, picture};
 use std::collections::{BTreeMap, HashSet};
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Opens the output of --picture or --npy (- is standard output).
-fn create_output(path: &Path) -> io::Result<Box<dyn Write>> {
-    if path.as_os_str() == "-" {
-        return Ok(Box::new(BufWriter::new(io::stdout().lock())));
-    }
-    let file = File::create(path)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-    Ok(Box::new(BufWriter::new(file)))
-}
-
-/// Removes a partly written output after a failure (not standard output).
-fn discard_output(path: &Path) {
-    if path.as_os_str() != "-" {
-        let _ = std::fs::remove_file(path);
-    }
+/// Checks an output path the user named (--picture, --npy) before anything
+/// is computed or created.
+fn plan_named(path: &Path) -> io::Result<Output> {
+    Ok(Output::plan(path, Policy::named())?)
 }
 
 /// Up to ten tensor names, for messages.
@@ -60,6 +49,10 @@ pub(crate) fn tensor_outputs(
     let tensors = npy::named_tensors(set, root);
     let dir = ropts.dir.as_deref();
     let single = args.picture.is_some() || args.npy.is_some() || args.npy_dir.is_none();
+    // Refuse a bad output path before any work (the input itself, a
+    // directory, a FIFO, ...).
+    let picture_out = args.picture.as_deref().map(plan_named).transpose()?;
+    let npy_out = args.npy.as_deref().map(plan_named).transpose()?;
     if single {
         let chosen = match &args.tensor {
             Some(name) => match tensors.iter().find(|t| &t.name == name) {
@@ -106,7 +99,7 @@ pub(crate) fn tensor_outputs(
         } else {
             format!("{}: tensor {:?}", args.file, chosen.name)
         };
-        if let Some(path) = &args.picture {
+        if let (Some(path), Some(target)) = (&args.picture, &picture_out) {
             let pic = match picture::picture(&view, dir) {
                 Ok(p) => p,
                 Err(picture::PictureError::Io(e)) => return Err(e),
@@ -115,19 +108,13 @@ pub(crate) fn tensor_outputs(
                     return Ok(ExitCode::from(1));
                 }
             };
-            let mut out = create_output(path)?;
-            match pic.write_png(&mut out).and_then(|()| Ok(out.flush()?)) {
+            match target.write(|w| pic.write_png(w))? {
                 Ok(()) => eprintln!("decode: wrote {}: {}", path.display(), pic.describe()),
-                Err(e) => {
-                    drop(out);
-                    discard_output(path);
-                    return Err(io::Error::other(format!("{}: {e}", path.display())));
-                }
+                Err(e) => return Err(io::Error::other(format!("{}: {e}", path.display()))),
             }
         }
-        if let Some(path) = &args.npy {
-            let mut out = create_output(path)?;
-            match npy::write_npy(&view, dir, &mut out) {
+        if let (Some(path), Some(target)) = (&args.npy, &npy_out) {
+            match target.write(|w| npy::write_npy(&view, dir, w))? {
                 Ok(info) => {
                     if let Some(note) = &info.note {
                         eprintln!("decode: note: {note}");
@@ -140,13 +127,9 @@ pub(crate) fn tensor_outputs(
                     );
                 }
                 Err(npy::NpyError::Io(e)) => {
-                    drop(out);
-                    discard_output(path);
                     return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
                 }
                 Err(e) => {
-                    drop(out);
-                    discard_output(path);
                     eprintln!("decode: {what}: {e}");
                     return Ok(ExitCode::from(1));
                 }
@@ -188,16 +171,43 @@ pub(crate) fn tensor_outputs(
         eprintln!("decode: {}: the file has no tensors to export", args.file);
         return Ok(ExitCode::from(1));
     }
-    std::fs::create_dir_all(out_dir)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out_dir.display())))?;
+    // Every name is checked before anything is created: an existing entry
+    // is refused unless --force, and no link in DIR is followed (--force
+    // replaces the link itself).
     let mut used = HashSet::new();
-    let mut notes: BTreeMap<String, u64> = BTreeMap::new();
-    let (mut written, mut failed) = (0u64, 0u64);
+    let policy = Policy::in_folder(args.force);
+    let mut planned = Vec::new();
+    let mut refused = 0u64;
     for t in &export {
         let Some(view) = t.view(set) else { continue };
         let path = out_dir.join(npy::file_name(&t.name, &mut used));
-        let mut out = create_output(&path)?;
-        match npy::write_npy(&view, dir, &mut out) {
+        match Output::plan(&path, policy) {
+            Ok(target) => planned.push((t, view, path, target)),
+            Err(e @ OutputError::Io { .. }) => return Err(e.into()),
+            Err(e) => {
+                refused += 1;
+                eprintln!("decode: {e}");
+            }
+        }
+    }
+    if refused > 0 {
+        let hint = if args.force {
+            ""
+        } else {
+            " (--force replaces existing files)"
+        };
+        eprintln!(
+            "decode: nothing written to {}: {refused} of the files cannot be written{hint}",
+            out_dir.display()
+        );
+        return Ok(ExitCode::from(2));
+    }
+    std::fs::create_dir_all(out_dir)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out_dir.display())))?;
+    let mut notes: BTreeMap<String, u64> = BTreeMap::new();
+    let (mut written, mut failed) = (0u64, 0u64);
+    for (t, view, path, target) in &planned {
+        match target.write(|w| npy::write_npy(view, dir, w))? {
             Ok(info) => {
                 written += 1;
                 if let Some(note) = info.note {
@@ -205,13 +215,9 @@ pub(crate) fn tensor_outputs(
                 }
             }
             Err(npy::NpyError::Io(e)) => {
-                drop(out);
-                discard_output(&path);
                 return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
             }
             Err(e) => {
-                drop(out);
-                discard_output(&path);
                 failed += 1;
                 eprintln!(
                     "decode: {}: tensor {:?} not written: {e}",

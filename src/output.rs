@@ -1,0 +1,446 @@
+//! Writing files without losing data: every file the tool writes goes
+//! through here.
+//!
+//! - Nothing is created before there is something to write: the caller
+//!   validates, [`Output::write`] creates its temporary file on the first
+//!   byte.
+//! - A regular file is written to a temporary file in the target's folder
+//!   (created exclusively, never through a link), synced, then renamed over
+//!   the target, so a failure leaves the target as it was. On failure only
+//!   that temporary file is removed: never a path the tool did not create.
+//! - Standard output (`-`, `/dev/stdout`, `/dev/fd/1`) and character devices
+//!   or pipes named by a path under `/dev/` or `/proc/self/fd/` (such as
+//!   `/dev/null` or bash's `>(...)`) are written in place, never created,
+//!   truncated or removed. Any other non-regular file (a FIFO elsewhere, a
+//!   socket, a block device, a directory) is refused.
+//! - A file this process reads (the input, its external data: see
+//!   [`crate::input::was_read`]) is never replaced, whatever path names it.
+//! - [`Policy::in_folder`] (for files the tool names itself, as in
+//!   `--npy-dir`) follows no link at the final name and refuses an existing
+//!   entry unless told to replace it; [`Policy::named`] (a path the user
+//!   typed) follows links to the file they name and replaces it.
+
+use crate::input::{kind_name, was_read};
+use std::fs::{File, Metadata, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// How an output path is treated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    /// Follow a symbolic link at the path to the file it names (a path the
+    /// user typed); otherwise a link is an entry like any other.
+    pub follow_links: bool,
+    /// Replace an existing regular file (or, without `follow_links`, a
+    /// link); otherwise an existing entry is refused.
+    pub replace: bool,
+}
+
+impl Policy {
+    /// A path the user named: links followed, an existing file replaced.
+    pub fn named() -> Self {
+        Policy {
+            follow_links: true,
+            replace: true,
+        }
+    }
+
+    /// A name the tool chose inside a folder: no link followed; an existing
+    /// entry replaced only if `replace`.
+    pub fn in_folder(replace: bool) -> Self {
+        Policy {
+            follow_links: false,
+            replace,
+        }
+    }
+}
+
+/// Why an output was refused or failed. Every variant names the path.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    #[error(
+        "{path}: is {kind}; only regular files are written (and, by a path under /dev/, a character device or pipe)"
+    )]
+    NotRegular { path: PathBuf, kind: &'static str },
+    #[error(
+        "{path}: is a file this command reads (the input or its external data); not replacing it"
+    )]
+    IsInput { path: PathBuf },
+    #[error("{path}: already exists")]
+    Exists { path: PathBuf },
+    #[error("{path}: is a symbolic link to nothing")]
+    DanglingLink { path: PathBuf },
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+}
+
+impl OutputError {
+    fn io(path: &Path, source: io::Error) -> Self {
+        OutputError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+impl From<OutputError> for io::Error {
+    fn from(e: OutputError) -> io::Error {
+        let kind = match &e {
+            OutputError::Io { source, .. } => source.kind(),
+            OutputError::Exists { .. } => io::ErrorKind::AlreadyExists,
+            _ => io::ErrorKind::InvalidInput,
+        };
+        io::Error::new(kind, e.to_string())
+    }
+}
+
+/// Where the bytes go, decided (and checked) before anything is created.
+#[derive(Debug)]
+pub enum Output {
+    /// Standard output.
+    Stdout,
+    /// A character device or pipe, written in place.
+    Device(PathBuf),
+    /// A regular file, written through a temporary file and renamed.
+    File {
+        /// The path as given, for messages.
+        shown: PathBuf,
+        /// The entry that will be replaced or created.
+        target: PathBuf,
+        /// The permissions of the file it replaces, kept.
+        replaces: Option<std::fs::Permissions>,
+    },
+}
+
+/// Paths that mean standard output.
+fn is_stdout_name(path: &Path) -> bool {
+    matches!(
+        path.to_str(),
+        Some("-" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1")
+    )
+}
+
+/// Paths under which a user names devices and pipes on purpose.
+fn is_device_name(path: &Path) -> bool {
+    path.starts_with("/dev") || path.starts_with("/proc/self/fd")
+}
+
+fn is_stream(meta: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        t.is_char_device() || t.is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
+impl Output {
+    /// Checks `path` under `policy` and says where the bytes will go.
+    /// Creates nothing.
+    pub fn plan(path: &Path, policy: Policy) -> Result<Output, OutputError> {
+        if is_stdout_name(path) {
+            return Ok(Output::Stdout);
+        }
+        let entry = match std::fs::symlink_metadata(path) {
+            Ok(m) => Some(m),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(OutputError::io(path, e)),
+        };
+        let Some(entry) = entry else {
+            return Ok(Output::File {
+                shown: path.to_path_buf(),
+                target: path.to_path_buf(),
+                replaces: None,
+            });
+        };
+        let (meta, target) = if entry.file_type().is_symlink() && policy.follow_links {
+            match std::fs::metadata(path) {
+                Ok(m) => {
+                    let target =
+                        std::fs::canonicalize(path).map_err(|e| OutputError::io(path, e))?;
+                    (m, target)
+                }
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    return Err(OutputError::DanglingLink {
+                        path: path.to_path_buf(),
+                    });
+                }
+                Err(e) => return Err(OutputError::io(path, e)),
+            }
+        } else {
+            (entry, path.to_path_buf())
+        };
+        if is_stream(&meta) && is_device_name(path) {
+            return Ok(Output::Device(path.to_path_buf()));
+        }
+        let t = meta.file_type();
+        if !(t.is_file() || t.is_symlink()) {
+            return Err(OutputError::NotRegular {
+                path: path.to_path_buf(),
+                kind: kind_name(&meta),
+            });
+        }
+        if !policy.replace {
+            return Err(OutputError::Exists {
+                path: path.to_path_buf(),
+            });
+        }
+        if t.is_file() && was_read(&meta) {
+            return Err(OutputError::IsInput {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(Output::File {
+            shown: path.to_path_buf(),
+            target,
+            replaces: t.is_file().then(|| meta.permissions()),
+        })
+    }
+
+    /// Plans `path` under `policy` and writes what `produce` writes there.
+    /// The outer error is the output's; the inner result is `produce`'s (on
+    /// its error the target is untouched and nothing is left behind).
+    pub fn write_path<T, E>(
+        path: &Path,
+        policy: Policy,
+        produce: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+    ) -> Result<Result<T, E>, OutputError> {
+        Output::plan(path, policy)?.write(produce)
+    }
+
+    /// Writes what `produce` writes to this output. For a file: a
+    /// temporary file beside the target, created on the first byte; on
+    /// success synced and renamed over the target; on any failure removed.
+    pub fn write<T, E>(
+        &self,
+        produce: impl FnOnce(&mut dyn Write) -> Result<T, E>,
+    ) -> Result<Result<T, E>, OutputError> {
+        match self {
+            Output::Stdout => {
+                let stdout = io::stdout();
+                let mut w = BufWriter::with_capacity(1 << 16, stdout.lock());
+                let result = produce(&mut w);
+                w.flush()
+                    .map_err(|e| OutputError::io(Path::new("standard output"), e))?;
+                Ok(result)
+            }
+            Output::Device(path) => {
+                // Never created or truncated: the device or pipe exists.
+                let file = OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(|e| OutputError::io(path, e))?;
+                let mut w = BufWriter::with_capacity(1 << 16, file);
+                let result = produce(&mut w);
+                w.flush().map_err(|e| OutputError::io(path, e))?;
+                Ok(result)
+            }
+            Output::File {
+                shown,
+                target,
+                replaces,
+            } => {
+                let mut temp = TempFile::new(target);
+                let result = {
+                    let mut w = BufWriter::with_capacity(1 << 16, &mut temp);
+                    let result = produce(&mut w);
+                    if result.is_ok() {
+                        w.flush().map_err(|e| OutputError::io(shown, e))?;
+                    }
+                    result
+                };
+                match result {
+                    Ok(v) => {
+                        temp.commit(shown, replaces.as_ref())?;
+                        Ok(Ok(v))
+                    }
+                    // `temp` is removed when dropped.
+                    Err(e) => Ok(Err(e)),
+                }
+            }
+        }
+    }
+}
+
+/// A temporary file beside the target, created exclusively on the first
+/// write and removed when dropped unless committed.
+struct TempFile {
+    target: PathBuf,
+    folder: PathBuf,
+    path: Option<PathBuf>,
+    file: Option<File>,
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl TempFile {
+    fn new(target: &Path) -> Self {
+        let folder = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        TempFile {
+            target: target.to_path_buf(),
+            folder,
+            path: None,
+            file: None,
+        }
+    }
+
+    fn create(&mut self) -> io::Result<&mut File> {
+        if self.file.is_none() {
+            let name = self
+                .target
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let short: String = name.chars().take(100).collect();
+            let mut tries = 0u32;
+            loop {
+                let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+                let path = self
+                    .folder
+                    .join(format!(".{short}.{}.{n}.part", std::process::id()));
+                // create_new: O_EXCL, which also refuses to go through a link.
+                match OpenOptions::new().write(true).create_new(true).open(&path) {
+                    Ok(f) => {
+                        self.path = Some(path);
+                        self.file = Some(f);
+                        break;
+                    }
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 100 => {
+                        tries += 1;
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        self.file
+            .as_mut()
+            .ok_or_else(|| io::Error::other("temporary file not open"))
+    }
+
+    /// Syncs the temporary file and renames it over the target, after
+    /// checking again that the target is not a file this process read.
+    fn commit(
+        mut self,
+        shown: &Path,
+        permissions: Option<&std::fs::Permissions>,
+    ) -> Result<(), OutputError> {
+        let err = |e| OutputError::io(shown, e);
+        let file = self.create().map_err(err)?;
+        if let Some(p) = permissions {
+            file.set_permissions(p.clone()).map_err(err)?;
+        }
+        file.sync_all().map_err(err)?;
+        // External data read while writing counts too.
+        if let Ok(meta) = std::fs::symlink_metadata(&self.target)
+            && meta.is_file()
+            && was_read(&meta)
+        {
+            return Err(OutputError::IsInput {
+                path: shown.to_path_buf(),
+            });
+        }
+        let Some(path) = self.path.clone() else {
+            return Err(err(io::Error::other("temporary file not created")));
+        };
+        std::fs::rename(&path, &self.target).map_err(err)?;
+        self.path = None;
+        // Best effort: make the rename itself durable.
+        if let Ok(dir) = File::open(&self.folder) {
+            let _ = dir.sync_all();
+        }
+        Ok(())
+    }
+}
+
+impl Write for TempFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.create()?.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.file.as_mut() {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        self.file = None;
+        if let Some(path) = self.path.take() {
+            // Only the file this value created.
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("pbdecode-out-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn names(d: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn a_failure_after_writing_leaves_the_target_and_no_temporary_file() {
+        let d = folder("fail");
+        let target = d.join("t.npy");
+        std::fs::write(&target, b"keep").unwrap();
+        let r = Output::write_path(&target, Policy::named(), |w| -> Result<(), String> {
+            w.write_all(&[1u8; 200_000]).map_err(|e| e.to_string())?;
+            Err("values ran out".into())
+        })
+        .unwrap();
+        assert_eq!(r, Err("values ran out".to_string()));
+        assert_eq!(std::fs::read(&target).unwrap(), b"keep");
+        assert_eq!(names(&d), ["t.npy"]);
+        // Success replaces it whole.
+        let r = Output::write_path(&target, Policy::named(), |w| w.write_all(b"new"));
+        assert!(matches!(r, Ok(Ok(()))));
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+        assert_eq!(names(&d), ["t.npy"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn in_folder_refuses_what_exists_unless_replacing() {
+        let d = folder("exists");
+        let target = d.join("a.npy");
+        std::fs::write(&target, b"old").unwrap();
+        let e = Output::plan(&target, Policy::in_folder(false)).unwrap_err();
+        assert!(matches!(e, OutputError::Exists { .. }), "{e}");
+        assert!(Output::plan(&target, Policy::in_folder(true)).is_ok());
+        let sub = d.join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        let e = Output::plan(&sub, Policy::in_folder(true)).unwrap_err();
+        assert!(e.to_string().contains("is a directory"), "{e}");
+        // Nothing planned is created.
+        let fresh = d.join("fresh.npy");
+        assert!(Output::plan(&fresh, Policy::named()).is_ok());
+        assert_eq!(names(&d), ["a.npy", "sub"]);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}

@@ -1,0 +1,577 @@
+//! Files in and out without losing data or leaving the folder: outputs
+//! written through a temporary file and never over the input, non-regular
+//! outputs refused, `--npy-dir` neither following links nor overwriting
+//! without `--force`, external data kept inside the tensor's folder once
+//! links are resolved and never read from a FIFO, pipes and `/dev/stdin`
+//! read as streams, a directory named as such, and a fault on a mapped file
+//! turned into a message. Each test runs the built binary in its own
+//! temporary folder.
+
+mod common;
+
+use common::Msg;
+use common::json::{self, Json};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A fresh folder under the system's temporary folder, removed on drop
+/// (`remove_dir_all` does not follow links out of it).
+struct TempDir(PathBuf);
+
+static NEXT: AtomicU64 = AtomicU64::new(0);
+
+impl TempDir {
+    fn new(tag: &str) -> Self {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path =
+            std::env::temp_dir().join(format!("pbdecode-io-{tag}-{}-{n}", std::process::id()));
+        let _ = fs::remove_dir_all(&path);
+        fs::create_dir_all(&path).unwrap();
+        TempDir(path)
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.0.join(rel)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+struct Run {
+    code: Option<i32>,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+/// Runs `decode` with stdout and stderr in files (no pipe to fill up) and
+/// a guard that kills it if it hangs, so that a regression fails instead of
+/// blocking the test run.
+fn run_in(dir: &TempDir, args: &[&str], stdin: Stdio) -> Run {
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let out_path = dir.path(&format!(".run{n}.out"));
+    let err_path = dir.path(&format!(".run{n}.err"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(args)
+        .stdin(stdin)
+        .stdout(fs::File::create(&out_path).unwrap())
+        .stderr(fs::File::create(&err_path).unwrap())
+        .spawn()
+        .expect("run decode");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("decode {args:?} hung");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let run = Run {
+        code: status.code(),
+        stdout: fs::read(&out_path).unwrap(),
+        stderr: fs::read_to_string(&err_path).unwrap(),
+    };
+    let _ = fs::remove_file(out_path);
+    let _ = fs::remove_file(err_path);
+    run
+}
+
+fn run(dir: &TempDir, args: &[&str]) -> Run {
+    run_in(dir, args, Stdio::null())
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+fn mkfifo(path: &Path) {
+    let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
+    assert!(ok, "mkfifo {}", path.display());
+}
+
+/// Names in a folder, sorted (to see that no temporary file is left).
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with(".run"))
+        .collect();
+    v.sort();
+    v
+}
+
+/// A UINT8 tensor of `n` values kept in the side file `location`.
+fn external_tensor(name: &str, n: u64, location: &str) -> Msg {
+    Msg::new()
+        .varint(1, n)
+        .varint(2, 2)
+        .string(8, name)
+        .message(13, &Msg::new().string(1, "location").string(2, location))
+        .varint(14, 1)
+}
+
+/// A FLOAT tensor [2] stored in raw_data.
+fn small_tensor(name: &str) -> Msg {
+    let raw: Vec<u8> = [1.5f32, -2.0]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    Msg::new()
+        .varint(1, 2)
+        .varint(2, 1)
+        .string(8, name)
+        .len_field(9, &raw)
+}
+
+/// A model whose graph holds these initializers.
+fn model(initializers: &[Msg]) -> Vec<u8> {
+    let mut graph = Msg::new().string(2, "g");
+    for t in initializers {
+        graph = graph.message(5, t);
+    }
+    Msg::new()
+        .varint(1, 8)
+        .message(7, &graph)
+        .message(8, &Msg::new().varint(2, 13))
+        .bytes()
+}
+
+fn tensor_json(run: &Run) -> Json {
+    let text = String::from_utf8_lossy(&run.stdout);
+    json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text} / {}", run.stderr))
+}
+
+// ---- 1. outputs never lose data ----
+
+#[test]
+fn npy_over_its_own_input_is_refused() {
+    let d = TempDir::new("self");
+    let x = d.path("x.pb");
+    fs::copy(fixture("example_x_3x4x5.pb"), &x).unwrap();
+    let before = fs::read(&x).unwrap();
+    let r = run(&d, &["--npy", s(&x), s(&x)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("reads (the input"), "{}", r.stderr);
+    assert_eq!(fs::read(&x).unwrap(), before, "the input was changed");
+    // A hard link is the same file by another name.
+    let link = d.path("link.npy");
+    fs::hard_link(&x, &link).unwrap();
+    let r = run(&d, &["--picture", s(&link), s(&x)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(fs::read(&x).unwrap(), before);
+    assert_eq!(names(&d.0), ["link.npy", "x.pb"]);
+}
+
+#[test]
+fn npy_over_its_external_data_is_refused() {
+    let d = TempDir::new("side");
+    fs::write(d.path("w.bin"), [1u8, 2, 3, 4]).unwrap();
+    fs::write(d.path("t.pb"), external_tensor("t", 4, "w.bin").bytes()).unwrap();
+    let r = run(&d, &["--npy", s(&d.path("w.bin")), s(&d.path("t.pb"))]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("reads (the input"), "{}", r.stderr);
+    assert_eq!(fs::read(d.path("w.bin")).unwrap(), [1, 2, 3, 4]);
+    assert_eq!(names(&d.0), ["t.pb", "w.bin"]);
+}
+
+#[test]
+fn failed_npy_keeps_the_existing_file_and_leaves_nothing() {
+    let d = TempDir::new("keep");
+    let out = d.path("existing.npy");
+    fs::write(&out, b"the user's data").unwrap();
+    fs::write(
+        d.path("t.pb"),
+        external_tensor("t", 4, "missing.bin").bytes(),
+    )
+    .unwrap();
+    let r = run(&d, &["--npy", s(&out), s(&d.path("t.pb"))]);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert_eq!(fs::read(&out).unwrap(), b"the user's data");
+    // Nothing created when nothing could be written.
+    let fresh = d.path("fresh.npy");
+    let r = run(&d, &["--npy", s(&fresh), s(&d.path("t.pb"))]);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert_eq!(names(&d.0), ["existing.npy", "t.pb"]);
+}
+
+#[test]
+fn npy_replaces_an_existing_file_whole() {
+    let d = TempDir::new("replace");
+    let out = d.path("x.npy");
+    fs::write(&out, vec![b'z'; 100_000]).unwrap();
+    let r = run(&d, &["--npy", s(&out), s(&fixture("example_x_3x4x5.pb"))]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let bytes = fs::read(&out).unwrap();
+    assert!(bytes.starts_with(b"\x93NUMPY"));
+    assert!(bytes.len() < 1000, "old bytes left: {}", bytes.len());
+    assert_eq!(names(&d.0), ["x.npy"]);
+}
+
+#[test]
+fn non_regular_outputs_are_refused_and_left_in_place() {
+    let d = TempDir::new("fifo");
+    let fifo = d.path("out.npy");
+    mkfifo(&fifo);
+    let sub = d.path("folder.png");
+    fs::create_dir(&sub).unwrap();
+    let x = fixture("example_x_3x4x5.pb");
+    let r = run(&d, &["--npy", s(&fifo), s(&x)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("FIFO"), "{}", r.stderr);
+    let r = run(
+        &d,
+        &[
+            "--picture",
+            s(&sub),
+            s(&fixture("images/gradient_rgb_3x32x32.pb")),
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("directory"), "{}", r.stderr);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(sub.is_dir());
+    assert_eq!(names(&d.0), ["folder.png", "out.npy"]);
+}
+
+#[test]
+fn a_full_device_is_an_error_not_a_deletion() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let d = TempDir::new("full");
+    let r = run(
+        &d,
+        &[
+            "--picture",
+            "/dev/full",
+            s(&fixture("images/gradient_rgb_3x32x32.pb")),
+        ],
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("/dev/full"), "{}", r.stderr);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(fs::metadata(full).unwrap().file_type().is_char_device());
+}
+
+#[test]
+fn standard_output_by_name() {
+    let d = TempDir::new("stdout");
+    let x = fixture("example_x_3x4x5.pb");
+    for name in ["-", "/dev/stdout"] {
+        let r = run(&d, &["--npy", name, s(&x)]);
+        assert_eq!(r.code, Some(0), "{name}: {}", r.stderr);
+        assert!(r.stdout.starts_with(b"\x93NUMPY"), "{name}");
+    }
+}
+
+// ---- 3. --npy-dir: no links followed, no silent overwrite ----
+
+fn two_tensor_model(d: &TempDir) -> PathBuf {
+    let m = d.path("m.onnx");
+    fs::write(&m, model(&[small_tensor("a"), small_tensor("b")])).unwrap();
+    m
+}
+
+#[test]
+fn npy_dir_refuses_existing_files_unless_forced() {
+    let d = TempDir::new("npydir");
+    let m = two_tensor_model(&d);
+    let out = d.path("out");
+    fs::create_dir(&out).unwrap();
+    fs::write(out.join("b.npy"), b"keep me").unwrap();
+    let r = run(&d, &["--npy-dir", s(&out), s(&m)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("already exists"), "{}", r.stderr);
+    assert!(r.stderr.contains("--force"), "{}", r.stderr);
+    // Nothing written, not even the file that did not exist.
+    assert_eq!(names(&out), ["b.npy"]);
+    assert_eq!(fs::read(out.join("b.npy")).unwrap(), b"keep me");
+    let r = run(&d, &["--npy-dir", s(&out), "--force", s(&m)]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(names(&out), ["a.npy", "b.npy"]);
+    assert!(
+        fs::read(out.join("b.npy"))
+            .unwrap()
+            .starts_with(b"\x93NUMPY")
+    );
+}
+
+#[test]
+fn npy_dir_follows_no_link() {
+    let d = TempDir::new("npylink");
+    let m = two_tensor_model(&d);
+    let outside = d.path("outside.txt");
+    fs::write(&outside, b"outside").unwrap();
+    let out = d.path("out");
+    fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink("../outside.txt", out.join("a.npy")).unwrap();
+    std::os::unix::fs::symlink("../nowhere.npy", out.join("b.npy")).unwrap();
+    let r = run(&d, &["--npy-dir", s(&out), s(&m)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert_eq!(fs::read(&outside).unwrap(), b"outside");
+    assert!(!d.path("nowhere.npy").exists());
+    // --force replaces the links themselves, not what they point to.
+    let r = run(&d, &["--npy-dir", s(&out), "--force", s(&m)]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(fs::read(&outside).unwrap(), b"outside");
+    assert!(!d.path("nowhere.npy").exists());
+    for name in ["a.npy", "b.npy"] {
+        let meta = fs::symlink_metadata(out.join(name)).unwrap();
+        assert!(meta.is_file(), "{name} is still a link");
+    }
+    assert_eq!(names(&out), ["a.npy", "b.npy"]);
+}
+
+// ---- 2. external data stays in the tensor's folder ----
+
+/// A folder `t/` holding a tensor file and the given links, and a secret
+/// file outside it.
+fn escape_setup(d: &TempDir, location: &str) -> PathBuf {
+    fs::create_dir(d.path("outside")).unwrap();
+    fs::write(d.path("outside/secret.bin"), b"SECRET!!").unwrap();
+    let t = d.path("t");
+    fs::create_dir(&t).unwrap();
+    std::os::unix::fs::symlink("../outside", t.join("sublink")).unwrap();
+    std::os::unix::fs::symlink(d.path("outside/secret.bin"), t.join("abs.bin")).unwrap();
+    std::os::unix::fs::symlink("/", t.join("root")).unwrap();
+    fs::create_dir(t.join("inner")).unwrap();
+    fs::write(t.join("inner/ok.bin"), b"ok!!").unwrap();
+    std::os::unix::fs::symlink("inner", t.join("innerlink")).unwrap();
+    let f = t.join("x.pb");
+    fs::write(&f, external_tensor("x", 4, location).bytes()).unwrap();
+    f
+}
+
+#[test]
+fn external_data_through_a_link_out_of_the_folder_is_refused() {
+    for location in [
+        "sublink/secret.bin",
+        "abs.bin",
+        "root/etc/passwd",
+        "sublink/../t/inner/ok.bin",
+    ] {
+        let d = TempDir::new("escape");
+        let f = escape_setup(&d, location);
+        let r = run(&d, &["--json", s(&f)]);
+        assert_eq!(r.code, Some(0), "{location}: {}", r.stderr);
+        let j = tensor_json(&r);
+        let v = j.get("value").unwrap();
+        assert_eq!(v.get("values"), Some(&Json::Null), "{location}");
+        let why = v.get("values_unavailable").and_then(Json::as_str).unwrap();
+        assert!(
+            why.contains("out of the tensor's folder") || why.contains("escapes"),
+            "{location}: {why}"
+        );
+        // --npy writes nothing either.
+        let out = d.path("leak.npy");
+        let r = run(&d, &["--npy", s(&out), s(&f)]);
+        assert_eq!(r.code, Some(1), "{location}: {}", r.stderr);
+        assert!(!out.exists(), "{location}");
+    }
+}
+
+#[test]
+fn external_data_through_a_link_inside_the_folder_is_read() {
+    let d = TempDir::new("inside");
+    let f = escape_setup(&d, "innerlink/ok.bin");
+    let r = run(&d, &["--json", s(&f)]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let j = tensor_json(&r);
+    let values = j.get("value").and_then(|v| v.get("values")).unwrap();
+    let got: Vec<i128> = values
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i128().unwrap())
+        .collect();
+    assert_eq!(got, [111, 107, 33, 33]);
+}
+
+#[test]
+fn model_initializer_through_a_link_is_refused() {
+    let d = TempDir::new("modelesc");
+    fs::write(d.path("secret.bin"), b"SECRET!!").unwrap();
+    let m = d.path("m");
+    fs::create_dir(&m).unwrap();
+    std::os::unix::fs::symlink("..", m.join("up")).unwrap();
+    let f = m.join("model.onnx");
+    fs::write(
+        &f,
+        model(&[
+            small_tensor("fine"),
+            external_tensor("w", 8, "up/secret.bin"),
+        ]),
+    )
+    .unwrap();
+    let r = run(&d, &["--json", "--as", "onnx-model", s(&f)]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(text.contains("out of the tensor's folder"), "{text}");
+    assert!(!text.contains("83, 69, 67"), "secret bytes shown: {text}");
+    let out = d.path("dir");
+    let r = run(&d, &["--as", "onnx-model", "--npy-dir", s(&out), s(&f)]);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(r.stderr.contains("\"w\" not written"), "{}", r.stderr);
+    assert_eq!(names(&out), ["fine.npy"]);
+}
+
+// ---- 10. FIFOs and pipes ----
+
+#[test]
+fn a_fifo_as_external_data_is_refused_without_blocking() {
+    let d = TempDir::new("extfifo");
+    mkfifo(&d.path("pipe.bin"));
+    let f = d.path("x.pb");
+    fs::write(&f, external_tensor("x", 4, "pipe.bin").bytes()).unwrap();
+    let r = run(&d, &["--json", s(&f)]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let j = tensor_json(&r);
+    let why = j
+        .get("value")
+        .and_then(|v| v.get("values_unavailable"))
+        .and_then(Json::as_str)
+        .unwrap()
+        .to_string();
+    assert!(
+        why.contains("FIFO") && why.contains("not a regular file"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_pipe_as_file_is_read() {
+    let d = TempDir::new("pipein");
+    let x = fixture("example_x_3x4x5.pb");
+    // /dev/stdin naming a pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(["--json", "/dev/stdin"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let bytes = fs::read(&x).unwrap();
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(&bytes);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("\"format\": \"onnx-tensor\""), "{text}");
+    // A named pipe with a writer on the other end.
+    let fifo = d.path("in.fifo");
+    mkfifo(&fifo);
+    let fifo2 = fifo.clone();
+    let bytes = fs::read(&x).unwrap();
+    let writer = std::thread::spawn(move || fs::write(fifo2, bytes).unwrap());
+    let r = run(&d, &["--json", s(&fifo)]);
+    writer.join().unwrap();
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(String::from_utf8_lossy(&r.stdout).contains("\"dims\": [3, 4, 5]"));
+}
+
+#[test]
+fn streams_are_capped() {
+    use pbdecode::input::{open_input_capped, read_stream};
+    let e = read_stream(&[7u8; 101][..], 100, "standard input")
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("larger than 100 bytes"), "{e}");
+    let ok = read_stream(&[7u8; 100][..], 100, "standard input").unwrap();
+    assert_eq!(ok.bytes().len(), 100);
+    if Path::new("/dev/zero").exists() {
+        let e = open_input_capped(Path::new("/dev/zero"), 4096)
+            .err()
+            .unwrap();
+        assert!(
+            e.to_string().contains("a character device is larger"),
+            "{e}"
+        );
+    }
+}
+
+// ---- 16. a directory ----
+
+#[test]
+fn a_directory_as_file_says_so() {
+    let d = TempDir::new("dir");
+    let r = run(&d, &[s(&d.0)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("is a directory"), "{}", r.stderr);
+    assert!(!r.stderr.contains("No such device"), "{}", r.stderr);
+}
+
+// ---- 12. a mapped file cut short ----
+
+/// In a child process (see `a_mapped_file_cut_short_is_a_message`): maps a
+/// file, truncates it and touches a page that is gone, which must end the
+/// process with the installed message and exit status 2. Run directly, it
+/// checks that a mapped file reads back what was written.
+#[test]
+fn mapping_fault_child() {
+    let Some(path) = std::env::var_os("PBDECODE_MAPPING_FAULT_FILE") else {
+        let d = TempDir::new("map");
+        let f = d.path("data.bin");
+        fs::write(&f, vec![9u8; 65536]).unwrap();
+        let m = pbdecode::input::open_input(&f).unwrap();
+        assert!(matches!(m, pbdecode::input::InputBytes::Mapped(_)));
+        assert_eq!(m.bytes().len(), 65536);
+        assert_eq!(m.bytes()[40000], 9);
+        return;
+    };
+    pbdecode::input::exit_on_mapping_fault("pbdecode test: mapped file cut short\n".into())
+        .unwrap();
+    let m = pbdecode::input::open_input(Path::new(&path)).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    let byte = std::hint::black_box(m.bytes())[40000];
+    panic!("read {byte} from a truncated mapping without a fault");
+}
+
+#[test]
+fn a_mapped_file_cut_short_is_a_message() {
+    let d = TempDir::new("fault");
+    let f = d.path("data.bin");
+    fs::write(&f, vec![9u8; 65536]).unwrap();
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "mapping_fault_child", "--nocapture"])
+        .env("PBDECODE_MAPPING_FAULT_FILE", &f)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("pbdecode test: mapped file cut short"),
+        "{err}"
+    );
+}
