@@ -10,7 +10,7 @@
 mod common;
 
 use common::Msg;
-use common::json::{self, Json};
+use common::json::{self, Json, JsonExt};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -7,7 +7,7 @@
 mod common;
 
 use common::fixtures::{self, TYPES};
-use common::json::{self, Json};
+use common::json::{self, Json, JsonExt};
 use common::{Outcome, run_as, run_auto, tensor_dir};
 use pbdecode::render::RenderOptions;
 use std::path::{Path, PathBuf};
@@ -177,64 +177,223 @@ fn check_invariants(name: &str, out: &Outcome, as_tensor: &Result<&str, String>)
     let segment = value.get("segment").is_some();
     match values {
         Json::Null => assert!(name.starts_with("external_"), "{name}: values null"),
-        Json::Arr(items) if !segment => {
+        Json::Array(items) if !segment => {
             assert_eq!(Some(items.len() as i128), json_elements(value), "{name}");
         }
-        Json::Arr(_) => {}
+        Json::Array(_) => {}
         other => panic!("{name}: values is {other:?}"),
     }
 }
 
+/// The snapshot of one fixture: how `--as auto` reads it, whether `--as
+/// onnx-tensor` takes it, then the text output and the JSON output
+/// (pretty-printed, as sections of one snapshot), after the invariants.
+fn snapshot(name: &str) {
+    let path = snapshot_files()
+        .into_iter()
+        .find(|p| stem(p) == name)
+        .unwrap_or_else(|| panic!("no fixture {name}.pb"));
+    let bytes = std::fs::read(&path).unwrap();
+    let out = run_auto(&bytes, &opts());
+    let as_tensor = run_as("onnx-tensor", &bytes);
+    check_invariants(name, &out, &as_tensor);
+    let mut snap = format!(
+        "file: {} ({} bytes)\n",
+        path.file_name().unwrap().to_string_lossy(),
+        bytes.len()
+    );
+    match (&out.format, &out.error) {
+        (Some(f), _) => snap.push_str(&format!("--as auto: {f}\n")),
+        (None, e) => snap.push_str(&format!(
+            "--as auto: turned down: {}\n",
+            e.as_deref().unwrap_or("")
+        )),
+    }
+    match &as_tensor {
+        Ok(_) => snap.push_str("--as onnx-tensor: ok\n"),
+        Err(e) => snap.push_str(&format!("--as onnx-tensor: {e}\n")),
+    }
+    if out.format.is_some() {
+        snap.push_str("--- text ---\n");
+        snap.push_str(&out.text);
+        snap.push_str("--- json ---\n");
+        snap.push_str(&json::pretty(&out.json));
+    }
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+        insta::assert_snapshot!(format!("tensor_snapshots__{name}"), snap);
+    });
+}
+
+/// One test per fixture (named after it, in `fixture::`), so a failure
+/// names the file and `cargo test --test tensor_snapshots NAME` runs one.
+macro_rules! fixture_tests {
+    ($($name:ident),* $(,)?) => {
+        const FIXTURES: &[&str] = &[$(stringify!($name)),*];
+        mod fixture {
+            $(
+                #[test]
+                fn $name() {
+                    super::snapshot(stringify!($name));
+                }
+            )*
+        }
+    };
+}
+
+fixture_tests! {
+    all_codes_float4e2m1,
+    all_codes_float6e2m3,
+    all_codes_float6e3m2,
+    all_codes_float8e4m3fn,
+    all_codes_float8e4m3fnuz,
+    all_codes_float8e5m2,
+    all_codes_float8e5m2fnuz,
+    all_codes_float8e8m0,
+    bad_data_type_0,
+    bad_data_type_29,
+    bad_data_type_as_len,
+    bad_data_type_negative,
+    bad_deep_nesting,
+    bad_dims_bytes_overflow,
+    bad_dims_overflow,
+    bad_external_no_location,
+    bad_field_0,
+    bad_field_15,
+    bad_field_17,
+    bad_group_unclosed,
+    bad_len_past_end,
+    bad_name_utf8,
+    bad_negative_dim,
+    bad_no_data_type,
+    bad_packed_float_length,
+    bad_packed_varint_truncated,
+    bad_raw_and_external,
+    bad_raw_for_string,
+    bad_raw_too_long,
+    bad_raw_too_short,
+    bad_raw_too_short_int4,
+    bad_string_utf8,
+    bad_truncated_raw,
+    bad_two_places,
+    bad_typed_count,
+    bad_typed_count_complex,
+    bad_typed_count_int4,
+    bad_uint32_in_int32_data,
+    bad_values_missing,
+    bad_varint_overflow,
+    bad_varint_too_long,
+    bad_wire_type_6,
+    bad_wire_type_7,
+    bad_wire_type_fixed32_dims,
+    bad_wrong_typed_field,
+    bfloat16_raw,
+    bfloat16_typed,
+    bool_raw,
+    bool_typed,
+    complex128_raw,
+    complex128_typed,
+    complex64_raw,
+    complex64_typed,
+    double_raw,
+    double_typed,
+    empty_float,
+    empty_float_raw,
+    empty_int4,
+    empty_string,
+    external,
+    external_absolute,
+    external_bad_sha1,
+    external_dotdot,
+    external_missing_file,
+    external_no_length,
+    external_past_end,
+    float16_raw,
+    float16_typed,
+    float4e2m1_raw,
+    float4e2m1_typed,
+    float6e2m3_raw,
+    float6e2m3_typed,
+    float6e3m2_raw,
+    float6e3m2_typed,
+    float8e4m3fn_raw,
+    float8e4m3fn_typed,
+    float8e4m3fnuz_raw,
+    float8e4m3fnuz_typed,
+    float8e5m2_raw,
+    float8e5m2_typed,
+    float8e5m2fnuz_raw,
+    float8e5m2fnuz_typed,
+    float8e8m0_raw,
+    float8e8m0_typed,
+    float_raw,
+    float_typed,
+    form_data_location_default,
+    form_doc_and_metadata,
+    form_mixed_packed_unpacked,
+    form_negative_varints,
+    form_out_of_order,
+    form_packed_dims,
+    form_packed_dims_twice,
+    form_segment,
+    form_string_bad_utf8_past_4k,
+    form_string_char_across_4k,
+    form_uint32_in_uint64_data,
+    form_uint64_above_2p63,
+    form_unpacked_complex64,
+    form_unpacked_double,
+    form_unpacked_float_data,
+    form_unpacked_int64,
+    form_unpacked_int8,
+    form_unpacked_uint64,
+    int16_raw,
+    int16_typed,
+    int2_raw,
+    int2_typed,
+    int32_raw,
+    int32_typed,
+    int4_raw,
+    int4_typed,
+    int64_raw,
+    int64_typed,
+    int8_raw,
+    int8_typed,
+    notpb_empty,
+    notpb_text,
+    rank6_int16_raw,
+    rank6_int16_typed,
+    scalar_float_raw,
+    scalar_int4_typed,
+    scalar_int64_typed,
+    scalar_string,
+    seed_float16_output,
+    seed_int4_5x5,
+    seed_string_abc_def,
+    string_typed,
+    uint16_raw,
+    uint16_typed,
+    uint2_raw,
+    uint2_typed,
+    uint32_raw,
+    uint32_typed,
+    uint4_raw,
+    uint4_typed,
+    uint64_raw,
+    uint64_typed,
+    uint8_raw,
+    uint8_typed,
+    example_x_3x4x5,
+}
+
 #[test]
-fn snapshots() {
-    // Invariants of every file first, all reported at once.
-    let mut broken = Vec::new();
-    for path in snapshot_files() {
-        let name = stem(&path);
-        let bytes = std::fs::read(&path).unwrap();
-        let checked = std::panic::catch_unwind(|| {
-            check_invariants(
-                &name,
-                &run_auto(&bytes, &opts()),
-                &run_as("onnx-tensor", &bytes),
-            )
-        });
-        if checked.is_err() {
-            broken.push(name);
-        }
-    }
-    assert!(broken.is_empty(), "invariants fail for: {broken:?}");
-    for path in snapshot_files() {
-        let name = stem(&path);
-        let bytes = std::fs::read(&path).unwrap();
-        let out = run_auto(&bytes, &opts());
-        let as_tensor = run_as("onnx-tensor", &bytes);
-        let mut snap = format!(
-            "file: {} ({} bytes)\n",
-            path.file_name().unwrap().to_string_lossy(),
-            bytes.len()
-        );
-        match (&out.format, &out.error) {
-            (Some(f), _) => snap.push_str(&format!("--as auto: {f}\n")),
-            (None, e) => snap.push_str(&format!(
-                "--as auto: turned down: {}\n",
-                e.as_deref().unwrap_or("")
-            )),
-        }
-        match &as_tensor {
-            Ok(_) => snap.push_str("--as onnx-tensor: ok\n"),
-            Err(e) => snap.push_str(&format!("--as onnx-tensor: {e}\n")),
-        }
-        if out.format.is_some() {
-            snap.push_str("--- text ---\n");
-            snap.push_str(&out.text);
-            snap.push_str("--- json ---\n");
-            snap.push_str(&out.json);
-        }
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
-            insta::assert_snapshot!(format!("tensor_snapshots__{name}"), snap);
-        });
-    }
+fn every_fixture_has_a_snapshot_test() {
+    let mut on_disk: Vec<String> = snapshot_files().iter().map(|p| stem(p)).collect();
+    let mut listed: Vec<String> = FIXTURES.iter().map(|s| s.to_string()).collect();
+    on_disk.sort();
+    listed.sort();
+    assert_eq!(
+        on_disk, listed,
+        "add the new fixture to `fixture_tests!` in tests/tensor_snapshots.rs"
+    );
 }
 
 /// The decoded JSON value of a fixture (it must be a tensor).
@@ -275,10 +434,11 @@ const INF: f32 = f32::INFINITY;
 
 fn f32_matches(j: &Json, want: f32) -> bool {
     match j {
-        Json::Str(s) if want.is_nan() => s == "NaN",
-        Json::Str(s) if want == f32::INFINITY => s == "Infinity",
-        Json::Str(s) if want == f32::NEG_INFINITY => s == "-Infinity",
-        Json::Num(n) => n
+        Json::String(s) if want.is_nan() => s == "NaN",
+        Json::String(s) if want == f32::INFINITY => s == "Infinity",
+        Json::String(s) if want == f32::NEG_INFINITY => s == "-Infinity",
+        Json::Number(n) => n
+            .to_string()
             .parse::<f32>()
             .is_ok_and(|v| v.to_bits() == want.to_bits()),
         _ => false,
@@ -287,10 +447,11 @@ fn f32_matches(j: &Json, want: f32) -> bool {
 
 fn f64_matches(j: &Json, want: f64) -> bool {
     match j {
-        Json::Str(s) if want.is_nan() => s == "NaN",
-        Json::Str(s) if want == f64::INFINITY => s == "Infinity",
-        Json::Str(s) if want == f64::NEG_INFINITY => s == "-Infinity",
-        Json::Num(n) => n
+        Json::String(s) if want.is_nan() => s == "NaN",
+        Json::String(s) if want == f64::INFINITY => s == "Infinity",
+        Json::String(s) if want == f64::NEG_INFINITY => s == "-Infinity",
+        Json::Number(n) => n
+            .to_string()
             .parse::<f64>()
             .is_ok_and(|v| v.to_bits() == want.to_bits()),
         _ => false,
@@ -407,7 +568,7 @@ fn every_type_decodes_to_its_expected_values_in_both_forms() {
                 "h\u{e9}llo w\u{f6}rld \u{2713}",
                 "tab\tquote\"newline\n",
             ];
-            assert_eq!(v, want.map(|s| Json::Str(s.into())).to_vec());
+            assert_eq!(v, want.map(|s| json::str(s)).to_vec());
             continue;
         }
         let want = expected(t.code);
@@ -555,7 +716,7 @@ fn every_code_of_the_small_floats() {
         let half = count / 2;
         let nums = |r: std::ops::Range<usize>| -> Vec<f32> {
             r.filter_map(|k| match &v[k] {
-                Json::Num(n) => n.parse::<f32>().ok(),
+                Json::Number(n) => n.to_string().parse::<f32>().ok(),
                 _ => None,
             })
             .collect()
@@ -596,7 +757,7 @@ fn seed_worked_examples() {
     let out = run_auto(&x, &opts());
     let doc = json::parse(&out.json).unwrap();
     let value = doc.get("value").unwrap();
-    assert_eq!(value.get("name"), Some(&Json::Str("x".into())));
+    assert_eq!(value.get("name"), Some(&json::str("x")));
     assert_eq!(value.get("data_type").and_then(Json::as_str), Some("FLOAT"));
     let dims: Vec<i128> = value
         .get("dims")
@@ -632,7 +793,7 @@ fn seed_worked_examples() {
     assert_eq!(s, fixtures::SEED_STRING);
     assert_eq!(
         values("seed_string_abc_def.pb"),
-        vec![Json::Str("abc".into()), Json::Str("def".into())]
+        vec![json::str("abc"), json::str("def")]
     );
 
     // INT4 in int32_data: 17 bytes of packed int32s, the first 136 = -8, -8.
@@ -749,7 +910,7 @@ fn forms_decode_to_their_values() {
 
     // A string not UTF-8 past 4 KB is accepted and shown as base64.
     let v = values("form_string_bad_utf8_past_4k.pb");
-    assert_eq!(v[0], Json::Str("ok".into()));
+    assert_eq!(v[0], json::str("ok"));
     assert!(v[1].get("base64").is_some(), "{:?}", v[1]);
     let v = values("form_string_char_across_4k.pb");
     assert!(v[0].get("base64").is_some());
@@ -799,4 +960,49 @@ fn json_parser_is_strict() {
     let a = v.get("a").unwrap().as_array().unwrap();
     assert_eq!(a[1].as_f64(), Some(-2500.0));
     assert_eq!(a[2].as_str(), Some("\u{e9}\n"));
+    // Numbers keep their text and keys their order.
+    let v = json::parse(
+        "{\"b\": 18446744073709551615, \"a\": -9223372036854775808, \"f\": 1.0e-45, \"g\": 3.5e38}",
+    )
+    .unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["b", "a", "f", "g"]);
+    assert_eq!(
+        v.get("b").and_then(Json::as_i128),
+        Some(i128::from(u64::MAX))
+    );
+    assert_eq!(
+        v.get("a").and_then(Json::as_i128),
+        Some(i128::from(i64::MIN))
+    );
+    assert_eq!(
+        v.get("f").and_then(Json::number_text).as_deref(),
+        Some("1.0e-45")
+    );
+    assert_eq!(
+        v.get("g").and_then(Json::number_text).as_deref(),
+        Some("3.5e38")
+    );
+    // Deep nesting within bounds parses; past them it is refused, not a
+    // stack overflow.
+    let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    assert!(json::parse(&deep(500)).is_ok());
+    assert!(json::parse(&deep(100_000)).is_err());
+    // The snapshot layout: members a line, short scalar arrays on one line,
+    // long ones packed to 100 columns.
+    let long: Vec<String> = (0..40).map(|k| (k * 1000).to_string()).collect();
+    let text = format!(
+        "{{\"a\": [1, 2.50, \"x\"], \"e\": {{}}, \"n\": [[], {{\"k\": null}}], \"l\": [{}]}}",
+        long.join(",")
+    );
+    let pretty = json::pretty(&text);
+    assert_eq!(
+        pretty,
+        "{\n  \"a\": [1, 2.50, \"x\"],\n  \"e\": {},\n  \"n\": [\n    [],\n    {\n      \"k\": null\n    }\n  ],\n  \
+         \"l\": [\n    0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000, 13000, 14000,\n    \
+         15000, 16000, 17000, 18000, 19000, 20000, 21000, 22000, 23000, 24000, 25000, 26000, 27000,\n    \
+         28000, 29000, 30000, 31000, 32000, 33000, 34000, 35000, 36000, 37000, 38000, 39000\n  ]\n}\n"
+    );
+    assert!(pretty.lines().all(|l| l.len() <= 100), "{pretty}");
+    assert_eq!(json::parse(&pretty), json::parse(&text));
 }
