@@ -3,6 +3,8 @@
 //! tests/fixtures/onnx-containers (made by scripts/make_onnx_fixtures.py),
 //! and the validation rules of those formats.
 
+mod common;
+
 use pbdecode::formats::{self, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
 use std::path::{Path, PathBuf};
@@ -63,7 +65,7 @@ fn snapshots(dir: &str, name: &str, stem: &str) {
     };
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!(format!("onnx_formats__{stem}_text"), render_text(dir, name, &o));
-        insta::assert_snapshot!(format!("onnx_formats__{stem}_json"), render_json(dir, name, &o));
+        insta::assert_snapshot!(format!("onnx_formats__{stem}_json"), common::json::pretty(&render_json(dir, name, &o)));
         insta::assert_snapshot!(format!("onnx_formats__{stem}_values3"), render_text(dir, name, &three));
     });
 }
