@@ -437,23 +437,38 @@ fn guess_accuracy_on_the_fixture_sample() {
     );
     println!("{files} files\n{}", tally.table());
     assert!(files >= 8, "the sample is missing ({files} files)");
-    let (right, total) = tally.total();
     // The figures of the sample when this test was written, less a little
     // slack: a change to the guessing that loses ground fails here.
     // Measured when this test was written: 99.3% of 7,484 fields; by kind
     // message 99.8, string 99.7, varint 100, packed_fixed32 90.0,
     // packed_fixed64 84.6, packed_varint 92.0, bytes 54.3.
-    assert!(right as f64 / total as f64 >= 0.99, "{}", tally.table());
-    for (kind, floor) in [
-        ("message", 0.995),
-        ("string", 0.99),
-        ("varint", 1.0),
-        ("fixed32", 1.0),
-        ("packed_fixed32", 0.89),
-        ("packed_fixed64", 0.84),
-        ("packed_varint", 0.9),
-        ("bytes", 0.5),
-    ] {
+    assert_floors(
+        &tally,
+        0.99,
+        &[
+            ("message", 0.995),
+            ("string", 0.99),
+            ("varint", 1.0),
+            ("fixed32", 1.0),
+            ("packed_fixed32", 0.89),
+            ("packed_fixed64", 0.84),
+            ("packed_varint", 0.9),
+            ("bytes", 0.5),
+        ],
+    );
+}
+
+/// Fails when the share of fields guessed right, overall or for one kind,
+/// is below its floor (or when no field was measured).
+fn assert_floors(tally: &Tally, overall: f64, floors: &[(&str, f64)]) {
+    let (right, total) = tally.total();
+    assert!(total > 0, "no field measured");
+    assert!(
+        right as f64 / total as f64 >= overall,
+        "below {overall} overall:\n{}",
+        tally.table()
+    );
+    for &(kind, floor) in floors {
         assert!(
             tally.share(kind) >= floor,
             "{kind} below {floor}:\n{}",
@@ -462,16 +477,33 @@ fn guess_accuracy_on_the_fixture_sample() {
     }
 }
 
-/// The figure over a whole corpus: `PBDECODE_CORPUS=../shared/corpus cargo
-/// test --release --test schemaless -- --ignored --nocapture`.
+/// The figures of the README over a whole corpus (the test corpus: 652
+/// files, 99.8% of 111,078 fields; by kind message 100.0, string 100.0,
+/// varint 100, packed_fixed32 98.6, packed_fixed64 98.9, packed_varint 93.2,
+/// bytes 61.7), with the same slack as the sample: `PBDECODE_CORPUS=../shared/corpus
+/// cargo test --release --test schemaless -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "needs PBDECODE_CORPUS, a folder of ONNX and TensorFlow files"]
 fn guess_accuracy_on_a_corpus() {
-    let Some(dir) = std::env::var_os("PBDECODE_CORPUS") else {
-        return;
-    };
+    let dir = std::env::var_os("PBDECODE_CORPUS")
+        .expect("PBDECODE_CORPUS names the corpus folder (../shared/corpus)");
     let mut tally = Tally::default();
     let mut files = 0;
     measure_dir(Path::new(&dir), &mut tally, &mut files);
     println!("{files} files\n{}", tally.table());
+    assert!(files >= 100, "only {files} files measured in {dir:?}");
+    assert_floors(
+        &tally,
+        0.995,
+        &[
+            ("message", 0.995),
+            ("string", 0.995),
+            ("varint", 1.0),
+            ("fixed32", 1.0),
+            ("packed_fixed32", 0.98),
+            ("packed_fixed64", 0.98),
+            ("packed_varint", 0.92),
+            ("bytes", 0.6),
+        ],
+    );
 }

@@ -419,11 +419,22 @@ fn forced_shows_fields_newer_than_the_tables() {
 #[test]
 fn damaged_inputs_never_panic() {
     let bytes = read("graph_all_forms.pb");
-    let check = |b: &[u8]| {
-        if let Ok(d) = formats::detect(b, &FormatOptions::default()) {
+    // Whatever `--as auto` makes of a damaged GraphDef renders, and its
+    // JSON parses; what it turns down is turned down with an offset.
+    let mut formats_seen = std::collections::BTreeSet::new();
+    let mut check = |b: &[u8]| match formats::detect(b, &FormatOptions::default()) {
+        Ok(d) => {
+            formats_seen.insert(d.format.id);
             let mut out = Vec::new();
             text::write_decoded(&mut out, &d, &RenderOptions::default()).expect("write");
-            json::write_decoded(&mut out, &d, &RenderOptions::default()).expect("write");
+            let mut j = Vec::new();
+            json::write_decoded(&mut j, &d, &RenderOptions::default()).expect("write");
+            let j = String::from_utf8(j).expect("UTF-8 JSON");
+            common::json::parse(&j).unwrap_or_else(|e| panic!("bad JSON ({e}): {j}"));
+        }
+        Err(r) => {
+            let e = r.error.to_string();
+            assert!(e.contains("@0x"), "no offset in {e}");
         }
     };
     let step = (bytes.len() / 120).max(1);
@@ -433,4 +444,10 @@ fn damaged_inputs_never_panic() {
         b[cut] ^= 0xff;
         check(&b);
     }
+    // Damage keeps some inputs GraphDefs and turns others into plain
+    // protobuf.
+    assert!(
+        formats_seen.contains("tf-graph-def") && formats_seen.contains("protobuf"),
+        "{formats_seen:?}"
+    );
 }
