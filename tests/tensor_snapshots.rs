@@ -990,21 +990,34 @@ fn json_parser_is_strict() {
     let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
     assert!(json::parse(&deep(500)).is_ok());
     assert!(json::parse(&deep(100_000)).is_err());
-    // The snapshot layout: members a line, short scalar arrays on one line,
-    // long ones packed to 100 columns.
+    // The snapshot layout: what fits in 100 columns on one line; longer
+    // objects a member a line, longer arrays of objects an item a line,
+    // longer arrays of scalars packed to 100 columns.
     let long: Vec<String> = (0..40).map(|k| (k * 1000).to_string()).collect();
     let text = format!(
-        "{{\"a\": [1, 2.50, \"x\"], \"e\": {{}}, \"n\": [[], {{\"k\": null}}], \"l\": [{}]}}",
+        "{{\"a\": [1, 2.50, \"x\"], \"e\": {{}}, \"n\": [[], {{\"k\": null}}], \"o\": [{{\"name\": \
+         \"the first item, with a name long enough to need a line of its own\", \"v\": 1}}, {{\"v\": 2}}], \
+         \"l\": [{}]}}",
         long.join(",")
     );
     let pretty = json::pretty(&text);
-    assert_eq!(
-        pretty,
-        "{\n  \"a\": [1, 2.50, \"x\"],\n  \"e\": {},\n  \"n\": [\n    [],\n    {\n      \"k\": null\n    }\n  ],\n  \
-         \"l\": [\n    0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000, 13000, 14000,\n    \
-         15000, 16000, 17000, 18000, 19000, 20000, 21000, 22000, 23000, 24000, 25000, 26000, 27000,\n    \
-         28000, 29000, 30000, 31000, 32000, 33000, 34000, 35000, 36000, 37000, 38000, 39000\n  ]\n}\n"
-    );
+    let want = [
+        "{",
+        "  \"a\": [1, 2.50, \"x\"],",
+        "  \"e\": {},",
+        "  \"n\": [[], {\"k\": null}],",
+        "  \"o\": [",
+        "    {\"name\": \"the first item, with a name long enough to need a line of its own\", \"v\": 1},",
+        "    {\"v\": 2}",
+        "  ],",
+        "  \"l\": [",
+        "    0, 1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000, 13000, 14000,",
+        "    15000, 16000, 17000, 18000, 19000, 20000, 21000, 22000, 23000, 24000, 25000, 26000, 27000,",
+        "    28000, 29000, 30000, 31000, 32000, 33000, 34000, 35000, 36000, 37000, 38000, 39000",
+        "  ]",
+        "}",
+    ];
+    assert_eq!(pretty, want.join("\n") + "\n");
     assert!(pretty.lines().all(|l| l.len() <= 100), "{pretty}");
     assert_eq!(json::parse(&pretty), json::parse(&text));
 }

@@ -89,11 +89,14 @@ pub fn str(s: &str) -> Json {
     Value::String(s.to_string())
 }
 
-/// The layout of JSON in snapshots: one object member a line, indented two
-/// spaces a level; arrays of numbers, strings and literals packed onto lines
-/// of at most 100 characters (a tensor's values stay readable); arrays of
-/// arrays or objects one item a line. Keys and numbers as the decoder wrote
-/// them.
+/// The layout of JSON in snapshots: a value that fits on the rest of its
+/// line (100 columns) is written on it, with `, ` and `: ` as the decoder
+/// writes them; a longer object has one member a line, indented two spaces
+/// a level; a longer array of numbers, strings and literals is packed onto
+/// lines of at most 100 columns (a tensor's values stay readable); a longer
+/// array of arrays or objects has one item a line. Keys in the decoder's
+/// order and numbers as it wrote them; strings escaped as serde_json
+/// escapes them (the same characters).
 ///
 /// Panics (with the text) when `text` is not JSON.
 pub fn pretty(text: &str) -> String {
@@ -122,10 +125,51 @@ fn newline(out: &mut String, level: usize) {
     out.push_str(&"  ".repeat(level));
 }
 
-fn write_pretty(out: &mut String, v: &Json, level: usize) {
+/// `v` on one line, if that takes at most `budget` characters.
+fn inline(v: &Json, budget: usize) -> Option<String> {
+    let mut out = String::new();
+    inline_into(&mut out, v, budget)?;
+    Some(out)
+}
+
+fn inline_into(out: &mut String, v: &Json, budget: usize) -> Option<()> {
     match v {
-        Value::Object(m) if m.is_empty() => out.push_str("{}"),
-        Value::Array(a) if a.is_empty() => out.push_str("[]"),
+        Value::Array(a) => {
+            out.push('[');
+            for (k, item) in a.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                inline_into(out, item, budget)?;
+            }
+            out.push(']');
+        }
+        Value::Object(m) => {
+            out.push('{');
+            for (k, (key, item)) in m.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&scalar(&Value::String(key.clone())));
+                out.push_str(": ");
+                inline_into(out, item, budget)?;
+            }
+            out.push('}');
+        }
+        _ => out.push_str(&scalar(v)),
+    }
+    (out.len() <= budget).then_some(())
+}
+
+fn write_pretty(out: &mut String, v: &Json, level: usize) {
+    // The column this value starts at (after its key), and room for a
+    // comma after it.
+    let column = out.len() - out.rfind('\n').map_or(0, |i| i + 1);
+    if let Some(line) = inline(v, WIDTH.saturating_sub(column + 1)) {
+        out.push_str(&line);
+        return;
+    }
+    match v {
         Value::Object(m) => {
             out.push('{');
             for (k, (key, item)) in m.iter().enumerate() {
@@ -141,21 +185,10 @@ fn write_pretty(out: &mut String, v: &Json, level: usize) {
             out.push('}');
         }
         Value::Array(a) if a.iter().all(is_scalar) => {
-            let items: Vec<String> = a.iter().map(scalar).collect();
-            let one_line = items.join(", ");
-            // The column this array starts at (after its key), and room
-            // for the brackets and a comma.
-            let column = out.len() - out.rfind('\n').map_or(0, |i| i + 1);
-            if column + one_line.len() + 3 <= WIDTH {
-                out.push('[');
-                out.push_str(&one_line);
-                out.push(']');
-                return;
-            }
             out.push('[');
             let indent = 2 * (level + 1);
             let mut line = 0usize;
-            for (k, item) in items.iter().enumerate() {
+            for (k, item) in a.iter().map(scalar).enumerate() {
                 if k == 0 {
                     newline(out, level + 1);
                     line = indent;
@@ -168,7 +201,7 @@ fn write_pretty(out: &mut String, v: &Json, level: usize) {
                     out.push_str(", ");
                     line += 2;
                 }
-                out.push_str(item);
+                out.push_str(&item);
                 line += item.len();
             }
             newline(out, level);
