@@ -570,7 +570,7 @@ fn every_type_decodes_to_its_expected_values_in_both_forms() {
                 "h\u{e9}llo w\u{f6}rld \u{2713}",
                 "tab\tquote\"newline\n",
             ];
-            assert_eq!(v, want.map(|s| json::str(s)).to_vec());
+            assert_eq!(v, want.map(json::str).to_vec());
             continue;
         }
         let want = expected(t.code);
