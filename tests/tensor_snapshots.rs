@@ -7,9 +7,10 @@
 mod common;
 
 use common::fixtures::{self, TYPES};
-use common::json::{self, Json, JsonExt};
+use common::json::{self, JsonExt};
 use common::{Outcome, run_as, run_auto, tensor_dir};
 use pbdecode::render::RenderOptions;
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// Rewrites tests/fixtures/onnx-tensor from the generator. Run it after
@@ -107,7 +108,7 @@ fn expected_check(stem: &str) -> Option<&'static str> {
 }
 
 /// The product of the dims in a tensor's JSON value (1 for a scalar).
-fn json_elements(value: &Json) -> Option<i128> {
+fn json_elements(value: &Value) -> Option<i128> {
     match value.get("dims") {
         None => Some(1),
         Some(d) => d
@@ -152,8 +153,8 @@ fn check_invariants(name: &str, out: &Outcome, as_tensor: &Result<&str, String>)
         "{name}: JSON does not end with a newline"
     );
     let doc =
-        json::parse(&out.json).unwrap_or_else(|e| panic!("{name}: bad JSON ({e}): {}", out.json));
-    assert_eq!(doc.get("format").and_then(Json::as_str), Some(format));
+        json::value(&out.json).unwrap_or_else(|e| panic!("{name}: bad JSON ({e}): {}", out.json));
+    assert_eq!(doc.get("format").and_then(Value::as_str), Some(format));
     let value = doc
         .get("value")
         .unwrap_or_else(|| panic!("{name}: no value"));
@@ -161,14 +162,14 @@ fn check_invariants(name: &str, out: &Outcome, as_tensor: &Result<&str, String>)
         return;
     }
     assert_eq!(
-        doc.get("type").and_then(Json::as_str),
+        doc.get("type").and_then(Value::as_str),
         Some("onnx.TensorProto")
     );
     // The element fields are replaced by `values`.
     for f in pbdecode::formats::onnx_tensor::VALUE_FIELDS {
         assert!(value.get(f).is_none(), "{name}: {f} in the JSON");
     }
-    let data_type = value.get("data_type").and_then(Json::as_str).unwrap();
+    let data_type = value.get("data_type").and_then(Value::as_str).unwrap();
     assert!(
         TYPES.iter().any(|t| t.name == data_type),
         "{name}: {data_type}"
@@ -178,11 +179,11 @@ fn check_invariants(name: &str, out: &Outcome, as_tensor: &Result<&str, String>)
         .unwrap_or_else(|| panic!("{name}: no values"));
     let segment = value.get("segment").is_some();
     match values {
-        Json::Null => assert!(name.starts_with("external_"), "{name}: values null"),
-        Json::Array(items) if !segment => {
+        Value::Null => assert!(name.starts_with("external_"), "{name}: values null"),
+        Value::Array(items) if !segment => {
             assert_eq!(Some(items.len() as i128), json_elements(value), "{name}");
         }
-        Json::Array(_) => {}
+        Value::Array(_) => {}
         other => panic!("{name}: values is {other:?}"),
     }
 }
@@ -399,18 +400,18 @@ fn every_fixture_has_a_snapshot_test() {
 }
 
 /// The decoded JSON value of a fixture (it must be a tensor).
-fn tensor_json(file: &str) -> Json {
+fn tensor_json(file: &str) -> Value {
     let bytes = std::fs::read(tensor_dir().join(file)).unwrap();
     let out = run_auto(&bytes, &opts());
     assert_eq!(out.format, Some("onnx-tensor"), "{file}: {:?}", out.error);
-    json::parse(&out.json)
+    json::value(&out.json)
         .unwrap()
         .get("value")
         .unwrap()
         .clone()
 }
 
-fn values(file: &str) -> Vec<Json> {
+fn values(file: &str) -> Vec<Value> {
     tensor_json(file)
         .get("values")
         .unwrap()
@@ -434,12 +435,12 @@ enum E {
 const NAN: f32 = f32::NAN;
 const INF: f32 = f32::INFINITY;
 
-fn f32_matches(j: &Json, want: f32) -> bool {
+fn f32_matches(j: &Value, want: f32) -> bool {
     match j {
-        Json::String(s) if want.is_nan() => s == "NaN",
-        Json::String(s) if want == f32::INFINITY => s == "Infinity",
-        Json::String(s) if want == f32::NEG_INFINITY => s == "-Infinity",
-        Json::Number(n) => n
+        Value::String(s) if want.is_nan() => s == "NaN",
+        Value::String(s) if want == f32::INFINITY => s == "Infinity",
+        Value::String(s) if want == f32::NEG_INFINITY => s == "-Infinity",
+        Value::Number(n) => n
             .to_string()
             .parse::<f32>()
             .is_ok_and(|v| v.to_bits() == want.to_bits()),
@@ -447,12 +448,12 @@ fn f32_matches(j: &Json, want: f32) -> bool {
     }
 }
 
-fn f64_matches(j: &Json, want: f64) -> bool {
+fn f64_matches(j: &Value, want: f64) -> bool {
     match j {
-        Json::String(s) if want.is_nan() => s == "NaN",
-        Json::String(s) if want == f64::INFINITY => s == "Infinity",
-        Json::String(s) if want == f64::NEG_INFINITY => s == "-Infinity",
-        Json::Number(n) => n
+        Value::String(s) if want.is_nan() => s == "NaN",
+        Value::String(s) if want == f64::INFINITY => s == "Infinity",
+        Value::String(s) if want == f64::NEG_INFINITY => s == "-Infinity",
+        Value::Number(n) => n
             .to_string()
             .parse::<f64>()
             .is_ok_and(|v| v.to_bits() == want.to_bits()),
@@ -460,12 +461,12 @@ fn f64_matches(j: &Json, want: f64) -> bool {
     }
 }
 
-fn matches(j: &Json, want: E) -> bool {
+fn matches(j: &Value, want: E) -> bool {
     match want {
         E::F(w) => f32_matches(j, w),
         E::D(w) => f64_matches(j, w),
         E::I(w) => j.as_i128() == Some(w),
-        E::B(w) => *j == Json::Bool(w),
+        E::B(w) => *j == Value::Bool(w),
         E::C(re, im) => j
             .as_array()
             .is_some_and(|p| p.len() == 2 && f32_matches(&p[0], re) && f32_matches(&p[1], im)),
@@ -579,7 +580,7 @@ fn every_type_decodes_to_its_expected_values_in_both_forms() {
         let raw = tensor_json(&format!("{lower}_raw.pb"));
         let typed = tensor_json(&format!("{lower}_typed.pb"));
         assert_eq!(raw.get("data_type"), typed.get("data_type"));
-        assert_eq!(raw.get("data_type").and_then(Json::as_str), Some(t.name));
+        assert_eq!(raw.get("data_type").and_then(Value::as_str), Some(t.name));
         assert_eq!(raw.get("dims"), typed.get("dims"));
     }
 }
@@ -718,7 +719,7 @@ fn every_code_of_the_small_floats() {
         let half = count / 2;
         let nums = |r: std::ops::Range<usize>| -> Vec<f32> {
             r.filter_map(|k| match &v[k] {
-                Json::Number(n) => n.to_string().parse::<f32>().ok(),
+                Value::Number(n) => n.to_string().parse::<f32>().ok(),
                 _ => None,
             })
             .collect()
@@ -757,10 +758,13 @@ fn seed_worked_examples() {
     assert_eq!(x.len(), 254);
     assert!(x.starts_with(fixtures::SEED_FLOAT_X_PREFIX));
     let out = run_auto(&x, &opts());
-    let doc = json::parse(&out.json).unwrap();
+    let doc = json::value(&out.json).unwrap();
     let value = doc.get("value").unwrap();
     assert_eq!(value.get("name"), Some(&json::str("x")));
-    assert_eq!(value.get("data_type").and_then(Json::as_str), Some("FLOAT"));
+    assert_eq!(
+        value.get("data_type").and_then(Value::as_str),
+        Some("FLOAT")
+    );
     let dims: Vec<i128> = value
         .get("dims")
         .unwrap()
@@ -893,20 +897,20 @@ fn forms_decode_to_their_values() {
 
     let doc = tensor_json("form_doc_and_metadata.pb");
     assert_eq!(
-        doc.get("doc_string").and_then(Json::as_str),
+        doc.get("doc_string").and_then(Value::as_str),
         Some("A *Markdown* doc string.\nSecond line.")
     );
     let props = doc.get("metadata_props").unwrap().as_array().unwrap();
     assert_eq!(props.len(), 2);
     assert_eq!(
-        props[1].get("value").and_then(Json::as_str),
+        props[1].get("value").and_then(Value::as_str),
         Some("\u{fc}nicode \u{2713}")
     );
     let seg = tensor_json("form_segment.pb");
     assert_eq!(
         seg.get("segment")
             .and_then(|s| s.get("end"))
-            .and_then(Json::as_i128),
+            .and_then(Value::as_i128),
         Some(5)
     );
 
@@ -931,17 +935,21 @@ fn external_data() {
         "external_past_end.pb",
     ] {
         let v = tensor_json(file);
-        assert_eq!(v.get("values"), Some(&Json::Null), "{file}: values made up");
         assert_eq!(
-            v.get("data_location").and_then(Json::as_str),
+            v.get("values"),
+            Some(&Value::Null),
+            "{file}: values made up"
+        );
+        assert_eq!(
+            v.get("data_location").and_then(Value::as_str),
             Some("EXTERNAL")
         );
     }
     // Without a folder (standard input) the values are not available either.
     let bytes = std::fs::read(tensor_dir().join("external.pb")).unwrap();
     let out = run_auto(&bytes, &RenderOptions::default());
-    let doc = json::parse(&out.json).unwrap();
-    assert_eq!(doc.get("value").unwrap().get("values"), Some(&Json::Null));
+    let doc = json::value(&out.json).unwrap();
+    assert_eq!(doc.get("value").unwrap().get("values"), Some(&Value::Null));
 }
 
 #[test]
@@ -956,40 +964,60 @@ fn json_parser_is_strict() {
         "-",
         "1.",
     ] {
-        assert!(json::parse(bad).is_err(), "{bad}");
+        assert!(json::value(bad).is_err(), "{bad}");
     }
-    let v = json::parse("{\"a\": [1, -2.5e3, \"\\u00e9\\n\", true, null, {}]}").unwrap();
+    let v = json::value("{\"a\": [1, -2.5e3, \"\\u00e9\\n\", true, null, {}]}").unwrap();
     let a = v.get("a").unwrap().as_array().unwrap();
     assert_eq!(a[1].as_f64(), Some(-2500.0));
     assert_eq!(a[2].as_str(), Some("\u{e9}\n"));
     // Numbers keep their text and keys their order.
-    let v = json::parse(
+    let v = json::value(
         "{\"b\": 18446744073709551615, \"a\": -9223372036854775808, \"f\": 1.0e-45, \"g\": 3.5e38}",
     )
     .unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys, ["b", "a", "f", "g"]);
     assert_eq!(
-        v.get("b").and_then(Json::as_i128),
+        v.get("b").and_then(Value::as_i128),
         Some(i128::from(u64::MAX))
     );
     assert_eq!(
-        v.get("a").and_then(Json::as_i128),
+        v.get("a").and_then(Value::as_i128),
         Some(i128::from(i64::MIN))
     );
     assert_eq!(
-        v.get("f").and_then(Json::number_text).as_deref(),
+        v.get("f").and_then(Value::number_text).as_deref(),
         Some("1.0e-45")
     );
     assert_eq!(
-        v.get("g").and_then(Json::number_text).as_deref(),
+        v.get("g").and_then(Value::number_text).as_deref(),
         Some("3.5e38")
     );
+    // The enum interface of `json::parse` sees the same document.
+    let old = json::parse("{\"b\": [18446744073709551615, 3.5e38, \"s\"], \"a\": null}").unwrap();
+    assert_eq!(
+        old,
+        json::Json::Obj(vec![
+            (
+                "b".into(),
+                json::Json::Arr(vec![
+                    json::Json::Num("18446744073709551615".into()),
+                    json::Json::Num("3.5e38".into()),
+                    json::Json::Str("s".into()),
+                ])
+            ),
+            ("a".into(), json::Json::Null),
+        ])
+    );
+    let b = old.get("b").and_then(json::Json::as_array).unwrap();
+    assert_eq!(b[0].as_i128(), Some(i128::from(u64::MAX)));
+    assert_eq!(b[1].as_f64(), Some(3.5e38));
+    assert!(json::parse("[1,]").is_err());
     // Deep nesting within bounds parses; past them it is refused, not a
     // stack overflow.
     let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
-    assert!(json::parse(&deep(500)).is_ok());
-    assert!(json::parse(&deep(100_000)).is_err());
+    assert!(json::value(&deep(500)).is_ok());
+    assert!(json::value(&deep(100_000)).is_err());
     // The snapshot layout: what fits in 100 columns on one line; longer
     // objects a member a line, longer arrays of objects an item a line,
     // longer arrays of scalars packed to 100 columns.
@@ -1019,5 +1047,5 @@ fn json_parser_is_strict() {
     ];
     assert_eq!(pretty, want.join("\n") + "\n");
     assert!(pretty.lines().all(|l| l.len() <= 100), "{pretty}");
-    assert_eq!(json::parse(&pretty), json::parse(&text));
+    assert_eq!(json::value(&pretty), json::value(&text));
 }

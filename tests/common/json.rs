@@ -1,30 +1,33 @@
-//! JSON in the tests, through serde_json: `parse` (strict RFC 8259: no
-//! trailing commas, bare NaN, leading zeros, raw control characters or
-//! trailing bytes), the accessors the tests use, and `pretty`, the layout of
+//! JSON in the tests, through serde_json: `value` parses a document
+//! strictly (RFC 8259: no trailing commas, bare NaN, leading zeros, raw
+//! control characters or trailing bytes) into a `serde_json::Value`;
+//! `JsonExt` adds the accessors serde_json lacks; `pretty` is the layout of
 //! JSON in the snapshots.
 //!
 //! serde_json is built with `preserve_order` (keys stay in the order the
 //! decoder wrote them) and `arbitrary_precision` (numbers keep their text,
 //! so 64-bit integers and float text compare exactly).
+//!
+//! `parse` and `Json` keep the interface of the parser these tests used
+//! before serde_json (a plain enum with `get`, `as_str`, `as_f64`,
+//! `as_i128`, `as_array`), converted from serde_json's value, so tests
+//! written against it still compile; new tests can use `value`.
 
 use serde_json::Value;
-
-/// A parsed JSON document.
-pub type Json = Value;
 
 /// Nesting deeper than this is refused rather than risking the stack of a
 /// test thread.
 const MAX_DEPTH: usize = 512;
 
 /// Parses a whole document (nothing but white space after it).
-pub fn parse(text: &str) -> Result<Json, String> {
+pub fn value(text: &str) -> Result<Value, String> {
     let depth = depth(text);
     if depth > MAX_DEPTH {
         return Err(format!("nested {depth} levels deep, more than {MAX_DEPTH}"));
     }
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
-    let mut values = de.into_iter::<Json>();
+    let mut values = de.into_iter::<Value>();
     let value = match values.next() {
         Some(v) => v.map_err(|e| e.to_string())?,
         None => return Err("no value".to_string()),
@@ -33,6 +36,78 @@ pub fn parse(text: &str) -> Result<Json, String> {
         return Err(format!("trailing bytes at {}", values.byte_offset()));
     }
     Ok(value)
+}
+
+/// A parsed document as a plain enum (see the module's note).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json {
+    Null,
+    Bool(bool),
+    /// The number as written.
+    Num(String),
+    Str(String),
+    Arr(Vec<Json>),
+    /// Members in document order.
+    Obj(Vec<(String, Json)>),
+}
+
+/// Parses a whole document into a [`Json`].
+pub fn parse(text: &str) -> Result<Json, String> {
+    value(text).map(|v| Json::from(&v))
+}
+
+impl From<&Value> for Json {
+    fn from(v: &Value) -> Json {
+        match v {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Number(_) => Json::Num(v.number_text().unwrap_or_default()),
+            Value::String(s) => Json::Str(s.clone()),
+            Value::Array(a) => Json::Arr(a.iter().map(Json::from).collect()),
+            Value::Object(m) => Json::Obj(
+                m.iter()
+                    .map(|(k, item)| (k.clone(), Json::from(item)))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+impl Json {
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Obj(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Json]> {
+        match self {
+            Json::Arr(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Json::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Json::Num(n) => n.parse().ok(),
+            _ => None,
+        }
+    }
+
+    pub fn as_i128(&self) -> Option<i128> {
+        match self {
+            Json::Num(n) => n.parse().ok(),
+            _ => None,
+        }
+    }
 }
 
 /// How deep arrays and objects nest (brackets inside strings not counted).
@@ -61,7 +136,7 @@ fn depth(text: &str) -> usize {
     max
 }
 
-/// Accessors over [`Json`] that serde_json does not have.
+/// Accessors over serde_json's `Value` that it does not have.
 pub trait JsonExt {
     /// An integer number of any size up to 128 bits, from its text.
     fn as_i128(&self) -> Option<i128>;
@@ -69,7 +144,7 @@ pub trait JsonExt {
     fn number_text(&self) -> Option<String>;
 }
 
-impl JsonExt for Json {
+impl JsonExt for Value {
     fn as_i128(&self) -> Option<i128> {
         self.number_text()?.parse().ok()
     }
@@ -85,7 +160,7 @@ impl JsonExt for Json {
 }
 
 /// A string value.
-pub fn str(s: &str) -> Json {
+pub fn str(s: &str) -> Value {
     Value::String(s.to_string())
 }
 
@@ -100,7 +175,7 @@ pub fn str(s: &str) -> Json {
 ///
 /// Panics (with the text) when `text` is not JSON.
 pub fn pretty(text: &str) -> String {
-    let value = parse(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    let value = value(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
     let mut out = String::new();
     write_pretty(&mut out, &value, 0);
     out.push('\n');
@@ -109,14 +184,14 @@ pub fn pretty(text: &str) -> String {
 
 const WIDTH: usize = 100;
 
-fn scalar(v: &Json) -> String {
+fn scalar(v: &Value) -> String {
     if let Some(n) = v.number_text() {
         return n;
     }
     serde_json::to_string(v).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn is_scalar(v: &Json) -> bool {
+fn is_scalar(v: &Value) -> bool {
     !matches!(v, Value::Array(_) | Value::Object(_))
 }
 
@@ -126,13 +201,13 @@ fn newline(out: &mut String, level: usize) {
 }
 
 /// `v` on one line, if that takes at most `budget` characters.
-fn inline(v: &Json, budget: usize) -> Option<String> {
+fn inline(v: &Value, budget: usize) -> Option<String> {
     let mut out = String::new();
     inline_into(&mut out, v, budget)?;
     Some(out)
 }
 
-fn inline_into(out: &mut String, v: &Json, budget: usize) -> Option<()> {
+fn inline_into(out: &mut String, v: &Value, budget: usize) -> Option<()> {
     match v {
         Value::Array(a) => {
             out.push('[');
@@ -161,7 +236,7 @@ fn inline_into(out: &mut String, v: &Json, budget: usize) -> Option<()> {
     (out.len() <= budget).then_some(())
 }
 
-fn write_pretty(out: &mut String, v: &Json, level: usize) {
+fn write_pretty(out: &mut String, v: &Value, level: usize) {
     // The column this value starts at (after its key), and room for a
     // comma after it.
     let column = out.len() - out.rfind('\n').map_or(0, |i| i + 1);
