@@ -1,6 +1,6 @@
-//! One snapshot per ONNX tensor fixture (how `--as auto` reads it, whether
-//! `--as onnx-tensor` takes it, the text and the JSON output), with the
-//! invariants checked first; the fixtures' values checked against expected
+//! One test and one snapshot per ONNX tensor fixture (how `--as auto` reads
+//! it, whether `--as onnx-tensor` takes it, the text and the pretty-printed
+//! JSON output), with the invariants checked first; the fixtures' values checked against expected
 //! numbers written out by hand; and the check that the committed fixtures
 //! are exactly what the generator in tests/common/fixtures.rs makes.
 
