@@ -5,7 +5,8 @@
 mod common;
 
 use common::Msg;
-use common::json::{self, Json};
+use common::json;
+use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -69,13 +70,13 @@ fn decoded_exits_0() {
 fn json_output_follows_the_contract() {
     let o = decode(&["--json", &path("example_x_3x4x5.pb")]);
     assert_eq!(o.status.code(), Some(0));
-    let doc = json::parse(&stdout(&o)).unwrap();
+    let doc = json::value(&stdout(&o)).unwrap();
     assert_eq!(
-        doc.get("format").and_then(Json::as_str),
+        doc.get("format").and_then(Value::as_str),
         Some("onnx-tensor")
     );
     assert_eq!(
-        doc.get("type").and_then(Json::as_str),
+        doc.get("type").and_then(Value::as_str),
         Some("onnx.TensorProto")
     );
     let values = doc
@@ -92,7 +93,7 @@ fn json_output_follows_the_contract() {
 fn values_limits_json_values() {
     let o = decode(&["--json", "--values", "3", &path("example_x_3x4x5.pb")]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let doc = json::parse(&stdout(&o)).unwrap();
+    let doc = json::value(&stdout(&o)).unwrap();
     let values = doc
         .get("value")
         .unwrap()
@@ -103,7 +104,7 @@ fn values_limits_json_values() {
     assert_eq!(values.len(), 3);
     assert!((values[0].as_f64().unwrap() - 1.764052).abs() < 1e-6);
     let all = decode(&["--json", "--values", "all", &path("example_x_3x4x5.pb")]);
-    let doc = json::parse(&stdout(&all)).unwrap();
+    let doc = json::value(&stdout(&all)).unwrap();
     assert_eq!(
         doc.get("value")
             .unwrap()
@@ -116,7 +117,7 @@ fn values_limits_json_values() {
     );
     let zero = decode(&["--json", "--values", "0", &path("example_x_3x4x5.pb")]);
     assert_eq!(zero.status.code(), Some(0));
-    let doc = json::parse(&stdout(&zero)).unwrap();
+    let doc = json::value(&stdout(&zero)).unwrap();
     assert_eq!(
         doc.get("value")
             .unwrap()
@@ -247,9 +248,9 @@ fn reads_standard_input() {
     let x = std::fs::read(fixture("example_x_3x4x5.pb")).unwrap();
     let o = decode_stdin(&["--json", "-"], &x);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let doc = json::parse(&stdout(&o)).unwrap();
+    let doc = json::value(&stdout(&o)).unwrap();
     assert_eq!(
-        doc.get("format").and_then(Json::as_str),
+        doc.get("format").and_then(Value::as_str),
         Some("onnx-tensor")
     );
     assert_eq!(
@@ -269,11 +270,11 @@ fn reads_standard_input() {
     let ext = std::fs::read(fixture("onnx-tensor/external.pb")).unwrap();
     let o = decode_stdin(&["--json", "-"], &ext);
     assert_eq!(o.status.code(), Some(0));
-    let doc = json::parse(&stdout(&o)).unwrap();
-    assert_eq!(doc.get("value").unwrap().get("values"), Some(&Json::Null));
+    let doc = json::value(&stdout(&o)).unwrap();
+    assert_eq!(doc.get("value").unwrap().get("values"), Some(&Value::Null));
     // And from the file it is.
     let o = decode(&["--json", &path("onnx-tensor/external.pb")]);
-    let doc = json::parse(&stdout(&o)).unwrap();
+    let doc = json::value(&stdout(&o)).unwrap();
     assert_eq!(
         doc.get("value")
             .unwrap()
@@ -323,13 +324,13 @@ fn a_turned_down_file_with_json_prints_the_error_on_stdout() {
         &path("onnx-tensor/bad_raw_too_short.pb"),
     ]);
     assert_eq!(o.status.code(), Some(1));
-    let doc = json::parse(&stdout(&o)).unwrap();
+    let doc = json::value(&stdout(&o)).unwrap();
     let err = doc.get("error").expect("an error object");
-    assert_eq!(err.get("check").and_then(Json::as_str), Some("size"));
-    assert_eq!(err.get("offset").and_then(Json::as_f64), Some(23.0));
-    assert_eq!(err.get("path").and_then(Json::as_str), Some(""));
+    assert_eq!(err.get("check").and_then(Value::as_str), Some("size"));
+    assert_eq!(err.get("offset").and_then(Value::as_f64), Some(23.0));
+    assert_eq!(err.get("path").and_then(Value::as_str), Some(""));
     assert_eq!(
-        err.get("message").and_then(Json::as_str),
+        err.get("message").and_then(Value::as_str),
         Some("raw_data is 7 bytes, the shape needs 8")
     );
     // The same reason on stderr for a person.
@@ -348,11 +349,11 @@ fn each_format_rule_is_a_check_of_its_own() {
         "onnx-tensor",
         &path("onnx-tensor/bad_external_no_location.pb"),
     ]);
-    let doc = json::parse(&stdout(&o)).unwrap();
+    let doc = json::value(&stdout(&o)).unwrap();
     let check = doc
         .get("error")
         .and_then(|e| e.get("check"))
-        .and_then(Json::as_str);
+        .and_then(Value::as_str);
     assert_eq!(check, Some("external-location"));
     // A nested fault names its field path.
     let o = decode(&[
@@ -361,10 +362,10 @@ fn each_format_rule_is_a_check_of_its_own() {
         "onnx-tensor",
         &path("onnx-tensor/bad_len_past_end.pb"),
     ]);
-    let doc = json::parse(&stdout(&o)).unwrap();
+    let doc = json::value(&stdout(&o)).unwrap();
     let err = doc.get("error").unwrap();
-    assert_eq!(err.get("check").and_then(Json::as_str), Some("length"));
-    assert_eq!(err.get("path").and_then(Json::as_str), Some("TensorProto"));
+    assert_eq!(err.get("check").and_then(Value::as_str), Some("length"));
+    assert_eq!(err.get("path").and_then(Value::as_str), Some("TensorProto"));
 }
 
 #[test]

@@ -10,7 +10,8 @@
 mod common;
 
 use common::Msg;
-use common::json::{self, Json};
+use common::json::{self, JsonExt};
+use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -152,9 +153,9 @@ fn model(initializers: &[Msg]) -> Vec<u8> {
         .bytes()
 }
 
-fn tensor_json(run: &Run) -> Json {
+fn tensor_json(run: &Run) -> Value {
     let text = String::from_utf8_lossy(&run.stdout);
-    json::parse(&text).unwrap_or_else(|e| panic!("{e}: {text} / {}", run.stderr))
+    json::value(&text).unwrap_or_else(|e| panic!("{e}: {text} / {}", run.stderr))
 }
 
 // ---- 1. outputs never lose data ----
@@ -374,8 +375,8 @@ fn external_data_through_a_link_out_of_the_folder_is_refused() {
         assert_eq!(r.code, Some(0), "{location}: {}", r.stderr);
         let j = tensor_json(&r);
         let v = j.get("value").unwrap();
-        assert_eq!(v.get("values"), Some(&Json::Null), "{location}");
-        let why = v.get("values_unavailable").and_then(Json::as_str).unwrap();
+        assert_eq!(v.get("values"), Some(&Value::Null), "{location}");
+        let why = v.get("values_unavailable").and_then(Value::as_str).unwrap();
         assert!(
             why.contains("out of the tensor's folder") || why.contains("escapes"),
             "{location}: {why}"
@@ -447,7 +448,7 @@ fn a_fifo_as_external_data_is_refused_without_blocking() {
     let why = j
         .get("value")
         .and_then(|v| v.get("values_unavailable"))
-        .and_then(Json::as_str)
+        .and_then(Value::as_str)
         .unwrap()
         .to_string();
     assert!(

@@ -1,11 +1,12 @@
 //! Export to .npy: every ONNX data type with its header and data bytes
 //! checked byte for byte, shapes (scalar, 1-D, N-D), TensorFlow tensors,
-//! file names under `--npy-dir`, the `--npy` flag, and — when numpy is
-//! installed — numpy.load on every file (skipped with a message otherwise).
+//! file names under `--npy-dir`, the `--npy` flag, and (outside `cargo
+//! test`, as it needs Python: `cargo test --test npy -- --ignored`)
+//! numpy.load on every file.
 
-#[path = "fixtures/images/encode.rs"]
-mod encode;
+mod common;
 
+use common::build;
 use pbdecode::formats::{self, Body, FormatOptions};
 use pbdecode::npy::{self, NpyInfo, named_tensors};
 use pbdecode::schema::SchemaSet;
@@ -323,9 +324,9 @@ fn cases() -> Vec<Case> {
 
 fn tensor_of(c: &Case, dims: &[u64]) -> Vec<u8> {
     if c.code == 8 {
-        encode::onnx_strings("", dims, &c.strings)
+        build::onnx_strings("", dims, &c.strings)
     } else {
-        encode::onnx_raw("", dims, c.code, &c.raw)
+        build::onnx_raw("", dims, c.code, &c.raw)
     }
 }
 
@@ -361,27 +362,27 @@ fn every_data_type_header_and_data() {
 
 #[test]
 fn shapes_scalar_and_n_d() {
-    let (bytes, info) = npy_of(&encode::onnx_f32("", &[], &[2.5]), None);
+    let (bytes, info) = npy_of(&build::onnx_f32("", &[], &[2.5]), None);
     let header = expected_header("<f4", "()");
     assert_eq!(info.shape, Vec::<u64>::new());
     assert_eq!(&bytes[..header.len()], header.as_slice());
     assert_eq!(&bytes[header.len()..], 2.5f32.to_le_bytes());
     let vals: Vec<f32> = (0..60).map(|i| i as f32).collect();
-    let (bytes, _) = npy_of(&encode::onnx_f32("", &[3, 4, 5], &vals), None);
+    let (bytes, _) = npy_of(&build::onnx_f32("", &[3, 4, 5], &vals), None);
     let header = expected_header("<f4", "(3, 4, 5)");
     assert_eq!(&bytes[..header.len()], header.as_slice());
     assert_eq!(bytes.len(), header.len() + 240);
     // An empty tensor: shape (0, 2), no data.
-    let (bytes, _) = npy_of(&encode::onnx_raw("", &[0, 2], 1, &[]), None);
+    let (bytes, _) = npy_of(&build::onnx_raw("", &[0, 2], 1, &[]), None);
     assert_eq!(bytes, expected_header("<f4", "(0, 2)"));
 }
 
 #[test]
 fn tensorflow_tensors_by_node_name() {
     // DT_HALF (19): exact float16; DT_BFLOAT16 (14): float32 with a note.
-    let half = encode::tf_tensor(19, &[2], &[0x00, 0x3c, 0x00, 0xc0]);
-    let bf = encode::tf_tensor(14, &[1, 1], &[0x80, 0x3f]);
-    let graph = encode::tf_graph(&[("h", half), ("b", bf)]);
+    let half = build::tf_tensor(19, &[2], &[0x00, 0x3c, 0x00, 0xc0]);
+    let bf = build::tf_tensor(14, &[1, 1], &[0x80, 0x3f]);
+    let graph = build::tf_graph(&[("h", half), ("b", bf)]);
     let (bytes, info) = npy_of(&graph, Some("h"));
     assert_eq!(info.descr, "<f2");
     assert_eq!(&bytes[bytes.len() - 4..], [0x00, 0x3c, 0x00, 0xc0]);
@@ -407,11 +408,11 @@ fn temp_dir(tag: &str) -> PathBuf {
 #[test]
 fn cli_npy_dir_names_stay_inside() {
     let dir = temp_dir("npy-dir");
-    let model = encode::onnx_model(&[
-        encode::onnx_f32("a/b", &[1], &[1.0]),
-        encode::onnx_f32("../../escape", &[1], &[2.0]),
-        encode::onnx_f32("a:b", &[1], &[3.0]),
-        encode::onnx_raw("w.bf16", &[1], 16, &[0x80, 0x3f]),
+    let model = build::onnx_model(&[
+        build::onnx_f32("a/b", &[1], &[1.0]),
+        build::onnx_f32("../../escape", &[1], &[2.0]),
+        build::onnx_f32("a:b", &[1], &[3.0]),
+        build::onnx_raw("w.bf16", &[1], 16, &[0x80, 0x3f]),
     ]);
     let input = dir.join("m.onnx");
     std::fs::write(&input, model).expect("write");
@@ -462,11 +463,12 @@ fn numpy_available() -> bool {
 }
 
 #[test]
+#[ignore = "needs python3 with numpy: cargo test --test npy -- --ignored"]
 fn numpy_loads_every_file() {
-    if !numpy_available() {
-        eprintln!("skipped: numpy is not installed (python3 -c \"import numpy\" failed)");
-        return;
-    }
+    assert!(
+        numpy_available(),
+        "numpy is not installed (python3 -c \"import numpy\" failed)"
+    );
     let dir = temp_dir("npy-numpy");
     let mut script = String::from(
         "import numpy as np, sys\n\

@@ -3,6 +3,8 @@
 //! tests/fixtures/onnx-containers (made by scripts/make_onnx_fixtures.py),
 //! and the validation rules of those formats.
 
+mod common;
+
 use pbdecode::formats::{self, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
 use std::path::{Path, PathBuf};
@@ -63,7 +65,7 @@ fn snapshots(dir: &str, name: &str, stem: &str) {
     };
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!(format!("onnx_formats__{stem}_text"), render_text(dir, name, &o));
-        insta::assert_snapshot!(format!("onnx_formats__{stem}_json"), render_json(dir, name, &o));
+        insta::assert_snapshot!(format!("onnx_formats__{stem}_json"), common::json::pretty(&render_json(dir, name, &o)));
         insta::assert_snapshot!(format!("onnx_formats__{stem}_values3"), render_text(dir, name, &three));
     });
 }
@@ -286,13 +288,29 @@ fn damaged_inputs_never_panic() {
         values: Some(4),
         ..opts(MODEL_DIR)
     };
-    let render = |bytes: &[u8]| {
+    // Each damaged input is either decoded, and then its JSON output parses,
+    // or turned down with an error that names an offset.
+    let (mut taken, mut refused) = (0u32, 0u32);
+    let mut render = |bytes: &[u8]| {
         for id in ["onnx-model", "onnx-sequence", "onnx-sparse-tensor"] {
             let f = formats::find(id).expect("registered");
-            if let Ok(d) = formats::decode_as(f, bytes, &FormatOptions::default()) {
-                let mut out = Vec::new();
-                let _ = text::write_decoded(&mut out, &d, &dense);
-                let _ = json::write_decoded(&mut out, &d, &dense);
+            match formats::decode_as(f, bytes, &FormatOptions::default()) {
+                Ok(d) => {
+                    taken += 1;
+                    let mut out = Vec::new();
+                    let _ = text::write_decoded(&mut out, &d, &dense);
+                    let mut j = Vec::new();
+                    if json::write_decoded(&mut j, &d, &dense).is_ok() {
+                        let j = String::from_utf8(j).expect("UTF-8 JSON");
+                        common::json::parse(&j)
+                            .unwrap_or_else(|e| panic!("--as {id}: bad JSON ({e}): {j}"));
+                    }
+                }
+                Err(e) => {
+                    refused += 1;
+                    let e = e.to_string();
+                    assert!(e.contains("@0x"), "--as {id}: no offset in {e}");
+                }
             }
         }
     };
@@ -309,6 +327,11 @@ fn damaged_inputs_never_panic() {
             render(&b);
         }
     }
+    // The sample reaches both outcomes.
+    assert!(
+        taken > 100 && refused > 100,
+        "{taken} taken, {refused} refused"
+    );
 }
 
 #[test]

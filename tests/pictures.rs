@@ -3,9 +3,9 @@
 //! named tensors in models and TensorFlow graphs, the `--picture` and
 //! `--tensor` flags of the binary, and snapshots of the colour preview.
 
-#[path = "fixtures/images/encode.rs"]
-mod encode;
+mod common;
 
+use common::build;
 use pbdecode::formats::{self, Body, FormatOptions};
 use pbdecode::npy::named_tensors;
 use pbdecode::picture::{self, PictureError};
@@ -73,7 +73,7 @@ fn read_png(bytes: &[u8]) -> Png {
 
 #[test]
 fn grey_h_x_w_maps_min_max_to_0_255() {
-    let t = encode::onnx_f32("", &[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    let t = build::onnx_f32("", &[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
     let p = read_png(&png_of(&t, None).expect("picture"));
     assert_eq!(
         (p.width, p.height, p.colour),
@@ -89,7 +89,7 @@ fn grey_h_x_w_maps_min_max_to_0_255() {
 fn rgb_c_h_w_uint8_taken_as_is() {
     // 3 x 2 x 2 UINT8: red plane 10.., green 100.., blue 200..
     let raw = [10u8, 11, 12, 13, 100, 101, 102, 103, 200, 201, 202, 203];
-    let t = encode::onnx_raw("", &[3, 2, 2], 2, &raw);
+    let t = build::onnx_raw("", &[3, 2, 2], 2, &raw);
     let p = read_png(&png_of(&t, None).expect("picture"));
     assert_eq!((p.width, p.height, p.colour), (2, 2, png::ColorType::Rgb));
     assert_eq!(p.pixel(0, 0), [10, 100, 200]);
@@ -102,20 +102,20 @@ fn rgb_h_w_c_and_rgba_batch_of_one() {
     // 2 x 2 x 3 INT32 in 0..255: pixels stored together.
     let vals: Vec<i32> = (0..12).map(|i| i * 20).collect();
     let raw: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let t = encode::onnx_raw("", &[2, 2, 3], 6, &raw);
+    let t = build::onnx_raw("", &[2, 2, 3], 6, &raw);
     let p = read_png(&png_of(&t, None).expect("picture"));
     assert_eq!((p.width, p.height, p.colour), (2, 2, png::ColorType::Rgb));
     assert_eq!(p.pixel(0, 0), [0, 20, 40]);
     assert_eq!(p.pixel(1, 1), [180, 200, 220]);
     // 1 x 2 x 1 x 2 x 4 is not a shape; 1 x 4 x 1 x 2 is RGBA C x H x W.
     let vals = [0.0f32, 1.0, 0.5, 0.5, 1.0, 0.0, 0.25, 1.0];
-    let t = encode::onnx_f32("", &[1, 4, 1, 2], &vals);
+    let t = build::onnx_f32("", &[1, 4, 1, 2], &vals);
     let p = read_png(&png_of(&t, None).expect("picture"));
     assert_eq!((p.width, p.height, p.colour), (2, 1, png::ColorType::Rgba));
     assert_eq!(p.pixel(0, 0), [0, 128, 255, 64]);
     assert_eq!(p.pixel(1, 0), [255, 128, 0, 255]);
     // 1 x H x W x C.
-    let t = encode::onnx_f32("", &[1, 2, 2, 1], &[-1.0, 1.0, 1.0, -1.0]);
+    let t = build::onnx_f32("", &[1, 2, 2, 1], &[-1.0, 1.0, 1.0, -1.0]);
     let p = read_png(&png_of(&t, None).expect("picture"));
     assert_eq!(
         (p.width, p.height, p.colour),
@@ -126,7 +126,7 @@ fn rgb_h_w_c_and_rgba_batch_of_one() {
 
 #[test]
 fn nan_is_magenta_and_infinities_clamp() {
-    let t = encode::onnx_f32(
+    let t = build::onnx_f32(
         "",
         &[2, 2],
         &[f32::NAN, 0.0, f32::INFINITY, f32::NEG_INFINITY],
@@ -145,7 +145,7 @@ fn nan_is_magenta_and_infinities_clamp() {
 fn batch_is_a_grid_with_gaps() {
     // 5 x 1 x 2 x 2: 3 columns, 2 rows of 2 x 2 tiles, 1-pixel gaps.
     let vals: Vec<f32> = (0..20).map(|i| i as f32).collect();
-    let t = encode::onnx_f32("", &[5, 1, 2, 2], &vals);
+    let t = build::onnx_f32("", &[5, 1, 2, 2], &vals);
     let p = read_png(&png_of(&t, None).expect("picture"));
     assert_eq!(
         (p.width, p.height, p.colour),
@@ -170,7 +170,7 @@ fn every_numeric_data_type_draws() {
         let elem = pbdecode::tensor::onnx_type(code as i64).expect("type").elem;
         let bytes = pbdecode::tensor::raw_size(elem, 4).expect("size") as usize;
         let raw: Vec<u8> = (0..bytes).map(|i| (i * 37 + 11) as u8).collect();
-        let t = encode::onnx_raw("", &[2, 2], code, &raw);
+        let t = build::onnx_raw("", &[2, 2], code, &raw);
         let p = read_png(&png_of(&t, None).unwrap_or_else(|e| panic!("type {code}: {e}")));
         assert_eq!((p.width, p.height), (2, 2), "type {code}");
     }
@@ -178,25 +178,25 @@ fn every_numeric_data_type_draws() {
 
 #[test]
 fn string_and_non_image_shapes_are_refused() {
-    let t = encode::onnx_f32("", &[4], &[1.0, 2.0, 3.0, 4.0]);
+    let t = build::onnx_f32("", &[4], &[1.0, 2.0, 3.0, 4.0]);
     assert!(matches!(png_of(&t, None), Err(PictureError::NotImage(_))));
-    let t = encode::onnx_f32("", &[2, 5, 1, 1], &[0.0; 10]);
+    let t = build::onnx_f32("", &[2, 5, 1, 1], &[0.0; 10]);
     assert!(matches!(png_of(&t, None), Err(PictureError::NotImage(_))));
-    let t = encode::onnx_strings("", &[1, 2], &[b"a", b"b"]);
+    let t = build::onnx_strings("", &[1, 2], &[b"a", b"b"]);
     assert!(matches!(png_of(&t, None), Err(PictureError::NotImage(_))));
 }
 
 #[test]
 fn named_tensors_in_models_and_graphs() {
-    let a = encode::onnx_f32("conv1.weight", &[1, 2], &[0.0, 1.0]);
-    let b = encode::onnx_f32("image", &[3, 1, 1], &[1.0, 0.0, 0.5]);
-    let model = encode::onnx_model(&[a, b]);
+    let a = build::onnx_f32("conv1.weight", &[1, 2], &[0.0, 1.0]);
+    let b = build::onnx_f32("image", &[3, 1, 1], &[1.0, 0.0, 0.5]);
+    let model = build::onnx_model(&[a, b]);
     let p = read_png(&png_of(&model, Some("image")).expect("picture"));
     assert_eq!((p.width, p.height, p.colour), (1, 1, png::ColorType::Rgb));
     assert_eq!(p.pixel(0, 0), [255, 0, 128]);
     // TensorFlow: a Const node's tensor is named by the node (DT_UINT8 4).
-    let t = encode::tf_tensor(4, &[2, 2, 1], &[1, 2, 3, 250]);
-    let graph = encode::tf_graph(&[("pixels", t)]);
+    let t = build::tf_tensor(4, &[2, 2, 1], &[1, 2, 3, 250]);
+    let graph = build::tf_graph(&[("pixels", t)]);
     let p = read_png(&png_of(&graph, Some("pixels")).expect("picture"));
     assert_eq!(
         (p.width, p.height, p.colour),
@@ -219,9 +219,9 @@ fn decode_bin() -> Command {
 #[test]
 fn cli_picture_and_tensor() {
     let dir = temp_dir("pictures-cli");
-    let model = encode::onnx_model(&[
-        encode::onnx_f32("bias", &[3], &[1.0, 2.0, 3.0]),
-        encode::onnx_f32("img", &[2, 2], &[0.0, 1.0, 2.0, 3.0]),
+    let model = build::onnx_model(&[
+        build::onnx_f32("bias", &[3], &[1.0, 2.0, 3.0]),
+        build::onnx_f32("img", &[2, 2], &[0.0, 1.0, 2.0, 3.0]),
     ]);
     let input = dir.join("m.onnx");
     std::fs::write(&input, &model).expect("write");
@@ -282,7 +282,7 @@ fn committed_gradient_fixture() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/fixtures/images/gradient_rgb_3x32x32.pb"
     );
-    let bytes = encode::gradient_rgb();
+    let bytes = build::gradient_rgb();
     if std::env::var_os("PBDECODE_REGENERATE").is_some() {
         std::fs::write(path, &bytes).expect("write fixture");
     }
@@ -325,11 +325,11 @@ fn preview_snapshots() {
             }
         }
     }
-    let rgb = encode::onnx_f32("", &[3, 3, 4], &v);
+    let rgb = build::onnx_f32("", &[3, 3, 4], &v);
     // A 1 x 8 x 70 grey ramp with one NaN: shrunk 1:3 to 24 x 3.
     let mut g: Vec<f32> = (0..560).map(|i| (i % 70) as f32).collect();
     g[0] = f32::NAN;
-    let wide = encode::onnx_f32("", &[1, 8, 70], &g);
+    let wide = build::onnx_f32("", &[1, 8, 70], &g);
     let plain = text_view(&rgb, false);
     assert!(!plain.contains('\u{1b}'), "no escapes without colour");
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {

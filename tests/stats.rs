@@ -2,9 +2,9 @@
 //! histogram, complex magnitudes, a tensor inside a model) and the "stats"
 //! object of the JSON output.
 
-#[path = "fixtures/images/encode.rs"]
-mod encode;
+mod common;
 
+use common::build;
 use pbdecode::formats::{self, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
 use std::io::Write;
@@ -42,7 +42,7 @@ fn json_stats(bytes: &[u8], values: Option<u64>) -> Option<String> {
 }
 
 fn specials() -> Vec<u8> {
-    encode::onnx_f32(
+    build::onnx_f32(
         "specials",
         &[2, 4],
         &[
@@ -77,10 +77,10 @@ fn float_specials() {
 fn histograms() {
     // INT8 with 5 distinct values: one bin per value.
     let raw = [0u8, 1, 1, 2, 2, 2, 3, 3, 3, 3, 0xff, 0xff];
-    let ints = encode::onnx_raw("", &[12], 3, &raw);
+    let ints = build::onnx_raw("", &[12], 3, &raw);
     // A float ramp 0..99: 16 equal bins.
     let ramp: Vec<f32> = (0..100).map(|i| i as f32).collect();
-    let floats = encode::onnx_f32("", &[10, 10], &ramp);
+    let floats = build::onnx_f32("", &[10, 10], &ramp);
     insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("stats__histogram_int8", text_of(&ints, true));
         insta::assert_snapshot!("stats__histogram_float", text_of(&floats, true));
@@ -92,7 +92,7 @@ fn histograms() {
 fn complex_is_by_magnitude() {
     let vals = [3.0f32, 4.0, 0.0, 0.0, -6.0, 8.0];
     let raw: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let t = encode::onnx_raw("", &[3], 14, &raw);
+    let t = build::onnx_raw("", &[3], 14, &raw);
     let stats = json_stats(&t, None).expect("stats");
     assert!(
         stats.starts_with("{\"count\": 3, \"min\": 0.0, \"max\": 10.0, \"mean\": 5.0,"),
@@ -109,7 +109,7 @@ fn complex_is_by_magnitude() {
 
 #[test]
 fn strings_have_no_stats() {
-    let t = encode::onnx_strings("", &[2], &[b"a", b"b"]);
+    let t = build::onnx_strings("", &[2], &[b"a", b"b"]);
     assert!(json_stats(&t, None).is_none());
     assert!(!text_of(&t, true).contains("stats"));
 }
@@ -117,14 +117,14 @@ fn strings_have_no_stats() {
 #[test]
 fn stats_cover_every_value_past_the_limit() {
     let vals: Vec<f32> = (1..=10).map(|i| i as f32).collect();
-    let t = encode::onnx_f32("", &[10], &vals);
+    let t = build::onnx_f32("", &[10], &vals);
     let stats = json_stats(&t, Some(2)).expect("stats");
     assert!(
         stats.starts_with("{\"count\": 10, \"min\": 1.0, \"max\": 10.0, \"mean\": 5.5,"),
         "{stats}"
     );
     // An empty numeric tensor: a count of zero and no extremes.
-    let empty = encode::onnx_raw("", &[0], 1, &[]);
+    let empty = build::onnx_raw("", &[0], 1, &[]);
     assert_eq!(
         json_stats(&empty, None).as_deref(),
         Some(
@@ -138,7 +138,7 @@ fn stats_cover_every_value_past_the_limit() {
 fn integers_stay_exact() {
     let vals = [i64::MAX, i64::MAX - 1, i64::MIN];
     let raw: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let t = encode::onnx_raw("", &[3], 7, &raw);
+    let t = build::onnx_raw("", &[3], 7, &raw);
     let stats = json_stats(&t, None).expect("stats");
     assert!(
         stats.starts_with(
@@ -152,9 +152,9 @@ fn integers_stay_exact() {
 fn tensor_nested_in_a_model() {
     // The generic tensor block at depth 1 (how a nested tensor is shown
     // when no format view takes over): the statistics are indented with it.
-    let model = encode::onnx_model(&[
-        encode::onnx_f32("w", &[2, 2], &[1.0, 2.0, 3.0, 4.0]),
-        encode::onnx_raw("mask", &[4], 9, &[1, 0, 0, 1]),
+    let model = build::onnx_model(&[
+        build::onnx_f32("w", &[2, 2], &[1.0, 2.0, 3.0, 4.0]),
+        build::onnx_raw("mask", &[4], 9, &[1, 0, 0, 1]),
     ]);
     let decoded = formats::detect(&model, &FormatOptions::default()).expect("decodes");
     let formats::Body::Message { message, .. } = &decoded.body else {

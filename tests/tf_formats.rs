@@ -3,6 +3,9 @@
 //! its README.md), the decoys that must stay `protobuf`, and the validation
 //! rules, on messages hand-encoded here.
 
+mod common;
+
+use common::{Msg, build};
 use pbdecode::formats::{self, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
 use std::path::Path;
@@ -67,70 +70,16 @@ fn snapshot(name: &str, value: String) {
 }
 
 // ---------------------------------------------------------------------------
-// A small protobuf encoder for hand-made messages.
+// Hand-made messages, with the tests' encoder (tests/common).
 
-fn varint(mut v: u64) -> Vec<u8> {
-    let mut out = Vec::new();
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return out;
-        }
-        out.push(b | 0x80);
-    }
+/// A tensorflow.TensorProto: dtype, shape, then the value fields given.
+fn tensor(dtype: u64, dims: &[i64], values: Msg) -> Msg {
+    build::tf_tensor_fields(dtype, dims, &values)
 }
 
-/// A varint field.
-fn vi(field: u32, v: u64) -> Vec<u8> {
-    let mut out = varint(u64::from(field) << 3);
-    out.extend(varint(v));
-    out
-}
-
-/// A length-delimited field.
-fn ld(field: u32, body: &[u8]) -> Vec<u8> {
-    let mut out = varint((u64::from(field) << 3) | 2);
-    out.extend(varint(body.len() as u64));
-    out.extend_from_slice(body);
-    out
-}
-
-fn s(field: u32, text: &str) -> Vec<u8> {
-    ld(field, text.as_bytes())
-}
-
-fn cat(parts: &[Vec<u8>]) -> Vec<u8> {
-    parts.concat()
-}
-
-/// tensorflow.TensorShapeProto with these dims.
-fn shape(dims: &[i64]) -> Vec<u8> {
-    cat(&dims
-        .iter()
-        .map(|&d| ld(2, &vi(1, d as u64)))
-        .collect::<Vec<_>>())
-}
-
-fn packed_f32(field: u32, vals: &[f32]) -> Vec<u8> {
-    let body: Vec<u8> = vals.iter().flat_map(|v| v.to_le_bytes()).collect();
-    ld(field, &body)
-}
-
-/// tensorflow.TensorProto: dtype, shape, then the value fields given.
-fn tensor(dtype: u64, dims: &[i64], values: &[Vec<u8>]) -> Vec<u8> {
-    let mut out = cat(&[vi(1, dtype), ld(2, &shape(dims))]);
-    for v in values {
-        out.extend_from_slice(v);
-    }
-    out
-}
-
-/// A GraphDef with one Const node holding `t`.
-fn graph_with_const(t: &[u8]) -> Vec<u8> {
-    let attr = ld(5, &cat(&[s(1, "value"), ld(2, &ld(8, t))]));
-    ld(1, &cat(&[s(1, "c"), s(2, "Const"), attr]))
+/// A GraphDef with one Const node (`c`) holding `t`.
+fn graph_with_const(t: &Msg) -> Vec<u8> {
+    build::tf_graph(&[("c", t.buf.clone())])
 }
 
 fn const_values(graph: &[u8]) -> String {
@@ -172,7 +121,10 @@ fn graph_all_forms() {
         ..RenderOptions::default()
     };
     snapshot("graph_all_forms_values_all", text_of(&bytes, &all));
-    snapshot("graph_all_forms_json", json_of(&bytes));
+    snapshot(
+        "graph_all_forms_json",
+        common::json::pretty(&json_of(&bytes)),
+    );
 }
 
 #[test]
@@ -188,7 +140,10 @@ fn saved_model_two_signatures() {
     assert!(t.contains("x: DT_FLOAT [?, 3] <- serving_default_x:0"));
     assert!(t.contains("variable w: DT_FLOAT [3, 2] trainable"));
     snapshot("saved_model_two_signatures_text", t);
-    snapshot("saved_model_two_signatures_json", json_of(&bytes));
+    snapshot(
+        "saved_model_two_signatures_json",
+        common::json::pretty(&json_of(&bytes)),
+    );
 }
 
 #[test]
@@ -199,7 +154,10 @@ fn saved_model_tf1_sparse() {
     assert!(t.contains("sp: DT_FLOAT [?, 4] <- sparse (values sp/values:0"));
     assert!(t.contains("tag-set: {train, gpu}"));
     snapshot("saved_model_tf1_sparse_text", t);
-    snapshot("saved_model_tf1_sparse_json", json_of(&bytes));
+    snapshot(
+        "saved_model_tf1_sparse_json",
+        common::json::pretty(&json_of(&bytes)),
+    );
 }
 
 /// Values TensorFlow gives (expect_values.json, from parse_tensor and
@@ -285,7 +243,11 @@ fn decoys_say_why() {
 #[test]
 fn empty_tensor_content_reads_the_typed_field() {
     // TensorFlow: `if tensor.tensor_content` / `!tensor_content().empty()`.
-    let t = tensor(1, &[2], &[ld(4, &[]), packed_f32(5, &[1.5])]);
+    let t = tensor(
+        1,
+        &[2],
+        Msg::new().len_field(4, &[]).packed_floats(5, &[1.5]),
+    );
     assert_eq!(
         const_values(&graph_with_const(&t)),
         "\"values\": [1.5, 1.5]"
@@ -294,13 +256,13 @@ fn empty_tensor_content_reads_the_typed_field() {
 
 #[test]
 fn tensor_content_size_is_exact() {
-    let t = tensor(1, &[2], &[ld(4, &[0; 7])]);
+    let t = tensor(1, &[2], Msg::new().len_field(4, &[0; 7]));
     let g = graph_with_const(&t);
     assert_eq!(format_of(&g), Some("protobuf"));
     let why = rejection("tf-graph-def", &g);
     assert!(why.contains("tensor_content") || why.contains("8"), "{why}");
     // Sub-byte types take a byte each.
-    let t = tensor(29, &[3], &[ld(4, &[1, 2, 0xf])]);
+    let t = tensor(29, &[3], Msg::new().len_field(4, &[1, 2, 0xf]));
     assert_eq!(
         const_values(&graph_with_const(&t)),
         "\"values\": [1, 2, -1]"
@@ -309,7 +271,7 @@ fn tensor_content_size_is_exact() {
 
 #[test]
 fn typed_fields_longer_than_the_shape_are_refused() {
-    let t = tensor(1, &[2], &[packed_f32(5, &[1.0, 2.0, 3.0])]);
+    let t = tensor(1, &[2], Msg::new().packed_floats(5, &[1.0, 2.0, 3.0]));
     let why = rejection("tf-graph-def", &graph_with_const(&t));
     assert!(
         why.contains("float_val holds 3 values, the shape needs 2"),
@@ -320,19 +282,23 @@ fn typed_fields_longer_than_the_shape_are_refused() {
 #[test]
 fn complex_values_count_in_pairs() {
     // 5 values for 2 elements: two pairs and a dropped value, as TensorFlow.
-    let five = tensor(8, &[2], &[packed_f32(9, &[1.0, 2.0, 3.0, 4.0, 9.0])]);
+    let five = tensor(
+        8,
+        &[2],
+        Msg::new().packed_floats(9, &[1.0, 2.0, 3.0, 4.0, 9.0]),
+    );
     assert_eq!(
         const_values(&graph_with_const(&five)),
         "\"values\": [[1.0, 2.0], [3.0, 4.0]]"
     );
     // A lone value is no pair at all: zeros.
-    let one = tensor(8, &[2], &[packed_f32(9, &[7.0])]);
+    let one = tensor(8, &[2], Msg::new().packed_floats(9, &[7.0]));
     assert_eq!(
         const_values(&graph_with_const(&one)),
         "\"values\": [[0.0, 0.0], [0.0, 0.0]]"
     );
     // 3 pairs for 2 elements: too many.
-    let six = tensor(8, &[2], &[packed_f32(9, &[1.0; 6])]);
+    let six = tensor(8, &[2], Msg::new().packed_floats(9, &[1.0; 6]));
     let why = rejection("tf-graph-def", &graph_with_const(&six));
     assert!(why.contains("pairs"), "{why}");
 }
@@ -340,7 +306,7 @@ fn complex_values_count_in_pairs() {
 #[test]
 fn short_float8_val_is_padded_with_its_last_value() {
     // TensorFlow repeats the last value of a short float8_val (a bytes field).
-    let t = tensor(25, &[3], &[ld(18, &[0x38])]);
+    let t = tensor(25, &[3], Msg::new().len_field(18, &[0x38]));
     let j = json_of(&graph_with_const(&t));
     assert!(j.contains("\"values\": [1.0, 1.0, 1.0]"), "{j}");
 }
@@ -349,7 +315,7 @@ fn short_float8_val_is_padded_with_its_last_value() {
 fn odd_complex_lists_drop_the_unpaired_value_before_padding() {
     // 3 values for 3 elements: one pair, the lone 9.0 dropped, then the
     // pair repeated.
-    let t = tensor(8, &[3], &[packed_f32(9, &[1.0, -1.0, 9.0])]);
+    let t = tensor(8, &[3], Msg::new().packed_floats(9, &[1.0, -1.0, 9.0]));
     let j = json_of(&graph_with_const(&t));
     assert!(
         j.contains("\"values\": [[1.0, -1.0], [1.0, -1.0], [1.0, -1.0]]"),
@@ -359,23 +325,28 @@ fn odd_complex_lists_drop_the_unpaired_value_before_padding() {
 
 #[test]
 fn string_tensors_in_tensor_content_are_refused() {
-    let t = tensor(7, &[1], &[ld(4, &[1, b'a'])]);
+    let t = tensor(7, &[1], Msg::new().len_field(4, &[1, b'a']));
     let why = rejection("tf-graph-def", &graph_with_const(&t));
     assert!(why.contains("string_val"), "{why}");
 }
 
 #[test]
 fn nodes_need_a_name() {
-    let g = ld(1, &s(2, "NoOp"));
+    let g = Msg::new().message(1, &Msg::new().string(2, "NoOp")).buf;
     assert_eq!(format_of(&g), Some("protobuf"));
     assert!(rejection("tf-graph-def", &g).contains("NodeDef has no name"));
 }
 
 #[test]
 fn any_needs_a_type_url() {
-    let meta_info = cat(&[s(4, "serve"), ld(3, &s(1, "no-slash"))]);
-    let graph = ld(1, &cat(&[s(1, "n"), s(2, "NoOp")]));
-    let sm = cat(&[vi(1, 1), ld(2, &cat(&[ld(1, &meta_info), ld(2, &graph)]))]);
+    let meta_info = Msg::new()
+        .string(4, "serve")
+        .message(3, &Msg::new().string(1, "no-slash"));
+    let graph = Msg::new().message(1, &Msg::new().string(1, "n").string(2, "NoOp"));
+    let sm = Msg::new()
+        .varint(1, 1)
+        .message(2, &Msg::new().message(1, &meta_info).message(2, &graph))
+        .buf;
     assert!(rejection("tf-saved-model", &sm).contains("type_url"));
 }
 
@@ -383,33 +354,41 @@ fn any_needs_a_type_url() {
 /// (ragged) signature input, signature defaults, and under `--as` a field
 /// newer than the tables.
 fn hand_saved_model(unknown: bool) -> Vec<u8> {
-    let comp = |name: &str, dtype: u64| cat(&[s(1, name), vi(2, dtype), ld(3, &shape(&[-1]))]);
-    let type_spec = cat(&[vi(1, 3), s(3, "RaggedTensorSpec"), vi(4, 2)]);
-    let composite = cat(&[
-        ld(1, &type_spec),
-        ld(2, &comp("r_values:0", 3)),
-        ld(2, &comp("r_splits:0", 9)),
-    ]);
-    let r = cat(&[ld(5, &composite), vi(2, 3)]);
-    let out = cat(&[s(1, "out:0"), vi(2, 1), ld(3, &shape(&[-1, 2]))]);
-    let default = tensor(1, &[], &[packed_f32(5, &[0.5])]);
-    let sig = cat(&[
-        ld(1, &cat(&[s(1, "r"), ld(2, &r)])),
-        ld(2, &cat(&[s(1, "y"), ld(2, &out)])),
-        s(3, "tensorflow/serving/predict"),
-        ld(4, &cat(&[s(1, "scale"), ld(2, &default)])),
-    ]);
-    let mut node = cat(&[s(1, "r_values"), s(2, "Placeholder")]);
+    // A TensorInfo: name, dtype, shape.
+    let info = |name: &str, dtype: u64, dims: &[i64]| {
+        Msg::new()
+            .string(1, name)
+            .varint(2, dtype)
+            .message(3, &build::tf_shape(dims))
+    };
+    let type_spec = Msg::new()
+        .varint(1, 3)
+        .string(3, "RaggedTensorSpec")
+        .varint(4, 2);
+    let composite = Msg::new()
+        .message(1, &type_spec)
+        .message(2, &info("r_values:0", 3, &[-1]))
+        .message(2, &info("r_splits:0", 9, &[-1]));
+    let r = Msg::new().message(5, &composite).varint(2, 3);
+    let out = info("out:0", 1, &[-1, 2]);
+    let default = tensor(1, &[], Msg::new().packed_floats(5, &[0.5]));
+    // A map entry: key, value.
+    let entry = |k: &str, v: &Msg| Msg::new().string(1, k).message(2, v);
+    let sig = Msg::new()
+        .message(1, &entry("r", &r))
+        .message(2, &entry("y", &out))
+        .string(3, "tensorflow/serving/predict")
+        .message(4, &entry("scale", &default));
+    let mut node = Msg::new().string(1, "r_values").string(2, "Placeholder");
     if unknown {
-        node.extend(vi(99, 7));
+        node = node.varint(99, 7);
     }
-    let graph = ld(1, &node);
-    let mg = cat(&[
-        ld(1, &s(4, "serve")),
-        ld(2, &graph),
-        ld(5, &cat(&[s(1, "serving_default"), ld(2, &sig)])),
-    ]);
-    cat(&[vi(1, 1), ld(2, &mg)])
+    let graph = Msg::new().message(1, &node);
+    let mg = Msg::new()
+        .message(1, &Msg::new().string(4, "serve"))
+        .message(2, &graph)
+        .message(5, &entry("serving_default", &sig));
+    Msg::new().varint(1, 1).message(2, &mg).buf
 }
 
 #[test]
@@ -421,7 +400,7 @@ fn composite_signature_and_defaults() {
     ));
     assert!(t.contains("scale: DT_FLOAT [] {0.5}"));
     snapshot("hand_saved_model_text", t);
-    snapshot("hand_saved_model_json", json_of(&sm));
+    snapshot("hand_saved_model_json", common::json::pretty(&json_of(&sm)));
 }
 
 #[test]
@@ -440,11 +419,22 @@ fn forced_shows_fields_newer_than_the_tables() {
 #[test]
 fn damaged_inputs_never_panic() {
     let bytes = read("graph_all_forms.pb");
-    let check = |b: &[u8]| {
-        if let Ok(d) = formats::detect(b, &FormatOptions::default()) {
+    // Whatever `--as auto` makes of a damaged GraphDef renders, and its
+    // JSON parses; what it turns down is turned down with an offset.
+    let mut formats_seen = std::collections::BTreeSet::new();
+    let mut check = |b: &[u8]| match formats::detect(b, &FormatOptions::default()) {
+        Ok(d) => {
+            formats_seen.insert(d.format.id);
             let mut out = Vec::new();
             text::write_decoded(&mut out, &d, &RenderOptions::default()).expect("write");
-            json::write_decoded(&mut out, &d, &RenderOptions::default()).expect("write");
+            let mut j = Vec::new();
+            json::write_decoded(&mut j, &d, &RenderOptions::default()).expect("write");
+            let j = String::from_utf8(j).expect("UTF-8 JSON");
+            common::json::parse(&j).unwrap_or_else(|e| panic!("bad JSON ({e}): {j}"));
+        }
+        Err(r) => {
+            let e = r.error.to_string();
+            assert!(e.contains("@0x"), "no offset in {e}");
         }
     };
     let step = (bytes.len() / 120).max(1);
@@ -454,4 +444,10 @@ fn damaged_inputs_never_panic() {
         b[cut] ^= 0xff;
         check(&b);
     }
+    // Damage keeps some inputs GraphDefs and turns others into plain
+    // protobuf.
+    assert!(
+        formats_seen.contains("tf-graph-def") && formats_seen.contains("protobuf"),
+        "{formats_seen:?}"
+    );
 }

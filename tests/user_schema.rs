@@ -3,6 +3,8 @@
 //! into the same tables as the built-in formats and rendered by the same
 //! renderers; fields the schema does not know are read without a schema.
 
+mod common;
+
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
 use pbdecode::user_schema;
@@ -23,9 +25,9 @@ fn render(set: &SchemaSet, type_name: &str, message: &str) -> String {
     let mut j = Vec::new();
     json::write_decoded(&mut j, &decoded, &opts).unwrap();
     format!(
-        "{}\n{}",
+        "{}--- json ---\n{}",
         String::from_utf8(t).unwrap(),
-        String::from_utf8(j).unwrap()
+        common::json::pretty(&String::from_utf8(j).unwrap())
     )
 }
 

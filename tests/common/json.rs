@@ -1,8 +1,44 @@
-//! A small, strict JSON parser (RFC 8259), enough to check the decoder's JSON
-//! output: it rejects trailing commas, bare NaN, leading zeros, unescaped
-//! control characters and trailing garbage. Numbers keep their text so
-//! 64-bit integers can be compared exactly.
+//! JSON in the tests, through serde_json: `value` parses a document
+//! strictly (RFC 8259: no trailing commas, bare NaN, leading zeros, raw
+//! control characters or trailing bytes) into a `serde_json::Value`;
+//! `JsonExt` adds the accessors serde_json lacks; `pretty` is the layout of
+//! JSON in the snapshots.
+//!
+//! serde_json is built with `preserve_order` (keys stay in the order the
+//! decoder wrote them) and `arbitrary_precision` (numbers keep their text,
+//! so 64-bit integers and float text compare exactly).
+//!
+//! `parse` and `Json` keep the interface of the parser these tests used
+//! before serde_json (a plain enum with `get`, `as_str`, `as_f64`,
+//! `as_i128`, `as_array`), converted from serde_json's value, so tests
+//! written against it still compile; new tests can use `value`.
 
+use serde_json::Value;
+
+/// Nesting deeper than this is refused rather than risking the stack of a
+/// test thread.
+const MAX_DEPTH: usize = 512;
+
+/// Parses a whole document (nothing but white space after it).
+pub fn value(text: &str) -> Result<Value, String> {
+    let depth = depth(text);
+    if depth > MAX_DEPTH {
+        return Err(format!("nested {depth} levels deep, more than {MAX_DEPTH}"));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let mut values = de.into_iter::<Value>();
+    let value = match values.next() {
+        Some(v) => v.map_err(|e| e.to_string())?,
+        None => return Err("no value".to_string()),
+    };
+    if values.next().is_some() {
+        return Err(format!("trailing bytes at {}", values.byte_offset()));
+    }
+    Ok(value)
+}
+
+/// A parsed document as a plain enum (see the module's note).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Json {
     Null,
@@ -11,8 +47,30 @@ pub enum Json {
     Num(String),
     Str(String),
     Arr(Vec<Json>),
-    /// Members in document order (duplicates kept, so tests can find them).
+    /// Members in document order.
     Obj(Vec<(String, Json)>),
+}
+
+/// Parses a whole document into a [`Json`].
+pub fn parse(text: &str) -> Result<Json, String> {
+    value(text).map(|v| Json::from(&v))
+}
+
+impl From<&Value> for Json {
+    fn from(v: &Value) -> Json {
+        match v {
+            Value::Null => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Number(_) => Json::Num(v.number_text().unwrap_or_default()),
+            Value::String(s) => Json::Str(s.clone()),
+            Value::Array(a) => Json::Arr(a.iter().map(Json::from).collect()),
+            Value::Object(m) => Json::Obj(
+                m.iter()
+                    .map(|(k, item)| (k.clone(), Json::from(item)))
+                    .collect(),
+            ),
+        }
+    }
 }
 
 impl Json {
@@ -52,225 +110,190 @@ impl Json {
     }
 }
 
-pub fn parse(text: &str) -> Result<Json, String> {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        i: 0,
-        depth: 0,
-    };
-    p.ws();
-    let v = p.value()?;
-    p.ws();
-    if p.i != p.s.len() {
-        return Err(format!("trailing bytes at {}", p.i));
+/// How deep arrays and objects nest (brackets inside strings not counted).
+fn depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
     }
-    Ok(v)
+    max
 }
 
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
-    depth: u32,
+/// Accessors over serde_json's `Value` that it does not have.
+pub trait JsonExt {
+    /// An integer number of any size up to 128 bits, from its text.
+    fn as_i128(&self) -> Option<i128>;
+    /// A number's text exactly as written.
+    fn number_text(&self) -> Option<String>;
 }
 
-impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.i).copied()
+impl JsonExt for Value {
+    fn as_i128(&self) -> Option<i128> {
+        self.number_text()?.parse().ok()
     }
 
-    fn err<T>(&self, what: &str) -> Result<T, String> {
-        Err(format!("{what} at byte {}", self.i))
-    }
-
-    fn ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.i += 1;
+    fn number_text(&self) -> Option<String> {
+        match self {
+            // serde_json keeps the digits but writes a positive exponent as
+            // `e+`; the decoder writes `e38`, so the `+` is dropped here.
+            Value::Number(n) => Some(n.to_string().replace("e+", "e")),
+            _ => None,
         }
     }
+}
 
-    fn lit(&mut self, word: &str, v: Json) -> Result<Json, String> {
-        if self.s[self.i..].starts_with(word.as_bytes()) {
-            self.i += word.len();
-            Ok(v)
-        } else {
-            self.err("bad literal")
-        }
+/// A string value.
+pub fn str(s: &str) -> Value {
+    Value::String(s.to_string())
+}
+
+/// The layout of JSON in snapshots: a value that fits on the rest of its
+/// line (100 columns) is written on it, with `, ` and `: ` as the decoder
+/// writes them; a longer object has one member a line, indented two spaces
+/// a level; a longer array of numbers, strings and literals is packed onto
+/// lines of at most 100 columns (a tensor's values stay readable); a longer
+/// array of arrays or objects has one item a line. Keys in the decoder's
+/// order and numbers as it wrote them; strings escaped as serde_json
+/// escapes them (the same characters).
+///
+/// Panics (with the text) when `text` is not JSON.
+pub fn pretty(text: &str) -> String {
+    let value = value(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    let mut out = String::new();
+    write_pretty(&mut out, &value, 0);
+    out.push('\n');
+    out
+}
+
+const WIDTH: usize = 100;
+
+fn scalar(v: &Value) -> String {
+    if let Some(n) = v.number_text() {
+        return n;
     }
+    serde_json::to_string(v).unwrap_or_else(|e| panic!("{e}"))
+}
 
-    fn value(&mut self) -> Result<Json, String> {
-        self.depth += 1;
-        if self.depth > 512 {
-            return self.err("too deep");
-        }
-        let v = match self.peek() {
-            Some(b'{') => self.object(),
-            Some(b'[') => self.array(),
-            Some(b'"') => self.string().map(Json::Str),
-            Some(b't') => self.lit("true", Json::Bool(true)),
-            Some(b'f') => self.lit("false", Json::Bool(false)),
-            Some(b'n') => self.lit("null", Json::Null),
-            Some(b'-' | b'0'..=b'9') => self.number(),
-            _ => self.err("expected a value"),
-        };
-        self.depth -= 1;
-        v
-    }
+fn is_scalar(v: &Value) -> bool {
+    !matches!(v, Value::Array(_) | Value::Object(_))
+}
 
-    fn object(&mut self) -> Result<Json, String> {
-        self.i += 1;
-        let mut members = Vec::new();
-        self.ws();
-        if self.peek() == Some(b'}') {
-            self.i += 1;
-            return Ok(Json::Obj(members));
-        }
-        loop {
-            self.ws();
-            if self.peek() != Some(b'"') {
-                return self.err("expected a key");
-            }
-            let k = self.string()?;
-            self.ws();
-            if self.peek() != Some(b':') {
-                return self.err("expected ':'");
-            }
-            self.i += 1;
-            self.ws();
-            let v = self.value()?;
-            members.push((k, v));
-            self.ws();
-            match self.peek() {
-                Some(b',') => self.i += 1,
-                Some(b'}') => {
-                    self.i += 1;
-                    return Ok(Json::Obj(members));
+fn newline(out: &mut String, level: usize) {
+    out.push('\n');
+    out.push_str(&"  ".repeat(level));
+}
+
+/// `v` on one line, if that takes at most `budget` characters.
+fn inline(v: &Value, budget: usize) -> Option<String> {
+    let mut out = String::new();
+    inline_into(&mut out, v, budget)?;
+    Some(out)
+}
+
+fn inline_into(out: &mut String, v: &Value, budget: usize) -> Option<()> {
+    match v {
+        Value::Array(a) => {
+            out.push('[');
+            for (k, item) in a.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
                 }
-                _ => return self.err("expected ',' or '}'"),
+                inline_into(out, item, budget)?;
             }
+            out.push(']');
         }
+        Value::Object(m) => {
+            out.push('{');
+            for (k, (key, item)) in m.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&scalar(&Value::String(key.clone())));
+                out.push_str(": ");
+                inline_into(out, item, budget)?;
+            }
+            out.push('}');
+        }
+        _ => out.push_str(&scalar(v)),
     }
+    (out.len() <= budget).then_some(())
+}
 
-    fn array(&mut self) -> Result<Json, String> {
-        self.i += 1;
-        let mut items = Vec::new();
-        self.ws();
-        if self.peek() == Some(b']') {
-            self.i += 1;
-            return Ok(Json::Arr(items));
-        }
-        loop {
-            self.ws();
-            items.push(self.value()?);
-            self.ws();
-            match self.peek() {
-                Some(b',') => self.i += 1,
-                Some(b']') => {
-                    self.i += 1;
-                    return Ok(Json::Arr(items));
-                }
-                _ => return self.err("expected ',' or ']'"),
-            }
-        }
+fn write_pretty(out: &mut String, v: &Value, level: usize) {
+    // The column this value starts at (after its key), and room for a
+    // comma after it.
+    let column = out.len() - out.rfind('\n').map_or(0, |i| i + 1);
+    if let Some(line) = inline(v, WIDTH.saturating_sub(column + 1)) {
+        out.push_str(&line);
+        return;
     }
-
-    fn hex4(&mut self) -> Result<u32, String> {
-        let h = self.s.get(self.i..self.i + 4).ok_or("short \\u escape")?;
-        let h = std::str::from_utf8(h).map_err(|e| e.to_string())?;
-        let v = u32::from_str_radix(h, 16).map_err(|e| e.to_string())?;
-        self.i += 4;
-        Ok(v)
-    }
-
-    fn string(&mut self) -> Result<String, String> {
-        self.i += 1;
-        let mut out = String::new();
-        loop {
-            let start = self.i;
-            while let Some(c) = self.peek() {
-                if c == b'"' || c == b'\\' || c < 0x20 {
-                    break;
+    match v {
+        Value::Object(m) => {
+            out.push('{');
+            for (k, (key, item)) in m.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
                 }
-                self.i += 1;
+                newline(out, level + 1);
+                out.push_str(&scalar(&Value::String(key.clone())));
+                out.push_str(": ");
+                write_pretty(out, item, level + 1);
             }
-            out.push_str(std::str::from_utf8(&self.s[start..self.i]).map_err(|e| e.to_string())?);
-            match self.peek() {
-                Some(b'"') => {
-                    self.i += 1;
-                    return Ok(out);
+            newline(out, level);
+            out.push('}');
+        }
+        Value::Array(a) if a.iter().all(is_scalar) => {
+            out.push('[');
+            let indent = 2 * (level + 1);
+            let mut line = 0usize;
+            for (k, item) in a.iter().map(scalar).enumerate() {
+                if k == 0 {
+                    newline(out, level + 1);
+                    line = indent;
+                } else if line + 2 + item.len() + 1 > WIDTH {
+                    // (+ 1: room for the comma that may end the line)
+                    out.push(',');
+                    newline(out, level + 1);
+                    line = indent;
+                } else {
+                    out.push_str(", ");
+                    line += 2;
                 }
-                Some(b'\\') => {
-                    self.i += 1;
-                    let c = self.peek().ok_or("short escape")?;
-                    self.i += 1;
-                    match c {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
-                        b'u' => {
-                            let mut cp = self.hex4()?;
-                            if (0xd800..0xdc00).contains(&cp) {
-                                if !self.s[self.i..].starts_with(b"\\u") {
-                                    return self.err("lone surrogate");
-                                }
-                                self.i += 2;
-                                let lo = self.hex4()?;
-                                if !(0xdc00..0xe000).contains(&lo) {
-                                    return self.err("bad surrogate pair");
-                                }
-                                cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-                            }
-                            out.push(char::from_u32(cp).ok_or("bad code point")?);
-                        }
-                        _ => return self.err("bad escape"),
-                    }
+                out.push_str(&item);
+                line += item.len();
+            }
+            newline(out, level);
+            out.push(']');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (k, item) in a.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
                 }
-                Some(_) => return self.err("control character in string"),
-                None => return self.err("unterminated string"),
+                newline(out, level + 1);
+                write_pretty(out, item, level + 1);
             }
+            newline(out, level);
+            out.push(']');
         }
-    }
-
-    fn number(&mut self) -> Result<Json, String> {
-        let start = self.i;
-        if self.peek() == Some(b'-') {
-            self.i += 1;
-        }
-        match self.peek() {
-            Some(b'0') => self.i += 1,
-            Some(b'1'..=b'9') => {
-                while matches!(self.peek(), Some(b'0'..=b'9')) {
-                    self.i += 1;
-                }
-            }
-            _ => return self.err("bad number"),
-        }
-        if self.peek() == Some(b'.') {
-            self.i += 1;
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return self.err("bad fraction");
-            }
-            while matches!(self.peek(), Some(b'0'..=b'9')) {
-                self.i += 1;
-            }
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.i += 1;
-            if matches!(self.peek(), Some(b'+' | b'-')) {
-                self.i += 1;
-            }
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return self.err("bad exponent");
-            }
-            while matches!(self.peek(), Some(b'0'..=b'9')) {
-                self.i += 1;
-            }
-        }
-        let text = std::str::from_utf8(&self.s[start..self.i]).map_err(|e| e.to_string())?;
-        Ok(Json::Num(text.to_string()))
+        _ => out.push_str(&scalar(v)),
     }
 }

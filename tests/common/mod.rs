@@ -1,11 +1,13 @@
-//! Shared helpers of the integration tests: a small protobuf encoder (so
-//! every fixture is made from readable code, not opaque bytes), the fixture
-//! generator, a tiny JSON parser (to check the JSON output without a
-//! dependency) and a runner that decodes and renders like the binary does.
+//! Shared helpers of the integration tests: the one protobuf encoder of the
+//! tests (`Msg`, so every input is made from readable code, not opaque
+//! bytes), whole messages built with it (`build`), the ONNX tensor fixture
+//! generator (`fixtures`), JSON parsing and snapshot layout over serde_json
+//! (`json`), and a runner that decodes and renders like the binary does.
 //!
 //! Each test crate uses only part of this module.
 #![allow(dead_code)]
 
+pub mod build;
 pub mod fixtures;
 pub mod json;
 
@@ -135,6 +137,23 @@ impl Msg {
         self.len_field(number, &p)
     }
 
+    /// Packed floats (little-endian, 4 bytes each) in one LEN field.
+    pub fn packed_floats(self, number: u64, vs: &[f32]) -> Self {
+        let p: Vec<u8> = vs.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.len_field(number, &p)
+    }
+
+    /// Packed doubles (little-endian, 8 bytes each) in one LEN field.
+    pub fn packed_doubles(self, number: u64, vs: &[f64]) -> Self {
+        let p: Vec<u8> = vs.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.len_field(number, &p)
+    }
+
+    /// A group: start key, the fields of `m`, end key.
+    pub fn group(self, number: u64, m: &Msg) -> Self {
+        self.key(number, SGROUP).raw(&m.buf).key(number, EGROUP)
+    }
+
     /// A LEN key and a length prefix with no (or not enough) bytes after it:
     /// how a file claiming more than it holds is made.
     pub fn len_header(mut self, number: u64, claimed: u64) -> Self {
@@ -147,6 +166,12 @@ impl Msg {
     pub fn raw(mut self, bytes: &[u8]) -> Self {
         self.buf.extend_from_slice(bytes);
         self
+    }
+}
+
+impl From<Msg> for Vec<u8> {
+    fn from(m: Msg) -> Vec<u8> {
+        m.buf
     }
 }
 
