@@ -21,6 +21,7 @@ use std::process::ExitCode;
 )]
 pub struct Args {
     /// The file to decode, or - for standard input.
+    #[arg(required_unless_present = "dump_schema", default_value = "")]
     file: String,
     /// The format: auto (try each in the seed's order) or one of the format ids.
     #[arg(long = "as", default_value = "auto", value_name = "FORMAT")]
@@ -52,6 +53,11 @@ pub struct Args {
     /// A folder to look for imported .proto files in (repeatable).
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
+    /// Print the schema read from --schema or --descriptor-set (every
+    /// message's fields, numbers, types, labels, packedness; --json for
+    /// JSON) instead of decoding a file.
+    #[arg(long)]
+    dump_schema: bool,
     /// Sparse tensors: also show the dense tensor.
     #[arg(long)]
     dense: bool,
@@ -89,6 +95,9 @@ pub(crate) fn usage(msg: &str) -> io::Result<ExitCode> {
 }
 
 pub fn run(args: &Args) -> io::Result<ExitCode> {
+    if args.dump_schema {
+        return schema::dump_schema(args);
+    }
     let values = match args.values.as_deref() {
         None => None,
         Some("all") => Some(u64::MAX),
