@@ -154,22 +154,18 @@ enum Found {
 /// Checks an import's name the way protoc's source tree does: a relative
 /// path of plain components below the roots.
 fn check_import_name(import: &str) -> Result<(), String> {
-    if import.is_empty() {
-        return Err("an empty file name".into());
+    const RULE: &str = "imports are relative paths below the import roots, and protoc refuses backslashes, `//`, `.` and `..` as well";
+    if import.is_empty() || import.bytes().any(|b| b == 0) {
+        return Err("not a file name".into());
     }
-    if import.starts_with('/') || import.contains('\\') {
-        return Err(
-            "an absolute path or a backslash (imports are paths below the -I folders)".into(),
-        );
+    if import.starts_with('/') {
+        return Err(format!("an absolute path is not allowed ({RULE})"));
     }
-    if import
-        .split('/')
-        .any(|c| c == ".." || c == "." || c.is_empty())
-    {
-        return Err("`.`, `..` or an empty component (imports are plain paths below the -I folders, as protoc requires)".into());
+    if import.split('/').any(|c| c == "..") {
+        return Err(format!("`..` is not allowed ({RULE})"));
     }
-    if import.bytes().any(|b| b == 0) {
-        return Err("a NUL byte".into());
+    if import.contains('\\') || import.split('/').any(|c| c == "." || c.is_empty()) {
+        return Err(format!("not a plain path ({RULE})"));
     }
     Ok(())
 }
@@ -178,6 +174,8 @@ fn check_import_name(import: &str) -> Result<(), String> {
 /// file of that name wins, as in protoc. The file must be a regular file
 /// whose real path (symlinks resolved) stays inside that root.
 fn find_import(import: &str, roots: &[Root]) -> Result<Option<Found>, String> {
+    // (The name is checked first, so `root.join` never leaves the root by
+    // its text; only a symlink can, which `canonicalize` reveals.)
     check_import_name(import)?;
     for root in roots {
         let candidate = root.real.join(import);
@@ -188,7 +186,7 @@ fn find_import(import: &str, roots: &[Root]) -> Result<Option<Found>, String> {
         };
         if !real.starts_with(&root.real) {
             return Err(format!(
-                "{} leads outside {} (a symlink); imports stay inside their -I folder",
+                "{} leads outside {} through a symlink; an import must stay inside the root it is found in",
                 root.shown.join(import).display(),
                 root.shown.display()
             ));
