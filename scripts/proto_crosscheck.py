@@ -9,14 +9,19 @@ the file (nested ones and map entries included) the two must agree on each
 field's name, number, label (optional, repeated, required; proto3 optional),
 type (scalar, enum, message or group, with the full name of the type),
 packedness (proto2 [packed], proto3 defaults, editions features), oneof and
-map-ness; and every enum of the file on its values.
+map-ness; and every enum of the file on its values. The descriptor set protoc
+wrote is also read back with `decode --descriptor-set SET --dump-schema` and
+compared the same way.
 
     scripts/proto_crosscheck.py [--decoder target/release/decode] ROOT [ROOT ...]
     scripts/proto_crosscheck.py --onnx            # the onnx wheel's .proto files
 
 Each ROOT is an import root (`-I`); every *.proto below it is checked, its
 name relative to ROOT. Prints one line per disagreement and the totals: files
-protoc accepts, files pbdecode accepts, files on which both agree.
+protoc accepts, files pbdecode accepts, files on which both agree (from the
+.proto file, and from protoc's descriptor set). pbdecode may accept a file
+protoc refuses only when an import is found in the main file's folder, an
+implied import root of pbdecode's.
 """
 
 import argparse
@@ -115,12 +120,12 @@ def protoc_view(pool, fdset, name):
     return messages, enums
 
 
-def pbdecode_view(decoder, root, name):
-    r = subprocess.run(
-        [decoder, "--schema", os.path.join(root, name), "-I", root, "--dump-schema", "--json"],
-        capture_output=True,
-        text=True,
-    )
+def pbdecode_view(decoder, root, name, descriptor_set=None):
+    if descriptor_set:
+        cmd = [decoder, "--descriptor-set", descriptor_set, "--dump-schema", "--json"]
+    else:
+        cmd = [decoder, "--schema", os.path.join(root, name), "-I", root, "--dump-schema", "--json"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return None, r.stderr.strip()
     d = json.loads(r.stdout)
@@ -163,7 +168,7 @@ def find_protos(root):
 
 
 def check_root(root, files, decoder, batch, jobs, show):
-    totals = {"files": len(files), "protoc": 0, "pbdecode": 0, "agree": 0}
+    totals = {"files": len(files), "protoc": 0, "pbdecode": 0, "agree": 0, "desc_agree": 0}
     problems = []
     with tempfile.TemporaryDirectory() as tmp, concurrent.futures.ThreadPoolExecutor(jobs) as ex:
         for start in range(0, len(files), batch):
@@ -201,12 +206,23 @@ def check_root(root, files, decoder, batch, jobs, show):
                     pool = descriptor_pool.DescriptorPool()
                     for f in fdset.file:
                         pool.Add(f)
-                    sets[path] = (pool, fdset)
-                pool, fdset = sets[path]
+                    dview, derr = pbdecode_view(decoder, root, None, descriptor_set=path)
+                    if dview is None:
+                        problems.append(f"{n}: pbdecode rejects protoc's descriptor set: {derr}")
+                    sets[path] = (pool, fdset, dview)
+                pool, fdset, dview = sets[path]
+                theirs = protoc_view(pool, fdset, n)
+                # The same file read from protoc's descriptor set.
+                if dview is not None:
+                    ddiff = compare(theirs, dview)
+                    if ddiff is None:
+                        totals["desc_agree"] += 1
+                    else:
+                        problems.append(f"{n} (--descriptor-set): {ddiff}")
                 if view is None:
                     problems.append(f"{n}: pbdecode rejects it: {err}")
                     continue
-                diff = compare(protoc_view(pool, fdset, n), view)
+                diff = compare(theirs, view)
                 if diff is None:
                     totals["agree"] += 1
                 else:
@@ -235,15 +251,22 @@ def main():
 
         site = os.path.dirname(os.path.dirname(onnx.__file__))
         todo.append((site, sorted(f"onnx/{f}" for f in os.listdir(os.path.dirname(onnx.__file__)) if f.endswith(".proto"))))
-    grand = {"files": 0, "protoc": 0, "pbdecode": 0, "agree": 0}
+    grand = {"files": 0, "protoc": 0, "pbdecode": 0, "agree": 0, "desc_agree": 0}
     for root, files in todo:
         t = check_root(root, files, args.decoder, args.batch, args.jobs, args.show)
-        print(f"{root}: {t['files']} files; protoc accepts {t['protoc']}, pbdecode accepts {t['pbdecode']}, both agree on {t['agree']}")
+        print(
+            f"{root}: {t['files']} files; protoc accepts {t['protoc']}, pbdecode accepts {t['pbdecode']}, "
+            f"both agree on {t['agree']}; read from protoc's descriptor sets: {t['desc_agree']} agree"
+        )
         for k in grand:
             grand[k] += t[k]
     if len(todo) > 1:
-        print(f"total: {grand['files']} files; protoc accepts {grand['protoc']}, pbdecode accepts {grand['pbdecode']}, both agree on {grand['agree']}")
-    return 0 if grand["agree"] == grand["protoc"] and grand["pbdecode"] == grand["protoc"] else 1
+        print(
+            f"total: {grand['files']} files; protoc accepts {grand['protoc']}, pbdecode accepts {grand['pbdecode']}, "
+            f"both agree on {grand['agree']}; read from protoc's descriptor sets: {grand['desc_agree']} agree"
+        )
+    ok = grand["agree"] == grand["protoc"] == grand["desc_agree"]
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -303,7 +303,7 @@ pub struct Features {
 
 impl Features {
     /// These settings, falling back to `parent`'s where unset.
-    fn over(self, parent: Features) -> Features {
+    pub fn over(self, parent: Features) -> Features {
         Features {
             packed: self.packed.or(parent.packed),
             legacy_required: self.legacy_required.or(parent.legacy_required),
@@ -743,9 +743,10 @@ impl<'a> Parser<'a> {
         });
         match value {
             Some(v) => Ok((v, first)),
-            None if t.kind == Tk::Int => {
-                self.error(&t, format!("{} is out of range", self.describe(&t)))
-            }
+            None if t.kind == Tk::Int => self.error(
+                &t,
+                format!("{} is not an integer in range", self.describe(&t)),
+            ),
             None => self.expected(what, &t),
         }
     }
@@ -879,10 +880,8 @@ impl<'a> Parser<'a> {
         }
         loop {
             let (name, value) = self.option_assignment()?;
-            if name == "packed" {
-                if let OptValue::Scalar(v) = &value {
-                    packed = Some(v == "true");
-                }
+            if let ("packed", OptValue::Scalar(v)) = (name.as_str(), &value) {
+                packed = Some(v == "true");
             }
             apply_feature(features, &name, &value);
             let t = self.next()?;
@@ -1302,17 +1301,36 @@ pub fn parse_proto(text: &[u8], quote_tokens: bool) -> Result<FileAst, ParseErro
     Ok(file)
 }
 
-/// Resolves what each field's syntax implies: proto3 `optional`, and in
-/// editions files the inherited features (packed, LEGACY_REQUIRED,
-/// DELIMITED). Iterative; nesting is bounded by the parser anyway.
+/// Marks proto3 `optional` fields, and resolves editions features.
 fn finish_fields(file: &mut FileAst) {
+    if file.syntax_proto3 {
+        let mut stack: Vec<&mut MessageAst> = file.messages.iter_mut().collect();
+        while let Some(m) = stack.pop() {
+            for f in &mut m.fields {
+                if f.label == Some(Label::Optional) && f.oneof.is_none() {
+                    f.proto3_optional = true;
+                }
+            }
+            stack.extend(m.messages.iter_mut());
+        }
+    }
+    resolve_features(file);
+}
+
+/// In an editions file, gives every field what its inherited features
+/// (file, message, oneof, field) say: packedness, LEGACY_REQUIRED as
+/// `required`, DELIMITED as group encoding. Nothing for proto2 and proto3.
+/// Iterative.
+pub fn resolve_features(file: &mut FileAst) {
+    if !file.editions {
+        return;
+    }
     let defaults = Features {
         packed: Some(true),
         legacy_required: Some(false),
         delimited: Some(false),
     };
     let file_features = file.features.over(defaults);
-    let (proto3, editions) = (file.syntax_proto3, file.editions);
     let mut stack: Vec<(&mut MessageAst, Features)> = file
         .messages
         .iter_mut()
@@ -1321,17 +1339,12 @@ fn finish_fields(file: &mut FileAst) {
     while let Some((m, parent)) = stack.pop() {
         let features = m.features.over(parent);
         for f in &mut m.fields {
-            if proto3 && f.label == Some(Label::Optional) && f.oneof.is_none() {
-                f.proto3_optional = true;
+            let eff = f.features.over(features);
+            f.packed = Some(eff.packed == Some(true));
+            if eff.legacy_required == Some(true) && f.label != Some(Label::Repeated) {
+                f.label = Some(Label::Required);
             }
-            if editions {
-                let eff = f.features.over(features);
-                f.packed = Some(eff.packed == Some(true));
-                if eff.legacy_required == Some(true) && f.label != Some(Label::Repeated) {
-                    f.label = Some(Label::Required);
-                }
-                f.delimited = eff.delimited == Some(true) && f.map.is_none();
-            }
+            f.delimited = eff.delimited == Some(true) && f.map.is_none();
         }
         for sub in &mut m.messages {
             stack.push((sub, features));

@@ -9,8 +9,8 @@ use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind};
 use crate::formats::{Body, Decoded, Format, FormatOptions};
 use crate::schema::{
-    EnumAst, FieldAst, FieldDef, FieldType, FileAst, Label, MessageAst, SchemaSet, parse_file,
-    parse_proto,
+    EnumAst, Features, FieldAst, FieldDef, FieldType, FileAst, Label, MessageAst, SchemaSet,
+    parse_file, parse_proto, resolve_features,
 };
 use std::collections::HashSet;
 use std::io::Write;
@@ -243,10 +243,10 @@ pub fn load_proto(path: &Path, include: &[PathBuf]) -> Result<SchemaSet, LoadErr
     let mut roots = Vec::new();
     for dir in import_roots(path, include) {
         // A folder that does not exist holds nothing (protoc warns and goes on).
-        if let Ok(real) = dir.canonicalize() {
-            if !roots.iter().any(|r: &Root| r.real == real) {
-                roots.push(Root { shown: dir, real });
-            }
+        if let Ok(real) = dir.canonicalize()
+            && !roots.iter().any(|r: &Root| r.real == real)
+        {
+            roots.push(Root { shown: dir, real });
         }
     }
     let main_shown = path.display().to_string();
@@ -325,8 +325,9 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
         let name = file.str(set, "name").unwrap_or("(unnamed)").to_string();
         let syntax = file.str(set, "syntax").unwrap_or("proto2");
         let mut ast = FileAst {
-            // Editions pack repeated scalars by default, as proto3 does.
-            syntax_proto3: syntax == "proto3" || syntax == "editions",
+            syntax_proto3: syntax == "proto3",
+            editions: syntax == "editions",
+            features: features_of(set, file.message(set, "options")),
             package: file.str(set, "package").unwrap_or("").to_string(),
             imports: file
                 .field(set, "dependency")
@@ -344,6 +345,7 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
         for e in file.messages(set, "enum_type") {
             ast.enums.push(enum_ast(set, e));
         }
+        resolve_features(&mut ast);
         files.push((name, ast));
     }
     if files.is_empty() {
@@ -352,6 +354,20 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
         ));
     }
     SchemaSet::from_asts(&files).map_err(|e| LoadError(e.to_string()))
+}
+
+/// The editions features set in an options message (`features`, field 50,
+/// 12, 21 or 1 of File-, Message-, Field- and OneofOptions).
+fn features_of(set: &SchemaSet, options: Option<&Message<'_>>) -> Features {
+    let Some(fs) = options.and_then(|o| o.message(set, "features")) else {
+        return Features::default();
+    };
+    let get = |name: &str| fs.int(set, name).filter(|v| *v != 0);
+    Features {
+        packed: get("repeated_field_encoding").map(|v| v == 1),
+        legacy_required: get("field_presence").map(|v| v == 3),
+        delimited: get("message_encoding").map(|v| v == 2),
+    }
 }
 
 fn enum_ast(set: &SchemaSet, e: &Message<'_>) -> EnumAst {
@@ -400,9 +416,14 @@ fn type_of(set: &SchemaSet, f: &Message<'_>) -> String {
 
 fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError> {
     let name = m.str(set, "name").unwrap_or("").to_string();
-    let oneofs: Vec<String> = m
+    let oneofs: Vec<(String, Features)> = m
         .messages(set, "oneof_decl")
-        .map(|o| o.str(set, "name").unwrap_or("").to_string())
+        .map(|o| {
+            (
+                o.str(set, "name").unwrap_or("").to_string(),
+                features_of(set, o.message(set, "options")),
+            )
+        })
         .collect();
     // Map entries are nested types with options.map_entry; they become
     // `map<K, V>` fields again, which the resolver turns back into entries.
@@ -452,10 +473,18 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
             .and_then(|o| o.scalar(set, "packed"))
             .and_then(crate::decode::ScalarValue::as_i64)
             .map(|v| v != 0);
-        let oneof = match (f.int(set, "oneof_index"), f.scalar(set, "proto3_optional")) {
-            (Some(i), None) => usize::try_from(i).ok().and_then(|i| oneofs.get(i)).cloned(),
+        let proto3_optional = f
+            .scalar(set, "proto3_optional")
+            .and_then(crate::decode::ScalarValue::as_i64)
+            == Some(1);
+        let oneof = match f.int(set, "oneof_index") {
+            Some(i) if !proto3_optional => usize::try_from(i).ok().and_then(|i| oneofs.get(i)),
             _ => None,
         };
+        let mut features = features_of(set, f.message(set, "options"));
+        if let Some((_, of)) = oneof {
+            features = features.over(*of);
+        }
         fields.push(FieldAst {
             label,
             type_name: if map.is_some() {
@@ -466,26 +495,24 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
             name: f.str(set, "name").unwrap_or("").to_string(),
             number,
             packed,
-            oneof,
+            oneof: oneof.map(|(name, _)| name.clone()),
             map,
             // TYPE_GROUP
             group: f.int(set, "type") == Some(10),
-            proto3_optional: f
-                .scalar(set, "proto3_optional")
-                .and_then(crate::decode::ScalarValue::as_i64)
-                == Some(1),
+            proto3_optional,
+            features,
             ..FieldAst::default()
         });
     }
     Ok(MessageAst {
         name,
+        features: features_of(set, m.message(set, "options")),
         fields,
         messages: nested,
         enums: m
             .messages(set, "enum_type")
             .map(|e| enum_ast(set, e))
             .collect(),
-        ..MessageAst::default()
     })
 }
 

@@ -40,7 +40,7 @@ pub struct Args {
     #[arg(long, default_value_t = pbdecode::schemaless::DEFAULT_MAX_DEPTH)]
     max_depth: u32,
     /// Decode with this .proto schema (name the message with --type);
-    /// imports are found beside it or in -I folders.
+    /// imports are found in the -I folders, then in its folder.
     #[arg(long, value_name = "FILE.proto")]
     schema: Option<PathBuf>,
     /// Decode with a FileDescriptorSet (as `protoc -o FILE` writes).
