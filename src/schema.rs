@@ -368,6 +368,10 @@ pub struct FieldAst {
     /// a group.
     pub delimited: bool,
     pub features: Features,
+    /// Where the field's type is written (line, column from 1; 0 when the
+    /// field comes from a descriptor set), for errors found later.
+    pub line: u32,
+    pub column: u32,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -924,11 +928,13 @@ impl<'a> Parser<'a> {
         if label.is_some() {
             self.next()?;
         }
+        let t = self.peek()?;
         let mut f = FieldAst {
             label,
+            line: t.line,
+            column: t.column,
             ..FieldAst::default()
         };
-        let t = self.peek()?;
         let is_group = t.is("group") && self.peek2()?.kind == Tk::Ident && self.peek3()?.is("=");
         if t.is("map") && self.peek2()?.is("<") {
             self.next()?;
@@ -1357,6 +1363,7 @@ pub fn resolve_features(file: &mut FileAst) {
 // ---------------------------------------------------------------------------
 
 struct Pending<'a> {
+    file: &'a str,
     scope: String,
     ast: &'a MessageAst,
     proto3: bool,
@@ -1371,6 +1378,7 @@ fn join(scope: &str, name: &str) -> String {
 }
 
 fn collect<'a>(
+    file: &'a str,
     scope: &str,
     m: &'a MessageAst,
     proto3: bool,
@@ -1379,6 +1387,7 @@ fn collect<'a>(
 ) {
     let full = join(scope, &m.name);
     out.push(Pending {
+        file,
         scope: full.clone(),
         ast: m,
         proto3,
@@ -1387,16 +1396,23 @@ fn collect<'a>(
         enums.push((join(&full, &e.name), e));
     }
     for sub in &m.messages {
-        collect(&full, sub, proto3, out, enums);
+        collect(file, &full, sub, proto3, out, enums);
     }
 }
 
 fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
     let mut pending = Vec::new();
     let mut enum_asts = Vec::new();
-    for (_, f) in files {
+    for (name, f) in files {
         for m in &f.messages {
-            collect(&f.package, m, f.syntax_proto3, &mut pending, &mut enum_asts);
+            collect(
+                name,
+                &f.package,
+                m,
+                f.syntax_proto3,
+                &mut pending,
+                &mut enum_asts,
+            );
         }
         for e in &f.enums {
             enum_asts.push((join(&f.package, &e.name), e));
@@ -1405,6 +1421,18 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
     let err = |m: String| SchemaError {
         file: String::from("schema"),
         message: m,
+    };
+    // An error about a field: its file, line and column when known.
+    let field_err = |p: &Pending<'_>, f: &FieldAst, m: String| SchemaError {
+        file: p.file.to_string(),
+        message: if f.line > 0 {
+            format!(
+                "line {}, column {}: {}.{}: {m}",
+                f.line, f.column, p.scope, f.name
+            )
+        } else {
+            format!("{}.{}: {m}", p.scope, f.name)
+        },
     };
 
     let mut set = SchemaSet::default();
@@ -1473,9 +1501,9 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
         for f in &p.ast.fields {
             let (ty, label) = if let Some((k, v)) = &f.map {
                 let key_ty = lookup(&set, &p.scope, k)
-                    .ok_or_else(|| err(format!("{}.{}: unknown type {k}", p.scope, f.name)))?;
+                    .ok_or_else(|| field_err(p, f, format!("unknown type {k}")))?;
                 let val_ty = lookup(&set, &p.scope, v)
-                    .ok_or_else(|| err(format!("{}.{}: unknown type {v}", p.scope, f.name)))?;
+                    .ok_or_else(|| field_err(p, f, format!("unknown type {v}")))?;
                 let entry_name = format!("{}Entry", camel(&f.name));
                 let entry_full = join(&p.scope, &entry_name);
                 let entry_id = set.messages.len();
@@ -1513,12 +1541,8 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                 set.messages.push(entry);
                 (FieldType::Message(entry_id), Label::Repeated)
             } else {
-                let ty = lookup(&set, &p.scope, &f.type_name).ok_or_else(|| {
-                    err(format!(
-                        "{}.{}: unknown type {}",
-                        p.scope, f.name, f.type_name
-                    ))
-                })?;
+                let ty = lookup(&set, &p.scope, &f.type_name)
+                    .ok_or_else(|| field_err(p, f, format!("unknown type {}", f.type_name)))?;
                 (ty, f.label.unwrap_or(Label::Optional))
             };
             let packed = label == Label::Repeated && ty.packable() && f.packed.unwrap_or(p.proto3);
@@ -1541,10 +1565,19 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
             .collect();
         by_number.sort();
         if let Some(w) = by_number.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(err(format!(
-                "{}: field number {} is used twice",
-                p.scope, w[0].0
-            )));
+            let (first, second) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
+            let other = p.ast.fields.get(first).map_or("", |f| f.name.as_str());
+            return Err(match p.ast.fields.get(second) {
+                Some(f) => field_err(
+                    p,
+                    f,
+                    format!("field number {} is used twice (also by {other})", f.number),
+                ),
+                None => err(format!(
+                    "{}: field number {} is used twice",
+                    p.scope, w[0].0
+                )),
+            });
         }
         let m = &mut set.messages[id];
         m.fields = fields;

@@ -103,7 +103,7 @@ pub fn read_user_file(path: &Path, cap: u64) -> Result<Vec<u8>, LoadError> {
             kind_of(&meta)
         )));
     }
-    read_capped(path, cap)
+    read_capped(path, cap, true)
 }
 
 fn kind_of(meta: &std::fs::Metadata) -> &'static str {
@@ -122,10 +122,20 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     }
 }
 
-fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, LoadError> {
+/// Reads at most `cap` bytes of a file, checking again once it is open that
+/// it is a regular file (or, with `allow_pipe`, a pipe): a file swapped for
+/// a device after the first check is still not read.
+fn read_capped(path: &Path, cap: u64, allow_pipe: bool) -> Result<Vec<u8>, LoadError> {
     use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
     let shown = path.display();
     let file = std::fs::File::open(path).map_err(|e| LoadError(format!("{shown}: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| LoadError(format!("{shown}: {e}")))?;
+    if !(meta.is_file() || allow_pipe && meta.file_type().is_fifo()) {
+        return Err(LoadError(format!("{shown} {}", kind_of(&meta))));
+    }
     let mut data = Vec::new();
     file.take(cap.saturating_add(1))
         .read_to_end(&mut data)
@@ -270,7 +280,7 @@ pub fn load_proto(path: &Path, include: &[PathBuf]) -> Result<SchemaSet, LoadErr
             match found {
                 Some(Found::File(real)) => {
                     if seen.insert(real.clone()) {
-                        let bytes = read_capped(&real, MAX_PROTO_BYTES)?;
+                        let bytes = read_capped(&real, MAX_PROTO_BYTES, false)?;
                         let ast = parse_named(import, &bytes)?;
                         queue.push((import.clone(), ast));
                     }

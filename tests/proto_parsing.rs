@@ -185,6 +185,19 @@ fn errors_point_at_the_offending_token() {
         e.contains("line 1, column 37: this string is not closed"),
         "{e}"
     );
+    // Errors found after parsing point at the field too.
+    let e = from_text("syntax = \"proto3\";\nmessage A {\n  int32 a = 1;\n  Nope n = 2;\n}")
+        .unwrap_err();
+    assert!(
+        e.contains("t.proto: line 4, column 3: A.n: unknown type Nope"),
+        "{e}"
+    );
+    let e = from_text("syntax = \"proto3\";\nmessage A {\n  int32 a = 1;\n  string b = 1;\n}")
+        .unwrap_err();
+    assert!(
+        e.contains("line 4, column 3: A.b: field number 1 is used twice"),
+        "{e}"
+    );
     let e = from_text("message A { int32 x = 536870912; }").unwrap_err();
     assert!(
         e.contains("column 23: field number 536870912 is outside"),
