@@ -1293,6 +1293,8 @@ pub fn parse_file(text: &str) -> Result<FileAst, String> {
 /// resolved. `quote_tokens`: show the offending token in an error (leave it
 /// out for files that are not named *.proto).
 pub fn parse_proto(text: &[u8], quote_tokens: bool) -> Result<FileAst, ParseError> {
+    // A UTF-8 byte order mark, which protoc skips too.
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let mut p = Parser {
         lx: Lexer {
             src: text,

@@ -67,6 +67,9 @@ fn an_empty_statement_after_a_closing_brace() {
     // "line 257: cannot read ';'").
     let set = from_text("syntax = \"proto2\"; message A { optional int32 x = 1; };\n;").unwrap();
     assert!(set.find_message("A").is_some());
+    // A byte order mark, as protoc allows.
+    let set = from_text("\u{feff}syntax = \"proto3\"; message B {}").unwrap();
+    assert!(set.find_message("B").is_some());
 }
 
 #[test]
@@ -429,4 +432,52 @@ fn no_input_makes_the_parser_panic() {
             }
         }
     }
+}
+
+fn decode(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn dump_schema_on_the_command_line() {
+    let proto = format!("{SYNTAX}/editions.proto");
+    let o = decode(&["--schema", &proto, "--dump-schema"]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.contains("  1 required int32 legacy_required\n"),
+        "{text}"
+    );
+    let o = decode(&["--schema", &proto, "--dump-schema", "--json"]);
+    assert!(o.status.success());
+    let json = String::from_utf8(o.stdout).unwrap();
+    assert!(json.starts_with("{\"messages\": ["), "{json}");
+    assert!(
+        json.contains("{\"name\": \"delimited\", \"number\": 3, \"label\": \"optional\", \"type\": \"group\", \"type_name\": \"ed.Presence\", \"packed\": false, \"oneof\": null, \"proto3_optional\": false, \"map\": false}"),
+        "{json}"
+    );
+    let desc = format!("{SYNTAX}/syntax.desc");
+    let o = decode(&["--descriptor-set", &desc, "--dump-schema"]);
+    assert!(o.status.success());
+    assert!(
+        String::from_utf8(o.stdout)
+            .unwrap()
+            .contains("message split.v1.Other\n")
+    );
+    // It prints the schema and reads no FILE.
+    let o = decode(&["--schema", &proto, "--dump-schema", "x.pb"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = decode(&["--dump-schema"]);
+    assert_eq!(o.status.code(), Some(2));
+    // Without it, FILE is still required.
+    let o = decode(&["--schema", &proto]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("<FILE>"));
+    // A device as a schema: refused at once, exit 2.
+    let o = decode(&["--descriptor-set", "/dev/urandom", "--dump-schema"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/dev/urandom: is a device"));
 }
