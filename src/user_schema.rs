@@ -1,5 +1,5 @@
-//! Schemas from the user: `.proto` files (with their imports, found beside
-//! the importing file, beside the main file or in `-I` folders) and
+//! Schemas from the user: `.proto` files (with their imports, resolved
+//! below the import roots as protoc resolves them) and
 //! FileDescriptorSets written by `protoc -o`, read into the same
 //! [`SchemaSet`] tables as the built-in formats. A FileDescriptorSet is
 //! itself decoded with a built-in table (`schemas/descriptor.proto`): the
