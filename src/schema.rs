@@ -1420,21 +1420,23 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
             enum_asts.push((join(&f.package, &e.name), e));
         }
     }
+    // Names from a descriptor set may hold any character: control
+    // characters are escaped before they reach a terminal.
     let err = |m: String| SchemaError {
         file: String::from("schema"),
-        message: m,
+        message: escape_controls(&m),
     };
     // An error about a field: its file, line and column when known.
     let field_err = |p: &Pending<'_>, f: &FieldAst, m: String| SchemaError {
-        file: p.file.to_string(),
-        message: if f.line > 0 {
+        file: escape_controls(p.file),
+        message: escape_controls(&if f.line > 0 {
             format!(
                 "line {}, column {}: {}.{}: {m}",
                 f.line, f.column, p.scope, f.name
             )
         } else {
             format!("{}.{}: {m}", p.scope, f.name)
-        },
+        }),
     };
 
     let mut set = SchemaSet::default();
@@ -1586,6 +1588,20 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
         m.by_number = by_number;
     }
     Ok(set)
+}
+
+/// `s` with control characters written as escapes (`\u{1b}`).
+fn escape_controls(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let esc: Vec<char> = if c.is_control() {
+                c.escape_unicode().collect()
+            } else {
+                vec![c]
+            };
+            esc
+        })
+        .collect()
 }
 
 /// `metadata_props` -> `MetadataProps`, as protoc names map entries.

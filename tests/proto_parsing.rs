@@ -481,3 +481,28 @@ fn dump_schema_on_the_command_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("/dev/urandom: is a device"));
 }
+
+/// A LEN field (wire type 2) with a one-byte key and length.
+fn len_field(number: u8, body: &[u8]) -> Vec<u8> {
+    let mut out = vec![(number << 3) | 2, u8::try_from(body.len()).unwrap()];
+    out.extend_from_slice(body);
+    out
+}
+
+#[test]
+fn descriptor_set_names_are_escaped_in_errors() {
+    // A field whose type name holds a terminal escape, resolving to nothing.
+    let mut field = len_field(1, b"f");
+    field.extend([3 << 3, 1, 4 << 3, 1, 5 << 3, 11]);
+    field.extend(len_field(6, b".X\x1b[2J"));
+    let mut message = len_field(1, b"M");
+    message.extend(len_field(2, &field));
+    let mut file = len_field(1, b"a\x1b]0;t\x07.proto");
+    file.extend(len_field(4, &message));
+    let set = len_field(1, &file);
+    let e = user_schema::load_descriptor_set(&set)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unknown type .X\\u{1b}[2J"), "{e}");
+    assert!(!e.chars().any(|c| c.is_control()), "{e:?}");
+}
