@@ -21,7 +21,11 @@ use std::process::ExitCode;
 )]
 pub struct Args {
     /// The file to decode, or - for standard input.
-    #[arg(required_unless_present = "dump_schema", default_value = "")]
+    #[arg(
+        required_unless_present = "dump_schema",
+        default_value = "",
+        hide_default_value = true
+    )]
     file: String,
     /// The format: auto (try each in the seed's order) or one of the format ids.
     #[arg(long = "as", default_value = "auto", value_name = "FORMAT")]
