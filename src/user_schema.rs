@@ -226,19 +226,22 @@ fn parse_named(shown: &str, bytes: &[u8]) -> Result<FileAst, LoadError> {
     parse_proto(bytes, quote).map_err(|e| LoadError(format!("{shown}: {e}")))
 }
 
-/// The folders imports are looked up in, in order: each `-I DIR`, then
-/// the main file's folder, then (only when no `-I` is given, as protoc's
-/// default `--proto_path=.`) the current folder.
+/// The folders imports are looked up in, in order: protoc's (each `-I DIR`,
+/// or the current folder when none is given, as protoc's default
+/// `--proto_path=.`), then the main file's folder, an implied root of
+/// pbdecode's. An import protoc finds is found in the same file; the
+/// implied root only finds imports protoc would not.
 pub fn import_roots(path: &Path, include: &[PathBuf]) -> Vec<PathBuf> {
     let main_dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    let mut roots: Vec<PathBuf> = include.to_vec();
+    let mut roots: Vec<PathBuf> = if include.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        include.to_vec()
+    };
     roots.push(main_dir);
-    if include.is_empty() {
-        roots.push(PathBuf::from("."));
-    }
     roots
 }
 

@@ -255,6 +255,22 @@ fn imports_are_found_in_the_roots_in_order() {
     assert!(set.find_message("from_include.D").is_some());
     let set = load_proto(&dir.join("main/m.proto"), &[]).unwrap();
     assert!(set.find_message("from_main.D").is_some());
+    // Without -I, protoc's default root, the current folder, comes before
+    // the main file's folder: what protoc finds is what pbdecode reads.
+    std::fs::create_dir_all(dir.join("dep")).unwrap();
+    std::fs::write(
+        dir.join("dep/d.proto"),
+        "syntax = \"proto3\"; package from_cwd; message D {}",
+    )
+    .unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(["--schema", "main/m.proto", "--dump-schema"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("message from_cwd.D"), "{text}");
+    assert!(!text.contains("from_main"), "{text}");
 }
 
 #[test]
