@@ -529,3 +529,38 @@ fn descriptor_set_names_are_escaped_in_errors() {
     assert!(e.contains("unknown type .X\\u{1b}[2J"), "{e}");
     assert!(!e.chars().any(|c| c.is_control()), "{e:?}");
 }
+
+fn varint(mut v: usize, out: &mut Vec<u8>) {
+    while v >= 0x80 {
+        out.push(u8::try_from(v & 0x7f).unwrap() | 0x80);
+        v >>= 7;
+    }
+    out.push(u8::try_from(v).unwrap());
+}
+
+#[test]
+fn deeply_nested_descriptor_sets_do_not_overflow() {
+    // 10,000 nested DescriptorProto.nested_type: read within the decoder's
+    // depth budget, never recursing as deep as the input.
+    let mut m = vec![(1 << 3) | 2, 1, b'M'];
+    for _ in 0..10_000 {
+        let mut outer = vec![(1 << 3) | 2, 1, b'M', (3 << 3) | 2];
+        varint(m.len(), &mut outer);
+        outer.extend_from_slice(&m);
+        m = outer;
+    }
+    let mut file = vec![(4 << 3) | 2];
+    varint(m.len(), &mut file);
+    file.extend_from_slice(&m);
+    let mut set = vec![(1 << 3) | 2];
+    varint(file.len(), &mut set);
+    set.extend_from_slice(&file);
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || user_schema::load_descriptor_set(&set).map(|s| s.messages.len()))
+        .unwrap();
+    // The decoder's depth budget (100) reads 99 levels, far more than the
+    // 31 protoc writes; deeper ones are left out.
+    let result = handle.join().expect("no stack overflow");
+    assert_eq!(result, Ok(99));
+}
