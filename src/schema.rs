@@ -1,16 +1,11 @@
-//! Schema tables: messages, fields and enums, read from a subset of .proto
-//! syntax (the built-in tables in `schemas/`, and user files later) into one
-//! resolved, indexable set. The decoder walks these tables; nothing here
+//! Schema tables: messages, fields and enums, read from .proto files (the
+//! built-in tables in `schemas/`, and users' files) into one resolved,
+//! indexable set. The .proto reader is a tokenizer and a parser that accept
+//! what protoc accepts (proto2, proto3, editions) and resolve labels,
+//! packedness and group encoding as protoc does. The decoder walks these tables; nothing here
 //! touches input bytes.
 
 use crate::wire::WireType;
-use nom::IResult;
-use nom::branch::alt;
-use nom::bytes::complete::{is_not, tag, take_until, take_while, take_while1};
-use nom::character::complete::{char, multispace1};
-use nom::combinator::{map, opt, recognize, value};
-use nom::multi::many0;
-use nom::sequence::{delimited, pair, preceded};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -126,9 +121,12 @@ pub struct FieldDef {
     /// accepted when reading either way.
     pub packed: bool,
     pub oneof: Option<String>,
-    /// A proto2 group: the message is written between start- and end-group
-    /// keys instead of as a LEN field.
+    /// A proto2 group (or an editions message field with DELIMITED
+    /// encoding): the message is written between start- and end-group keys
+    /// instead of as a LEN field.
     pub group: bool,
+    /// A proto3 `optional` field (explicit presence).
+    pub proto3_optional: bool,
 }
 
 impl FieldDef {
@@ -284,16 +282,63 @@ pub struct SchemaError {
 }
 
 // ---------------------------------------------------------------------------
-// Syntax: a subset of .proto
+// Syntax: .proto files as protoc reads them
 // ---------------------------------------------------------------------------
+
+/// How deep message and group declarations may nest. protoc refuses the
+/// 32nd level ("Reached maximum recursion limit for nested messages"); the
+/// parser does the same, so its recursion stays far below the stack.
+pub const MAX_MESSAGE_NESTING: usize = 31;
+
+/// Editions features set on a file, message, oneof or field (None: inherited).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Features {
+    /// `repeated_field_encoding`: Some(true) for PACKED, Some(false) for EXPANDED.
+    pub packed: Option<bool>,
+    /// `field_presence`: Some(true) for LEGACY_REQUIRED, Some(false) for any other.
+    pub legacy_required: Option<bool>,
+    /// `message_encoding`: Some(true) for DELIMITED (a group on the wire).
+    pub delimited: Option<bool>,
+}
+
+impl Features {
+    /// These settings, falling back to `parent`'s where unset.
+    pub fn over(self, parent: Features) -> Features {
+        Features {
+            packed: self.packed.or(parent.packed),
+            legacy_required: self.legacy_required.or(parent.legacy_required),
+            delimited: self.delimited.or(parent.delimited),
+        }
+    }
+
+    /// Applies `features.NAME = VALUE` (or a `NAME: VALUE` pair of an
+    /// aggregate `features = {...}`); other features do not change how a
+    /// message is read.
+    fn set(&mut self, name: &str, value: &str) {
+        match name {
+            "repeated_field_encoding" => self.packed = Some(value == "PACKED"),
+            "field_presence" => self.legacy_required = Some(value == "LEGACY_REQUIRED"),
+            "message_encoding" => self.delimited = Some(value == "DELIMITED"),
+            _ => {}
+        }
+    }
+}
 
 #[derive(Debug, Clone, Default)]
 pub struct FileAst {
+    /// Repeated scalars are packed by default (proto3; editions files have
+    /// every field's packedness resolved already).
     pub syntax_proto3: bool,
+    /// `edition = "2023";` and later.
+    pub editions: bool,
     pub package: String,
+    /// `import` and `import public`/`weak`: files whose types this one uses.
     pub imports: Vec<String>,
+    /// `import option`: files needed only for custom options (not read).
+    pub option_imports: Vec<String>,
     pub messages: Vec<MessageAst>,
     pub enums: Vec<EnumAst>,
+    pub features: Features,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -302,18 +347,31 @@ pub struct MessageAst {
     pub fields: Vec<FieldAst>,
     pub messages: Vec<MessageAst>,
     pub enums: Vec<EnumAst>,
+    pub features: Features,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct FieldAst {
     pub label: Option<Label>,
     pub type_name: String,
     pub name: String,
     pub number: u32,
+    /// Explicit packedness (`[packed = ...]`, or resolved editions features);
+    /// None: the syntax's default.
     pub packed: Option<bool>,
     pub oneof: Option<String>,
     pub map: Option<(String, String)>,
     pub group: bool,
+    /// proto3 `optional` (explicit presence, a synthetic oneof in protoc).
+    pub proto3_optional: bool,
+    /// Editions `message_encoding = DELIMITED`: a message field written as
+    /// a group.
+    pub delimited: bool,
+    pub features: Features,
+    /// Where the field's type is written (line, column from 1; 0 when the
+    /// field comes from a descriptor set), for errors found later.
+    pub line: u32,
+    pub column: u32,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -322,418 +380,982 @@ pub struct EnumAst {
     pub values: Vec<(String, i32)>,
 }
 
-type PResult<'a, T> = IResult<&'a str, T>;
-
-/// Whitespace and comments.
-fn sp(i: &str) -> PResult<'_, ()> {
-    value(
-        (),
-        many0(alt((
-            value((), multispace1),
-            value((), pair(tag("//"), opt(is_not("\n")))),
-            value((), delimited(tag("/*"), take_until("*/"), tag("*/"))),
-        ))),
-    )(i)
+/// Where and why a .proto file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
 }
 
-fn tok<'a>(t: &'static str) -> impl FnMut(&'a str) -> PResult<'a, &'a str> {
-    preceded(sp, tag(t))
-}
-
-fn ident(i: &str) -> PResult<'_, &str> {
-    preceded(
-        sp,
-        recognize(pair(
-            take_while1(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '.'),
-            take_while(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.'),
-        )),
-    )(i)
-}
-
-fn int_lit(i: &str) -> PResult<'_, i64> {
-    let (i, text) = preceded(
-        sp,
-        recognize(pair(
-            opt(char('-')),
-            take_while1(|c: char| c.is_ascii_hexdigit() || c == 'x' || c == 'X'),
-        )),
-    )(i)?;
-    let (neg, digits) = match text.strip_prefix('-') {
-        Some(d) => (true, d),
-        None => (false, text),
-    };
-    let parsed = if let Some(h) = digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        i64::from_str_radix(h, 16)
-    } else if digits.len() > 1 && digits.starts_with('0') {
-        i64::from_str_radix(&digits[1..], 8)
-    } else {
-        digits.parse::<i64>()
-    };
-    match parsed {
-        Ok(v) => Ok((i, if neg { -v } else { v })),
-        Err(_) => Err(nom::Err::Error(nom::error::Error::new(
-            i,
-            nom::error::ErrorKind::Digit,
-        ))),
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
-fn str_lit(i: &str) -> PResult<'_, &str> {
-    preceded(
-        sp,
-        alt((
-            delimited(char('"'), take_while(|c| c != '"'), char('"')),
-            delimited(char('\''), take_while(|c| c != '\''), char('\'')),
-        )),
-    )(i)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tk {
+    Ident,
+    Int,
+    Float,
+    Str,
+    Sym,
+    Eof,
 }
 
-/// Skips a balanced `{ ... }` block (services, extend blocks, option values).
-fn skip_block(i: &str) -> PResult<'_, ()> {
-    let (mut rest, _) = tok("{")(i)?;
-    let mut depth = 1usize;
-    while depth > 0 {
-        let mut chars = rest.char_indices();
-        match chars.next() {
-            None => {
-                return Err(nom::Err::Error(nom::error::Error::new(
-                    rest,
-                    nom::error::ErrorKind::Eof,
-                )));
-            }
-            Some((_, c)) => {
-                if c == '{' {
-                    depth += 1;
-                } else if c == '}' {
-                    depth -= 1;
+#[derive(Debug, Clone, Copy)]
+struct Token<'a> {
+    kind: Tk,
+    text: &'a [u8],
+    line: u32,
+    column: u32,
+}
+
+impl Token<'_> {
+    fn is(&self, s: &str) -> bool {
+        matches!(self.kind, Tk::Ident | Tk::Sym) && self.text == s.as_bytes()
+    }
+
+    fn str(&self) -> &str {
+        std::str::from_utf8(self.text).unwrap_or("")
+    }
+}
+
+/// The tokenizer: protoc's tokens (identifiers, numbers, strings, symbols),
+/// skipping whitespace and `//` and `/* */` comments, counting lines and
+/// columns (in characters, from 1).
+#[derive(Clone)]
+struct Lexer<'a> {
+    src: &'a [u8],
+    pos: usize,
+    line: u32,
+    column: u32,
+}
+
+impl<'a> Lexer<'a> {
+    fn byte(&self, ahead: usize) -> Option<u8> {
+        self.src.get(self.pos.saturating_add(ahead)).copied()
+    }
+
+    fn bump(&mut self) -> Option<u8> {
+        let b = self.byte(0)?;
+        self.pos = self.pos.saturating_add(1);
+        if b == b'\n' {
+            self.line = self.line.saturating_add(1);
+            self.column = 1;
+        } else if b & 0xC0 != 0x80 {
+            self.column = self.column.saturating_add(1);
+        }
+        Some(b)
+    }
+
+    fn skip_trivia(&mut self) -> Result<(), ParseError> {
+        loop {
+            match (self.byte(0), self.byte(1)) {
+                (Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c), _) => {
+                    self.bump();
                 }
-                rest = &rest[c.len_utf8()..];
+                (Some(b'/'), Some(b'/')) => {
+                    while self.byte(0).is_some_and(|b| b != b'\n') {
+                        self.bump();
+                    }
+                }
+                (Some(b'/'), Some(b'*')) => {
+                    let (line, column) = (self.line, self.column);
+                    self.bump();
+                    self.bump();
+                    loop {
+                        match self.bump() {
+                            None => {
+                                return Err(ParseError {
+                                    line,
+                                    column,
+                                    message: "this /* comment is never closed".into(),
+                                });
+                            }
+                            Some(b'*') if self.byte(0) == Some(b'/') => {
+                                self.bump();
+                                break;
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                }
+                _ => return Ok(()),
             }
         }
     }
-    Ok((rest, ()))
-}
 
-/// Skips a statement up to and including its `;`, over quoted strings and
-/// `{ ... }` aggregate option values (`option (x) = { a: 1 };`).
-fn skip_statement(i: &str) -> PResult<'_, ()> {
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for (at, c) in i.char_indices() {
-        if let Some(q) = quote {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == q {
-                quote = None;
+    fn next(&mut self) -> Result<Token<'a>, ParseError> {
+        self.skip_trivia()?;
+        let (line, column, start) = (self.line, self.column, self.pos);
+        let Some(b) = self.byte(0) else {
+            return Ok(Token {
+                kind: Tk::Eof,
+                text: b"",
+                line,
+                column,
+            });
+        };
+        let kind = if b.is_ascii_alphabetic() || b == b'_' {
+            while self
+                .byte(0)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+            {
+                self.bump();
             }
-            continue;
-        }
-        match c {
-            '"' | '\'' => quote = Some(c),
-            '{' => depth += 1,
-            '}' if depth == 0 => break,
-            '}' => depth -= 1,
-            ';' if depth == 0 => return Ok((&i[at + 1..], ())),
-            _ => {}
-        }
-    }
-    Err(nom::Err::Error(nom::error::Error::new(
-        i,
-        nom::error::ErrorKind::TakeUntil,
-    )))
-}
-
-/// `[packed = true, deprecated = true, default = 1]`: returns `packed`.
-fn field_options(i: &str) -> PResult<'_, Option<bool>> {
-    let (i, body) = opt(delimited(tok("["), take_while(|c| c != ']'), tok("]")))(i)?;
-    let packed = body.and_then(|b| {
-        b.split(',').find_map(|opt| {
-            let (k, v) = opt.split_once('=')?;
-            (k.trim() == "packed").then(|| v.trim() == "true")
-        })
-    });
-    Ok((i, packed))
-}
-
-fn label(i: &str) -> PResult<'_, Option<Label>> {
-    opt(alt((
-        value(Label::Optional, keyword("optional")),
-        value(Label::Repeated, keyword("repeated")),
-        value(Label::Required, keyword("required")),
-    )))(i)
-}
-
-/// A keyword followed by a non-identifier character.
-fn keyword<'a>(k: &'static str) -> impl FnMut(&'a str) -> PResult<'a, &'a str> {
-    move |i| {
-        let (rest, word) = ident(i)?;
-        if word == k {
-            Ok((rest, word))
-        } else {
-            Err(nom::Err::Error(nom::error::Error::new(
-                i,
-                nom::error::ErrorKind::Tag,
-            )))
-        }
-    }
-}
-
-fn field_number(i: &str) -> PResult<'_, u32> {
-    let (rest, n) = int_lit(i)?;
-    match u32::try_from(n) {
-        Ok(n) if n >= 1 && u64::from(n) <= crate::wire::MAX_FIELD_NUMBER => Ok((rest, n)),
-        _ => Err(nom::Err::Failure(nom::error::Error::new(
-            i,
-            nom::error::ErrorKind::Verify,
-        ))),
-    }
-}
-
-fn normal_field(i: &str) -> PResult<'_, FieldAst> {
-    let (i, label) = label(i)?;
-    let (i, type_name) = ident(i)?;
-    let (i, name) = ident(i)?;
-    let (i, _) = tok("=")(i)?;
-    let (i, number) = field_number(i)?;
-    let (i, packed) = field_options(i)?;
-    let (i, _) = tok(";")(i)?;
-    Ok((
-        i,
-        FieldAst {
-            label,
-            type_name: type_name.to_string(),
-            name: name.to_string(),
-            number,
-            packed,
-            oneof: None,
-            map: None,
-            group: false,
-        },
-    ))
-}
-
-fn map_field(i: &str) -> PResult<'_, FieldAst> {
-    let (i, _) = keyword("map")(i)?;
-    let (i, _) = tok("<")(i)?;
-    let (i, k) = ident(i)?;
-    let (i, _) = tok(",")(i)?;
-    let (i, v) = ident(i)?;
-    let (i, _) = tok(">")(i)?;
-    let (i, name) = ident(i)?;
-    let (i, _) = tok("=")(i)?;
-    let (i, number) = field_number(i)?;
-    let (i, _) = field_options(i)?;
-    let (i, _) = tok(";")(i)?;
-    Ok((
-        i,
-        FieldAst {
-            label: Some(Label::Repeated),
-            type_name: String::new(),
-            name: name.to_string(),
-            number,
-            packed: None,
-            oneof: None,
-            map: Some((k.to_string(), v.to_string())),
-            group: false,
-        },
-    ))
-}
-
-fn enum_body(i: &str) -> PResult<'_, EnumAst> {
-    let (i, _) = keyword("enum")(i)?;
-    let (i, name) = ident(i)?;
-    let (mut i, _) = tok("{")(i)?;
-    let mut e = EnumAst {
-        name: name.to_string(),
-        values: Vec::new(),
-    };
-    loop {
-        if let Ok((r, _)) = tok("}")(i) {
-            return Ok((r, e));
-        }
-        if let Ok((r, _)) = alt((keyword("option"), keyword("reserved")))(i) {
-            i = skip_statement(r)?.0;
-            continue;
-        }
-        let (r, vname) = ident(i)?;
-        let (r, _) = tok("=")(r)?;
-        let (r, number) = int_lit(r)?;
-        let (r, _) = field_options(r)?;
-        let (r, _) = tok(";")(r)?;
-        let number = i32::try_from(number).map_err(|_| {
-            nom::Err::Failure(nom::error::Error::new(i, nom::error::ErrorKind::Verify))
-        })?;
-        e.values.push((vname.to_string(), number));
-        i = r;
-    }
-}
-
-/// A proto2 group: `optional group Result = 1 { ... }` declares a nested
-/// message `Result` and a field `result` of that type. (On the wire a group
-/// is written between start- and end-group keys, not as a LEN field.)
-fn group_field(i: &str) -> PResult<'_, (FieldAst, MessageAst)> {
-    let (i, label) = label(i)?;
-    let (i, _) = keyword("group")(i)?;
-    let (i, name) = ident(i)?;
-    let (i, _) = tok("=")(i)?;
-    let (i, number) = field_number(i)?;
-    let (i, _) = field_options(i)?;
-    let (i, body) = message_block(i, name)?;
-    let field = FieldAst {
-        label,
-        type_name: name.to_string(),
-        name: name.to_ascii_lowercase(),
-        number,
-        packed: None,
-        oneof: None,
-        map: None,
-        group: true,
-    };
-    Ok((i, (field, body)))
-}
-
-fn message_body(i: &str) -> PResult<'_, MessageAst> {
-    let (i, _) = keyword("message")(i)?;
-    let (i, name) = ident(i)?;
-    message_block(i, name)
-}
-
-/// The `{ ... }` of a message or group.
-fn message_block<'a>(i: &'a str, name: &str) -> PResult<'a, MessageAst> {
-    let (mut i, _) = tok("{")(i)?;
-    let mut m = MessageAst {
-        name: name.to_string(),
-        ..Default::default()
-    };
-    loop {
-        if let Ok((r, _)) = tok("}")(i) {
-            return Ok((r, m));
-        }
-        if let Ok((r, _)) = tok(";")(i) {
-            i = r;
-            continue;
-        }
-        if let Ok((r, sub)) = message_body(i) {
-            m.messages.push(sub);
-            i = r;
-            continue;
-        }
-        if let Ok((r, e)) = enum_body(i) {
-            m.enums.push(e);
-            i = r;
-            continue;
-        }
-        if let Ok((r, _)) = alt((
-            keyword("option"),
-            keyword("reserved"),
-            keyword("extensions"),
-        ))(i)
+            Tk::Ident
+        } else if b.is_ascii_digit()
+            || (b == b'.' && self.byte(1).is_some_and(|c| c.is_ascii_digit()))
         {
-            i = skip_statement(r)?.0;
-            continue;
-        }
-        if let Ok((r, _)) = keyword("extend")(i) {
-            let (r, _) = ident(r)?;
-            i = skip_block(r)?.0;
-            continue;
-        }
-        if let Ok((r, _)) = keyword("oneof")(i) {
-            let (r, oneof_name) = ident(r)?;
-            let (mut r, _) = tok("{")(r)?;
+            self.number()
+        } else if b == b'"' || b == b'\'' {
+            self.bump();
             loop {
-                if let Ok((r2, _)) = tok("}")(r) {
-                    r = r2;
+                match self.bump() {
+                    None | Some(b'\n') => {
+                        return Err(ParseError {
+                            line,
+                            column,
+                            message: "this string is not closed on its line".into(),
+                        });
+                    }
+                    Some(b'\\') => {
+                        if self.byte(0).is_some_and(|c| c != b'\n') {
+                            self.bump();
+                        }
+                    }
+                    Some(c) if c == b => break,
+                    Some(_) => {}
+                }
+            }
+            Tk::Str
+        } else if b.is_ascii_graphic() {
+            self.bump();
+            Tk::Sym
+        } else {
+            return Err(ParseError {
+                line,
+                column,
+                message: format!(
+                    "byte 0x{b:02x} is not allowed outside strings and comments (is this a .proto file?)"
+                ),
+            });
+        };
+        Ok(Token {
+            kind,
+            text: self.src.get(start..self.pos).unwrap_or_default(),
+            line,
+            column,
+        })
+    }
+
+    fn number(&mut self) -> Tk {
+        let mut kind = Tk::Int;
+        if self.byte(0) == Some(b'0') && matches!(self.byte(1), Some(b'x' | b'X')) {
+            self.bump();
+            self.bump();
+        } else {
+            while let Some(c) = self.byte(0) {
+                if c.is_ascii_digit() {
+                    self.bump();
+                } else if c == b'.' {
+                    kind = Tk::Float;
+                    self.bump();
+                } else if matches!(c, b'e' | b'E') {
+                    kind = Tk::Float;
+                    self.bump();
+                    if matches!(self.byte(0), Some(b'+' | b'-')) {
+                        self.bump();
+                    }
+                } else {
                     break;
                 }
-                if let Ok((r2, _)) = keyword("option")(r) {
-                    r = skip_statement(r2)?.0;
-                    continue;
-                }
-                let (r2, mut f) = normal_field(r)?;
-                f.oneof = Some(oneof_name.to_string());
-                m.fields.push(f);
-                r = r2;
             }
-            i = r;
-            continue;
         }
-        if let Ok((r, (f, body))) = group_field(i) {
-            m.fields.push(f);
-            m.messages.push(body);
-            i = r;
-            continue;
+        // Hex digits, a float's `f` suffix, or letters run into the number:
+        // one token, checked where a number is read.
+        while self
+            .byte(0)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            self.bump();
         }
-        let (r, f) = alt((map_field, normal_field))(i)?;
-        m.fields.push(f);
-        i = r;
+        kind
     }
 }
 
-/// Parses one schema file.
-pub fn parse_file(text: &str) -> Result<FileAst, String> {
-    let mut file = FileAst::default();
-    let mut i = text;
-    loop {
-        let (r, _) = sp(i).map_err(|e| format!("{e}"))?;
-        i = r;
-        if i.is_empty() {
-            return Ok(file);
+/// A value of an option: a word, number or string as written, or the
+/// top-level `key: value` pairs of a `{ ... }` aggregate.
+enum OptValue {
+    Scalar(String),
+    Aggregate(Vec<(String, String)>),
+}
+
+struct Parser<'a> {
+    lx: Lexer<'a>,
+    /// Quote tokens in errors (false for a file not named *.proto, so that
+    /// an error never shows the content of some other file).
+    quote: bool,
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> PResult<Token<'a>> {
+        self.lx.clone().next()
+    }
+
+    /// The token after the next one.
+    fn peek2(&self) -> PResult<Token<'a>> {
+        let mut lx = self.lx.clone();
+        lx.next()?;
+        lx.next()
+    }
+
+    fn peek3(&self) -> PResult<Token<'a>> {
+        let mut lx = self.lx.clone();
+        lx.next()?;
+        lx.next()?;
+        lx.next()
+    }
+
+    fn next(&mut self) -> PResult<Token<'a>> {
+        self.lx.next()
+    }
+
+    fn at(&self, s: &str) -> PResult<bool> {
+        Ok(self.peek()?.is(s))
+    }
+
+    fn eat(&mut self, s: &str) -> PResult<bool> {
+        if self.at(s)? {
+            self.next()?;
+            Ok(true)
+        } else {
+            Ok(false)
         }
-        let step: PResult<'_, ()> = (|| {
-            if let Ok((r, _)) = keyword("syntax")(i) {
-                let (r, _) = tok("=")(r)?;
-                let (r, s) = str_lit(r)?;
-                file.syntax_proto3 = s == "proto3";
-                return map(tok(";"), |_| ())(r);
+    }
+
+    fn describe(&self, t: &Token<'_>) -> String {
+        if t.kind == Tk::Eof {
+            return "the end of the file".into();
+        }
+        if self.quote {
+            let text = String::from_utf8_lossy(t.text);
+            let mut shown: String = text.chars().take(40).flat_map(char::escape_debug).collect();
+            if text.chars().count() > 40 {
+                shown.push('…');
             }
-            if let Ok((r, _)) = keyword("edition")(i) {
-                return skip_statement(r);
+            return format!("`{shown}`");
+        }
+        match t.kind {
+            Tk::Ident => "a word",
+            Tk::Int | Tk::Float => "a number",
+            Tk::Str => "a string",
+            _ => "a symbol",
+        }
+        .into()
+    }
+
+    fn error<T>(&self, t: &Token<'_>, message: String) -> PResult<T> {
+        Err(ParseError {
+            line: t.line,
+            column: t.column,
+            message,
+        })
+    }
+
+    fn expected<T>(&self, what: &str, t: &Token<'_>) -> PResult<T> {
+        self.error(t, format!("expected {what}, found {}", self.describe(t)))
+    }
+
+    fn expect(&mut self, s: &str) -> PResult<Token<'a>> {
+        let t = self.next()?;
+        if t.is(s) {
+            Ok(t)
+        } else {
+            self.expected(&format!("`{s}`"), &t)
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<&'a str> {
+        let t = self.next()?;
+        if t.kind == Tk::Ident {
+            Ok(std::str::from_utf8(t.text).unwrap_or(""))
+        } else {
+            self.expected(what, &t)
+        }
+    }
+
+    /// `a.b.c`, tokens apart (protoc allows spaces, line breaks and comments
+    /// around the dots).
+    fn full_ident(&mut self, what: &str) -> PResult<String> {
+        let mut name = self.ident(what)?.to_string();
+        while self.eat(".")? {
+            name.push('.');
+            name.push_str(self.ident(what)?);
+        }
+        Ok(name)
+    }
+
+    /// A type name, relative or (with a leading dot) absolute.
+    fn type_name(&mut self) -> PResult<String> {
+        if self.eat(".")? {
+            Ok(format!(".{}", self.full_ident("a type name")?))
+        } else {
+            self.full_ident("a type name")
+        }
+    }
+
+    /// One or more adjacent string literals, unescaped and joined.
+    fn string(&mut self, what: &str) -> PResult<String> {
+        let t = self.next()?;
+        if t.kind != Tk::Str {
+            return self.expected(what, &t);
+        }
+        let mut bytes = unescape(t.text);
+        while self.peek()?.kind == Tk::Str {
+            bytes.extend(unescape(self.next()?.text));
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// An integer (decimal, 0x hex or 0 octal), with an optional `-`.
+    fn int(&mut self, what: &str) -> PResult<(i64, Token<'a>)> {
+        let first = self.peek()?;
+        let neg = self.eat("-")?;
+        let t = self.next()?;
+        let text = t.str();
+        let parsed = if t.kind != Tk::Int {
+            None
+        } else if let Some(h) = text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+            u64::from_str_radix(h, 16).ok()
+        } else if text.len() > 1 && text.starts_with('0') {
+            text.get(1..).and_then(|o| u64::from_str_radix(o, 8).ok())
+        } else {
+            text.parse::<u64>().ok()
+        };
+        let value = parsed.and_then(|v| {
+            let v = i128::from(v);
+            i64::try_from(if neg { -v } else { v }).ok()
+        });
+        match value {
+            Some(v) => Ok((v, first)),
+            None if t.kind == Tk::Int => self.error(
+                &t,
+                format!("{} is not an integer in range", self.describe(&t)),
+            ),
+            None => self.expected(what, &t),
+        }
+    }
+
+    /// Skips to the `;` that ends a statement (reserved, extensions), over
+    /// `{ ... }` option values.
+    fn skip_statement(&mut self) -> PResult<()> {
+        let mut depth = 0usize;
+        loop {
+            let t = self.next()?;
+            match t.kind {
+                Tk::Eof => return self.expected("`;`", &t),
+                _ if t.is("{") => depth = depth.saturating_add(1),
+                _ if t.is("}") => depth = depth.saturating_sub(1),
+                _ if t.is(";") && depth == 0 => return Ok(()),
+                _ => {}
             }
-            if let Ok((r, _)) = keyword("package")(i) {
-                let (r, p) = ident(r)?;
-                file.package = p.to_string();
-                return map(tok(";"), |_| ())(r);
+        }
+    }
+
+    /// Skips a `{ ... }` block (services, aggregate values) after its `{`.
+    fn skip_block(&mut self, open: &Token<'_>) -> PResult<()> {
+        let mut depth = 1usize;
+        while depth > 0 {
+            let t = self.next()?;
+            match t.kind {
+                Tk::Eof => {
+                    return self.error(
+                        &t,
+                        format!(
+                            "the `{{` at line {}, column {} is never closed",
+                            open.line, open.column
+                        ),
+                    );
+                }
+                _ if t.is("{") => depth = depth.saturating_add(1),
+                _ if t.is("}") => depth -= 1,
+                _ => {}
             }
-            if let Ok((r, _)) = keyword("import")(i) {
-                let (r, _) = opt(alt((keyword("public"), keyword("weak"))))(r)?;
-                let (r, p) = str_lit(r)?;
-                file.imports.push(p.to_string());
-                return map(tok(";"), |_| ())(r);
+        }
+        Ok(())
+    }
+
+    /// `name = value` of an option statement or a field option: the name as
+    /// written (`packed`, `features.field_presence`, `(my.opt).x`).
+    fn option_assignment(&mut self) -> PResult<(String, OptValue)> {
+        let mut name = String::new();
+        loop {
+            if self.eat("(")? {
+                name.push('(');
+                name.push_str(&self.type_name()?);
+                self.expect(")")?;
+                name.push(')');
+            } else {
+                name.push_str(self.ident("an option name")?);
             }
-            if let Ok((r, _)) = keyword("option")(i) {
-                return skip_statement(r);
+            if !self.eat(".")? {
+                break;
             }
-            if let Ok((r, m)) = message_body(i) {
+            name.push('.');
+        }
+        self.expect("=")?;
+        let t = self.peek()?;
+        let value = if t.is("{") {
+            self.next()?;
+            OptValue::Aggregate(self.aggregate(&t)?)
+        } else if t.kind == Tk::Str {
+            OptValue::Scalar(self.string("a value")?)
+        } else if t.is("-") || t.is("+") {
+            self.next()?;
+            let v = self.next()?;
+            if !matches!(v.kind, Tk::Int | Tk::Float | Tk::Ident) {
+                return self.expected("a number", &v);
+            }
+            OptValue::Scalar(format!("{}{}", t.str(), v.str()))
+        } else if matches!(t.kind, Tk::Int | Tk::Float | Tk::Ident) {
+            self.next()?;
+            OptValue::Scalar(t.str().to_string())
+        } else {
+            return self.expected("an option value", &t);
+        };
+        Ok((name, value))
+    }
+
+    /// The text-format body of an aggregate option value, after its `{`:
+    /// skipped, keeping its top-level `key: word` pairs.
+    fn aggregate(&mut self, open: &Token<'_>) -> PResult<Vec<(String, String)>> {
+        let mut pairs = Vec::new();
+        let mut depth = 1usize;
+        while depth > 0 {
+            let t = self.next()?;
+            match t.kind {
+                Tk::Eof => {
+                    return self.error(
+                        &t,
+                        format!(
+                            "the `{{` at line {}, column {} is never closed",
+                            open.line, open.column
+                        ),
+                    );
+                }
+                _ if t.is("{") => depth = depth.saturating_add(1),
+                _ if t.is("}") => depth -= 1,
+                Tk::Ident if depth == 1 && self.at(":")? => {
+                    self.next()?;
+                    let v = self.peek()?;
+                    if v.kind == Tk::Ident {
+                        self.next()?;
+                        pairs.push((t.str().to_string(), v.str().to_string()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(pairs)
+    }
+
+    /// `option NAME = VALUE;` after the keyword: returns features it sets.
+    fn option_statement(&mut self, features: &mut Features) -> PResult<()> {
+        let (name, value) = self.option_assignment()?;
+        apply_feature(features, &name, &value);
+        self.expect(";")?;
+        Ok(())
+    }
+
+    /// `[a = 1, (b).c = {...}]`, if present: the `packed` value and features.
+    fn field_options(&mut self, features: &mut Features) -> PResult<Option<bool>> {
+        let mut packed = None;
+        if !self.eat("[")? {
+            return Ok(None);
+        }
+        loop {
+            let (name, value) = self.option_assignment()?;
+            if let ("packed", OptValue::Scalar(v)) = (name.as_str(), &value) {
+                packed = Some(v == "true");
+            }
+            apply_feature(features, &name, &value);
+            let t = self.next()?;
+            if t.is("]") {
+                return Ok(packed);
+            }
+            if !t.is(",") {
+                return self.expected("`,` or `]`", &t);
+            }
+        }
+    }
+
+    fn field_number(&mut self) -> PResult<u32> {
+        let (n, t) = self.int("a field number")?;
+        match u32::try_from(n) {
+            Ok(n) if n >= 1 && u64::from(n) <= crate::wire::MAX_FIELD_NUMBER => Ok(n),
+            _ => self.error(
+                &t,
+                format!(
+                    "field number {n} is outside 1..{}",
+                    crate::wire::MAX_FIELD_NUMBER
+                ),
+            ),
+        }
+    }
+
+    /// A field (with its label, if any), a `map<K, V>` field or a group. A
+    /// group also declares a nested message, returned beside the field.
+    fn field(&mut self, depth: usize) -> PResult<(FieldAst, Option<MessageAst>)> {
+        let t = self.peek()?;
+        let label = if t.is("optional") {
+            Some(Label::Optional)
+        } else if t.is("required") {
+            Some(Label::Required)
+        } else if t.is("repeated") {
+            Some(Label::Repeated)
+        } else {
+            None
+        };
+        if label.is_some() {
+            self.next()?;
+        }
+        let t = self.peek()?;
+        let mut f = FieldAst {
+            label,
+            line: t.line,
+            column: t.column,
+            ..FieldAst::default()
+        };
+        let is_group = t.is("group") && self.peek2()?.kind == Tk::Ident && self.peek3()?.is("=");
+        if t.is("map") && self.peek2()?.is("<") {
+            self.next()?;
+            self.next()?;
+            let k = self.type_name()?;
+            self.expect(",")?;
+            let v = self.type_name()?;
+            self.expect(">")?;
+            f.label = Some(Label::Repeated);
+            f.map = Some((k, v));
+        } else if is_group {
+            self.next()?;
+            let name = self.ident("a group name")?;
+            self.expect("=")?;
+            f.number = self.field_number()?;
+            f.packed = self.field_options(&mut f.features)?;
+            f.type_name = name.to_string();
+            f.name = name.to_ascii_lowercase();
+            f.group = true;
+            let body = self.message_block(name.to_string(), depth, &t)?;
+            return Ok((f, Some(body)));
+        } else if t.kind == Tk::Ident || t.is(".") {
+            f.type_name = self.type_name()?;
+        } else {
+            return self.expected("a field, message, enum, option or `}`", &t);
+        }
+        f.name = self.ident("a field name")?.to_string();
+        self.expect("=")?;
+        f.number = self.field_number()?;
+        f.packed = self.field_options(&mut f.features)?;
+        self.expect(";")?;
+        Ok((f, None))
+    }
+
+    fn enum_decl(&mut self) -> PResult<EnumAst> {
+        let mut e = EnumAst {
+            name: self.ident("an enum name")?.to_string(),
+            values: Vec::new(),
+        };
+        let open = self.expect("{")?;
+        loop {
+            let t = self.peek()?;
+            if t.kind == Tk::Eof {
+                return self.error(
+                    &t,
+                    format!(
+                        "enum {} (line {}) is not closed with `}}`",
+                        e.name, open.line
+                    ),
+                );
+            }
+            if t.is("}") {
+                self.next()?;
+                return Ok(e);
+            }
+            if t.is(";") {
+                self.next()?;
+                continue;
+            }
+            if t.is("option") {
+                self.next()?;
+                self.option_statement(&mut Features::default())?;
+                continue;
+            }
+            if t.is("reserved") {
+                self.next()?;
+                self.skip_statement()?;
+                continue;
+            }
+            let name = self.ident("an enum value, option or `}`")?;
+            self.expect("=")?;
+            let (n, at) = self.int("the value's number")?;
+            let Ok(n) = i32::try_from(n) else {
+                return self.error(&at, format!("enum value {n} is outside the int32 range"));
+            };
+            self.field_options(&mut Features::default())?;
+            self.expect(";")?;
+            e.values.push((name.to_string(), n));
+        }
+    }
+
+    /// `extend Type { fields }` after the keyword: extension fields are not
+    /// fields of any message here, but a group among them declares a message.
+    fn extend(&mut self, depth: usize, out: &mut Vec<MessageAst>) -> PResult<()> {
+        self.type_name()?;
+        self.expect("{")?;
+        loop {
+            if self.eat("}")? {
+                return Ok(());
+            }
+            if self.eat(";")? {
+                continue;
+            }
+            let (_, group) = self.field(depth)?;
+            out.extend(group);
+        }
+    }
+
+    /// The `{ ... }` of a message or group; `depth` counts the messages it
+    /// is nested in.
+    fn message_block(
+        &mut self,
+        name: String,
+        depth: usize,
+        start: &Token<'_>,
+    ) -> PResult<MessageAst> {
+        if depth >= MAX_MESSAGE_NESTING {
+            return self.error(
+                start,
+                format!("messages nested more than {MAX_MESSAGE_NESTING} deep (protoc's limit)"),
+            );
+        }
+        let inner = depth.saturating_add(1);
+        let mut m = MessageAst {
+            name,
+            ..Default::default()
+        };
+        let open = self.expect("{")?;
+        loop {
+            let t = self.peek()?;
+            if t.kind == Tk::Eof {
+                return self.error(
+                    &t,
+                    format!(
+                        "message {} (line {}) is not closed with `}}`",
+                        m.name, open.line
+                    ),
+                );
+            }
+            if t.is("}") {
+                self.next()?;
+                return Ok(m);
+            }
+            if t.is(";") {
+                self.next()?;
+                continue;
+            }
+            if (t.is("export") || t.is("local"))
+                && (self.peek2()?.is("message") || self.peek2()?.is("enum"))
+            {
+                self.next()?;
+                continue;
+            }
+            if t.is("message") {
+                self.next()?;
+                let name = self.ident("a message name")?.to_string();
+                let sub = self.message_block(name, inner, &t)?;
+                m.messages.push(sub);
+            } else if t.is("enum") {
+                self.next()?;
+                m.enums.push(self.enum_decl()?);
+            } else if t.is("extensions") || t.is("reserved") {
+                self.next()?;
+                self.skip_statement()?;
+            } else if t.is("extend") {
+                self.next()?;
+                self.extend(inner, &mut m.messages)?;
+            } else if t.is("option") {
+                self.next()?;
+                self.option_statement(&mut m.features)?;
+            } else if t.is("oneof") {
+                self.next()?;
+                self.oneof(inner, &mut m)?;
+            } else {
+                let (f, group) = self.field(inner)?;
+                m.fields.push(f);
+                m.messages.extend(group);
+            }
+        }
+    }
+
+    fn oneof(&mut self, depth: usize, m: &mut MessageAst) -> PResult<()> {
+        let name = self.ident("a oneof name")?.to_string();
+        self.expect("{")?;
+        let mut features = Features::default();
+        let mut fields = Vec::new();
+        loop {
+            if self.eat("}")? {
+                break;
+            }
+            if self.eat(";")? {
+                continue;
+            }
+            if self.eat("option")? {
+                self.option_statement(&mut features)?;
+                continue;
+            }
+            let (mut f, group) = self.field(depth)?;
+            f.oneof = Some(name.clone());
+            fields.push(f);
+            m.messages.extend(group);
+        }
+        for mut f in fields {
+            f.features = f.features.over(features);
+            m.fields.push(f);
+        }
+        Ok(())
+    }
+
+    fn file(&mut self) -> PResult<FileAst> {
+        let mut file = FileAst::default();
+        loop {
+            let t = self.peek()?;
+            if t.kind == Tk::Eof {
+                return Ok(file);
+            }
+            if t.is(";") {
+                self.next()?;
+                continue;
+            }
+            if (t.is("export") || t.is("local"))
+                && (self.peek2()?.is("message") || self.peek2()?.is("enum"))
+            {
+                self.next()?;
+                continue;
+            }
+            self.next()?;
+            if t.is("syntax") {
+                self.expect("=")?;
+                let at = self.peek()?;
+                let s = self.string("a syntax name")?;
+                match s.as_str() {
+                    "proto2" => {}
+                    "proto3" => file.syntax_proto3 = true,
+                    _ => return self.error(&at, "syntax is \"proto2\" or \"proto3\"".into()),
+                }
+                self.expect(";")?;
+            } else if t.is("edition") {
+                self.expect("=")?;
+                let at = self.peek()?;
+                let s = self.string("an edition")?;
+                if !matches!(s.as_str(), "2023" | "2024") {
+                    return self.error(
+                        &at,
+                        "editions \"2023\" and \"2024\" are supported".to_string(),
+                    );
+                }
+                file.editions = true;
+                self.expect(";")?;
+            } else if t.is("package") {
+                file.package = self.full_ident("a package name")?;
+                self.expect(";")?;
+            } else if t.is("import") {
+                let option = if self.eat("public")? || self.eat("weak")? {
+                    false
+                } else {
+                    self.at("option")? && self.peek2()?.kind == Tk::Str && self.eat("option")?
+                };
+                let path = self.string("the imported file's name")?;
+                if option {
+                    file.option_imports.push(path);
+                } else {
+                    file.imports.push(path);
+                }
+                self.expect(";")?;
+            } else if t.is("option") {
+                self.option_statement(&mut file.features)?;
+            } else if t.is("message") {
+                let name = self.ident("a message name")?.to_string();
+                let m = self.message_block(name, 0, &t)?;
                 file.messages.push(m);
-                return Ok((r, ()));
+            } else if t.is("enum") {
+                file.enums.push(self.enum_decl()?);
+            } else if t.is("extend") {
+                self.extend(0, &mut file.messages)?;
+            } else if t.is("service") {
+                self.ident("a service name")?;
+                let open = self.expect("{")?;
+                self.skip_block(&open)?;
+            } else {
+                return self.expected(
+                    "syntax, edition, package, import, option, message, enum, service or extend",
+                    &t,
+                );
             }
-            if let Ok((r, e)) = enum_body(i) {
-                file.enums.push(e);
-                return Ok((r, ()));
+        }
+    }
+}
+
+fn apply_feature(features: &mut Features, name: &str, value: &OptValue) {
+    match (name.strip_prefix("features."), value) {
+        (Some(feature), OptValue::Scalar(v)) => features.set(feature, v),
+        (None, OptValue::Aggregate(pairs)) if name == "features" => {
+            for (k, v) in pairs {
+                features.set(k, v);
             }
-            if let Ok((r, _)) = alt((keyword("service"), keyword("extend")))(i) {
-                let (r, _) = ident(r)?;
-                return skip_block(r);
+        }
+        _ => {}
+    }
+}
+
+/// The bytes of a string literal (quotes included in `lit`), escapes undone.
+fn unescape(lit: &[u8]) -> Vec<u8> {
+    let inner = lit.get(1..lit.len().saturating_sub(1)).unwrap_or_default();
+    let mut out = Vec::with_capacity(inner.len());
+    let mut i = 0usize;
+    while let Some(&b) = inner.get(i) {
+        i += 1;
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        let Some(&e) = inner.get(i) else { break };
+        i += 1;
+        match e {
+            b'n' => out.push(b'\n'),
+            b't' => out.push(b'\t'),
+            b'r' => out.push(b'\r'),
+            b'a' => out.push(0x07),
+            b'b' => out.push(0x08),
+            b'f' => out.push(0x0c),
+            b'v' => out.push(0x0b),
+            b'x' | b'X' => {
+                let mut v = 0u32;
+                let mut n = 0;
+                while n < 2 {
+                    match inner.get(i).and_then(|c| (*c as char).to_digit(16)) {
+                        Some(d) => {
+                            v = v * 16 + d;
+                            i += 1;
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                out.push(u8::try_from(v).unwrap_or(u8::MAX));
             }
-            Err(nom::Err::Error(nom::error::Error::new(
-                i,
-                nom::error::ErrorKind::Alt,
-            )))
-        })();
-        match step {
-            Ok((r, ())) => i = r,
-            Err(_) => {
-                let line = text.len() - i.len();
-                let line_no = text[..line].matches('\n').count() + 1;
-                let snippet: String = i.trim_start().chars().take(40).collect();
-                return Err(format!("line {line_no}: cannot read `{snippet}`"));
+            b'0'..=b'7' => {
+                let mut v = u32::from(e - b'0');
+                let mut n = 1;
+                while n < 3 {
+                    match inner.get(i).filter(|c| (b'0'..=b'7').contains(*c)) {
+                        Some(c) => {
+                            v = v * 8 + u32::from(c - b'0');
+                            i += 1;
+                            n += 1;
+                        }
+                        None => break,
+                    }
+                }
+                out.push(u8::try_from(v & 0xff).unwrap_or(u8::MAX));
             }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Parses one .proto file, quoting the offending token in errors.
+pub fn parse_file(text: &str) -> Result<FileAst, String> {
+    parse_proto(text.as_bytes(), true).map_err(|e| e.to_string())
+}
+
+/// Parses one .proto file as protoc does: proto2, proto3 and editions
+/// (2023, 2024), with every field's label, packedness and encoding
+/// resolved. `quote_tokens`: show the offending token in an error (leave it
+/// out for files that are not named *.proto).
+pub fn parse_proto(text: &[u8], quote_tokens: bool) -> Result<FileAst, ParseError> {
+    // A UTF-8 byte order mark, which protoc skips too.
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+    let mut p = Parser {
+        lx: Lexer {
+            src: text,
+            pos: 0,
+            line: 1,
+            column: 1,
+        },
+        quote: quote_tokens,
+    };
+    let mut file = p.file()?;
+    finish_fields(&mut file);
+    Ok(file)
+}
+
+/// Marks proto3 `optional` fields, and resolves editions features.
+fn finish_fields(file: &mut FileAst) {
+    if file.syntax_proto3 {
+        let mut stack: Vec<&mut MessageAst> = file.messages.iter_mut().collect();
+        while let Some(m) = stack.pop() {
+            for f in &mut m.fields {
+                if f.label == Some(Label::Optional) && f.oneof.is_none() {
+                    f.proto3_optional = true;
+                }
+            }
+            stack.extend(m.messages.iter_mut());
+        }
+    }
+    resolve_features(file);
+}
+
+/// In an editions file, gives every field what its inherited features
+/// (file, message, oneof, field) say: packedness, LEGACY_REQUIRED as
+/// `required`, DELIMITED as group encoding. Nothing for proto2 and proto3.
+/// Iterative.
+pub fn resolve_features(file: &mut FileAst) {
+    if !file.editions {
+        return;
+    }
+    let defaults = Features {
+        packed: Some(true),
+        legacy_required: Some(false),
+        delimited: Some(false),
+    };
+    let file_features = file.features.over(defaults);
+    let mut stack: Vec<(&mut MessageAst, Features)> = file
+        .messages
+        .iter_mut()
+        .map(|m| (m, file_features))
+        .collect();
+    while let Some((m, parent)) = stack.pop() {
+        let features = m.features.over(parent);
+        for f in &mut m.fields {
+            let eff = f.features.over(features);
+            f.packed = Some(eff.packed == Some(true));
+            if eff.legacy_required == Some(true) && f.label != Some(Label::Repeated) {
+                f.label = Some(Label::Required);
+            }
+            f.delimited = eff.delimited == Some(true) && f.map.is_none();
+        }
+        for sub in &mut m.messages {
+            stack.push((sub, features));
         }
     }
 }
@@ -743,6 +1365,7 @@ pub fn parse_file(text: &str) -> Result<FileAst, String> {
 // ---------------------------------------------------------------------------
 
 struct Pending<'a> {
+    file: &'a str,
     scope: String,
     ast: &'a MessageAst,
     proto3: bool,
@@ -757,6 +1380,7 @@ fn join(scope: &str, name: &str) -> String {
 }
 
 fn collect<'a>(
+    file: &'a str,
     scope: &str,
     m: &'a MessageAst,
     proto3: bool,
@@ -765,6 +1389,7 @@ fn collect<'a>(
 ) {
     let full = join(scope, &m.name);
     out.push(Pending {
+        file,
         scope: full.clone(),
         ast: m,
         proto3,
@@ -773,24 +1398,45 @@ fn collect<'a>(
         enums.push((join(&full, &e.name), e));
     }
     for sub in &m.messages {
-        collect(&full, sub, proto3, out, enums);
+        collect(file, &full, sub, proto3, out, enums);
     }
 }
 
 fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
     let mut pending = Vec::new();
     let mut enum_asts = Vec::new();
-    for (_, f) in files {
+    for (name, f) in files {
         for m in &f.messages {
-            collect(&f.package, m, f.syntax_proto3, &mut pending, &mut enum_asts);
+            collect(
+                name,
+                &f.package,
+                m,
+                f.syntax_proto3,
+                &mut pending,
+                &mut enum_asts,
+            );
         }
         for e in &f.enums {
             enum_asts.push((join(&f.package, &e.name), e));
         }
     }
+    // Names from a descriptor set may hold any character: control
+    // characters are escaped before they reach a terminal.
     let err = |m: String| SchemaError {
         file: String::from("schema"),
-        message: m,
+        message: escape_controls(&m),
+    };
+    // An error about a field: its file, line and column when known.
+    let field_err = |p: &Pending<'_>, f: &FieldAst, m: String| SchemaError {
+        file: escape_controls(p.file),
+        message: escape_controls(&if f.line > 0 {
+            format!(
+                "line {}, column {}: {}.{}: {m}",
+                f.line, f.column, p.scope, f.name
+            )
+        } else {
+            format!("{}.{}: {m}", p.scope, f.name)
+        }),
     };
 
     let mut set = SchemaSet::default();
@@ -859,9 +1505,9 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
         for f in &p.ast.fields {
             let (ty, label) = if let Some((k, v)) = &f.map {
                 let key_ty = lookup(&set, &p.scope, k)
-                    .ok_or_else(|| err(format!("{}.{}: unknown type {k}", p.scope, f.name)))?;
+                    .ok_or_else(|| field_err(p, f, format!("unknown type {k}")))?;
                 let val_ty = lookup(&set, &p.scope, v)
-                    .ok_or_else(|| err(format!("{}.{}: unknown type {v}", p.scope, f.name)))?;
+                    .ok_or_else(|| field_err(p, f, format!("unknown type {v}")))?;
                 let entry_name = format!("{}Entry", camel(&f.name));
                 let entry_full = join(&p.scope, &entry_name);
                 let entry_id = set.messages.len();
@@ -878,6 +1524,7 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                             packed: false,
                             oneof: None,
                             group: false,
+                            proto3_optional: false,
                         },
                         FieldDef {
                             number: 2,
@@ -887,6 +1534,7 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                             packed: false,
                             oneof: None,
                             group: false,
+                            proto3_optional: false,
                         },
                     ],
                     map_entry: true,
@@ -897,15 +1545,12 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                 set.messages.push(entry);
                 (FieldType::Message(entry_id), Label::Repeated)
             } else {
-                let ty = lookup(&set, &p.scope, &f.type_name).ok_or_else(|| {
-                    err(format!(
-                        "{}.{}: unknown type {}",
-                        p.scope, f.name, f.type_name
-                    ))
-                })?;
+                let ty = lookup(&set, &p.scope, &f.type_name)
+                    .ok_or_else(|| field_err(p, f, format!("unknown type {}", f.type_name)))?;
                 (ty, f.label.unwrap_or(Label::Optional))
             };
             let packed = label == Label::Repeated && ty.packable() && f.packed.unwrap_or(p.proto3);
+            let delimited = f.delimited && f.map.is_none() && matches!(ty, FieldType::Message(_));
             fields.push(FieldDef {
                 number: f.number,
                 name: f.name.clone(),
@@ -913,7 +1558,8 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                 ty,
                 packed,
                 oneof: f.oneof.clone(),
-                group: f.group,
+                group: f.group || delimited,
+                proto3_optional: f.proto3_optional,
             });
         }
         let mut by_number: Vec<(u32, usize)> = fields
@@ -923,16 +1569,39 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
             .collect();
         by_number.sort();
         if let Some(w) = by_number.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(err(format!(
-                "{}: field number {} is used twice",
-                p.scope, w[0].0
-            )));
+            let (first, second) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
+            let other = p.ast.fields.get(first).map_or("", |f| f.name.as_str());
+            return Err(match p.ast.fields.get(second) {
+                Some(f) => field_err(
+                    p,
+                    f,
+                    format!("field number {} is used twice (also by {other})", f.number),
+                ),
+                None => err(format!(
+                    "{}: field number {} is used twice",
+                    p.scope, w[0].0
+                )),
+            });
         }
         let m = &mut set.messages[id];
         m.fields = fields;
         m.by_number = by_number;
     }
     Ok(set)
+}
+
+/// `s` with control characters written as escapes (`\u{1b}`).
+fn escape_controls(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let esc: Vec<char> = if c.is_control() {
+                c.escape_unicode().collect()
+            } else {
+                vec![c]
+            };
+            esc
+        })
+        .collect()
 }
 
 /// `metadata_props` -> `MetadataProps`, as protoc names map entries.

@@ -1,5 +1,5 @@
-//! Schemas from the user: `.proto` files (with their imports, found beside
-//! the importing file, beside the main file or in `-I` folders) and
+//! Schemas from the user: `.proto` files (with their imports, resolved
+//! below the import roots as protoc resolves them) and
 //! FileDescriptorSets written by `protoc -o`, read into the same
 //! [`SchemaSet`] tables as the built-in formats. A FileDescriptorSet is
 //! itself decoded with a built-in table (`schemas/descriptor.proto`): the
@@ -8,8 +8,12 @@
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind};
 use crate::formats::{Body, Decoded, Format, FormatOptions};
-use crate::schema::{EnumAst, FieldAst, FileAst, Label, MessageAst, SchemaSet, parse_file};
+use crate::schema::{
+    EnumAst, Features, FieldAst, FieldDef, FieldType, FileAst, Label, MessageAst, SchemaSet,
+    parse_file, parse_proto, resolve_features,
+};
 use std::collections::HashSet;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -80,52 +84,228 @@ const WELL_KNOWN: &[(&str, &str)] = &[
     ),
 ];
 
+/// The largest .proto file read (the largest of googleapis is 4 MiB).
+pub const MAX_PROTO_BYTES: u64 = 16 << 20;
+/// The largest FileDescriptorSet read.
+pub const MAX_DESCRIPTOR_SET_BYTES: u64 = 256 << 20;
+
+/// Reads a file the user named (`--schema`, `--descriptor-set`): a regular
+/// file, or a pipe (`<(protoc -o /dev/stdout ...)`), at most `cap` bytes.
+/// Devices, folders and sockets are refused before anything is read.
+pub fn read_user_file(path: &Path, cap: u64) -> Result<Vec<u8>, LoadError> {
+    use std::os::unix::fs::FileTypeExt;
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| LoadError(format!("{shown}: {e}")))?;
+    let ty = meta.file_type();
+    if !(ty.is_file() || ty.is_fifo()) {
+        return Err(LoadError(format!(
+            "{shown}: {} (a schema is read from a regular file or a pipe)",
+            kind_of(&meta)
+        )));
+    }
+    read_capped(path, cap, true)
+}
+
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let ty = meta.file_type();
+    if ty.is_dir() {
+        "is a folder"
+    } else if ty.is_char_device() || ty.is_block_device() {
+        "is a device"
+    } else if ty.is_socket() {
+        "is a socket"
+    } else if ty.is_fifo() {
+        "is a pipe"
+    } else {
+        "is not a regular file"
+    }
+}
+
+/// Reads at most `cap` bytes of a file, checking again once it is open that
+/// it is a regular file (or, with `allow_pipe`, a pipe): a file swapped for
+/// a device after the first check is still not read.
+fn read_capped(path: &Path, cap: u64, allow_pipe: bool) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let shown = path.display();
+    let file = std::fs::File::open(path).map_err(|e| LoadError(format!("{shown}: {e}")))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| LoadError(format!("{shown}: {e}")))?;
+    if !(meta.is_file() || allow_pipe && meta.file_type().is_fifo()) {
+        return Err(LoadError(format!("{shown} {}", kind_of(&meta))));
+    }
+    let mut data = Vec::new();
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut data)
+        .map_err(|e| LoadError(format!("{shown}: {e}")))?;
+    if u64::try_from(data.len()).unwrap_or(u64::MAX) > cap {
+        return Err(LoadError(format!(
+            "{shown}: larger than {} MiB, the limit for this kind of file",
+            cap >> 20
+        )));
+    }
+    Ok(data)
+}
+
+/// A folder imports are looked up in, as given and resolved.
+struct Root {
+    shown: PathBuf,
+    real: PathBuf,
+}
+
+/// Where an import was found: its file, or a built-in copy.
+enum Found {
+    File(PathBuf),
+    Builtin(&'static str, &'static str),
+}
+
+/// Checks an import's name the way protoc's source tree does: a relative
+/// path of plain components below the roots.
+fn check_import_name(import: &str) -> Result<(), String> {
+    const RULE: &str = "imports are relative paths below the import roots, and protoc refuses backslashes, `//`, `.` and `..` as well";
+    if import.is_empty() || import.bytes().any(|b| b == 0) {
+        return Err("not a file name".into());
+    }
+    if import.starts_with('/') {
+        return Err(format!("an absolute path is not allowed ({RULE})"));
+    }
+    if import.split('/').any(|c| c == "..") {
+        return Err(format!("`..` is not allowed ({RULE})"));
+    }
+    if import.contains('\\') || import.split('/').any(|c| c == "." || c.is_empty()) {
+        return Err(format!("not a plain path ({RULE})"));
+    }
+    Ok(())
+}
+
+/// Finds an import below the roots, in order: the first root that holds a
+/// file of that name wins, as in protoc. The file must be a regular file
+/// whose real path (symlinks resolved) stays inside that root.
+fn find_import(import: &str, roots: &[Root]) -> Result<Option<Found>, String> {
+    // (The name is checked first, so `root.join` never leaves the root by
+    // its text; only a symlink can, which `canonicalize` reveals.)
+    check_import_name(import)?;
+    for root in roots {
+        let candidate = root.real.join(import);
+        let real = match candidate.canonicalize() {
+            Ok(r) => r,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(format!("{}: {e}", root.shown.join(import).display())),
+        };
+        if !real.starts_with(&root.real) {
+            return Err(format!(
+                "{} leads outside {} through a symlink; an import must stay inside the root it is found in",
+                root.shown.join(import).display(),
+                root.shown.display()
+            ));
+        }
+        let meta = std::fs::metadata(&real)
+            .map_err(|e| format!("{}: {e}", root.shown.join(import).display()))?;
+        if !meta.is_file() {
+            return Err(format!(
+                "{} {}; an import must be a regular file",
+                root.shown.join(import).display(),
+                kind_of(&meta)
+            ));
+        }
+        return Ok(Some(Found::File(real)));
+    }
+    Ok(WELL_KNOWN
+        .iter()
+        .find(|(n, _)| *n == import)
+        .map(|(n, t)| Found::Builtin(n, t)))
+}
+
+/// Parses a file's bytes, naming it in errors; the offending token is
+/// quoted only for files named *.proto, so an error never shows another
+/// kind of file's content.
+fn parse_named(shown: &str, bytes: &[u8]) -> Result<FileAst, LoadError> {
+    let quote = shown.ends_with(".proto");
+    parse_proto(bytes, quote).map_err(|e| LoadError(format!("{shown}: {e}")))
+}
+
+/// The folders imports are looked up in, in order: protoc's (each `-I DIR`,
+/// or the current folder when none is given, as protoc's default
+/// `--proto_path=.`), then the main file's folder, an implied root of
+/// pbdecode's. An import protoc finds is found in the same file; the
+/// implied root only finds imports protoc would not.
+pub fn import_roots(path: &Path, include: &[PathBuf]) -> Vec<PathBuf> {
+    let main_dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut roots: Vec<PathBuf> = if include.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        include.to_vec()
+    };
+    roots.push(main_dir);
+    roots
+}
+
 /// Reads a `.proto` file and every file it imports, transitively. Imports
-/// are looked up beside the importing file, beside `path`, then in each of
-/// `include` in order; the google.protobuf well-known files fall back to
-/// built-in copies.
+/// are resolved like protoc's: relative paths (no absolute paths, no `.` or
+/// `..`) looked up in each root of [`import_roots`] in order, and must be
+/// regular files inside that root (after symlinks), at most
+/// [`MAX_PROTO_BYTES`] each. The google.protobuf well-known files fall back
+/// to built-in copies. `import option` files (custom options only) are not
+/// read.
 pub fn load_proto(path: &Path, include: &[PathBuf]) -> Result<SchemaSet, LoadError> {
-    let main_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut roots = Vec::new();
+    for dir in import_roots(path, include) {
+        // A folder that does not exist holds nothing (protoc warns and goes on).
+        if let Ok(real) = dir.canonicalize()
+            && !roots.iter().any(|r: &Root| r.real == real)
+        {
+            roots.push(Root { shown: dir, real });
+        }
+    }
+    let main_shown = path.display().to_string();
+    let main = read_user_file(path, MAX_PROTO_BYTES)?;
+    let main_ast = parse_named(&main_shown, &main)?;
     let mut files: Vec<(String, FileAst)> = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();
+    if let Ok(real) = path.canonicalize() {
+        seen.insert(real);
+    }
     let mut seen_builtin: HashSet<&str> = HashSet::new();
-    // (file to read, the name it was imported as, who imported it)
-    let mut queue: Vec<(PathBuf, String)> = vec![(path.to_path_buf(), path.display().to_string())];
-    while let Some((file, shown)) = queue.pop() {
-        let key = file.canonicalize().unwrap_or_else(|_| file.clone());
-        if !seen.insert(key) {
-            continue;
-        }
-        let text =
-            std::fs::read_to_string(&file).map_err(|e| LoadError(format!("{shown}: {e}")))?;
-        let ast = parse_file(&text).map_err(|e| LoadError(format!("{shown}: {e}")))?;
-        let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut queue: Vec<(String, FileAst)> = vec![(main_shown, main_ast)];
+    while let Some((shown, ast)) = queue.pop() {
         for import in &ast.imports {
-            let candidates = std::iter::once(dir.join(import))
-                .chain(std::iter::once(main_dir.join(import)))
-                .chain(include.iter().map(|d| d.join(import)));
-            match candidates.into_iter().find(|p| p.is_file()) {
-                Some(found) => queue.push((found, import.clone())),
-                None => match WELL_KNOWN.iter().find(|(n, _)| n == import) {
-                    Some((name, text)) => {
-                        if seen_builtin.insert(name) {
-                            let ast = parse_file(text)
-                                .map_err(|e| LoadError(format!("built-in {name}: {e}")))?;
-                            files.push((name.to_string(), ast));
-                        }
+            let found = find_import(import, &roots).map_err(|why| {
+                LoadError(format!(
+                    "{shown}: import \"{}\": {why}",
+                    import.escape_debug()
+                ))
+            })?;
+            match found {
+                Some(Found::File(real)) => {
+                    if seen.insert(real.clone()) {
+                        let bytes = read_capped(&real, MAX_PROTO_BYTES, false)?;
+                        let ast = parse_named(import, &bytes)?;
+                        queue.push((import.clone(), ast));
                     }
-                    None => {
-                        let mut looked: Vec<String> = vec![dir.display().to_string()];
-                        if main_dir != dir {
-                            looked.push(main_dir.display().to_string());
-                        }
-                        looked.extend(include.iter().map(|d| d.display().to_string()));
-                        return Err(LoadError(format!(
-                            "{shown}: import \"{import}\" not found (looked in: {}; add -I DIR)",
-                            looked.join(", ")
-                        )));
+                }
+                Some(Found::Builtin(name, text)) => {
+                    if seen_builtin.insert(name) {
+                        let ast = parse_file(text)
+                            .map_err(|e| LoadError(format!("built-in {name}: {e}")))?;
+                        files.push((name.to_string(), ast));
                     }
-                },
+                }
+                None => {
+                    let looked: Vec<String> = roots
+                        .iter()
+                        .map(|r| r.shown.display().to_string())
+                        .collect();
+                    return Err(LoadError(format!(
+                        "{shown}: import \"{}\" not found (looked in: {}; add -I DIR)",
+                        import.escape_debug(),
+                        looked.join(", ")
+                    )));
+                }
             }
         }
         files.push((shown, ast));
@@ -158,8 +338,9 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
         let name = file.str(set, "name").unwrap_or("(unnamed)").to_string();
         let syntax = file.str(set, "syntax").unwrap_or("proto2");
         let mut ast = FileAst {
-            // Editions pack repeated scalars by default, as proto3 does.
-            syntax_proto3: syntax == "proto3" || syntax == "editions",
+            syntax_proto3: syntax == "proto3",
+            editions: syntax == "editions",
+            features: features_of(set, file.message(set, "options")),
             package: file.str(set, "package").unwrap_or("").to_string(),
             imports: file
                 .field(set, "dependency")
@@ -169,8 +350,7 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
                     _ => None,
                 })
                 .collect(),
-            messages: Vec::new(),
-            enums: Vec::new(),
+            ..FileAst::default()
         };
         for m in file.messages(set, "message_type") {
             ast.messages.push(message_ast(set, m)?);
@@ -178,6 +358,7 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
         for e in file.messages(set, "enum_type") {
             ast.enums.push(enum_ast(set, e));
         }
+        resolve_features(&mut ast);
         files.push((name, ast));
     }
     if files.is_empty() {
@@ -186,6 +367,20 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
         ));
     }
     SchemaSet::from_asts(&files).map_err(|e| LoadError(e.to_string()))
+}
+
+/// The editions features set in an options message (`features`, field 50,
+/// 12, 21 or 1 of File-, Message-, Field- and OneofOptions).
+fn features_of(set: &SchemaSet, options: Option<&Message<'_>>) -> Features {
+    let Some(fs) = options.and_then(|o| o.message(set, "features")) else {
+        return Features::default();
+    };
+    let get = |name: &str| fs.int(set, name).filter(|v| *v != 0);
+    Features {
+        packed: get("repeated_field_encoding").map(|v| v == 1),
+        legacy_required: get("field_presence").map(|v| v == 3),
+        delimited: get("message_encoding").map(|v| v == 2),
+    }
 }
 
 fn enum_ast(set: &SchemaSet, e: &Message<'_>) -> EnumAst {
@@ -234,9 +429,14 @@ fn type_of(set: &SchemaSet, f: &Message<'_>) -> String {
 
 fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError> {
     let name = m.str(set, "name").unwrap_or("").to_string();
-    let oneofs: Vec<String> = m
+    let oneofs: Vec<(String, Features)> = m
         .messages(set, "oneof_decl")
-        .map(|o| o.str(set, "name").unwrap_or("").to_string())
+        .map(|o| {
+            (
+                o.str(set, "name").unwrap_or("").to_string(),
+                features_of(set, o.message(set, "options")),
+            )
+        })
         .collect();
     // Map entries are nested types with options.map_entry; they become
     // `map<K, V>` fields again, which the resolver turns back into entries.
@@ -286,10 +486,18 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
             .and_then(|o| o.scalar(set, "packed"))
             .and_then(crate::decode::ScalarValue::as_i64)
             .map(|v| v != 0);
-        let oneof = match (f.int(set, "oneof_index"), f.scalar(set, "proto3_optional")) {
-            (Some(i), None) => usize::try_from(i).ok().and_then(|i| oneofs.get(i)).cloned(),
+        let proto3_optional = f
+            .scalar(set, "proto3_optional")
+            .and_then(crate::decode::ScalarValue::as_i64)
+            == Some(1);
+        let oneof = match f.int(set, "oneof_index") {
+            Some(i) if !proto3_optional => usize::try_from(i).ok().and_then(|i| oneofs.get(i)),
             _ => None,
         };
+        let mut features = features_of(set, f.message(set, "options"));
+        if let Some((_, of)) = oneof {
+            features = features.over(*of);
+        }
         fields.push(FieldAst {
             label,
             type_name: if map.is_some() {
@@ -300,14 +508,18 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
             name: f.str(set, "name").unwrap_or("").to_string(),
             number,
             packed,
-            oneof,
+            oneof: oneof.map(|(name, _)| name.clone()),
             map,
             // TYPE_GROUP
             group: f.int(set, "type") == Some(10),
+            proto3_optional,
+            features,
+            ..FieldAst::default()
         });
     }
     Ok(MessageAst {
         name,
+        features: features_of(set, m.message(set, "options")),
         fields,
         messages: nested,
         enums: m
@@ -352,4 +564,131 @@ pub fn type_names(set: &SchemaSet) -> Vec<&str> {
         .filter(|m| !m.map_entry)
         .map(|m| m.full_name.as_str())
         .collect()
+}
+
+/// The type of a field as `--dump-schema` shows it: a scalar keyword, or
+/// `message`, `group` or `enum` with the full name of its type.
+fn field_type<'s>(set: &'s SchemaSet, f: &FieldDef) -> (&'static str, Option<&'s str>) {
+    match f.ty {
+        FieldType::Scalar(s) => (s.name(), None),
+        FieldType::Enum(e) => ("enum", Some(set.enum_def(e).full_name.as_str())),
+        FieldType::Message(m) => (
+            if f.group { "group" } else { "message" },
+            Some(set.message(m).full_name.as_str()),
+        ),
+    }
+}
+
+fn label_name(f: &FieldDef) -> &'static str {
+    match f.label {
+        Label::Optional => "optional",
+        Label::Repeated => "repeated",
+        Label::Required => "required",
+    }
+}
+
+/// Writes the resolved schema as text, one line per field:
+/// `  3 repeated int64 ids [packed]` under `message pkg.Name`, enums with
+/// their values (`--dump-schema`).
+pub fn write_schema_text(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<()> {
+    // Names from a descriptor set may hold any character: escaped.
+    let esc = |s: &str| s.escape_debug().to_string();
+    for m in &set.messages {
+        let what = if m.map_entry { "map entry" } else { "message" };
+        writeln!(w, "{what} {}", esc(&m.full_name))?;
+        for f in &m.fields {
+            let (ty, name) = field_type(set, f);
+            let ty = match name {
+                Some(n) if ty == "message" => esc(n),
+                Some(n) => format!("{ty} {}", esc(n)),
+                None => ty.to_string(),
+            };
+            write!(w, "  {} {} {ty} {}", f.number, label_name(f), esc(&f.name))?;
+            if f.packed {
+                write!(w, " [packed]")?;
+            }
+            if f.proto3_optional {
+                write!(w, " (proto3 optional)")?;
+            }
+            if let Some(o) = &f.oneof {
+                write!(w, " (oneof {})", esc(o))?;
+            }
+            writeln!(w)?;
+        }
+    }
+    for e in &set.enums {
+        writeln!(w, "enum {}", esc(&e.full_name))?;
+        for (name, n) in &e.values {
+            writeln!(w, "  {} = {n}", esc(name))?;
+        }
+    }
+    Ok(())
+}
+
+fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().saturating_add(2));
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Writes the resolved schema as JSON (`--dump-schema --json`):
+/// `{"messages": [{"name", "map_entry", "fields": [{"name", "number",
+/// "label", "type", "type_name", "packed", "oneof", "proto3_optional",
+/// "map"}]}], "enums": [{"name", "values": [{"name", "number"}]}]}`, in
+/// declaration order; `type` is a scalar keyword, `message`, `group` or
+/// `enum`.
+pub fn write_schema_json(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<()> {
+    write!(w, "{{\"messages\": [")?;
+    for (i, m) in set.messages.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        write!(
+            w,
+            "{sep}\n  {{\"name\": {}, \"map_entry\": {}, \"fields\": [",
+            json_str(&m.full_name),
+            m.map_entry
+        )?;
+        for (j, f) in m.fields.iter().enumerate() {
+            let sep = if j == 0 { "" } else { ", " };
+            let (ty, type_name) = field_type(set, f);
+            let is_map = matches!(f.ty, FieldType::Message(e) if set.message(e).map_entry);
+            write!(
+                w,
+                "{sep}{{\"name\": {}, \"number\": {}, \"label\": \"{}\", \"type\": \"{ty}\", \"type_name\": {}, \"packed\": {}, \"oneof\": {}, \"proto3_optional\": {}, \"map\": {is_map}}}",
+                json_str(&f.name),
+                f.number,
+                label_name(f),
+                type_name.map_or_else(|| "null".to_string(), json_str),
+                f.packed,
+                f.oneof
+                    .as_deref()
+                    .map_or_else(|| "null".to_string(), json_str),
+                f.proto3_optional,
+            )?;
+        }
+        write!(w, "]}}")?;
+    }
+    write!(w, "\n], \"enums\": [")?;
+    for (i, e) in set.enums.iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        write!(
+            w,
+            "{sep}\n  {{\"name\": {}, \"values\": [",
+            json_str(&e.full_name)
+        )?;
+        for (j, (name, n)) in e.values.iter().enumerate() {
+            let sep = if j == 0 { "" } else { ", " };
+            write!(w, "{sep}{{\"name\": {}, \"number\": {n}}}", json_str(name))?;
+        }
+        write!(w, "]}}")?;
+    }
+    writeln!(w, "\n]}}")
 }

@@ -22,6 +22,11 @@ use std::process::ExitCode;
 )]
 pub struct Args {
     /// The file to decode, or - for standard input.
+    #[arg(
+        required_unless_present = "dump_schema",
+        default_value = "",
+        hide_default_value = true
+    )]
     file: String,
     /// The format: auto (try each in detection order) or one of the format ids.
     #[arg(long = "as", default_value = "auto", value_name = "FORMAT")]
@@ -40,7 +45,7 @@ pub struct Args {
     #[arg(long, default_value_t = pbdecode::schemaless::DEFAULT_MAX_DEPTH)]
     max_depth: u32,
     /// Decode with this .proto schema (name the message with --type);
-    /// imports are found beside it or in -I folders.
+    /// imports are found in the -I folders, then in its folder.
     #[arg(long, value_name = "FILE.proto")]
     schema: Option<PathBuf>,
     /// Decode with a FileDescriptorSet (as `protoc -o FILE` writes).
@@ -53,6 +58,11 @@ pub struct Args {
     /// A folder to look for imported .proto files in (repeatable).
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
+    /// Print the schema read from --schema or --descriptor-set (every
+    /// message's fields, numbers, types, labels, packedness; --json for
+    /// JSON) instead of decoding a file.
+    #[arg(long)]
+    dump_schema: bool,
     /// Sparse tensors: also show the dense tensor.
     #[arg(long)]
     dense: bool,
@@ -107,6 +117,9 @@ fn turned_down(args: &Args, e: &DecodeError) -> io::Result<ExitCode> {
 }
 
 pub fn run(args: &Args) -> io::Result<ExitCode> {
+    if args.dump_schema {
+        return schema::dump_schema(args);
+    }
     let values = match args.values.as_deref() {
         None => None,
         Some("all") => Some(u64::MAX),

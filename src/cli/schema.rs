@@ -7,6 +7,52 @@ use pbdecode::render::{RenderOptions, json, text};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
+/// The user's schema, loaded from --schema or --descriptor-set.
+fn load_user_schema(
+    args: &Args,
+) -> Option<Result<pbdecode::schema::SchemaSet, pbdecode::user_schema::LoadError>> {
+    use pbdecode::user_schema;
+    if let Some(path) = &args.schema {
+        Some(user_schema::load_proto(path, &args.include))
+    } else {
+        args.descriptor_set.as_ref().map(|path| {
+            user_schema::read_user_file(path, user_schema::MAX_DESCRIPTOR_SET_BYTES).and_then(
+                |data| {
+                    user_schema::load_descriptor_set(&data)
+                        .map_err(|e| user_schema::LoadError(format!("{}: {e}", path.display())))
+                },
+            )
+        })
+    }
+}
+
+/// --dump-schema: print the schema as read (text, or JSON with --json).
+pub(crate) fn dump_schema(args: &Args) -> io::Result<ExitCode> {
+    if args.schema.is_some() && args.descriptor_set.is_some() {
+        return usage("give --schema or --descriptor-set, not both");
+    }
+    if !args.file.is_empty() {
+        return usage("--dump-schema prints the schema; it takes no FILE");
+    }
+    let set = match load_user_schema(args) {
+        None => return usage("--dump-schema needs --schema or --descriptor-set"),
+        Some(Err(e)) => {
+            eprintln!("decode: {e}");
+            return Ok(ExitCode::from(2));
+        }
+        Some(Ok(set)) => set,
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    if args.json {
+        pbdecode::user_schema::write_schema_json(&mut out, &set)?;
+    } else {
+        pbdecode::user_schema::write_schema_text(&mut out, &set)?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// --schema / --descriptor-set (decode with the user's tables), or --as
 /// protobuf: print what was decoded, and for input cut short or corrupt,
 /// the fault (exit 1).
@@ -23,18 +69,7 @@ pub(crate) fn decode_schema_or_schemaless(
     if !matches!(args.format.as_str(), "auto" | "protobuf") {
         return usage("--schema and --descriptor-set decode as protobuf: leave out --as");
     }
-    let loaded = if let Some(path) = &args.schema {
-        Some(user_schema::load_proto(path, &args.include))
-    } else if let Some(path) = &args.descriptor_set {
-        let data = std::fs::read(path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
-        Some(
-            user_schema::load_descriptor_set(&data)
-                .map_err(|e| user_schema::LoadError(format!("{}: {e}", path.display()))),
-        )
-    } else {
-        None
-    };
+    let loaded = load_user_schema(args);
     let user_set = match loaded {
         None => None,
         Some(Ok(set)) => Some(set),
