@@ -3,6 +3,7 @@
 //! turns outcomes into messages and exit codes.
 
 mod schema;
+pub mod serve;
 mod tensors;
 
 use clap::Parser;
