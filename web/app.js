@@ -579,10 +579,10 @@ class Grid {
     const dims = t.dims === null ? [total] : t.dims.map(Number);
     this.dims = dims;
     if (dims.length === 0) { this.R = 1; this.C = 1; this.lead = []; this.wrap = false; }
-    else if (dims.length === 1) { this.C = Math.min(16, Math.max(1, dims[0])); this.R = Math.ceil(dims[0] / this.C); this.lead = []; this.wrap = true; }
+    else if (dims.length === 1) { this.C = Math.min(10, Math.max(1, dims[0])); this.R = Math.ceil(dims[0] / this.C); this.lead = []; this.wrap = true; }
     else { this.R = dims[dims.length - 2]; this.C = dims[dims.length - 1]; this.lead = dims.slice(0, -2); this.wrap = false; }
     this.leadIdx = this.lead.map(() => 0);
-    this.VR = 32; this.VC = Math.min(this.C, 16);
+    this.VR = 32; this.VC = Math.min(this.C, 12);
     this.r0 = 0; this.c0 = 0; this.sr = 0; this.sc = 0;
     this.isString = t.dtype === 'STRING' || t.dtype === 'DT_STRING';
   }
@@ -853,7 +853,8 @@ function renderSchemaless(body) {
     highlightBytes($('#hex'), item ? item.from : null, item ? item.to : null);
     void fromTree;
   };
-  body.append(faultBox, h('div', { class: 'split' },
+  if (faultBox) body.append(faultBox);
+  body.append(h('div', { class: 'split' },
     h('div', { class: 'card' }, h('h3', null, 'Fields (guessed without a schema)'), treeBox),
     h('div', { class: 'card' }, h('h3', null, 'Bytes'), bytesBody)));
   renderBytes(bytesBody, {
