@@ -81,7 +81,8 @@ impl Reply {
 /// connection after one response).
 fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
     let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).expect("timeout");
+    s.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
     s.write_all(request).expect("write");
     read_reply(&mut s)
 }
@@ -171,7 +172,10 @@ fn token_cookie_and_host() {
         let ok = get(s.addr, path);
         assert_eq!(ok.status, 200, "{path} with the token: {}", ok.text());
         assert!(ok.header("access-control-allow-origin").is_none());
-        assert_eq!(ok.header("x-content-type-options").as_deref(), Some("nosniff"));
+        assert_eq!(
+            ok.header("x-content-type-options").as_deref(),
+            Some("nosniff")
+        );
     }
     // The token in the URL is traded for a cookie.
     let r = raw(
@@ -204,8 +208,10 @@ fn token_cookie_and_host() {
     ] {
         let r = raw(
             s.addr,
-            format!("GET /api/files HTTP/1.1\r\nHost: {bad}\r\nAuthorization: token {TOKEN}\r\n\r\n")
-                .as_bytes(),
+            format!(
+                "GET /api/files HTTP/1.1\r\nHost: {bad}\r\nAuthorization: token {TOKEN}\r\n\r\n"
+            )
+            .as_bytes(),
         );
         assert_eq!(r.status, 403, "Host {bad}");
     }
@@ -298,7 +304,10 @@ fn json_matches_the_command_line() {
         args.extend_from_slice(extra);
         let want = cli(&args);
         assert!(!want.is_empty(), "{key}: the command line printed nothing");
-        let r = get(s.addr, &format!("/api/open?f={}&values=all", enc(&format!("0/{key}"))));
+        let r = get(
+            s.addr,
+            &format!("/api/open?f={}&values=all", enc(&format!("0/{key}"))),
+        );
         assert_eq!(r.status, 200);
         let body = r.text();
         let want = String::from_utf8_lossy(&want);
@@ -323,7 +332,10 @@ fn json_matches_the_command_line() {
         .map(|(_, r)| r.to_string())
         .unwrap_or_default();
     assert!(!reason.is_empty(), "{stderr}");
-    assert!(body.contains(&format!("\"message\": \"{reason}\"")), "{body}\n{reason}");
+    assert!(
+        body.contains(&format!("\"message\": \"{reason}\"")),
+        "{body}\n{reason}"
+    );
     // A file no format takes: the check, the path and the offset.
     let r = get(s.addr, "/api/open?f=0/onnx-tensor/bad_truncated_raw.pb");
     let body = r.text();
@@ -335,13 +347,20 @@ fn json_matches_the_command_line() {
     assert!(r.text().contains("unknown format"));
     // The text view is the command line's.
     let r = get(s.addr, "/api/text?f=0/onnx-model/everything.onnx");
-    let want = cli(&["--dense", fixtures().join("onnx-model/everything.onnx").to_str().unwrap_or_default()]);
+    let want = cli(&[
+        "--dense",
+        fixtures()
+            .join("onnx-model/everything.onnx")
+            .to_str()
+            .unwrap_or_default(),
+    ]);
     assert_eq!(r.text(), String::from_utf8_lossy(&want));
 }
 
 /// The values the command line prints, taken from its JSON.
 fn cli_values(file: &Path) -> Vec<String> {
-    let out = String::from_utf8_lossy(&cli(&["--json", file.to_str().unwrap_or_default()])).into_owned();
+    let out =
+        String::from_utf8_lossy(&cli(&["--json", file.to_str().unwrap_or_default()])).into_owned();
     let start = out.find("\"values\": [").expect("values") + "\"values\": [".len();
     let end = start + out[start..].find(']').expect("end");
     out[start..end].split(", ").map(str::to_string).collect()
@@ -376,22 +395,44 @@ fn values_stats_picture_and_hex() {
     // Every value, in pages of 7.
     let mut got = Vec::new();
     for offset in (0..60).step_by(7) {
-        let r = get(s.addr, &format!("/api/values?f=0/example_x_3x4x5.pb&t=0&offset={offset}&count=7"));
+        let r = get(
+            s.addr,
+            &format!("/api/values?f=0/example_x_3x4x5.pb&t=0&offset={offset}&count=7"),
+        );
         assert_eq!(r.status, 200);
         got.extend(api_values(&r.text()).concat());
     }
     assert_eq!(got, want);
     // A window: rows 1..3 of the second 4 x 5 plane, columns 2..4.
-    let r = get(s.addr, "/api/values?f=0/example_x_3x4x5.pb&t=0&offset=27&count=3&rows=2&stride=5");
+    let r = get(
+        s.addr,
+        "/api/values?f=0/example_x_3x4x5.pb&t=0&offset=27&count=3&rows=2&stride=5",
+    );
     let rows = api_values(&r.text());
     assert_eq!(rows, vec![want[27..30].to_vec(), want[32..35].to_vec()]);
     // By name, and past the end.
-    let r = get(s.addr, "/api/values?f=0/example_x_3x4x5.pb&name=x&offset=59&count=10");
+    let r = get(
+        s.addr,
+        "/api/values?f=0/example_x_3x4x5.pb&name=x&offset=59&count=10",
+    );
     assert_eq!(api_values(&r.text()), vec![vec![want[59].clone()]]);
     assert!(r.text().contains("\"total\": 60"));
-    assert_eq!(get(s.addr, "/api/values?f=0/example_x_3x4x5.pb&name=nope").status, 404);
-    assert_eq!(get(s.addr, "/api/values?f=0/example_x_3x4x5.pb&t=0&count=1000000").status, 400);
-    assert_eq!(get(s.addr, "/api/values?f=0/example_x_3x4x5.pb&t=zz").status, 404);
+    assert_eq!(
+        get(s.addr, "/api/values?f=0/example_x_3x4x5.pb&name=nope").status,
+        404
+    );
+    assert_eq!(
+        get(
+            s.addr,
+            "/api/values?f=0/example_x_3x4x5.pb&t=0&count=1000000"
+        )
+        .status,
+        400
+    );
+    assert_eq!(
+        get(s.addr, "/api/values?f=0/example_x_3x4x5.pb&t=zz").status,
+        404
+    );
     // A model's initializer, a sub-byte type and an external tensor.
     for (key, name) in [
         ("onnx-model/everything.onnx", None),
@@ -407,15 +448,22 @@ fn values_stats_picture_and_hex() {
             Some(n) => format!("name={n}"),
             None => "t=0".into(),
         };
-        let v = get(s.addr, &format!("/api/values?f={}&{t}&count=1000", enc(&format!("0/{key}"))));
+        let v = get(
+            s.addr,
+            &format!("/api/values?f={}&{t}&count=1000", enc(&format!("0/{key}"))),
+        );
         assert_eq!(v.status, 200, "{key}: {}", v.text());
         assert!(!api_values(&v.text()).concat().is_empty(), "{key}");
     }
     let direct = cli_values(&fixtures().join("onnx-tensor/int4_raw.pb"));
-    let v = get(s.addr, "/api/values?f=0/onnx-tensor/int4_raw.pb&t=0&count=1000");
+    let v = get(
+        s.addr,
+        "/api/values?f=0/onnx-tensor/int4_raw.pb&t=0&count=1000",
+    );
     assert_eq!(api_values(&v.text()).concat(), direct);
     // Statistics: the command line's object.
-    let out = String::from_utf8_lossy(&cli(&["--json", file.to_str().unwrap_or_default()])).into_owned();
+    let out =
+        String::from_utf8_lossy(&cli(&["--json", file.to_str().unwrap_or_default()])).into_owned();
     let stats = &out[out.find("\"stats\": ").expect("stats")..];
     let stats = &stats[..stats.find('}').expect("}") + 1];
     let r = get(s.addr, "/api/stats?f=0/example_x_3x4x5.pb&t=0");
@@ -434,9 +482,18 @@ fn values_stats_picture_and_hex() {
     assert_eq!(r.status, 422);
     // Hex: the file's bytes.
     let bytes = std::fs::read(&file).expect("read");
-    let r = get(s.addr, "/api/hex?f=0/example_x_3x4x5.pb&offset=250&count=100");
+    let r = get(
+        s.addr,
+        "/api/hex?f=0/example_x_3x4x5.pb&offset=250&count=100",
+    );
     let want: String = bytes[250..].iter().map(|b| format!("{b:02x}")).collect();
-    assert!(r.text().contains(&format!("\"offset\": 250, \"size\": 254, \"hex\": \"{want}\"")), "{}", r.text());
+    assert!(
+        r.text().contains(&format!(
+            "\"offset\": 250, \"size\": 254, \"hex\": \"{want}\""
+        )),
+        "{}",
+        r.text()
+    );
 }
 
 fn post(addr: SocketAddr, path: &str, headers: &str, body: &[u8]) -> Reply {
@@ -474,17 +531,35 @@ fn uploads() {
     let auth = format!("Authorization: token {TOKEN}\r\n");
     let cookie = format!("Cookie: pbdecode-{}={TOKEN}\r\n", s.addr.port());
     // The cookie alone does not change state: the page's XSRF header too.
-    assert_eq!(post(s.addr, "/api/upload?name=x.pb", &cookie, &bytes).status, 403);
     assert_eq!(
-        post(s.addr, "/api/upload?name=x.pb", &format!("{cookie}X-Pbdecode-Xsrf: wrong\r\n"), &bytes).status,
+        post(s.addr, "/api/upload?name=x.pb", &cookie, &bytes).status,
         403
     );
-    assert_eq!(post(s.addr, "/api/upload?name=x.pb", "", &bytes).status, 403);
+    assert_eq!(
+        post(
+            s.addr,
+            "/api/upload?name=x.pb",
+            &format!("{cookie}X-Pbdecode-Xsrf: wrong\r\n"),
+            &bytes
+        )
+        .status,
+        403
+    );
+    assert_eq!(
+        post(s.addr, "/api/upload?name=x.pb", "", &bytes).status,
+        403
+    );
     let r = post(s.addr, "/api/upload?name=x.pb", &auth, &bytes);
     assert_eq!(r.status, 200, "{}", r.text());
     assert!(r.text().contains("\"key\": \"u1\""), "{}", r.text());
     let open = get(s.addr, "/api/open?f=u1&values=all").text();
-    let want = cli(&["--json", fixtures().join("example_x_3x4x5.pb").to_str().unwrap_or_default()]);
+    let want = cli(&[
+        "--json",
+        fixtures()
+            .join("example_x_3x4x5.pb")
+            .to_str()
+            .unwrap_or_default(),
+    ]);
     assert!(open.contains(&String::from_utf8_lossy(&want).into_owned()));
     assert!(get(s.addr, "/api/files").text().contains("\"u1\""));
     // A GET cannot close; a POST with the token can.
@@ -529,7 +604,12 @@ fn uploads() {
     c.shutdown(std::net::Shutdown::Write).expect("shutdown");
     let r = read_reply(&mut c);
     assert_eq!(r.status, 400);
-    assert!(r.text().contains("upload aborted after 1048576 of 104857600 bytes"), "{}", r.text());
+    assert!(
+        r.text()
+            .contains("upload aborted after 1048576 of 104857600 bytes"),
+        "{}",
+        r.text()
+    );
     // Stalled: the server gives up after its timeout.
     let mut c = TcpStream::connect(s.addr).expect("connect");
     c.write_all(
@@ -562,18 +642,24 @@ fn bad_requests_and_concurrency() {
     assert_eq!(raw(s.addr, big.as_bytes()).status, 431);
     let many: String = (0..100).map(|i| format!("X-{i}: 1\r\n")).collect();
     assert_eq!(
-        raw(s.addr, format!("GET /api/files HTTP/1.1\r\nHost: {h}\r\n{many}\r\n").as_bytes()).status,
+        raw(
+            s.addr,
+            format!("GET /api/files HTTP/1.1\r\nHost: {h}\r\n{many}\r\n").as_bytes()
+        )
+        .status,
         431
     );
     let r = raw(
         s.addr,
-        format!("DELETE /api/files HTTP/1.1\r\nHost: {h}\r\nAuthorization: token {TOKEN}\r\n\r\n").as_bytes(),
+        format!("DELETE /api/files HTTP/1.1\r\nHost: {h}\r\nAuthorization: token {TOKEN}\r\n\r\n")
+            .as_bytes(),
     );
     assert_eq!(r.status, 405);
     // A slow client (half a request head) holds one worker until its
     // deadline; meanwhile 40 requests from 8 threads are all served.
     let mut slow = TcpStream::connect(s.addr).expect("connect");
-    slow.write_all(b"GET /api/files HTTP/1.1\r\nHo").expect("write");
+    slow.write_all(b"GET /api/files HTTP/1.1\r\nHo")
+        .expect("write");
     let addr = s.addr;
     let threads: Vec<_> = (0..8)
         .map(|i| {
@@ -582,7 +668,10 @@ fn bad_requests_and_concurrency() {
                     .map(|k| {
                         let r = get(
                             addr,
-                            &format!("/api/values?f=0/example_x_3x4x5.pb&t=0&offset={}&count=1", (i * 5 + k) % 60),
+                            &format!(
+                                "/api/values?f=0/example_x_3x4x5.pb&t=0&offset={}&count=1",
+                                (i * 5 + k) % 60
+                            ),
                         );
                         r.status
                     })
@@ -615,8 +704,16 @@ fn the_serve_command() {
         seen.push(byte[0]);
     }
     let line = String::from_utf8_lossy(&seen).into_owned();
-    let url = line.trim().rsplit(' ').next().unwrap_or_default().to_string();
-    assert!(url.starts_with("http://127.0.0.1:") && url.contains("/?token="), "{line}");
+    let url = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.contains("/?token="),
+        "{line}"
+    );
     let port: u16 = url["http://127.0.0.1:".len()..]
         .split('/')
         .next()
@@ -642,5 +739,11 @@ fn the_serve_command() {
         .output()
         .expect("decode serve");
     assert_eq!(missing.status.code(), Some(2));
-    assert!(!cli(&[fixtures().join("example_x_3x4x5.pb").to_str().unwrap_or_default()]).is_empty());
+    assert!(
+        !cli(&[fixtures()
+            .join("example_x_3x4x5.pb")
+            .to_str()
+            .unwrap_or_default()])
+        .is_empty()
+    );
 }

@@ -28,6 +28,9 @@ function h(tag, attrs, ...kids) {
 // JSON with 64-bit integers kept exact: a number that does not fit a
 // double is kept as the text the server wrote.
 function parseJSON(text) {
+  // The reviver costs several times the parse: only when a long number is
+  // there at all.
+  if (!/[0-9]{16}/.test(text)) return JSON.parse(text);
   return JSON.parse(text, (k, v, ctx) => {
     if (typeof v === 'number' && ctx && typeof ctx.source === 'string' &&
         Number.isInteger(v) && !Number.isSafeInteger(v)) return ctx.source;
@@ -327,10 +330,10 @@ function tensorTable(tensors, limit) {
       h('td', { class: 'mono' }, t.dims === null ? '?' : '[' + t.dims.join(', ') + ']'),
       h('td', { class: 'num' }, show(t.elements)),
       h('td', null, t.storage)))),
-    tensors.length > rows.length ? h('tfoot', null, h('tr', null, h('td', { colspan: 5, class: 'muted' }, `… ${tensors.length - rows.length} more in the Tensors tab`))) : null);
+    tensors.length > rows.length ? h('tfoot', null, h('tr', null, h('td', { colspan: 5, class: 'muted' }, `… ${tensors.length - rows.length} more (the search box finds any of them)`))) : null);
 }
 function renderTensorList(body, tensors) {
-  body.append(h('div', { class: 'card' }, tensorTable(tensors)));
+  body.append(h('div', { class: 'card' }, tensorTable(tensors, 2000)));
 }
 
 function renderGeneric(body, tensors) {
@@ -369,7 +372,12 @@ function attrText(a) {
   return a.name;
 }
 function findTensor(name) {
-  return (S.open.tensors || []).find((t) => t && t.name === name);
+  if (!S.byName || S.byNameOf !== S.open) {
+    S.byName = new Map();
+    S.byNameOf = S.open;
+    for (const t of S.open.tensors || []) if (t && !S.byName.has(t.name)) S.byName.set(t.name, t);
+  }
+  return S.byName.get(name);
 }
 function tensorLink(name) {
   const t = findTensor(name);
@@ -392,8 +400,8 @@ function graphBlock(g, depth) {
     wrap.append(h('div', { class: 'cols2' }, ios('Inputs', g.input), ios('Outputs', g.output)));
   }
   const nodes = g.node || [];
-  const list = h('div');
-  nodes.forEach((n, i) => {
+  const list = h('div', { class: 'nodes' });
+  const nodeLine = (n, i) => {
     const outs = (n.output || []).join(', ');
     const ins = (n.input || []).map((x) => (x === '' ? '""' : x));
     const op = (n.domain ? n.domain + '.' : '') + n.op_type;
@@ -407,11 +415,24 @@ function graphBlock(g, depth) {
       const subs = a.g ? [a.g] : a.graphs || [];
       subs.forEach((sg, k) => {
         const det = h('details', { class: 'sub' }, h('summary', null, `${a.name}${subs.length > 1 ? '[' + k + ']' : ''}: graph "${sg.name || ''}" (${(sg.node || []).length} nodes)`));
-        det.addEventListener('toggle', () => { if (det.open && det.children.length === 1) det.append(graphBlock(sg, depth + 1)); }, { once: false });
+        det.addEventListener('toggle', () => { if (det.open && det.children.length === 1) det.append(graphBlock(sg, depth + 1)); });
         list.append(det);
       });
     }
-  });
+  };
+  // Nodes are drawn 300 at a time, more as the list scrolls into view: a
+  // graph of 20,000 nodes opens at once.
+  let drawn = 0;
+  const more = h('button', { class: 'btn small more' });
+  const drawTo = (n) => {
+    while (drawn < Math.min(n, nodes.length)) { nodeLine(nodes[drawn], drawn); drawn++; }
+    if (drawn < nodes.length) { more.textContent = `show more (${nodes.length - drawn} nodes left)`; list.append(more); } else more.remove();
+  };
+  more.addEventListener('click', () => drawTo(drawn + 1000));
+  if ('IntersectionObserver' in window) new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) drawTo(drawn + 300); }).observe(more);
+  list.drawTo = drawTo;
+  list.nodeIndex = (name) => nodes.findIndex((n) => n.name === name);
+  drawTo(300);
   wrap.append(depth === 0 ? h('div', { class: 'card' }, h('h3', null, `Nodes (${nodes.length})`), list) : list);
   return wrap;
 }
@@ -448,7 +469,7 @@ function renderGraphDef(body, tensors) {
   const nodes = g.node || [];
   body.append(h('div', { class: 'card' }, h('h3', null, `Nodes (${nodes.length})`),
     h('table', { class: 't' }, h('thead', null, h('tr', null, h('th', null, 'name'), h('th', null, 'op'), h('th', null, 'inputs'), h('th', null, 'attributes'))),
-      h('tbody', null, nodes.slice(0, 5000).map((n) => h('tr', { class: 'node', 'data-node': n.name },
+      h('tbody', null, nodes.slice(0, 1000).map((n) => h('tr', { class: 'node', 'data-node': n.name },
         h('td', { class: 'mono' }, n.op === 'Const' ? tensorLink(n.name) : n.name),
         h('td', { class: 'mono op' }, n.op),
         h('td', { class: 'mono' }, (n.input || []).join(', ')),
@@ -893,6 +914,8 @@ function searchItems() {
 }
 function focusNode(name) {
   const done = () => {
+    const list = document.querySelector('.nodes');
+    if (list && list.drawTo) { const i = list.nodeIndex(name); if (i >= 0) list.drawTo(i + 1); }
     const el = [...document.querySelectorAll('.node')].find((x) => x.dataset.node === name);
     if (el) { el.classList.add('hit'); el.scrollIntoView({ block: 'center' }); setTimeout(() => el.classList.remove('hit'), 2500); }
   };

@@ -185,7 +185,10 @@ fn failure_json(w: &mut Vec<u8>, f: &Failure) {
             error_json(w, e);
         }
         Failure::BadFormat(m) => {
-            let _ = write!(w, "\"ok\": false, \"error\": {{\"check\": \"usage\", \"path\": \"\", \"offset\": 0, \"reason\": ");
+            let _ = write!(
+                w,
+                "\"ok\": false, \"error\": {{\"check\": \"usage\", \"path\": \"\", \"offset\": 0, \"reason\": "
+            );
             let _ = json::string(w, m);
             let _ = write!(w, ", \"message\": ");
             let _ = json::string(w, m);
@@ -261,7 +264,14 @@ fn dims_json(w: &mut Vec<u8>, dims: &Option<Vec<i64>>) {
 }
 
 /// The short facts of a tensor (no values read).
-fn tensor_head_json(w: &mut Vec<u8>, index: usize, name: &str, initializer: bool, view: &TensorView<'_, '_>, full_name: &str) {
+fn tensor_head_json(
+    w: &mut Vec<u8>,
+    index: usize,
+    name: &str,
+    initializer: bool,
+    view: &TensorView<'_, '_>,
+    full_name: &str,
+) {
     let _ = write!(w, "{{\"index\": {index}, \"name\": ");
     let _ = json::string(w, name);
     let _ = write!(w, ", \"initializer\": {initializer}, \"message\": ");
@@ -355,7 +365,14 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
                 w.extend_from_slice(b", ");
             }
             match t.view(set) {
-                Some(view) => tensor_head_json(&mut w, i, &t.name, t.initializer, &view, &t.message.def(set).full_name),
+                Some(view) => tensor_head_json(
+                    &mut w,
+                    i,
+                    &t.name,
+                    t.initializer,
+                    &view,
+                    &t.message.def(set).full_name,
+                ),
                 None => {
                     let _ = write!(w, "null");
                 }
@@ -459,8 +476,16 @@ fn with_tensor(
         return Response::error(404, "no such tensor in this file");
     };
     let set = SchemaSet::builtin();
-    let slice = bytes.get(entry.offset as usize..entry.end as usize).unwrap_or(&[]);
-    let message = match decode_message(set, entry.def, slice, entry.offset, DecodeContext::lenient()) {
+    let slice = bytes
+        .get(entry.offset as usize..entry.end as usize)
+        .unwrap_or(&[]);
+    let message = match decode_message(
+        set,
+        entry.def,
+        slice,
+        entry.offset,
+        DecodeContext::lenient(),
+    ) {
         Ok(m) => m,
         Err(e) => return Response::error(500, &format!("the tensor no longer decodes: {e}")),
     };
@@ -492,16 +517,14 @@ struct TensorRef<'r, 'm, 'a> {
 /// The tensor index of a file read as `as`, made once per file and format.
 fn file_entries(req: &Request, file: &OpenFile) -> Result<Arc<Vec<TensorEntry>>, Response> {
     let key = req.param("as").unwrap_or("auto").to_string();
-    if let Some(e) = file
-        .cache
-        .lock()
-        .ok()
-        .and_then(|c| c.get(&key).cloned())
-    {
+    if let Some(e) = file.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return Ok(e);
     }
     let decoded = decode(req, file.bytes.bytes()).map_err(|_| {
-        Response::error(422, "the file does not decode as asked, so it has no tensors")
+        Response::error(
+            422,
+            "the file does not decode as asked, so it has no tensors",
+        )
     })?;
     let entries = Arc::new(tensor_entries(&decoded));
     if let Ok(mut c) = file.cache.lock() {
@@ -529,7 +552,9 @@ fn tensor_info(_state: &State, req: &Request, file: &OpenFile) -> Response {
         let layout = view.dims.as_deref().and_then(picture::layout);
         match layout {
             Some(l)
-                if view.elem.is_some_and(|e| e.is_numeric() || e == crate::tensor::Elem::Bool)
+                if view
+                    .elem
+                    .is_some_and(|e| e.is_numeric() || e == crate::tensor::Elem::Bool)
                     && l.elements() == Some(view.elements) =>
             {
                 let (cw, ch) = l.canvas().unwrap_or((0, 0));

@@ -198,8 +198,12 @@ impl Files {
                     return Err(Refusal::Forbidden(format!("bad path {rel:?}")));
                 }
                 let relp = Path::new(rel);
-                if relp.components().any(|c| !matches!(c, Component::Normal(_)))
-                    || rel.split('/').any(|s| s.is_empty() || s == "." || s == "..")
+                if relp
+                    .components()
+                    .any(|c| !matches!(c, Component::Normal(_)))
+                    || rel
+                        .split('/')
+                        .any(|s| s.is_empty() || s == "." || s == "..")
                 {
                     return Err(Refusal::Forbidden(format!(
                         "{rel:?} is not a plain relative path"
@@ -264,11 +268,7 @@ impl Files {
     pub fn add_upload(&self, name: &str, bytes: InputBytes) -> Listed {
         let n = self.next_upload.fetch_add(1, Ordering::Relaxed);
         let key = format!("u{n}");
-        let name: String = name
-            .chars()
-            .filter(|c| !c.is_control())
-            .take(200)
-            .collect();
+        let name: String = name.chars().filter(|c| !c.is_control()).take(200).collect();
         let size = bytes.bytes().len() as u64;
         let file = Arc::new(OpenFile {
             key: key.clone(),
@@ -320,7 +320,10 @@ impl UploadSink {
     /// create_new (mode 0600) and unlinked at once.
     pub fn new(size: u64, token: &str) -> io::Result<UploadSink> {
         if size <= MEMORY_UPLOAD {
-            return Ok(UploadSink::Memory(Vec::with_capacity(size as usize)));
+            // Capacity grows with what arrives, not with what is announced.
+            return Ok(UploadSink::Memory(Vec::with_capacity(
+                size.min(1 << 20) as usize
+            )));
         }
         let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
         let short: String = token.chars().take(12).collect();

@@ -86,7 +86,12 @@ pub fn read_head(stream: &mut TcpStream, deadline: Duration) -> Result<Request, 
                 });
             }
             Ok(n) => n,
-            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
                 return Err(head_error(408, "the request head took too long"));
             }
             Err(_) => {

@@ -260,7 +260,9 @@ fn host_allowed(state: &State, host: &str) -> bool {
     let local_name = name.eq_ignore_ascii_case("localhost");
     let ip = name.parse::<IpAddr>().ok();
     match ip {
-        Some(ip) => state.config.bind.is_unspecified() || ip.is_loopback() || ip == state.config.bind,
+        Some(ip) => {
+            state.config.bind.is_unspecified() || ip.is_loopback() || ip == state.config.bind
+        }
         None => local_name,
     }
 }
@@ -403,7 +405,9 @@ fn upload(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
         Ok(s) => s,
         Err(e) => return Response::error(500, &format!("no room for the upload: {e}")),
     };
-    let first = req.body_start.get(..len.min(req.body_start.len() as u64) as usize);
+    let first = req
+        .body_start
+        .get(..len.min(req.body_start.len() as u64) as usize);
     let mut got = 0u64;
     if let Some(first) = first {
         if let Err(e) = sink.write(first) {
@@ -420,10 +424,7 @@ fn upload(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
         };
         match stream.read(slot) {
             Ok(0) => {
-                return Response::error(
-                    400,
-                    &format!("upload aborted after {got} of {len} bytes"),
-                );
+                return Response::error(400, &format!("upload aborted after {got} of {len} bytes"));
             }
             Ok(n) => {
                 if let Err(e) = sink.write(slot.get(..n).unwrap_or(&[])) {
@@ -431,11 +432,19 @@ fn upload(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
                 }
                 got += n as u64;
             }
-            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
                 return Response::error(408, &format!("upload stalled after {got} of {len} bytes"));
             }
             Err(e) => {
-                return Response::error(400, &format!("upload aborted after {got} of {len} bytes: {e}"));
+                return Response::error(
+                    400,
+                    &format!("upload aborted after {got} of {len} bytes: {e}"),
+                );
             }
         }
     }

@@ -1,0 +1,31 @@
+// Benchmark (not a test), run by scripts/bench_explorer.py: times the
+// explorer's model page in headless Chromium.
+//
+//   node tests/browser/bench_page.mjs URL FILE_KEY
+import { chromium } from 'playwright-core';
+
+const [url, key] = process.argv.slice(2);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+await page.goto(url);
+await page.waitForSelector('#files li[data-key]');
+let t = performance.now();
+await page.evaluate((k) => { location.hash = 'f=' + encodeURIComponent(k); }, key);
+await page.waitForSelector('#model-header');
+await page.waitForSelector('#initializers tr.click');
+const ready = performance.now() - t;
+const sizes = await page.$$eval('#initializers tr.click td.num', (tds) => tds.map((td) => Number(td.textContent)));
+t = performance.now();
+await page.locator('#initializers tr.click').nth(sizes.indexOf(Math.max(...sizes))).click();
+await page.waitForSelector('#grid td');
+const first = performance.now() - t;
+const count = Math.max(...sizes);
+t = performance.now();
+await page.click('#last');
+await page.waitForFunction((n) => document.querySelector('#grid-status').textContent.includes(`(flat ${n - 1})`), count);
+const last = performance.now() - t;
+console.log(`browser: model page drawn in ${ready.toFixed(0)} ms; initializer's first values in ${first.toFixed(0)} ms; its last page in ${last.toFixed(0)} ms`);
+await browser.close();
