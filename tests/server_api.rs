@@ -369,8 +369,17 @@ fn cli_values(file: &Path) -> Vec<String> {
 /// The values in a /api/values reply: each a JSON string holding the
 /// contract's text of the value.
 fn api_values(body: &str) -> Vec<Vec<String>> {
-    let start = body.find("\"values\": [").expect("values") + "\"values\": [".len();
-    let inner = &body[start..body.rfind(']').expect("end")];
+    api_list(body, "values")
+}
+
+/// A list of rows of strings in a /api/values reply (`values` or `text`).
+fn api_list(body: &str, key: &str) -> Vec<Vec<String>> {
+    let start = body.find(&format!("\"{key}\": [")).expect("list") + key.len() + 5;
+    let end = match key {
+        "values" => body.find("], \"text\": [").expect("end"),
+        _ => body.rfind("]}").expect("end"),
+    };
+    let inner = &body[start..end];
     let mut rows = Vec::new();
     for row in inner.split("], [") {
         let row = row.trim_matches(|c| c == '[' || c == ']');
@@ -455,6 +464,16 @@ fn values_stats_picture_and_hex() {
         assert_eq!(v.status, 200, "{key}: {}", v.text());
         assert!(!api_values(&v.text()).concat().is_empty(), "{key}");
     }
+    // The text view's forms too: complex as the command line prints it.
+    let v = get(s.addr, "/api/values?f=0/onnx-tensor/complex64_raw.pb&t=0");
+    assert_eq!(
+        api_list(&v.text(), "text"),
+        vec![vec![
+            "1.0-1.0i".to_string(),
+            "0.5-0.0i".into(),
+            "NaN+infi".into()
+        ]]
+    );
     let direct = cli_values(&fixtures().join("onnx-tensor/int4_raw.pb"));
     let v = get(
         s.addr,

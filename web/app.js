@@ -325,7 +325,7 @@ function tensorTable(tensors, limit) {
   return h('table', { class: 't', id: 'tensor-table' },
     h('thead', null, h('tr', null, h('th', null, 'name'), h('th', null, 'type'), h('th', null, 'shape'), h('th', null, 'elements'), h('th', null, 'storage'))),
     h('tbody', null, rows.map((t) => h('tr', { class: 'click', 'data-tensor': t.name, onclick: () => go({ tab: 'tensor', t: t.index, at: null }) },
-      h('td', null, h('span', { class: 'link' }, t.name), t.initializer ? null : h('span', { class: 'muted' }, '  (value)')),
+      h('td', null, h('span', { class: 'link' }, t.name)),
       h('td', { class: 'mono' }, t.dtype),
       h('td', { class: 'mono' }, t.dims === null ? '?' : '[' + t.dims.join(', ') + ']'),
       h('td', { class: 'num' }, show(t.elements)),
@@ -556,7 +556,8 @@ function pictureCard(p, t, index, grid) {
   fetch('/api/picture?' + new URLSearchParams({ f: S.key, as: S.as, t: index })).then(async (r) => {
     if (!r.ok) { const b = parseJSON(await r.text()); note.textContent = b.error; img.remove(); return; }
     const nan = Number(r.headers.get('X-Nan-Pixels') || 0);
-    note.textContent = `${p.layout}: ${r.headers.get('X-Picture') || p.describe}` + (zoom > 1 ? `, zoom ${zoom}×` : '') + (nan ? ` — ${nan} NaN pixels in magenta` : '');
+    const what = r.headers.get('X-Picture') || p.describe;
+    note.textContent = `${p.layout}: ${what}` + (zoom > 1 ? `, zoom ${zoom}×` : '') + (nan && !/NaN/.test(what) ? `, ${nan} NaN pixels in magenta` : '');
     img.src = URL.createObjectURL(await r.blob());
     img.dataset.ready = '1';
   });
@@ -580,7 +581,7 @@ function pictureCard(p, t, index, grid) {
     const my = ++pending;
     const r = await api('/api/values', { f: S.key, as: S.as, t: index, offset: at.first, count: 1, rows: p.channels, stride: at.stride }).catch(() => null);
     if (my !== pending || !r) return;
-    const vals = r.values.map((row) => row[0]);
+    const vals = r.text.map((row) => row[0]);
     const names = p.channels === 1 ? [''] : p.channels === 3 ? ['R ', 'G ', 'B '] : ['R ', 'G ', 'B ', 'A '];
     tip(`pixel (${at.x}, ${at.y})` + (p.tiles > 1 ? ` of tile ${at.n}` : '') + `\nindex ${grid.indexText(at.first)}` +
       (p.channels > 1 ? ' (first channel)' : '') + '\n' + vals.map((v, k) => names[k] + v).join('  '), e);
@@ -698,12 +699,11 @@ class Grid {
     for (let c = 0; c < cols; c++) head.append(h('th', null, this.wrap ? '+' + (this.c0 + c) : String(this.c0 + c)));
     table.append(h('thead', null, head));
     const tb = h('tbody');
-    r.values.forEach((row, ri) => {
+    // Each value as the command line's text view prints it.
+    r.text.forEach((row, ri) => {
       const tr = h('tr', null, h('th', { class: 'rowh' }, this.wrap ? String((this.r0 + ri) * this.C) : String(this.r0 + ri)));
-      row.forEach((v, ci) => {
-        let text = v;
-        if (!this.isString && v.startsWith('"')) { try { text = JSON.parse(v); } catch { /* as is */ } }
-        const special = text === 'NaN' || text === 'Infinity' || text === '-Infinity';
+      row.forEach((text, ci) => {
+        const special = !this.isString && /NaN|inf/.test(text);
         tr.append(h('td', { class: (special ? 'nan' : '') + (this.isString ? ' str' : ''), 'data-r': this.r0 + ri, 'data-c': this.c0 + ci, onclick: () => { this.sr = this.r0 + ri; this.sc = this.c0 + ci; this.mark(); this.box.focus(); } }, text));
       });
       tb.append(tr);

@@ -621,7 +621,7 @@ fn values(_state: &State, req: &Request, file: &OpenFile) -> Response {
         let mut w = Vec::with_capacity(16 * (count * rows) as usize + 128);
         let _ = write!(
             w,
-            "{{\"offset\": {offset}, \"count\": {count}, \"rows\": {rows}, \"stride\": {stride}, \"total\": {total}, \"values\": ["
+            "{{\"offset\": {offset}, \"count\": {count}, \"rows\": {rows}, \"stride\": {stride}, \"total\": {total}, "
         );
         let loaded = load_values(view, file.dir.as_deref());
         let window = Window {
@@ -647,7 +647,7 @@ fn values(_state: &State, req: &Request, file: &OpenFile) -> Response {
             }
             LoadedValues::Nothing => write_rows(&mut w, &mut std::iter::empty(), &window),
         }
-        let _ = writeln!(w, "]}}");
+        let _ = writeln!(w, "}}");
         Response::json(w)
     })
 }
@@ -661,8 +661,14 @@ struct Window {
     total: u64,
 }
 
+/// Writes `"values": [[...], ...], "text": [[...], ...]`: each value as
+/// the JSON contract writes it and as the text view prints it, both as JSON
+/// strings (64-bit integers reach the page exactly).
 fn write_rows<'e>(w: &mut Vec<u8>, it: &mut dyn Iterator<Item = Element<'e>>, win: &Window) {
     let mut scratch = Vec::with_capacity(64);
+    let mut texts: Vec<u8> = Vec::new();
+    w.extend_from_slice(b"\"values\": [");
+    texts.extend_from_slice(b"\"text\": [");
     // The index of the element `it` yields next.
     let mut pos = 0u64;
     for r in 0..win.rows {
@@ -674,8 +680,10 @@ fn write_rows<'e>(w: &mut Vec<u8>, it: &mut dyn Iterator<Item = Element<'e>>, wi
         }
         if r > 0 {
             w.extend_from_slice(b", ");
+            texts.extend_from_slice(b", ");
         }
         w.push(b'[');
+        texts.push(b'[');
         let n = win.count.min(win.total - start);
         for k in 0..n {
             let e = if k == 0 {
@@ -686,12 +694,18 @@ fn write_rows<'e>(w: &mut Vec<u8>, it: &mut dyn Iterator<Item = Element<'e>>, wi
             let Some(e) = e else { break };
             if k > 0 {
                 w.extend_from_slice(b", ");
+                texts.extend_from_slice(b", ");
             }
             element_string(w, &mut scratch, e);
+            let _ = json::string(&mut texts, &text::element_text(e));
         }
         pos = start + n;
         w.push(b']');
+        texts.push(b']');
     }
+    w.extend_from_slice(b"], ");
+    w.extend_from_slice(&texts);
+    w.push(b']');
 }
 
 /// `/api/stats`: the statistics and histogram of every value (the
