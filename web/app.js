@@ -342,9 +342,13 @@ function renderGeneric(body, tensors) {
   body.append(h('div', { class: 'card' }, h('h3', null, o.title),
     h('dl', { class: 'kv' }, h('dt', null, 'type'), h('dd', { class: 'mono' }, d.type || '—'),
       d.also ? [h('dt', null, 'also valid as'), h('dd', { class: 'mono' }, d.also.join(', '))] : null)));
-  if (tensors.length) body.append(h('div', { class: 'card' }, h('h3', null, 'Tensors'), tensorTable(tensors, 200)));
   const text = h('div');
-  body.append(h('div', { class: 'card' }, h('h3', null, 'As the command line shows it'), text));
+  const textCard = h('div', { class: 'card' }, h('h3', null, 'As the command line shows it'), text);
+  const list = tensors.length ? h('div', { class: 'card' }, h('h3', null, `Tensors (${tensors.length})`), tensorTable(tensors, 30)) : null;
+  // A SavedModel's signatures come first; a sequence's or sparse tensor's
+  // elements.
+  if (o.format === 'tf-saved-model') body.append(textCard, list || '');
+  else body.append(list || '', textCard);
   renderText(text, true);
 }
 
