@@ -256,6 +256,7 @@ function tabs(list) {
 }
 
 function renderOpen() {
+  tip(null);
   const o = S.open;
   renderHeader();
   const view = $('#view');
@@ -330,7 +331,7 @@ function tensorTable(tensors, limit) {
       h('td', { class: 'mono' }, t.dims === null ? '?' : '[' + t.dims.join(', ') + ']'),
       h('td', { class: 'num' }, show(t.elements)),
       h('td', null, t.storage)))),
-    tensors.length > rows.length ? h('tfoot', null, h('tr', null, h('td', { colspan: 5, class: 'muted' }, `… ${tensors.length - rows.length} more (the search box finds any of them)`))) : null);
+    tensors.length > rows.length ? h('tfoot', null, h('tr', null, h('td', { colspan: 5, class: 'muted' }, `… ${tensors.length - rows.length} more in the Tensors tab (the search box finds any of them)`))) : null);
 }
 function renderTensorList(body, tensors) {
   body.append(h('div', { class: 'card' }, tensorTable(tensors, 2000)));
@@ -459,7 +460,7 @@ function renderModel(body, tensors) {
       h('dt', null, 'parameters'), h('dd', null, params.toLocaleString('en-US')),
       (m.functions || []).length ? [h('dt', null, 'functions'), h('dd', { class: 'mono' }, m.functions.map((f) => (f.domain ? f.domain + '.' : '') + f.name).join(', '))] : null)));
   body.append(graphBlock(g, 0));
-  if (inits.length) body.append(h('div', { class: 'card', id: 'initializers' }, h('h3', null, `Initializers (${inits.length})`), tensorTable(inits, 500)));
+  if (inits.length) body.append(h('div', { class: 'card', id: 'initializers' }, h('h3', null, `Initializers (${inits.length})`), tensorTable(inits, 100)));
   for (const f of m.functions || []) {
     const det = h('details', { class: 'card' }, h('summary', null, h('b', null, 'function '), (f.domain ? f.domain + '.' : '') + f.name + '(' + (f.input || []).join(', ') + ') → (' + (f.output || []).join(', ') + ')'));
     det.append(graphBlock({ node: f.node }, 1));
@@ -484,42 +485,55 @@ function renderGraphDef(body, tensors) {
 // ---------- tensor view ----------
 async function renderTensor(body, index) {
   body.replaceChildren(h('p', { class: 'spin' }, 'Reading the tensor…'));
-  let info;
+  // The grid starts from what the file's answer already says about the
+  // tensor; its other facts (picture layout, other fields) come alongside.
+  const infoP = api('/api/tensor', { f: S.key, as: S.as, t: index });
+  let t = (S.open.tensors || []).find((x) => x && x.index === index);
+  let info = null;
   try {
-    info = await api('/api/tensor', { f: S.key, as: S.as, t: index });
+    if (!t) { info = await infoP; t = info.tensor; }
   } catch (e) {
     body.replaceChildren(h('div', { class: 'card error-card' }, e.message));
     return;
   }
-  const t = info.tensor;
   const dims = t.dims;
   const shape = dims === null ? 'unknown rank' : '[' + dims.join(', ') + ']';
   body.replaceChildren();
-  body.append(h('div', { class: 'tensor-title', id: 'tensor-head' },
-    h('h2', null, t.name),
-    h('span', { class: 'badge plain' }, t.message)));
-  body.append(h('div', { class: 'chips' },
+  const chips = h('div', { class: 'chips' },
     h('span', { class: 'chip', id: 'dtype' }, 'type ', h('b', null, t.dtype)),
     h('span', { class: 'chip', id: 'shape' }, 'shape ', h('b', { class: 'mono' }, shape)),
     h('span', { class: 'chip', id: 'count' }, 'elements ', h('b', null, show(t.elements))),
-    h('span', { class: 'chip', id: 'storage' }, 'storage ', h('b', null, t.storage)),
-    info.picture ? h('span', { class: 'chip' }, 'picture ', h('b', null, info.picture.layout + ', ' + info.picture.describe)) : null));
-  if (info.unavailable) body.append(h('div', { class: 'note' }, 'values unavailable: ' + info.unavailable));
+    h('span', { class: 'chip', id: 'storage' }, 'storage ', h('b', null, t.storage)));
+  body.append(h('div', { class: 'tensor-title', id: 'tensor-head' },
+    h('h2', null, t.name),
+    h('span', { class: 'badge plain' }, t.message)), chips);
+  const notes = h('div');
   const left = h('div');
   const right = h('div');
-  body.append(h('div', { class: 'cols' }, left, right));
+  body.append(notes, h('div', { class: 'cols' }, left, right));
   const gridCard = h('div', { class: 'card' }, h('h3', null, 'Values'));
   left.append(gridCard);
+  const grid = new Grid(gridCard, t, index);
+  if (t.elements !== 0 && t.storage !== 'unavailable') grid.start(S.at);
+  const statsCard = h('div', { class: 'card stats', id: 'stats' }, h('h3', null, 'Statistics'), h('p', { class: 'spin' }, 'computing…'));
+  right.append(statsCard);
+  loadStats(statsCard, index);
+  try {
+    info = info || await infoP;
+  } catch (e) {
+    notes.append(h('div', { class: 'note' }, e.message));
+    return;
+  }
+  if (!body.isConnected) return;
+  if (info.unavailable) notes.append(h('div', { class: 'note' }, 'values unavailable: ' + info.unavailable));
+  if (info.picture) {
+    chips.append(h('span', { class: 'chip' }, 'picture ', h('b', null, info.picture.layout + ', ' + info.picture.describe)));
+    right.prepend(pictureCard(info.picture, t, index, grid));
+  }
   const other = Object.keys(info.value || {}).filter((k) => !['dims', 'data_type', 'values', 'values_total', 'name', 'dtype', 'tensor_shape'].includes(k));
   if (other.length) {
     left.append(h('div', { class: 'card' }, h('h3', null, 'Other fields'), jsonTree(Object.fromEntries(other.map((k) => [k, info.value[k]])), true)));
   }
-  const grid = new Grid(gridCard, t, index);
-  if (!info.unavailable && t.elements !== 0) grid.start(S.at);
-  if (info.picture) right.append(pictureCard(info.picture, t, index, grid));
-  const statsCard = h('div', { class: 'card stats', id: 'stats' }, h('h3', null, 'Statistics'), h('p', { class: 'spin' }, 'computing…'));
-  right.append(statsCard);
-  loadStats(statsCard, index);
 }
 
 async function loadStats(card, index) {
@@ -584,7 +598,7 @@ function pictureCard(p, t, index, grid) {
     if (!at) { tip(null); return; }
     const my = ++pending;
     const r = await api('/api/values', { f: S.key, as: S.as, t: index, offset: at.first, count: 1, rows: p.channels, stride: at.stride }).catch(() => null);
-    if (my !== pending || !r) return;
+    if (my !== pending || !r || !img.isConnected) return;
     const vals = r.text.map((row) => row[0]);
     const names = p.channels === 1 ? [''] : p.channels === 3 ? ['R ', 'G ', 'B '] : ['R ', 'G ', 'B ', 'A '];
     tip(`pixel (${at.x}, ${at.y})` + (p.tiles > 1 ? ` of tile ${at.n}` : '') + `\nindex ${grid.indexText(at.first)}` +

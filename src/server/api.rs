@@ -360,7 +360,25 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
     let _ = write!(w, "], \"tensors\": [");
     let set = SchemaSet::builtin();
     if let Body::Message { message, .. } = &decoded.body {
-        for (i, t) in npy::named_tensors(set, message).iter().enumerate() {
+        let named = npy::named_tensors(set, message);
+        // The tensor index, kept for the requests for values that follow.
+        let entries = named
+            .iter()
+            .map(|t| TensorEntry {
+                name: t.name.clone(),
+                initializer: t.initializer,
+                def: t.message.def,
+                offset: t.message.offset,
+                end: t.message.end,
+            })
+            .collect();
+        if let Ok(mut c) = file.cache.lock() {
+            c.insert(
+                req.param("as").unwrap_or("auto").to_string(),
+                Arc::new(entries),
+            );
+        }
+        for (i, t) in named.iter().enumerate() {
             if i > 0 {
                 w.extend_from_slice(b", ");
             }
