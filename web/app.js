@@ -434,7 +434,12 @@ function graphBlock(g, depth) {
     if (drawn < nodes.length) { more.textContent = `show more (${nodes.length - drawn} nodes left)`; list.append(more); } else more.remove();
   };
   more.addEventListener('click', () => drawTo(drawn + 1000));
-  if ('IntersectionObserver' in window) new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) drawTo(drawn + 300); }).observe(more);
+  // The top-level list scrolls in its own box, so that drawing more nodes
+  // never pushes what follows it away.
+  if (depth === 0) list.classList.add('scrollbox');
+  if ('IntersectionObserver' in window) {
+    new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) drawTo(drawn + 300); }, { root: depth === 0 ? list : null }).observe(more);
+  }
   list.drawTo = drawTo;
   list.nodeIndex = (name) => nodes.findIndex((n) => n.name === name);
   drawTo(300);
@@ -460,7 +465,7 @@ function renderModel(body, tensors) {
       h('dt', null, 'parameters'), h('dd', null, params.toLocaleString('en-US')),
       (m.functions || []).length ? [h('dt', null, 'functions'), h('dd', { class: 'mono' }, m.functions.map((f) => (f.domain ? f.domain + '.' : '') + f.name).join(', '))] : null)));
   body.append(graphBlock(g, 0));
-  if (inits.length) body.append(h('div', { class: 'card', id: 'initializers' }, h('h3', null, `Initializers (${inits.length})`), tensorTable(inits, 100)));
+  if (inits.length) body.append(h('div', { class: 'card', id: 'initializers' }, h('h3', null, `Initializers (${inits.length})`), h('div', { class: 'scrollbox' }, tensorTable(inits, 500))));
   for (const f of m.functions || []) {
     const det = h('details', { class: 'card' }, h('summary', null, h('b', null, 'function '), (f.domain ? f.domain + '.' : '') + f.name + '(' + (f.input || []).join(', ') + ') → (' + (f.output || []).join(', ') + ')'));
     det.append(graphBlock({ node: f.node }, 1));

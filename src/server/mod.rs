@@ -204,7 +204,13 @@ impl Server {
                         Err(_) => return,
                     };
                     match next {
-                        Ok(stream) => handle_connection(&state, stream),
+                        // A request that panicked loses its connection, not
+                        // the worker.
+                        Ok(stream) => {
+                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                handle_connection(&state, stream)
+                            }));
+                        }
                         Err(_) => return,
                     }
                 }
