@@ -18,7 +18,7 @@ if ! command -v node >/dev/null; then
   exit 0
 fi
 (cd "$repo" && cargo build --quiet --bin decode)
-export DECODE_BIN="$repo/target/debug/decode"
+export DECODE_BIN="${CARGO_TARGET_DIR:-$repo/target}/debug/decode"
 cd "$here"
 if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund --loglevel=error
