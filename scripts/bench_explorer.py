@@ -2,6 +2,7 @@
 """Benchmark (not a test) of the explorer, `decode serve`.
 
     scripts/bench_explorer.py MODEL.onnx [FOLDER...]
+    BIG_TENSOR=big.pb scripts/bench_explorer.py MODEL.onnx     (also a tensor file)
 
 Starts `target/release/decode serve` on the model's folder and the folders
 given, then measures, over HTTP as the page asks:
@@ -56,7 +57,8 @@ def main():
     subprocess.run([DECODE, "--json", "--values", "8", model], stdout=subprocess.DEVNULL, check=True)
     cli = time.perf_counter() - t
 
-    server = subprocess.Popen([DECODE, "serve", model, *folders], stdout=subprocess.PIPE, text=True)
+    extra = [os.environ["BIG_TENSOR"]] if os.environ.get("BIG_TENSOR") else []
+    server = subprocess.Popen([DECODE, "serve", model, *folders, *extra], stdout=subprocess.PIPE, text=True)
     try:
         url = server.stdout.readline().strip().split()[-1]
         base = url.split("/?")[0]
@@ -111,6 +113,19 @@ def main():
                     f"slowest {times[-1][0] * 1000:.0f} ms ({times[-1][1]})"
                 )
             print(f"  server RSS: {rss_mib(server.pid):.1f} MiB")
+
+        big_tensor = os.environ.get("BIG_TENSOR")
+        if big_tensor:
+            dt, body = get("/api/files")
+            key = str(len(folders) + 1)
+            dt, body = get("/api/open", f=key)
+            t = json.loads(body)["tensors"][0]
+            print(f"tensor file {big_tensor}: {t['dtype']} {t['dims']} ({t['elements']} values): /api/open {dt * 1000:.0f} ms")
+            last = t["elements"] - 1000
+            dt, body = get("/api/values", f=key, t=0, offset=last, count=1000)
+            print(f"  its last 1,000 values: {dt * 1000:.1f} ms; RSS {rss_mib(server.pid):.1f} MiB")
+            dt, body = get("/api/stats", f=key, t=0)
+            print(f"  statistics + histogram of every value: {dt * 1000:.0f} ms; RSS {rss_mib(server.pid):.1f} MiB (the mapped file, read once)")
 
         page = os.path.join(REPO, "tests", "browser", "bench_page.mjs")
         if os.path.exists("/usr/bin/chromium") and os.path.isdir(os.path.join(REPO, "tests", "browser", "node_modules")):

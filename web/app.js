@@ -575,8 +575,9 @@ function pictureCard(p, t, index, grid) {
   const zoom = Math.max(1, Math.min(16, Math.floor(300 / Math.max(cw, ch))));
   img.width = cw * zoom; img.height = ch * zoom;
   if (cw * zoom > 300) { img.style.width = '100%'; img.style.height = 'auto'; }
-  const card = h('div', { class: 'card pic' }, h('h3', null, 'Picture'), h('div', { class: 'frame' }, img), note);
-  fetch('/api/picture?' + new URLSearchParams({ f: S.key, as: S.as, t: index })).then(async (r) => {
+  const frame = h('div', { class: 'frame' }, img);
+  const card = h('div', { class: 'card pic' }, h('h3', null, 'Picture'), frame, note);
+  const draw = () => fetch('/api/picture?' + new URLSearchParams({ f: S.key, as: S.as, t: index })).then(async (r) => {
     if (!r.ok) { const b = parseJSON(await r.text()); note.textContent = b.error; img.remove(); return; }
     const nan = Number(r.headers.get('X-Nan-Pixels') || 0);
     const what = r.headers.get('X-Picture') || p.describe;
@@ -584,6 +585,11 @@ function pictureCard(p, t, index, grid) {
     img.src = URL.createObjectURL(await r.blob());
     img.dataset.ready = '1';
   });
+  // A big picture (over 4 megapixels) is drawn when asked for.
+  if (cw * ch > 4e6) {
+    img.hidden = true;
+    frame.append(h('button', { class: 'btn', onclick: (e) => { e.target.remove(); img.hidden = false; note.textContent = 'drawing…'; draw(); } }, `Draw the picture (${cw} × ${ch} pixels)`));
+  } else draw();
   const gap = p.tiles > 1 ? 1 : 0;
   let pending = 0;
   const place = (e) => {

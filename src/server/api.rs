@@ -348,8 +348,12 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
             notes.push(format!("not read as {}: {e}{hint}", f.id));
         }
     }
-    for problem in formats::tensor_problems(&decoded.body) {
-        notes.push(format!("shown as {} anyway: {problem}", decoded.format.id));
+    // Only a format named with `as` can take a file whose tensors break
+    // its rules (as on the command line).
+    if req.param("as").unwrap_or("auto") != "auto" {
+        for problem in formats::tensor_problems(&decoded.body) {
+            notes.push(format!("shown as {} anyway: {problem}", decoded.format.id));
+        }
     }
     for (i, n) in notes.iter().enumerate() {
         if i > 0 {
@@ -404,11 +408,50 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
         offsets: matches!(decoded.body, Body::Schemaless(_)),
         ..RenderOptions::default()
     };
-    if let Err(e) = json::write_decoded(&mut w, &decoded, &ropts) {
+    if let Err(e) = write_decoded_preview(&mut w, &decoded, &ropts) {
         return Response::error(500, &e.to_string());
     }
     let _ = writeln!(w, "}}");
     Response::json(w)
+}
+
+/// The contract JSON. With every value (`values=all`) exactly the command
+/// line's `--json`; with a preview, the root message is written as a
+/// nested one, so that a tensor file's statistics are not computed here
+/// (a pass over 64M values): the page asks /api/stats for them.
+fn write_decoded_preview(
+    w: &mut Vec<u8>,
+    decoded: &Decoded<'_>,
+    ropts: &RenderOptions,
+) -> std::io::Result<()> {
+    let Body::Message {
+        type_name,
+        message,
+        also,
+    } = &decoded.body
+    else {
+        return json::write_decoded(w, decoded, ropts);
+    };
+    if ropts.values.is_none() {
+        return json::write_decoded(w, decoded, ropts);
+    }
+    write!(w, "{{\"format\": ")?;
+    json::string(w, decoded.format.id)?;
+    write!(w, ", \"type\": ")?;
+    json::string(w, type_name)?;
+    if !also.is_empty() {
+        write!(w, ", \"also\": [")?;
+        for (i, a) in also.iter().enumerate() {
+            if i > 0 {
+                write!(w, ", ")?;
+            }
+            json::string(w, a)?;
+        }
+        write!(w, "]")?;
+    }
+    write!(w, ", \"value\": ")?;
+    json::write_message(w, SchemaSet::builtin(), message, ropts)?;
+    writeln!(w, "}}")
 }
 
 /// `/api/text?f&as&values`: the command line's text view (with the dense
