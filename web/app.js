@@ -474,6 +474,30 @@ function renderModel(body, tensors) {
 }
 
 // ---------- TensorFlow GraphDef ----------
+function tfShape(sh) {
+  if (!sh) return '[]';
+  if (sh.unknown_rank) return '<unknown rank>';
+  return '[' + (sh.dim || []).map((d) => (Number(d.size) === -1 ? '?' : show(d.size ?? 0))).join(', ') + ']';
+}
+function utf8OrBase64(b64) {
+  try { return JSON.stringify(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)))); } catch { return 'b64:' + b64; }
+}
+// An AttrValue written compactly, as the text view does.
+function tfAttr(v) {
+  if (!v || typeof v !== 'object') return show(v);
+  if (v.list) {
+    const k = Object.keys(v.list)[0];
+    return k ? '[' + v.list[k].map((x) => tfAttr({ [k]: x })).join(', ') + ']' : '[]';
+  }
+  if (v.type !== undefined) return show(v.type);
+  if (v.shape !== undefined) return tfShape(v.shape);
+  if (v.tensor) return 'tensor ' + v.tensor.dtype + ' ' + tfShape(v.tensor.tensor_shape);
+  if (v.func) return v.func.name + (v.func.attr && Object.keys(v.func.attr).length ? '{…}' : '');
+  if (v.placeholder !== undefined) return '$' + v.placeholder;
+  if (v.s !== undefined) return utf8OrBase64(v.s);
+  for (const k of ['i', 'f', 'b']) if (v[k] !== undefined) return show(v[k]);
+  return '{}';
+}
 function renderGraphDef(body, tensors) {
   const g = S.open.decoded.value;
   const nodes = g.node || [];
@@ -483,7 +507,7 @@ function renderGraphDef(body, tensors) {
         h('td', { class: 'mono' }, n.op === 'Const' ? tensorLink(n.name) : n.name),
         h('td', { class: 'mono op' }, n.op),
         h('td', { class: 'mono' }, (n.input || []).join(', ')),
-        h('td', { class: 'mono attrs' }, Object.keys(n.attr || {}).join(', ')))))))); 
+        h('td', { class: 'mono attrs' }, Object.entries(n.attr || {}).map(([k, v]) => k + '=' + tfAttr(v)).join(', ')))))))); 
   if (tensors.length) body.append(h('div', { class: 'card' }, h('h3', null, 'Tensors'), tensorTable(tensors, 200)));
 }
 
