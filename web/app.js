@@ -201,6 +201,7 @@ async function route() {
   const r = readHash();
   if (!r.f) {
     S.key = null; S.open = null;
+    document.title = 'pbdecode explorer';
     $('#welcome').hidden = false; $('#view').hidden = true; $('#as-box').hidden = true;
     $('#crumbs').replaceChildren();
     renderFiles($('#search').value);
@@ -231,6 +232,7 @@ async function route() {
 // ---------- the open file ----------
 function renderHeader() {
   const o = S.open;
+  document.title = o.file.name + ' — pbdecode explorer';
   const crumbs = $('#crumbs');
   crumbs.replaceChildren(
     h('span', { class: 'fname', title: o.file.name }, o.file.name),
