@@ -112,6 +112,19 @@ fn map_open_file(file: &File, meta: &Metadata) -> io::Result<InputBytes> {
     Ok(InputBytes::Mapped(map))
 }
 
+/// Maps an open file read-only (the explorer's uploads, kept in a temporary
+/// file that is already unlinked). An empty file is read.
+pub fn map_handle(file: &File) -> std::io::Result<InputBytes> {
+    if file.metadata()?.len() == 0 {
+        return Ok(InputBytes::Owned(Vec::new()));
+    }
+    // SAFETY: as in map_file; the file is private to this process (created
+    // with create_new and mode 0600, then unlinked), so nothing else can
+    // truncate it.
+    let map = unsafe { Mmap::map(file)? };
+    Ok(InputBytes::Mapped(map))
+}
+
 /// Reads a stream to its end, refusing more than `cap` bytes.
 pub fn read_stream<R: Read>(reader: R, cap: u64, what: &str) -> io::Result<InputBytes> {
     let mut buf = Vec::new();

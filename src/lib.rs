@@ -18,6 +18,7 @@ pub mod picture;
 pub mod render;
 pub mod schema;
 pub mod schemaless;
+pub mod server;
 pub mod stats;
 pub mod tensor;
 pub mod user_schema;

@@ -9,6 +9,10 @@ use std::io;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // `decode serve ...` is the explorer, with arguments of its own.
+    if std::env::args_os().nth(1).is_some_and(|a| a == "serve") {
+        return cli::serve::main();
+    }
     let args = match cli::Args::try_parse() {
         Ok(a) => a,
         Err(e) => {

@@ -396,6 +396,21 @@ impl Histogram {
         format!("[{}, {}{close}", short(a), short(b))
     }
 
+    /// `{"bins": [{"label": "[0, 0.5)", "count": 3}, ...]}`, the labels
+    /// as the text view writes them.
+    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
+        write!(w, "{{\"bins\": [")?;
+        for (i, c) in self.counts.iter().enumerate() {
+            if i > 0 {
+                write!(w, ", ")?;
+            }
+            write!(w, "{{\"label\": ")?;
+            crate::render::json::string(w, &self.label(i))?;
+            write!(w, ", \"count\": {c}}}")?;
+        }
+        write!(w, "]}}")
+    }
+
     pub fn write_text(&self, w: &mut dyn Write, indent: &str) -> io::Result<()> {
         writeln!(w, "{indent}histogram:")?;
         let labels: Vec<String> = (0..self.counts.len()).map(|i| self.label(i)).collect();

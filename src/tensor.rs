@@ -408,6 +408,20 @@ impl<'a> Elements<'a> {
 impl<'a> Iterator for Elements<'a> {
     type Item = Element<'a>;
 
+    /// Raw storage seeks straight to element `n` (a page of values deep in a
+    /// huge tensor costs no pass over the ones before it); other sources
+    /// step through.
+    fn nth(&mut self, n: usize) -> Option<Element<'a>> {
+        if matches!(self.source, Source::Raw(_)) {
+            self.index = self.index.saturating_add(n as u64).min(self.total);
+            return self.next();
+        }
+        for _ in 0..n {
+            self.next()?;
+        }
+        self.next()
+    }
+
     fn next(&mut self) -> Option<Element<'a>> {
         if self.index >= self.total {
             return None;

@@ -3,6 +3,7 @@
 //! turns outcomes into messages and exit codes.
 
 mod schema;
+pub mod serve;
 mod tensors;
 
 use clap::Parser;
@@ -18,7 +19,8 @@ use std::process::ExitCode;
 #[command(
     name = "decode",
     version,
-    about = "Decode the Protocol Buffers files of machine learning: ONNX tensors, sequences and models, TensorFlow SavedModels and GraphDefs, and any protobuf without a schema."
+    about = "Decode the Protocol Buffers files of machine learning: ONNX tensors, sequences and models, TensorFlow SavedModels and GraphDefs, and any protobuf without a schema.",
+    after_help = "The explorer, a local web page for the same files: decode serve [PATH...] (decode serve --help)."
 )]
 pub struct Args {
     /// The file to decode, or - for standard input.

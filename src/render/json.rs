@@ -138,7 +138,8 @@ pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
     }
 }
 
-fn element(w: &mut dyn Write, e: Element<'_>) -> io::Result<()> {
+/// One tensor element as the contract writes it in `values`.
+pub fn element(w: &mut dyn Write, e: Element<'_>) -> io::Result<()> {
     match e {
         Element::F32(v) => f32_json(w, v),
         Element::F64(v) => f64_json(w, v),

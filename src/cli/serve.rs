@@ -1,0 +1,100 @@
+//! `decode serve [PATH...]`: the explorer, a local page that opens the
+//! files given (and any file dropped on it).
+
+use clap::Parser;
+use pbdecode::server::{self, Config, Server};
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "decode serve",
+    about = "Open the explorer: a local web page that shows a file's shape, type, every value and its picture. Prints the address to open (with its access token)."
+)]
+pub struct ServeArgs {
+    /// Files, and folders whose files (recursively) are listed on the page.
+    paths: Vec<PathBuf>,
+    /// The port; 0 takes any free one.
+    #[arg(long, default_value_t = 0)]
+    port: u16,
+    /// The address to listen on. Anything but loopback lets other machines
+    /// reach the server (they still need the token).
+    #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
+    bind: IpAddr,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    open: bool,
+    /// The largest file that can be dropped on the page (e.g. 512M, 8G).
+    #[arg(long, default_value = "8G", value_name = "SIZE")]
+    max_upload: String,
+}
+
+/// Runs `decode serve` (the arguments after `serve`).
+pub fn main() -> ExitCode {
+    let args = match ServeArgs::try_parse_from(
+        std::iter::once(std::ffi::OsString::from("decode serve"))
+            .chain(std::env::args_os().skip(2)),
+    ) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let Some(max_upload) = server::parse_size(&args.max_upload) else {
+        eprintln!(
+            "decode serve: --max-upload takes a size such as 512M or 8G, not {:?}",
+            args.max_upload
+        );
+        return ExitCode::from(2);
+    };
+    let config = Config {
+        paths: args.paths.clone(),
+        bind: args.bind,
+        port: args.port,
+        max_upload,
+        ..Config::default()
+    };
+    let server = match Server::bind(config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("decode serve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if !server.is_loopback() {
+        eprintln!(
+            "decode serve: warning: listening on {}, reachable from other machines (they still need the token)",
+            args.bind
+        );
+    }
+    let url = server.url();
+    println!("pbdecode explorer: {url}");
+    println!("(Ctrl-C stops it)");
+    if args.open {
+        open_browser(&url);
+    }
+    match server.run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("decode serve: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn open_browser(url: &str) {
+    let result = if cfg!(target_os = "macos") {
+        std::process::Command::new("open").arg(url).spawn()
+    } else if cfg!(windows) {
+        std::process::Command::new("cmd")
+            .args(["/C", "start", "", url])
+            .spawn()
+    } else {
+        std::process::Command::new("xdg-open").arg(url).spawn()
+    };
+    if let Err(e) = result {
+        eprintln!("decode serve: could not open a browser ({e}); open the address above");
+    }
+}

@@ -1,0 +1,367 @@
+//! What the explorer may show: the PATHs it was started with (files, and
+//! files inside folders, never outside them) and the files dropped on the
+//! page (kept in memory, or in a private temporary file that is unlinked
+//! as soon as it is created, so nothing is left behind however the server
+//! stops).
+
+use crate::input::{InputBytes, map_file, map_handle};
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The most files listed from the folders given.
+pub const MAX_LISTED: usize = 100_000;
+/// Uploads up to this size are kept in memory; larger ones in a temporary
+/// file.
+pub const MEMORY_UPLOAD: u64 = 64 << 20;
+/// Served files kept mapped between requests.
+const CACHE: usize = 64;
+
+/// A file root given on the command line.
+#[derive(Debug, Clone)]
+pub struct Root {
+    /// As given (for display).
+    pub given: PathBuf,
+    /// Canonical path.
+    pub canonical: PathBuf,
+    pub is_dir: bool,
+}
+
+/// A file the page can open.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    /// The key the page uses: `N` for the N-th root file, `N/rel/path` for
+    /// a file in the N-th root folder; `uN` for an upload.
+    pub key: String,
+    pub name: String,
+    pub size: u64,
+}
+
+/// An open file: its bytes and the folder its external data is read from.
+pub struct OpenFile {
+    pub key: String,
+    pub name: String,
+    pub bytes: InputBytes,
+    pub dir: Option<PathBuf>,
+    /// For served files: the length and mtime it was mapped at.
+    stamp: Option<(u64, Option<std::time::SystemTime>)>,
+    /// The tensors found in it, per format asked for.
+    pub(super) cache: Mutex<HashMap<String, Arc<Vec<super::api::TensorEntry>>>>,
+}
+
+pub struct Files {
+    pub roots: Vec<Root>,
+    served: Mutex<HashMap<String, Arc<OpenFile>>>,
+    uploads: Mutex<HashMap<String, Arc<OpenFile>>>,
+    next_upload: AtomicU64,
+}
+
+/// Why a file is not served.
+#[derive(Debug)]
+pub enum Refusal {
+    /// 404: no such file among those served.
+    NotFound(String),
+    /// 403: outside the given PATHs.
+    Forbidden(String),
+    Io(io::Error),
+}
+
+fn stamp(path: &Path) -> Option<(u64, Option<std::time::SystemTime>)> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()))
+}
+
+impl Files {
+    /// Checks the PATHs given (each must exist).
+    pub fn new(paths: &[PathBuf]) -> io::Result<Files> {
+        let mut roots = Vec::new();
+        for p in paths {
+            let canonical = std::fs::canonicalize(p)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", p.display())))?;
+            let is_dir = canonical.is_dir();
+            roots.push(Root {
+                given: p.clone(),
+                canonical,
+                is_dir,
+            });
+        }
+        Ok(Files {
+            roots,
+            served: Mutex::new(HashMap::new()),
+            uploads: Mutex::new(HashMap::new()),
+            next_upload: AtomicU64::new(1),
+        })
+    }
+
+    /// Every file of the roots (folders walked without following links
+    /// that leave them, without recursion, at most MAX_LISTED), then the
+    /// uploads.
+    pub fn list(&self) -> (Vec<Listed>, bool) {
+        let mut out = Vec::new();
+        let mut truncated = false;
+        for (i, root) in self.roots.iter().enumerate() {
+            if !root.is_dir {
+                let size = std::fs::metadata(&root.canonical)
+                    .map(|m| m.len())
+                    .unwrap_or(0);
+                out.push(Listed {
+                    key: i.to_string(),
+                    name: display_name(&root.given),
+                    size,
+                });
+                continue;
+            }
+            let mut stack = vec![root.canonical.clone()];
+            let mut found: Vec<(String, u64)> = Vec::new();
+            while let Some(dir) = stack.pop() {
+                let Ok(entries) = std::fs::read_dir(&dir) else {
+                    continue;
+                };
+                for entry in entries.flatten() {
+                    if found.len() >= MAX_LISTED {
+                        truncated = true;
+                        break;
+                    }
+                    let path = entry.path();
+                    let Ok(ft) = entry.file_type() else { continue };
+                    if ft.is_dir() {
+                        stack.push(path);
+                        continue;
+                    }
+                    // Files and links to files inside the root.
+                    let Ok(canon) = std::fs::canonicalize(&path) else {
+                        continue;
+                    };
+                    if !canon.starts_with(&root.canonical) || !canon.is_file() {
+                        continue;
+                    }
+                    let Ok(rel) = path.strip_prefix(&root.canonical) else {
+                        continue;
+                    };
+                    let rel: Vec<String> = rel
+                        .components()
+                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                        .collect();
+                    let size = std::fs::metadata(&canon).map(|m| m.len()).unwrap_or(0);
+                    found.push((rel.join("/"), size));
+                }
+            }
+            found.sort();
+            let base = display_name(&root.given);
+            for (rel, size) in found {
+                out.push(Listed {
+                    key: format!("{i}/{rel}"),
+                    name: format!("{base}/{rel}"),
+                    size,
+                });
+            }
+        }
+        if let Ok(up) = self.uploads.lock() {
+            let mut ups: Vec<Listed> = up
+                .values()
+                .map(|f| Listed {
+                    key: f.key.clone(),
+                    name: f.name.clone(),
+                    size: f.bytes.bytes().len() as u64,
+                })
+                .collect();
+            ups.sort_by(|a, b| a.key.cmp(&b.key));
+            out.extend(ups);
+        }
+        (out, truncated)
+    }
+
+    /// The path a served key stands for, checked: a root's index, then a
+    /// relative path of plain components whose canonical form stays inside
+    /// the root.
+    pub fn resolve(&self, key: &str) -> Result<PathBuf, Refusal> {
+        let (index, rel) = match key.split_once('/') {
+            Some((i, r)) => (i, Some(r)),
+            None => (key, None),
+        };
+        let index: usize = index
+            .parse()
+            .map_err(|_| Refusal::NotFound(format!("no file {key:?}")))?;
+        let root = self
+            .roots
+            .get(index)
+            .ok_or_else(|| Refusal::NotFound(format!("no file {key:?}")))?;
+        let path = match rel {
+            None if !root.is_dir => root.canonical.clone(),
+            None => return Err(Refusal::NotFound(format!("{key:?} is a folder"))),
+            Some(_) if !root.is_dir => return Err(Refusal::NotFound(format!("no file {key:?}"))),
+            Some(rel) => {
+                if rel.contains('\\') || rel.contains('\0') {
+                    return Err(Refusal::Forbidden(format!("bad path {rel:?}")));
+                }
+                let relp = Path::new(rel);
+                if relp
+                    .components()
+                    .any(|c| !matches!(c, Component::Normal(_)))
+                    || rel
+                        .split('/')
+                        .any(|s| s.is_empty() || s == "." || s == "..")
+                {
+                    return Err(Refusal::Forbidden(format!(
+                        "{rel:?} is not a plain relative path"
+                    )));
+                }
+                let joined = root.canonical.join(relp);
+                let canon = std::fs::canonicalize(&joined)
+                    .map_err(|_| Refusal::NotFound(format!("no file {key:?}")))?;
+                if !canon.starts_with(&root.canonical) {
+                    return Err(Refusal::Forbidden(format!(
+                        "{rel:?} leads outside the served folder"
+                    )));
+                }
+                canon
+            }
+        };
+        if !path.is_file() {
+            return Err(Refusal::NotFound(format!("no file {key:?}")));
+        }
+        Ok(path)
+    }
+
+    /// Opens a served file or an upload by key.
+    pub fn open(&self, key: &str) -> Result<Arc<OpenFile>, Refusal> {
+        if key.starts_with('u') {
+            return self
+                .uploads
+                .lock()
+                .ok()
+                .and_then(|u| u.get(key).cloned())
+                .ok_or_else(|| Refusal::NotFound(format!("no open file {key:?}")));
+        }
+        let path = self.resolve(key)?;
+        let now = stamp(&path);
+        if let Some(f) = self.served.lock().ok().and_then(|s| s.get(key).cloned())
+            && f.stamp == now
+        {
+            return Ok(f);
+        }
+        let bytes = map_file(&path).map_err(Refusal::Io)?;
+        let file = Arc::new(OpenFile {
+            key: key.to_string(),
+            name: path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            bytes,
+            dir: path.parent().map(Path::to_path_buf),
+            stamp: now,
+            cache: Mutex::new(HashMap::new()),
+        });
+        if let Ok(mut s) = self.served.lock() {
+            if s.len() >= CACHE {
+                s.clear();
+            }
+            s.insert(key.to_string(), file.clone());
+        }
+        Ok(file)
+    }
+
+    /// Adds an upload that has been read whole.
+    pub fn add_upload(&self, name: &str, bytes: InputBytes) -> Listed {
+        let n = self.next_upload.fetch_add(1, Ordering::Relaxed);
+        let key = format!("u{n}");
+        let name: String = name.chars().filter(|c| !c.is_control()).take(200).collect();
+        let size = bytes.bytes().len() as u64;
+        let file = Arc::new(OpenFile {
+            key: key.clone(),
+            name: name.clone(),
+            bytes,
+            // No folder: a dropped model's external data is not looked up.
+            dir: None,
+            stamp: None,
+            cache: Mutex::new(HashMap::new()),
+        });
+        if let Ok(mut u) = self.uploads.lock() {
+            u.insert(key.clone(), file);
+        }
+        Listed { key, name, size }
+    }
+
+    /// Closes an upload (its memory or temporary file goes when the last
+    /// request using it ends).
+    pub fn close(&self, key: &str) -> bool {
+        self.uploads
+            .lock()
+            .ok()
+            .and_then(|mut u| u.remove(key))
+            .is_some()
+    }
+
+    /// How many uploads are open.
+    pub fn uploads_open(&self) -> usize {
+        self.uploads.lock().map(|u| u.len()).unwrap_or(0)
+    }
+}
+
+fn display_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| p.display().to_string())
+}
+
+/// Where an upload's bytes go while they arrive.
+pub enum UploadSink {
+    Memory(Vec<u8>),
+    File(File),
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl UploadSink {
+    /// Memory for small uploads; otherwise a temporary file created with
+    /// create_new (mode 0600) and unlinked at once.
+    pub fn new(size: u64, token: &str) -> io::Result<UploadSink> {
+        if size <= MEMORY_UPLOAD {
+            // Capacity grows with what arrives, not with what is announced.
+            return Ok(UploadSink::Memory(Vec::with_capacity(
+                size.min(1 << 20) as usize
+            )));
+        }
+        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let short: String = token.chars().take(12).collect();
+        let path = std::env::temp_dir().join(format!(
+            "pbdecode-upload-{}-{short}-{n}",
+            std::process::id()
+        ));
+        let mut opts = OpenOptions::new();
+        opts.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        let file = opts.open(&path)?;
+        // Unlinked now: the open handle keeps the data; nothing is left on
+        // disk when the upload is closed, aborted, or the server killed.
+        std::fs::remove_file(&path)?;
+        Ok(UploadSink::File(file))
+    }
+
+    pub fn write(&mut self, chunk: &[u8]) -> io::Result<()> {
+        match self {
+            UploadSink::Memory(v) => {
+                v.extend_from_slice(chunk);
+                Ok(())
+            }
+            UploadSink::File(f) => f.write_all(chunk),
+        }
+    }
+
+    pub fn finish(self) -> io::Result<InputBytes> {
+        match self {
+            UploadSink::Memory(v) => Ok(InputBytes::Owned(v)),
+            UploadSink::File(mut f) => {
+                f.flush()?;
+                map_handle(&f)
+            }
+        }
+    }
+}

@@ -1,0 +1,197 @@
+// End-to-end tests of the explorer in headless Chromium: `decode serve` on
+// the repository's fixtures, files dropped on the page as a user drops
+// them (a DataTransfer drop event), every step saved as a screenshot in
+// target/browser-screenshots/. Run by tests/browser/run.sh.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync, mkdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const fixtures = path.join(repo, 'tests', 'fixtures');
+const shots = path.join(repo, 'target', 'browser-screenshots');
+const decode = process.env.DECODE_BIN || path.join(repo, 'target', 'debug', 'decode');
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+mkdirSync(shots, { recursive: true });
+
+let server, url, browser, page;
+
+before(async () => {
+  server = spawn(decode, ['serve', fixtures, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('no URL from decode serve: ' + out)), 20000);
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/\S+\?token=[0-9a-f]+/);
+      if (m) { clearTimeout(timer); resolve(m[0]); }
+    });
+    server.on('exit', (code) => reject(new Error('decode serve exited: ' + code)));
+  });
+  browser = await chromium.launch({
+    executablePath: browserPath,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(url);
+  await page.waitForSelector('#files li[data-key]');
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (server) server.kill('SIGINT');
+});
+
+const shot = (name) => page.screenshot({ path: path.join(shots, name + '.png') });
+
+// Drops a file on the page as a user would: a drop event whose
+// DataTransfer holds the file.
+async function drop(file) {
+  const bytes = [...readFileSync(file)];
+  const name = path.basename(file);
+  await page.evaluate(({ bytes, name }) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(bytes)], name));
+    document.querySelector('#main').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, { bytes, name });
+}
+const text = (sel) => page.locator(sel).first().innerText();
+
+test('without the token the server answers 403', async () => {
+  const bare = url.replace(/\?token=.*/, '');
+  const ctx = await browser.newContext();
+  const p = await ctx.newPage();
+  const resp = await p.goto(bare);
+  assert.equal(resp.status(), 403);
+  assert.match(await p.innerText('body'), /needs the token/);
+  await ctx.close();
+});
+
+test('a dropped tensor file shows its shape, type, values, statistics and picture', async () => {
+  await drop(path.join(fixtures, 'example_x_3x4x5.pb'));
+  await page.waitForSelector('#grid td');
+  assert.match(await text('#dtype'), /FLOAT/);
+  assert.match(await text('#shape'), /\[3, 4, 5\]/);
+  assert.match(await text('#count'), /60/);
+  assert.match(await text('.crumbs .badge'), /onnx-tensor/);
+  // The first value, as the command line prints it.
+  assert.equal(await text('#grid td[data-r="0"][data-c="0"]'), '1.7640524');
+  await page.waitForSelector('#stats [data-stat="max"]');
+  assert.equal(await text('#stats [data-stat="count"]'), '60');
+  assert.equal(await text('#stats [data-stat="min"]'), '-2.5529897');
+  assert.equal(await text('#stats [data-stat="max"]'), '2.2697546');
+  await page.waitForSelector('#histogram div');
+  // The picture (3 x 4 x 5 is RGB 5 x 4, C x H x W) has loaded.
+  await page.waitForSelector('#picture[data-ready="1"]');
+  const loaded = await page.$eval('#picture', (img) => img.complete && img.naturalWidth);
+  assert.equal(loaded, 5);
+  await shot('01-tensor');
+  // Hovering a pixel shows its index and value.
+  const box = await page.locator('#picture').boundingBox();
+  await page.mouse.move(box.x + 2, box.y + 2);
+  await page.waitForFunction(() => !document.querySelector('#tip').hidden && /index/.test(document.querySelector('#tip').textContent));
+  assert.match(await text('#tip'), /pixel \(0, 0\)[\s\S]*index \[0, 0, 0\][\s\S]*R 1\.7640524/);
+  await shot('02-picture-hover');
+  // The last value: the last leading index, End of the grid.
+  await page.click('#last');
+  await page.waitForFunction(() => /\[2, 3, 4\]/.test(document.querySelector('#grid-status').textContent));
+  assert.match(await text('#grid-status'), /\[2, 3, 4\].*= -0\.36274117/);
+  // Keyboard: up one row.
+  await page.focus('#grid');
+  await page.keyboard.press('ArrowUp');
+  assert.match(await text('#grid-status'), /\[2, 2, 4\]/);
+  await shot('03-tensor-last');
+});
+
+test('a model: click an initializer, page to its last value', async () => {
+  await page.click('#files li[data-key="0/schemaless/sample/light_light_squeezenet.onnx"]');
+  await page.waitForSelector('#model-header');
+  assert.match(await text('.crumbs .badge'), /onnx-model/);
+  await page.waitForSelector('#initializers tr.click');
+  await shot('04-model');
+  // The biggest initializer.
+  const sizes = await page.$$eval('#initializers tr.click td.num', (tds) => tds.map((td) => Number(td.textContent)));
+  const first = page.locator('#initializers tr.click').nth(sizes.indexOf(Math.max(...sizes)));
+  const name = await first.getAttribute('data-tensor');
+  await first.click();
+  await page.waitForSelector('#grid td');
+  assert.equal(await text('#tensor-head h2'), name);
+  const count = Number((await text('#count')).replace(/\D/g, ''));
+  assert.ok(count > 1);
+  await page.click('#last');
+  await page.waitForFunction((n) => document.querySelector('#grid-status').textContent.includes(`(flat ${n - 1})`), count);
+  // The address names the file, the tensor and the element.
+  assert.match(page.url(), /#f=.*&tab=tensor&t=\d+&at=\d+/);
+  await shot('05-initializer-last');
+  // The search box finds a node.
+  await page.fill('#search', 'conv');
+  await page.waitForSelector('#results .r');
+  await shot('06-search');
+  await page.fill('#search', '');
+});
+
+test('a bookmarked address opens the same tensor page', async () => {
+  const addr = page.url();
+  const p = await page.context().newPage();
+  await p.goto(addr);
+  await p.waitForSelector('#grid td.sel');
+  assert.match(await p.innerText('#grid-status'), /flat \d+/);
+  await p.close();
+});
+
+test('a malformed file shows the failed check, the field and the offset', async () => {
+  await drop(path.join(fixtures, 'onnx-tensor', 'bad_truncated_raw.pb'));
+  await page.waitForFunction(() => (document.querySelector('.crumbs .fname') || {}).textContent === 'bad_truncated_raw.pb');
+  await page.waitForSelector('#error');
+  const card = await text('#error');
+  assert.match(card, /length check failed/);
+  assert.match(card, /length 48 > 20 bytes left/);
+  const offset = await page.getAttribute('#error [data-offset]', 'data-offset');
+  assert.ok(Number(offset) >= 0);
+  // The faulty byte is highlighted in the hex view.
+  await page.waitForSelector(`#hex span.err[data-o="${offset}"]`);
+  await shot('07-rejected');
+});
+
+test('the format selector re-reads the file and says why a format does not fit', async () => {
+  await page.click('#files li[data-key="0/example_x_3x4x5.pb"]');
+  await page.waitForSelector('#grid td');
+  await page.selectOption('#as', 'onnx-model');
+  await page.waitForSelector('#error');
+  assert.match(await text('#error .big'), /Not onnx-model/);
+  assert.match(await text('#error'), /check failed/);
+  await shot('08-as-onnx-model');
+  await page.selectOption('#as', 'protobuf');
+  await page.waitForSelector('#field-tree .pf');
+  assert.match(await text('.crumbs .badge'), /protobuf/);
+});
+
+test('schemaless: hovering a field highlights its bytes, hovering a byte its field', async () => {
+  const field = page.locator('#field-tree .pf').first();
+  await field.hover();
+  await page.waitForSelector('#hex span.on');
+  const on = await page.$$eval('#hex .bytes span.on', (s) => s.map((x) => x.dataset.o));
+  assert.deepEqual(on, ['0', '1']);
+  await shot('09-schemaless-field-hover');
+  // The reverse: a byte of the raw floats (field 9) lights up that field.
+  await page.hover('#hex .bytes span[data-o="20"]');
+  await page.waitForFunction(() => /^9/.test((document.querySelector('#field-tree .pf.hot') || {}).textContent || ''));
+  await shot('10-schemaless-byte-hover');
+});
+
+test('a dropped GraphDef lists its Const tensors, each openable', async () => {
+  await drop(path.join(fixtures, 'tf', 'graph_all_forms.pb'));
+  await page.waitForFunction(() => (document.querySelector('.crumbs .fname') || {}).textContent === 'graph_all_forms.pb');
+  assert.match(await text('.crumbs .badge'), /tf-graph-def/);
+  await page.waitForSelector('#tensor-table tr.click');
+  await shot('11-graphdef');
+  await page.locator('#tensor-table tr.click').first().click();
+  await page.waitForSelector('#tensor-head');
+  assert.ok(existsSync(path.join(shots, '11-graphdef.png')));
+});

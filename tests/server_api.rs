@@ -1,0 +1,768 @@
+//! The explorer's server (`decode serve`): every endpoint with and without
+//! the token, the Host check, paths that try to leave the served folders,
+//! uploads (too big, aborted, stalled), malformed and huge requests,
+//! concurrent requests; and the JSON, values, statistics and pictures
+//! compared with the command line's for the same file.
+
+use pbdecode::server::{Config, Server, Stopper};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const TOKEN: &str = "0123456789abcdef0123456789abcdef";
+
+struct Running {
+    addr: SocketAddr,
+    stopper: Stopper,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stopper.stop();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn start_with(config: Config) -> Running {
+    let server = Server::bind(Config {
+        token: Some(TOKEN.into()),
+        ..config
+    })
+    .expect("bind");
+    let addr = server.local_addr().expect("addr");
+    let stopper = server.stopper().expect("stopper");
+    let thread = std::thread::spawn(move || {
+        let _ = server.run();
+    });
+    Running {
+        addr,
+        stopper,
+        thread: Some(thread),
+    }
+}
+
+fn start(paths: Vec<PathBuf>) -> Running {
+    start_with(Config {
+        paths,
+        head_timeout: Duration::from_secs(2),
+        io_timeout: Duration::from_secs(2),
+        ..Config::default()
+    })
+}
+
+struct Reply {
+    status: u16,
+    head: String,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+    fn header(&self, name: &str) -> Option<String> {
+        self.head.lines().find_map(|l| {
+            let (n, v) = l.split_once(':')?;
+            n.eq_ignore_ascii_case(name).then(|| v.trim().to_string())
+        })
+    }
+}
+
+/// Sends raw bytes, reads the whole reply (the server closes every
+/// connection after one response).
+fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("timeout");
+    s.write_all(request).expect("write");
+    read_reply(&mut s)
+}
+
+fn read_reply(s: &mut TcpStream) -> Reply {
+    let mut all = Vec::new();
+    let _ = s.read_to_end(&mut all);
+    let split = all
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a response head");
+    let head = String::from_utf8_lossy(&all[..split]).into_owned();
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("status");
+    Reply {
+        status,
+        head,
+        body: all[split + 4..].to_vec(),
+    }
+}
+
+fn host(addr: SocketAddr) -> String {
+    format!("127.0.0.1:{}", addr.port())
+}
+
+/// A GET with the token in the Authorization header.
+fn get(addr: SocketAddr, path: &str) -> Reply {
+    raw(
+        addr,
+        format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: token {TOKEN}\r\n\r\n",
+            host(addr)
+        )
+        .as_bytes(),
+    )
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+fn cli(args: &[&str]) -> Vec<u8> {
+    let out = Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(args)
+        .output()
+        .expect("run decode");
+    out.stdout
+}
+
+#[test]
+fn token_cookie_and_host() {
+    let s = start(vec![fixtures()]);
+    let h = host(s.addr);
+    // No token: 403 on the page and on every endpoint.
+    for path in [
+        "/",
+        "/app.js",
+        "/api/files",
+        "/api/open?f=0/example_x_3x4x5.pb",
+        "/api/values?f=0/example_x_3x4x5.pb&t=0",
+        "/api/stats?f=0/example_x_3x4x5.pb&t=0",
+        "/api/picture?f=0/example_x_3x4x5.pb&t=0",
+        "/api/tensor?f=0/example_x_3x4x5.pb&t=0",
+        "/api/hex?f=0/example_x_3x4x5.pb",
+        "/api/text?f=0/example_x_3x4x5.pb",
+    ] {
+        let r = raw(
+            s.addr,
+            format!("GET {path} HTTP/1.1\r\nHost: {h}\r\n\r\n").as_bytes(),
+        );
+        assert_eq!(r.status, 403, "{path} without the token");
+        let wrong = raw(
+            s.addr,
+            format!("GET {path} HTTP/1.1\r\nHost: {h}\r\nCookie: pbdecode-{}=nope\r\nAuthorization: token nope\r\n\r\n", s.addr.port()).as_bytes(),
+        );
+        assert_eq!(wrong.status, 403, "{path} with a wrong token");
+        let ok = get(s.addr, path);
+        assert_eq!(ok.status, 200, "{path} with the token: {}", ok.text());
+        assert!(ok.header("access-control-allow-origin").is_none());
+        assert_eq!(
+            ok.header("x-content-type-options").as_deref(),
+            Some("nosniff")
+        );
+    }
+    // The token in the URL is traded for a cookie.
+    let r = raw(
+        s.addr,
+        format!("GET /?token={TOKEN} HTTP/1.1\r\nHost: {h}\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(r.status, 302);
+    assert_eq!(r.header("location").as_deref(), Some("/"));
+    let cookie = r.header("set-cookie").expect("a cookie");
+    assert!(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"));
+    let pair = cookie.split(';').next().unwrap_or_default().to_string();
+    let r = raw(
+        s.addr,
+        format!("GET /api/files HTTP/1.1\r\nHost: {h}\r\nCookie: {pair}\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(r.status, 200);
+    assert!(r.text().contains("\"0/example_x_3x4x5.pb\""));
+    // The page carries its XSRF token.
+    let page = raw(
+        s.addr,
+        format!("GET / HTTP/1.1\r\nHost: {h}\r\nCookie: {pair}\r\n\r\n").as_bytes(),
+    );
+    assert!(page.text().contains("pbdecode-xsrf"));
+    assert!(!page.text().contains("{{XSRF}}"));
+    // Host: a foreign name (DNS rebinding), another port, none at all.
+    for bad in [
+        "evil.example:1234".to_string(),
+        format!("evil.example:{}", s.addr.port()),
+        "127.0.0.1:1".to_string(),
+    ] {
+        let r = raw(
+            s.addr,
+            format!(
+                "GET /api/files HTTP/1.1\r\nHost: {bad}\r\nAuthorization: token {TOKEN}\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        assert_eq!(r.status, 403, "Host {bad}");
+    }
+    let r = raw(
+        s.addr,
+        format!("GET /api/files HTTP/1.1\r\nAuthorization: token {TOKEN}\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(r.status, 400);
+    let r = raw(
+        s.addr,
+        format!(
+            "GET /api/files HTTP/1.1\r\nHost: localhost:{}\r\nAuthorization: token {TOKEN}\r\n\r\n",
+            s.addr.port()
+        )
+        .as_bytes(),
+    );
+    assert_eq!(r.status, 200);
+}
+
+#[test]
+fn only_the_given_paths() {
+    let dir = std::env::temp_dir().join(format!("pbdecode-serve-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let inside = dir.join("served");
+    std::fs::create_dir_all(inside.join("sub")).expect("mkdir");
+    std::fs::write(dir.join("secret.pb"), b"\x08\x01").expect("write");
+    std::fs::write(inside.join("sub/a.pb"), b"\x08\x01").expect("write");
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(dir.join("secret.pb"), inside.join("escape.pb")).expect("link");
+        std::os::unix::fs::symlink(inside.join("sub/a.pb"), inside.join("alias.pb")).expect("link");
+    }
+    let single = fixtures().join("example_x_3x4x5.pb");
+    let s = start(vec![inside.clone(), single]);
+    let files = get(s.addr, "/api/files").text();
+    assert!(files.contains("\"0/sub/a.pb\""), "{files}");
+    assert!(files.contains("\"1\""), "{files}");
+    assert!(!files.contains("secret"), "{files}");
+    assert_eq!(get(s.addr, "/api/hex?f=0/sub/a.pb").status, 200);
+    assert_eq!(get(s.addr, "/api/hex?f=1").status, 200);
+    for (key, want) in [
+        ("0/../secret.pb", 403),
+        ("0/sub/../../secret.pb", 403),
+        ("0/./sub/a.pb", 403),
+        ("0//etc/passwd", 403),
+        ("/etc/passwd", 404),
+        (dir.join("secret.pb").to_str().unwrap_or_default(), 404),
+        ("0/sub\\..\\..\\secret.pb", 403),
+        ("0/missing.pb", 404),
+        ("1/x", 404),
+        ("7", 404),
+        ("0", 404),
+    ] {
+        let r = get(s.addr, &format!("/api/open?f={}", enc(key)));
+        assert_eq!(r.status, want, "{key}: {}", r.text());
+    }
+    #[cfg(unix)]
+    {
+        assert_eq!(get(s.addr, "/api/open?f=0/escape.pb").status, 403);
+        assert_eq!(get(s.addr, "/api/open?f=0/alias.pb").status, 200);
+    }
+    // A request path with .. is just not a page.
+    assert_eq!(get(s.addr, "/../../etc/passwd").status, 404);
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The JSON of /api/open (every value) holds the command line's `--json`
+/// output verbatim.
+#[test]
+fn json_matches_the_command_line() {
+    let s = start(vec![fixtures()]);
+    for (key, extra) in [
+        ("example_x_3x4x5.pb", &[][..]),
+        ("onnx-model/everything.onnx", &[][..]),
+        ("onnx-model/external.onnx", &[][..]),
+        ("onnx-containers/seq_nested.pb", &[][..]),
+        ("onnx-containers/sparse_coo.pb", &[][..]),
+        ("onnx-containers/map_string_keys.pb", &[][..]),
+        ("onnx-tensor/complex64_raw.pb", &[][..]),
+        ("onnx-tensor/int4_typed.pb", &[][..]),
+        ("onnx-tensor/string_typed.pb", &[][..]),
+        ("tf/graph_all_forms.pb", &[][..]),
+        ("tf/saved_model_two_signatures.pb", &[][..]),
+        ("tf/fingerprint.pb", &["--offsets"][..]),
+    ] {
+        let path = fixtures().join(key);
+        let p = path.to_str().unwrap_or_default();
+        let mut args = vec!["--json", p];
+        args.extend_from_slice(extra);
+        let want = cli(&args);
+        assert!(!want.is_empty(), "{key}: the command line printed nothing");
+        let r = get(
+            s.addr,
+            &format!("/api/open?f={}&values=all", enc(&format!("0/{key}"))),
+        );
+        assert_eq!(r.status, 200);
+        let body = r.text();
+        let want = String::from_utf8_lossy(&want);
+        assert!(
+            body.contains(&format!("\"decoded\": {want}")),
+            "{key}: {body}\n---\n{want}"
+        );
+    }
+    // --as: the same reason as the command line.
+    let r = get(s.addr, "/api/open?f=0/example_x_3x4x5.pb&as=onnx-model");
+    let body = r.text();
+    assert!(body.contains("\"ok\": false"), "{body}");
+    let err = Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(["--as", "onnx-model"])
+        .arg(fixtures().join("example_x_3x4x5.pb"))
+        .output()
+        .expect("decode");
+    let stderr = String::from_utf8_lossy(&err.stderr);
+    let reason = stderr
+        .trim()
+        .rsplit_once(": not onnx-model: ")
+        .map(|(_, r)| r.to_string())
+        .unwrap_or_default();
+    assert!(!reason.is_empty(), "{stderr}");
+    assert!(
+        body.contains(&format!("\"message\": \"{reason}\"")),
+        "{body}\n{reason}"
+    );
+    // A file no format takes: the check, the path and the offset.
+    let r = get(s.addr, "/api/open?f=0/onnx-tensor/bad_truncated_raw.pb");
+    let body = r.text();
+    assert!(body.contains("\"ok\": false"), "{body}");
+    assert!(body.contains("\"check\": \"length\""), "{body}");
+    assert!(body.contains("\"offset\": 7"), "{body}");
+    assert!(body.contains("\"tried\": ["), "{body}");
+    let r = get(s.addr, "/api/open?f=0/example_x_3x4x5.pb&as=nope");
+    assert!(r.text().contains("unknown format"));
+    // The text view is the command line's.
+    let r = get(s.addr, "/api/text?f=0/onnx-model/everything.onnx");
+    let want = cli(&[
+        "--dense",
+        fixtures()
+            .join("onnx-model/everything.onnx")
+            .to_str()
+            .unwrap_or_default(),
+    ]);
+    assert_eq!(r.text(), String::from_utf8_lossy(&want));
+}
+
+/// The values the command line prints, taken from its JSON.
+fn cli_values(file: &Path) -> Vec<String> {
+    let out =
+        String::from_utf8_lossy(&cli(&["--json", file.to_str().unwrap_or_default()])).into_owned();
+    let start = out.find("\"values\": [").expect("values") + "\"values\": [".len();
+    let end = start + out[start..].find(']').expect("end");
+    out[start..end].split(", ").map(str::to_string).collect()
+}
+
+/// The values in a /api/values reply: each a JSON string holding the
+/// contract's text of the value.
+fn api_values(body: &str) -> Vec<Vec<String>> {
+    api_list(body, "values")
+}
+
+/// A list of rows of strings in a /api/values reply (`values` or `text`).
+fn api_list(body: &str, key: &str) -> Vec<Vec<String>> {
+    let start = body.find(&format!("\"{key}\": [")).expect("list") + key.len() + 5;
+    let end = match key {
+        "values" => body.find("], \"text\": [").expect("end"),
+        _ => body.rfind("]}").expect("end"),
+    };
+    let inner = &body[start..end];
+    let mut rows = Vec::new();
+    for row in inner.split("], [") {
+        let row = row.trim_matches(|c| c == '[' || c == ']');
+        if row.is_empty() {
+            continue;
+        }
+        rows.push(
+            row.split("\", \"")
+                .map(|v| v.trim_matches('"').replace("\\\"", "\""))
+                .collect(),
+        );
+    }
+    rows
+}
+
+#[test]
+fn values_stats_picture_and_hex() {
+    let s = start(vec![fixtures()]);
+    let file = fixtures().join("example_x_3x4x5.pb");
+    let want = cli_values(&file);
+    assert_eq!(want.len(), 60);
+    // Every value, in pages of 7.
+    let mut got = Vec::new();
+    for offset in (0..60).step_by(7) {
+        let r = get(
+            s.addr,
+            &format!("/api/values?f=0/example_x_3x4x5.pb&t=0&offset={offset}&count=7"),
+        );
+        assert_eq!(r.status, 200);
+        got.extend(api_values(&r.text()).concat());
+    }
+    assert_eq!(got, want);
+    // A window: rows 1..3 of the second 4 x 5 plane, columns 2..4.
+    let r = get(
+        s.addr,
+        "/api/values?f=0/example_x_3x4x5.pb&t=0&offset=27&count=3&rows=2&stride=5",
+    );
+    let rows = api_values(&r.text());
+    assert_eq!(rows, vec![want[27..30].to_vec(), want[32..35].to_vec()]);
+    // By name, and past the end.
+    let r = get(
+        s.addr,
+        "/api/values?f=0/example_x_3x4x5.pb&name=x&offset=59&count=10",
+    );
+    assert_eq!(api_values(&r.text()), vec![vec![want[59].clone()]]);
+    assert!(r.text().contains("\"total\": 60"));
+    assert_eq!(
+        get(s.addr, "/api/values?f=0/example_x_3x4x5.pb&name=nope").status,
+        404
+    );
+    assert_eq!(
+        get(
+            s.addr,
+            "/api/values?f=0/example_x_3x4x5.pb&t=0&count=1000000"
+        )
+        .status,
+        400
+    );
+    assert_eq!(
+        get(s.addr, "/api/values?f=0/example_x_3x4x5.pb&t=zz").status,
+        404
+    );
+    // A model's initializer, a sub-byte type and an external tensor.
+    for (key, name) in [
+        ("onnx-model/everything.onnx", None),
+        ("onnx-tensor/int4_raw.pb", None),
+        ("onnx-tensor/external.pb", None),
+        ("onnx-tensor/float8e4m3fn_typed.pb", None),
+        ("onnx-tensor/complex128_typed.pb", None),
+        ("onnx-model/external.onnx", Some("W")),
+    ] {
+        let r = get(s.addr, &format!("/api/open?f={}", enc(&format!("0/{key}"))));
+        assert!(r.text().contains("\"ok\": true"), "{key}");
+        let t = match name {
+            Some(n) => format!("name={n}"),
+            None => "t=0".into(),
+        };
+        let v = get(
+            s.addr,
+            &format!("/api/values?f={}&{t}&count=1000", enc(&format!("0/{key}"))),
+        );
+        assert_eq!(v.status, 200, "{key}: {}", v.text());
+        assert!(!api_values(&v.text()).concat().is_empty(), "{key}");
+    }
+    // The text view's forms too: complex as the command line prints it.
+    let v = get(s.addr, "/api/values?f=0/onnx-tensor/complex64_raw.pb&t=0");
+    assert_eq!(
+        api_list(&v.text(), "text"),
+        vec![vec![
+            "1.0-1.0i".to_string(),
+            "0.5-0.0i".into(),
+            "NaN+infi".into()
+        ]]
+    );
+    let direct = cli_values(&fixtures().join("onnx-tensor/int4_raw.pb"));
+    let v = get(
+        s.addr,
+        "/api/values?f=0/onnx-tensor/int4_raw.pb&t=0&count=1000",
+    );
+    assert_eq!(api_values(&v.text()).concat(), direct);
+    // Statistics: the command line's object.
+    let out =
+        String::from_utf8_lossy(&cli(&["--json", file.to_str().unwrap_or_default()])).into_owned();
+    let stats = &out[out.find("\"stats\": ").expect("stats")..];
+    let stats = &stats[..stats.find('}').expect("}") + 1];
+    let r = get(s.addr, "/api/stats?f=0/example_x_3x4x5.pb&t=0");
+    assert!(r.text().contains(stats), "{}\n{stats}", r.text());
+    assert!(r.text().contains("\"histogram\": {\"bins\": [{\"label\": "));
+    // The picture is --picture's PNG.
+    let r = get(s.addr, "/api/picture?f=0/example_x_3x4x5.pb&t=0");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type").as_deref(), Some("image/png"));
+    let png = cli(&["--picture", "-", file.to_str().unwrap_or_default()]);
+    assert_eq!(r.body, png);
+    let r = get(s.addr, "/api/tensor?f=0/example_x_3x4x5.pb&t=0");
+    assert!(r.text().contains("\"layout\": \"CHW\""), "{}", r.text());
+    assert!(r.text().contains("\"dims\": [3, 4, 5]"));
+    let r = get(s.addr, "/api/picture?f=0/onnx-tensor/string_typed.pb&t=0");
+    assert_eq!(r.status, 422);
+    // Hex: the file's bytes.
+    let bytes = std::fs::read(&file).expect("read");
+    let r = get(
+        s.addr,
+        "/api/hex?f=0/example_x_3x4x5.pb&offset=250&count=100",
+    );
+    let want: String = bytes[250..].iter().map(|b| format!("{b:02x}")).collect();
+    assert!(
+        r.text().contains(&format!(
+            "\"offset\": 250, \"size\": 254, \"hex\": \"{want}\""
+        )),
+        "{}",
+        r.text()
+    );
+}
+
+fn post(addr: SocketAddr, path: &str, headers: &str, body: &[u8]) -> Reply {
+    let mut req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {}\r\n{headers}Content-Length: {}\r\n\r\n",
+        host(addr),
+        body.len()
+    )
+    .into_bytes();
+    req.extend_from_slice(body);
+    raw(addr, &req)
+}
+
+fn upload_files_left() -> usize {
+    let prefix = format!("pbdecode-upload-{}-", std::process::id());
+    std::fs::read_dir(std::env::temp_dir())
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().starts_with(&prefix))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn uploads() {
+    let s = start_with(Config {
+        paths: vec![],
+        max_upload: 200 << 20,
+        head_timeout: Duration::from_secs(2),
+        io_timeout: Duration::from_secs(2),
+        ..Config::default()
+    });
+    let bytes = std::fs::read(fixtures().join("example_x_3x4x5.pb")).expect("read");
+    let auth = format!("Authorization: token {TOKEN}\r\n");
+    let cookie = format!("Cookie: pbdecode-{}={TOKEN}\r\n", s.addr.port());
+    // The cookie alone does not change state: the page's XSRF header too.
+    assert_eq!(
+        post(s.addr, "/api/upload?name=x.pb", &cookie, &bytes).status,
+        403
+    );
+    assert_eq!(
+        post(
+            s.addr,
+            "/api/upload?name=x.pb",
+            &format!("{cookie}X-Pbdecode-Xsrf: wrong\r\n"),
+            &bytes
+        )
+        .status,
+        403
+    );
+    assert_eq!(
+        post(s.addr, "/api/upload?name=x.pb", "", &bytes).status,
+        403
+    );
+    let r = post(s.addr, "/api/upload?name=x.pb", &auth, &bytes);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.text().contains("\"key\": \"u1\""), "{}", r.text());
+    let open = get(s.addr, "/api/open?f=u1&values=all").text();
+    let want = cli(&[
+        "--json",
+        fixtures()
+            .join("example_x_3x4x5.pb")
+            .to_str()
+            .unwrap_or_default(),
+    ]);
+    assert!(open.contains(&String::from_utf8_lossy(&want).into_owned()));
+    assert!(get(s.addr, "/api/files").text().contains("\"u1\""));
+    // A GET cannot close; a POST with the token can.
+    assert_eq!(get(s.addr, "/api/close?f=u1").status, 404);
+    assert_eq!(post(s.addr, "/api/close?f=u1", &auth, b"").status, 200);
+    assert_eq!(get(s.addr, "/api/open?f=u1").status, 404);
+    assert_eq!(post(s.addr, "/api/close?f=u1", &auth, b"").status, 404);
+    // Too big: refused before any byte is read.
+    let r = raw(
+        s.addr,
+        format!(
+            "POST /api/upload HTTP/1.1\r\nHost: {}\r\n{auth}Content-Length: {}\r\n\r\n",
+            host(s.addr),
+            300u64 << 20
+        )
+        .as_bytes(),
+    );
+    assert_eq!(r.status, 413);
+    // No length.
+    let r = raw(
+        s.addr,
+        format!(
+            "POST /api/upload HTTP/1.1\r\nHost: {}\r\n{auth}Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            host(s.addr)
+        )
+        .as_bytes(),
+    );
+    assert_eq!(r.status, 411);
+    // Aborted: 100 MiB announced (a temporary file), 1 MiB sent, then the
+    // client stops sending.
+    let mut c = TcpStream::connect(s.addr).expect("connect");
+    c.write_all(
+        format!(
+            "POST /api/upload?name=big.pb HTTP/1.1\r\nHost: {}\r\n{auth}Content-Length: {}\r\n\r\n",
+            host(s.addr),
+            100u64 << 20
+        )
+        .as_bytes(),
+    )
+    .expect("write");
+    c.write_all(&vec![0u8; 1 << 20]).expect("write");
+    c.shutdown(std::net::Shutdown::Write).expect("shutdown");
+    let r = read_reply(&mut c);
+    assert_eq!(r.status, 400);
+    assert!(
+        r.text()
+            .contains("upload aborted after 1048576 of 104857600 bytes"),
+        "{}",
+        r.text()
+    );
+    // Stalled: the server gives up after its timeout.
+    let mut c = TcpStream::connect(s.addr).expect("connect");
+    c.write_all(
+        format!(
+            "POST /api/upload HTTP/1.1\r\nHost: {}\r\n{auth}Content-Length: 1000\r\n\r\nabc",
+            host(s.addr)
+        )
+        .as_bytes(),
+    )
+    .expect("write");
+    let r = read_reply(&mut c);
+    assert_eq!(r.status, 408, "{}", r.text());
+    // Nothing is left behind, nothing new is open, and the server serves on.
+    assert_eq!(upload_files_left(), 0);
+    assert!(!get(s.addr, "/api/files").text().contains("\"u2\""));
+    assert_eq!(get(s.addr, "/api/files").status, 200);
+}
+
+#[test]
+fn bad_requests_and_concurrency() {
+    let s = start(vec![fixtures()]);
+    let h = host(s.addr);
+    assert_eq!(raw(s.addr, b"GARBAGE\r\n\r\n").status, 400);
+    assert_eq!(raw(s.addr, b"GET /%zz HTTP/1.1\r\n\r\n").status, 400);
+    // Huge headers.
+    let big = format!(
+        "GET /api/files HTTP/1.1\r\nHost: {h}\r\nX-Big: {}\r\n\r\n",
+        "a".repeat(64 * 1024)
+    );
+    assert_eq!(raw(s.addr, big.as_bytes()).status, 431);
+    let many: String = (0..100).map(|i| format!("X-{i}: 1\r\n")).collect();
+    assert_eq!(
+        raw(
+            s.addr,
+            format!("GET /api/files HTTP/1.1\r\nHost: {h}\r\n{many}\r\n").as_bytes()
+        )
+        .status,
+        431
+    );
+    let r = raw(
+        s.addr,
+        format!("DELETE /api/files HTTP/1.1\r\nHost: {h}\r\nAuthorization: token {TOKEN}\r\n\r\n")
+            .as_bytes(),
+    );
+    assert_eq!(r.status, 405);
+    // A slow client (half a request head) holds one worker until its
+    // deadline; meanwhile 40 requests from 8 threads are all served.
+    let mut slow = TcpStream::connect(s.addr).expect("connect");
+    slow.write_all(b"GET /api/files HTTP/1.1\r\nHo")
+        .expect("write");
+    let addr = s.addr;
+    let threads: Vec<_> = (0..8)
+        .map(|i| {
+            std::thread::spawn(move || {
+                (0..5)
+                    .map(|k| {
+                        let r = get(
+                            addr,
+                            &format!(
+                                "/api/values?f=0/example_x_3x4x5.pb&t=0&offset={}&count=1",
+                                (i * 5 + k) % 60
+                            ),
+                        );
+                        r.status
+                    })
+                    .collect::<Vec<u16>>()
+            })
+        })
+        .collect();
+    for t in threads {
+        assert!(t.join().expect("thread").iter().all(|&st| st == 200));
+    }
+    let r = read_reply(&mut slow);
+    assert_eq!(r.status, 408);
+    assert_eq!(get(s.addr, "/api/files").status, 200);
+}
+
+/// `decode serve` as a command: prints its address, serves, and `decode
+/// FILE` still works.
+#[test]
+fn the_serve_command() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_decode"))
+        .arg("serve")
+        .arg(fixtures().join("example_x_3x4x5.pb"))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("decode serve");
+    let mut out = child.stdout.take().expect("stdout");
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    while !seen.ends_with(b"\n") && out.read(&mut byte).unwrap_or(0) == 1 {
+        seen.push(byte[0]);
+    }
+    let line = String::from_utf8_lossy(&seen).into_owned();
+    let url = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.contains("/?token="),
+        "{line}"
+    );
+    let port: u16 = url["http://127.0.0.1:".len()..]
+        .split('/')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .expect("port");
+    let token = url.rsplit('=').next().unwrap_or_default();
+    let addr: SocketAddr = ([127, 0, 0, 1], port).into();
+    let r = raw(
+        addr,
+        format!("GET /api/open?f=0 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: token {token}\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(r.status, 200);
+    assert!(r.text().contains("\"format\": \"onnx-tensor\""));
+    let _ = child.kill();
+    let _ = child.wait();
+    let bad = Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(["serve", "--max-upload", "lots"])
+        .output()
+        .expect("decode serve");
+    assert_eq!(bad.status.code(), Some(2));
+    let missing = Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(["serve", "/no/such/folder"])
+        .output()
+        .expect("decode serve");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        !cli(&[fixtures()
+            .join("example_x_3x4x5.pb")
+            .to_str()
+            .unwrap_or_default()])
+        .is_empty()
+    );
+}

@@ -1,0 +1,1006 @@
+// The pbdecode explorer page. Everything it shows comes from the server,
+// which uses the same library as the `decode` command: the JSON contract,
+// the text view, the picture code. Values arrive as the contract's text and
+// are shown as they are; nothing here decodes bytes or formats numbers.
+'use strict';
+
+const XSRF = document.querySelector('meta[name=pbdecode-xsrf]').content;
+
+// ---------- small helpers ----------
+const $ = (sel, el = document) => el.querySelector(sel);
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') el.className = v;
+      else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+      else if (k === 'text') el.textContent = v;
+      else el.setAttribute(k, v === true ? '' : v);
+    }
+  }
+  for (const kid of kids.flat(Infinity)) {
+    if (kid === undefined || kid === null || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+// JSON with 64-bit integers kept exact: a number that does not fit a
+// double is kept as the text the server wrote.
+function parseJSON(text) {
+  // The reviver costs several times the parse: only when a long number is
+  // there at all.
+  if (!/[0-9]{16}/.test(text)) return JSON.parse(text);
+  return JSON.parse(text, (k, v, ctx) => {
+    if (typeof v === 'number' && ctx && typeof ctx.source === 'string' &&
+        Number.isInteger(v) && !Number.isSafeInteger(v)) return ctx.source;
+    return v;
+  });
+}
+const show = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+function bytesText(n) {
+  if (n < 1024) return n + ' B';
+  const u = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let i = -1;
+  do { n /= 1024; i++; } while (n >= 1024 && i < u.length - 1);
+  return n.toFixed(n < 10 ? 1 : 0) + ' ' + u[i];
+}
+const hex8 = (n) => '0x' + Number(n).toString(16);
+function toast(msg, ms = 4000) {
+  const t = $('#toast');
+  t.textContent = msg;
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, ms);
+}
+function tip(text, ev) {
+  const t = $('#tip');
+  if (!text) { t.hidden = true; return; }
+  t.textContent = text;
+  t.hidden = false;
+  const x = Math.min(ev.clientX + 14, window.innerWidth - t.offsetWidth - 8);
+  const y = Math.min(ev.clientY + 16, window.innerHeight - t.offsetHeight - 8);
+  t.style.left = x + 'px';
+  t.style.top = y + 'px';
+}
+
+async function api(path, params) {
+  const url = path + (params ? '?' + new URLSearchParams(params) : '');
+  const r = await fetch(url, { credentials: 'same-origin' });
+  const text = await r.text();
+  let body;
+  try { body = parseJSON(text); } catch { body = { error: text }; }
+  if (!r.ok) throw new Error(body.error || r.statusText);
+  return body;
+}
+
+// ---------- state and addresses ----------
+// The address (after #) names the file, the format it is read as, the tab,
+// the tensor and the element: bookmarkable for served files.
+const S = {
+  files: [],
+  open: null,       // /api/open answer
+  key: null, as: 'auto',
+  tab: 'overview',
+  tensorIndex: null,
+  at: null,
+  hexAt: 0,
+};
+function readHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  return {
+    f: p.get('f'), as: p.get('as') || 'auto', tab: p.get('tab') || 'overview',
+    t: p.get('t') !== null ? Number(p.get('t')) : null,
+    at: p.get('at') !== null ? Number(p.get('at')) : null,
+    hex: p.get('hex') !== null ? Number(p.get('hex')) : null,
+  };
+}
+function go(change, replace) {
+  const cur = readHash();
+  const next = { ...cur, ...change };
+  const p = new URLSearchParams();
+  if (next.f) p.set('f', next.f);
+  if (next.as && next.as !== 'auto') p.set('as', next.as);
+  if (next.tab && next.tab !== 'overview') p.set('tab', next.tab);
+  if (next.t !== null && next.t !== undefined) p.set('t', next.t);
+  if (next.at !== null && next.at !== undefined) p.set('at', next.at);
+  if (next.hex !== null && next.hex !== undefined) p.set('hex', next.hex);
+  const h2 = '#' + p.toString();
+  if (h2 === location.hash) { route(); return; }
+  if (replace) { history.replaceState(null, '', h2); route(); } else location.hash = h2;
+}
+window.addEventListener('hashchange', () => route());
+
+// ---------- files ----------
+async function loadFiles() {
+  try {
+    const r = await api('/api/files');
+    S.files = r.files;
+    renderFiles();
+  } catch (e) { toast('files: ' + e.message); }
+}
+function renderFiles(filter) {
+  const ul = $('#files');
+  ul.replaceChildren();
+  const q = (filter || '').toLowerCase();
+  let shown = 0;
+  let lastDir = null;
+  for (const f of S.files) {
+    if (q && !f.name.toLowerCase().includes(q)) continue;
+    if (shown++ > 3000) { ul.append(h('li', { class: 'muted' }, '…')); break; }
+    const upload = f.key.startsWith('u');
+    const slash = f.name.lastIndexOf('/');
+    const dir = upload ? 'dropped on the page' : slash >= 0 ? f.name.slice(0, slash) : '';
+    if (dir !== lastDir) {
+      lastDir = dir;
+      if (dir) ul.append(h('li', { class: 'dirh', title: dir }, dir + (upload ? '' : '/')));
+    }
+    const base = upload ? f.name : f.name.slice(slash + 1);
+    const li = h('li', {
+      class: f.key === S.key ? 'active' : '', title: f.name,
+      'data-key': f.key,
+      onclick: () => go({ f: f.key, as: 'auto', tab: 'overview', t: null, at: null, hex: null }),
+    },
+    h('span', { class: 'n' }, base),
+    h('span', { class: 'sz' }, bytesText(f.size)),
+    upload ? h('button', { class: 'x', title: 'Close', onclick: (e) => { e.stopPropagation(); closeUpload(f.key); } }, '×') : null);
+    ul.append(li);
+  }
+  if (!S.files.length) ul.append(h('li', { class: 'muted' }, 'No files yet: drop one on the page.'));
+}
+async function closeUpload(key) {
+  await fetch('/api/close?f=' + encodeURIComponent(key), { method: 'POST', headers: { 'X-Pbdecode-Xsrf': XSRF } });
+  if (S.key === key) { location.hash = ''; }
+  loadFiles();
+}
+
+// Drop or pick: the file is streamed to the server, then opened.
+function upload(file) {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/upload?name=' + encodeURIComponent(file.name));
+    xhr.setRequestHeader('X-Pbdecode-Xsrf', XSRF);
+    const bar = h('div');
+    const t = $('#toast');
+    t.replaceChildren(h('div', null, 'Opening ' + file.name + ' (' + bytesText(file.size) + ')…'), h('div', { class: 'progress' }, bar));
+    t.hidden = false;
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) bar.style.width = (100 * e.loaded / e.total) + '%'; };
+    xhr.onload = () => {
+      t.hidden = true;
+      let body;
+      try { body = parseJSON(xhr.responseText); } catch { body = { error: xhr.responseText }; }
+      if (xhr.status === 200) resolve(body); else reject(new Error(body.error || xhr.statusText));
+    };
+    xhr.onerror = () => { t.hidden = true; reject(new Error('upload failed')); };
+    xhr.send(file);
+  });
+}
+async function openLocal(file) {
+  try {
+    const r = await upload(file);
+    await loadFiles();
+    go({ f: r.key, as: 'auto', tab: 'overview', t: null, at: null, hex: null });
+  } catch (e) { toast('Could not open ' + file.name + ': ' + e.message, 8000); }
+}
+let dragDepth = 0;
+window.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; $('#dropmask').hidden = false; });
+window.addEventListener('dragleave', (e) => { e.preventDefault(); if (--dragDepth <= 0) { dragDepth = 0; $('#dropmask').hidden = true; } });
+window.addEventListener('dragover', (e) => { e.preventDefault(); });
+window.addEventListener('drop', (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  $('#dropmask').hidden = true;
+  const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+  if (f) openLocal(f);
+});
+
+// ---------- routing ----------
+let routing = 0;
+async function route() {
+  const my = ++routing;
+  const r = readHash();
+  if (!r.f) {
+    S.key = null; S.open = null;
+    document.title = 'pbdecode explorer';
+    $('#welcome').hidden = false; $('#view').hidden = true; $('#as-box').hidden = true;
+    $('#crumbs').replaceChildren();
+    renderFiles($('#search').value);
+    return;
+  }
+  if (r.f !== S.key || r.as !== S.as || !S.open) {
+    $('#welcome').hidden = true; $('#view').hidden = false;
+    $('#view').replaceChildren(h('p', { class: 'spin' }, 'Reading…'));
+    try {
+      const o = await api('/api/open', { f: r.f, as: r.as });
+      if (my !== routing) return;
+      S.open = o; S.key = r.f; S.as = r.as;
+    } catch (e) {
+      if (my !== routing) return;
+      S.open = null; S.key = r.f;
+      $('#view').replaceChildren(h('div', { class: 'card error-card' }, h('div', { class: 'big' }, 'Cannot open this file'), e.message));
+      return;
+    }
+  }
+  S.tab = r.tab; S.tensorIndex = r.t; S.at = r.at;
+  if (r.hex !== null) S.hexAt = r.hex;
+  renderFiles($('#search').value);
+  const active = $('#files li.active');
+  if (active) active.scrollIntoView({ block: 'nearest' });
+  renderOpen();
+}
+
+// ---------- the open file ----------
+function renderHeader() {
+  const o = S.open;
+  document.title = o.file.name + ' — pbdecode explorer';
+  const crumbs = $('#crumbs');
+  crumbs.replaceChildren(
+    h('span', { class: 'fname', title: o.file.name }, o.file.name),
+    h('span', { class: 'muted' }, bytesText(o.file.size)),
+    o.ok ? h('span', { class: 'badge', title: o.title }, o.format) : h('span', { class: 'badge bad' }, 'not decoded'),
+  );
+  const sel = $('#as');
+  sel.replaceChildren(h('option', { value: 'auto' }, 'auto (detect)'),
+    ...o.formats.map((f) => {
+      const passed = (o.passed_over || []).find((p) => p.format === f.id);
+      const tried = (o.tried || []).find((p) => p.format === f.id);
+      const why = passed ? passed.error.message : tried ? tried.error.message : '';
+      return h('option', { value: f.id, title: why ? 'does not fit: ' + why : f.title },
+        f.id + (why ? '  ✗' : ''));
+    }));
+  sel.value = S.as;
+  $('#as-box').hidden = false;
+}
+
+function tabs(list) {
+  return h('nav', { class: 'tabs', role: 'tablist' }, list.map(([id, label]) =>
+    h('button', { class: S.tab === id ? 'on' : '', role: 'tab', 'data-tab': id, onclick: () => go({ tab: id, t: id === 'tensor' ? S.tensorIndex : null, at: null }) }, label)));
+}
+
+function renderOpen() {
+  tip(null);
+  const o = S.open;
+  renderHeader();
+  const view = $('#view');
+  view.replaceChildren();
+  if (!o.ok) { renderRejected(view); return; }
+  for (const n of o.notes || []) view.append(h('div', { class: 'note' }, n));
+  const tensors = (o.tensors || []).filter(Boolean);
+  const list = [['overview', 'Overview']];
+  if (tensors.length && o.format !== 'onnx-tensor') list.push(['tensors', `Tensors (${tensors.length})`]);
+  if (S.tensorIndex !== null && o.format !== 'onnx-tensor') {
+    const t = tensors.find((x) => x.index === S.tensorIndex);
+    list.push(['tensor', 'Tensor: ' + (t ? t.name : S.tensorIndex)]);
+  }
+  list.push(['tree', 'JSON'], ['text', 'Text'], ['bytes', 'Bytes']);
+  if (S.tensorIndex !== null && S.tab === 'overview' && o.format !== 'onnx-tensor') S.tab = 'tensor';
+  view.append(tabs(list));
+  const body = h('div', { id: 'tabbody' });
+  view.append(body);
+  switch (S.tab) {
+    case 'tensors': renderTensorList(body, tensors); break;
+    case 'tensor': renderTensor(body, S.tensorIndex); break;
+    case 'tree': renderTree(body); break;
+    case 'text': renderText(body); break;
+    case 'bytes': renderBytes(body, null); break;
+    default: renderOverview(body, tensors);
+  }
+}
+
+function errorCard(err, title) {
+  return h('div', { class: 'card error-card', id: 'error' },
+    h('div', { class: 'big' }, title),
+    h('dl', { class: 'kv' },
+      h('dt', null, 'check'), h('dd', { 'data-check': err.check }, err.check + ' check failed'),
+      h('dt', null, 'field'), h('dd', { class: 'mono' }, err.path || '(the top-level message)'),
+      h('dt', null, 'offset'), h('dd', { class: 'mono', 'data-offset': err.offset }, hex8(err.offset) + '  (byte ' + err.offset + ')'),
+      h('dt', null, 'reason'), h('dd', null, err.reason)));
+}
+
+function renderRejected(view) {
+  const o = S.open;
+  const title = o.format ? `Not ${o.format}` : 'Not decoded: no format fits';
+  view.append(errorCard(o.error, title));
+  if (o.tried && o.tried.length) {
+    view.append(h('div', { class: 'card' }, h('h3', null, 'What each format said'),
+      h('table', { class: 't' }, h('tbody', null, o.tried.map((t) =>
+        h('tr', null, h('td', { class: 'mono' }, t.format), h('td', null, t.error.message)))))));
+  }
+  const body = h('div');
+  view.append(h('div', { class: 'card' }, h('h3', null, 'Bytes (the fault highlighted)'), body));
+  renderBytes(body, { at: o.error.offset, error: o.error.offset });
+}
+
+function renderOverview(body, tensors) {
+  const o = S.open;
+  switch (o.format) {
+    case 'onnx-tensor': renderTensor(body, 0); break;
+    case 'onnx-model': renderModel(body, tensors); break;
+    case 'tf-graph-def': renderGraphDef(body, tensors); break;
+    case 'protobuf': renderSchemaless(body); break;
+    default: renderGeneric(body, tensors);
+  }
+}
+
+// A tensor list: every tensor of the file, openable.
+function tensorTable(tensors, limit) {
+  const rows = tensors.slice(0, limit || tensors.length);
+  return h('table', { class: 't', id: 'tensor-table' },
+    h('thead', null, h('tr', null, h('th', null, 'name'), h('th', null, 'type'), h('th', null, 'shape'), h('th', null, 'elements'), h('th', null, 'storage'))),
+    h('tbody', null, rows.map((t) => h('tr', { class: 'click', 'data-tensor': t.name, onclick: () => go({ tab: 'tensor', t: t.index, at: null }) },
+      h('td', null, h('span', { class: 'link' }, t.name)),
+      h('td', { class: 'mono' }, t.dtype),
+      h('td', { class: 'mono' }, t.dims === null ? '?' : '[' + t.dims.join(', ') + ']'),
+      h('td', { class: 'num' }, show(t.elements)),
+      h('td', null, t.storage)))),
+    tensors.length > rows.length ? h('tfoot', null, h('tr', null, h('td', { colspan: 5, class: 'muted' }, `… ${tensors.length - rows.length} more in the Tensors tab (the search box finds any of them)`))) : null);
+}
+function renderTensorList(body, tensors) {
+  body.append(h('div', { class: 'card' }, tensorTable(tensors, 2000)));
+}
+
+function renderGeneric(body, tensors) {
+  const o = S.open;
+  const d = o.decoded;
+  body.append(h('div', { class: 'card' }, h('h3', null, o.title),
+    h('dl', { class: 'kv' }, h('dt', null, 'type'), h('dd', { class: 'mono' }, d.type || '—'),
+      d.also ? [h('dt', null, 'also valid as'), h('dd', { class: 'mono' }, d.also.join(', '))] : null)));
+  const text = h('div');
+  const textCard = h('div', { class: 'card' }, h('h3', null, 'As the command line shows it'), text);
+  const list = tensors.length ? h('div', { class: 'card' }, h('h3', null, `Tensors (${tensors.length})`), tensorTable(tensors, 30)) : null;
+  // A SavedModel's signatures come first; a sequence's or sparse tensor's
+  // elements.
+  if (o.format === 'tf-saved-model') body.append(textCard, list || '');
+  else body.append(list || '', textCard);
+  renderText(text, true);
+}
+
+// ---------- ONNX model ----------
+function typeText(t) {
+  if (!t) return '?';
+  if (t.tensor_type || t.sparse_tensor_type) {
+    const tt = t.tensor_type || t.sparse_tensor_type;
+    let s = show(tt.elem_type || 'UNDEFINED');
+    if (tt.shape) s += '[' + (tt.shape.dim || []).map((d) => (d.dim_value !== undefined ? show(d.dim_value) : d.dim_param !== undefined ? d.dim_param : '?')).join(', ') + ']';
+    return t.sparse_tensor_type ? 'sparse(' + s + ')' : s;
+  }
+  if (t.sequence_type) return 'seq(' + typeText(t.sequence_type.elem_type) + ')';
+  if (t.optional_type) return 'optional(' + typeText(t.optional_type.elem_type) + ')';
+  if (t.map_type) return 'map(' + show(t.map_type.key_type) + ', ' + typeText(t.map_type.value_type) + ')';
+  return '?';
+}
+function attrText(a) {
+  for (const k of ['f', 'i', 's', 'floats', 'ints', 'strings']) if (a[k] !== undefined) return a.name + '=' + show(a[k]);
+  if (a.t) return a.name + '=tensor';
+  if (a.g) return a.name + '=graph';
+  if (a.graphs) return a.name + '=graphs';
+  if (a.sparse_tensor) return a.name + '=sparse tensor';
+  if (a.ref_attr_name) return a.name + '=$' + a.ref_attr_name;
+  return a.name;
+}
+function findTensor(name) {
+  if (!S.byName || S.byNameOf !== S.open) {
+    S.byName = new Map();
+    S.byNameOf = S.open;
+    for (const t of S.open.tensors || []) if (t && !S.byName.has(t.name)) S.byName.set(t.name, t);
+  }
+  return S.byName.get(name);
+}
+function tensorLink(name) {
+  const t = findTensor(name);
+  return t ? h('span', { class: 'link', onclick: () => go({ tab: 'tensor', t: t.index, at: null }) }, name) : name;
+}
+function graphBlock(g, depth) {
+  const wrap = h('div');
+  const ioRow = (v) => h('tr', null, h('td', { class: 'mono' }, tensorLink(v.name)), h('td', { class: 'mono' }, typeText(v.type)));
+  const ios = (label, list) => {
+    if (!list || !list.length) return null;
+    const table = h('table', { class: 't' }, h('tbody', null, list.slice(0, 12).map(ioRow)));
+    const card = h('div', { class: 'card' }, h('h3', null, `${label} (${list.length})`), table);
+    if (list.length > 12) {
+      const more = h('button', { class: 'btn small', onclick: () => { table.tBodies[0].append(...list.slice(12).map(ioRow)); more.remove(); } }, `show ${list.length - 12} more`);
+      card.append(more);
+    }
+    return card;
+  };
+  if (depth === 0) {
+    wrap.append(h('div', { class: 'cols2' }, ios('Inputs', g.input), ios('Outputs', g.output)));
+  }
+  const nodes = g.node || [];
+  const list = h('div', { class: 'nodes' });
+  const nodeLine = (n, i) => {
+    const outs = (n.output || []).join(', ');
+    const ins = (n.input || []).map((x) => (x === '' ? '""' : x));
+    const op = (n.domain ? n.domain + '.' : '') + n.op_type;
+    const line = h('div', { class: 'node', 'data-node': n.name || '', 'data-op': n.op_type },
+      h('span', { class: 'muted' }, `[${i}] `), outs, ' = ', h('span', { class: 'op' }, op), '(',
+      ins.map((x, k) => [k ? ', ' : '', tensorLink(x)]), ')',
+      (n.attribute || []).length ? h('span', { class: 'attrs' }, ' {', n.attribute.map((a, k) => [k ? ', ' : '', a.t ? h('span', { class: 'link', onclick: () => { const t = findTensor(a.t.name || (n.output || [])[0]); if (t) go({ tab: 'tensor', t: t.index, at: null }); } }, attrText(a)) : attrText(a)]), '}') : null,
+      n.name ? h('span', { class: 'nm' }, '  # ' + n.name) : null);
+    list.append(line);
+    for (const a of n.attribute || []) {
+      const subs = a.g ? [a.g] : a.graphs || [];
+      subs.forEach((sg, k) => {
+        const det = h('details', { class: 'sub' }, h('summary', null, `${a.name}${subs.length > 1 ? '[' + k + ']' : ''}: graph "${sg.name || ''}" (${(sg.node || []).length} nodes)`));
+        det.addEventListener('toggle', () => { if (det.open && det.children.length === 1) det.append(graphBlock(sg, depth + 1)); });
+        list.append(det);
+      });
+    }
+  };
+  // Nodes are drawn 300 at a time, more as the list scrolls into view: a
+  // graph of 20,000 nodes opens at once.
+  let drawn = 0;
+  const more = h('button', { class: 'btn small more' });
+  const drawTo = (n) => {
+    while (drawn < Math.min(n, nodes.length)) { nodeLine(nodes[drawn], drawn); drawn++; }
+    if (drawn < nodes.length) { more.textContent = `show more (${nodes.length - drawn} nodes left)`; list.append(more); } else more.remove();
+  };
+  more.addEventListener('click', () => drawTo(drawn + 1000));
+  // The top-level list scrolls in its own box, so that drawing more nodes
+  // never pushes what follows it away.
+  if (depth === 0) list.classList.add('scrollbox');
+  if ('IntersectionObserver' in window) {
+    new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) drawTo(drawn + 300); }, { root: depth === 0 ? list : null }).observe(more);
+  }
+  list.drawTo = drawTo;
+  list.nodeIndex = (name) => nodes.findIndex((n) => n.name === name);
+  drawTo(300);
+  wrap.append(depth === 0 ? h('div', { class: 'card' }, h('h3', null, `Nodes (${nodes.length})`), list) : list);
+  return wrap;
+}
+function renderModel(body, tensors) {
+  const m = S.open.decoded.value;
+  const g = m.graph || {};
+  const inits = tensors.filter((t) => t.initializer);
+  let params = 0;
+  for (const t of inits) params += Number(t.elements);
+  body.append(h('div', { class: 'card', id: 'model-header' }, h('h3', null, 'ONNX model'),
+    h('dl', { class: 'kv' },
+      h('dt', null, 'IR version'), h('dd', null, show(m.ir_version ?? '—')),
+      h('dt', null, 'opsets'), h('dd', null, (m.opset_import || []).map((o) => (o.domain || 'ai.onnx') + ' ' + show(o.version)).join(', ') || '—'),
+      h('dt', null, 'producer'), h('dd', null, [m.producer_name, m.producer_version].filter(Boolean).join(' ') || '—'),
+      m.domain ? [h('dt', null, 'domain'), h('dd', null, m.domain)] : null,
+      m.model_version !== undefined ? [h('dt', null, 'model version'), h('dd', null, show(m.model_version))] : null,
+      m.doc_string ? [h('dt', null, 'doc'), h('dd', null, m.doc_string)] : null,
+      (m.metadata_props || []).length ? [h('dt', null, 'metadata'), h('dd', null, m.metadata_props.map((p) => p.key + ' = ' + p.value).join(', '))] : null,
+      h('dt', null, 'graph'), h('dd', null, `"${g.name || ''}": ${(g.node || []).length} nodes, ${(g.initializer || []).length} initializers`),
+      h('dt', null, 'parameters'), h('dd', null, params.toLocaleString('en-US')),
+      (m.functions || []).length ? [h('dt', null, 'functions'), h('dd', { class: 'mono' }, m.functions.map((f) => (f.domain ? f.domain + '.' : '') + f.name).join(', '))] : null)));
+  body.append(graphBlock(g, 0));
+  if (inits.length) body.append(h('div', { class: 'card', id: 'initializers' }, h('h3', null, `Initializers (${inits.length})`), h('div', { class: 'scrollbox' }, tensorTable(inits, 500))));
+  for (const f of m.functions || []) {
+    const det = h('details', { class: 'card' }, h('summary', null, h('b', null, 'function '), (f.domain ? f.domain + '.' : '') + f.name + '(' + (f.input || []).join(', ') + ') → (' + (f.output || []).join(', ') + ')'));
+    det.append(graphBlock({ node: f.node }, 1));
+    body.append(det);
+  }
+}
+
+// ---------- TensorFlow GraphDef ----------
+function tfShape(sh) {
+  if (!sh) return '[]';
+  if (sh.unknown_rank) return '<unknown rank>';
+  return '[' + (sh.dim || []).map((d) => (Number(d.size) === -1 ? '?' : show(d.size ?? 0))).join(', ') + ']';
+}
+function utf8OrBase64(b64) {
+  try { return JSON.stringify(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)))); } catch { return 'b64:' + b64; }
+}
+// An AttrValue written compactly, as the text view does.
+function tfAttr(v) {
+  if (!v || typeof v !== 'object') return show(v);
+  if (v.list) {
+    const k = Object.keys(v.list)[0];
+    return k ? '[' + v.list[k].map((x) => tfAttr({ [k]: x })).join(', ') + ']' : '[]';
+  }
+  if (v.type !== undefined) return show(v.type);
+  if (v.shape !== undefined) return tfShape(v.shape);
+  if (v.tensor) return 'tensor ' + v.tensor.dtype + ' ' + tfShape(v.tensor.tensor_shape);
+  if (v.func) return v.func.name + (v.func.attr && Object.keys(v.func.attr).length ? '{…}' : '');
+  if (v.placeholder !== undefined) return '$' + v.placeholder;
+  if (v.s !== undefined) return utf8OrBase64(v.s);
+  for (const k of ['i', 'f', 'b']) if (v[k] !== undefined) return show(v[k]);
+  return '{}';
+}
+function renderGraphDef(body, tensors) {
+  const g = S.open.decoded.value;
+  const nodes = g.node || [];
+  body.append(h('div', { class: 'card' }, h('h3', null, `Nodes (${nodes.length})`),
+    h('table', { class: 't' }, h('thead', null, h('tr', null, h('th', null, 'name'), h('th', null, 'op'), h('th', null, 'inputs'), h('th', null, 'attributes'))),
+      h('tbody', null, nodes.slice(0, 1000).map((n) => h('tr', { class: 'node', 'data-node': n.name },
+        h('td', { class: 'mono' }, n.op === 'Const' ? tensorLink(n.name) : n.name),
+        h('td', { class: 'mono op' }, n.op),
+        h('td', { class: 'mono' }, (n.input || []).join(', ')),
+        h('td', { class: 'mono attrs' }, Object.entries(n.attr || {}).map(([k, v]) => k + '=' + tfAttr(v)).join(', ')))))))); 
+  if (tensors.length) body.append(h('div', { class: 'card' }, h('h3', null, 'Tensors'), tensorTable(tensors, 200)));
+}
+
+// ---------- tensor view ----------
+async function renderTensor(body, index) {
+  body.replaceChildren(h('p', { class: 'spin' }, 'Reading the tensor…'));
+  // The grid starts from what the file's answer already says about the
+  // tensor; its other facts (picture layout, other fields) come alongside.
+  const infoP = api('/api/tensor', { f: S.key, as: S.as, t: index });
+  let t = (S.open.tensors || []).find((x) => x && x.index === index);
+  let info = null;
+  try {
+    if (!t) { info = await infoP; t = info.tensor; }
+  } catch (e) {
+    body.replaceChildren(h('div', { class: 'card error-card' }, e.message));
+    return;
+  }
+  const dims = t.dims;
+  const shape = dims === null ? 'unknown rank' : '[' + dims.join(', ') + ']';
+  body.replaceChildren();
+  const chips = h('div', { class: 'chips' },
+    h('span', { class: 'chip', id: 'dtype' }, 'type ', h('b', null, t.dtype)),
+    h('span', { class: 'chip', id: 'shape' }, 'shape ', h('b', { class: 'mono' }, shape)),
+    h('span', { class: 'chip', id: 'count' }, 'elements ', h('b', null, show(t.elements))),
+    h('span', { class: 'chip', id: 'storage' }, 'storage ', h('b', null, t.storage)));
+  body.append(h('div', { class: 'tensor-title', id: 'tensor-head' },
+    h('h2', null, t.name),
+    h('span', { class: 'badge plain' }, t.message)), chips);
+  const notes = h('div');
+  const left = h('div');
+  const right = h('div');
+  body.append(notes, h('div', { class: 'cols' }, left, right));
+  const gridCard = h('div', { class: 'card' }, h('h3', null, 'Values'));
+  left.append(gridCard);
+  const grid = new Grid(gridCard, t, index);
+  if (t.elements !== 0 && t.storage !== 'unavailable') grid.start(S.at);
+  const statsCard = h('div', { class: 'card stats', id: 'stats' }, h('h3', null, 'Statistics'), h('p', { class: 'spin' }, 'computing…'));
+  right.append(statsCard);
+  loadStats(statsCard, index);
+  try {
+    info = info || await infoP;
+  } catch (e) {
+    notes.append(h('div', { class: 'note' }, e.message));
+    return;
+  }
+  if (!body.isConnected) return;
+  if (info.unavailable) notes.append(h('div', { class: 'note' }, 'values unavailable: ' + info.unavailable));
+  if (info.picture) {
+    chips.append(h('span', { class: 'chip' }, 'picture ', h('b', null, info.picture.layout + ', ' + info.picture.describe)));
+    right.prepend(pictureCard(info.picture, t, index, grid));
+  }
+  const other = Object.keys(info.value || {}).filter((k) => !['dims', 'data_type', 'values', 'values_total', 'name', 'dtype', 'tensor_shape'].includes(k));
+  if (other.length) {
+    left.append(h('div', { class: 'card' }, h('h3', null, 'Other fields'), jsonTree(Object.fromEntries(other.map((k) => [k, info.value[k]])), true)));
+  }
+}
+
+async function loadStats(card, index) {
+  let r;
+  try { r = await api('/api/stats', { f: S.key, as: S.as, t: index }); } catch (e) {
+    card.replaceChildren(h('h3', null, 'Statistics'), h('p', { class: 'muted' }, e.message));
+    return;
+  }
+  card.replaceChildren(h('h3', null, 'Statistics'));
+  const s = r.stats;
+  if (!s) { card.append(h('p', { class: 'muted' }, 'none (not a numeric tensor)')); return; }
+  card.append(h('dl', { class: 'kv' },
+    [['count', s.count], ['min', s.min], ['max', s.max], ['mean', s.mean], ['std', s.std], ['NaN', s.nan], ['+Inf', s.pos_inf], ['-Inf', s.neg_inf], ['zeros', s.zeros]]
+      .map(([k, v]) => [h('dt', null, k), h('dd', { class: 'mono', 'data-stat': k }, v === null ? '—' : show(v))]),
+    s.of ? [h('dt', null, 'of'), h('dd', null, s.of)] : null));
+  if (r.histogram) {
+    const bins = r.histogram.bins;
+    const top = Math.max(1, ...bins.map((b) => b.count));
+    const bars = h('div', { class: 'hist', id: 'histogram' }, bins.map((b) => {
+      const d = h('div', { title: b.label + ': ' + b.count });
+      d.style.height = (b.count ? Math.max(2, 100 * b.count / top) : 0) + '%';
+      d.addEventListener('mousemove', (e) => tip(b.label + '  ' + b.count, e));
+      d.addEventListener('mouseleave', () => tip(null));
+      return d;
+    }));
+    card.append(bars, h('div', { class: 'hist-axis' }, h('span', null, show(s.min)), h('span', null, show(s.max))));
+  }
+}
+
+function pictureCard(p, t, index, grid) {
+  const img = h('img', { alt: 'the tensor drawn as a picture', id: 'picture' });
+  const note = h('div', { class: 'muted' });
+  const [cw, ch] = p.canvas;
+  const zoom = Math.max(1, Math.min(16, Math.floor(300 / Math.max(cw, ch))));
+  img.width = cw * zoom; img.height = ch * zoom;
+  if (cw * zoom > 300) { img.style.width = '100%'; img.style.height = 'auto'; }
+  const frame = h('div', { class: 'frame' }, img);
+  const card = h('div', { class: 'card pic' }, h('h3', null, 'Picture'), frame, note);
+  const draw = () => fetch('/api/picture?' + new URLSearchParams({ f: S.key, as: S.as, t: index })).then(async (r) => {
+    if (!r.ok) { const b = parseJSON(await r.text()); note.textContent = b.error; img.remove(); return; }
+    const nan = Number(r.headers.get('X-Nan-Pixels') || 0);
+    const what = r.headers.get('X-Picture') || p.describe;
+    note.textContent = `${p.layout}: ${what}` + (zoom > 1 ? `, zoom ${zoom}×` : '') + (nan && !/NaN/.test(what) ? `, ${nan} NaN pixels in magenta` : '');
+    img.src = URL.createObjectURL(await r.blob());
+    img.dataset.ready = '1';
+  });
+  // A big picture (over 4 megapixels) is drawn when asked for.
+  if (cw * ch > 4e6) {
+    img.hidden = true;
+    frame.append(h('button', { class: 'btn', onclick: (e) => { e.target.remove(); img.hidden = false; note.textContent = 'drawing…'; draw(); } }, `Draw the picture (${cw} × ${ch} pixels)`));
+  } else draw();
+  const gap = p.tiles > 1 ? 1 : 0;
+  let pending = 0;
+  const place = (e) => {
+    const rect = img.getBoundingClientRect();
+    const x = Math.floor((e.clientX - rect.left) * cw / rect.width);
+    const y = Math.floor((e.clientY - rect.top) * ch / rect.height);
+    const tx = Math.floor(x / (p.width + gap)), ty = Math.floor(y / (p.height + gap));
+    const px = x - tx * (p.width + gap), py = y - ty * (p.height + gap);
+    const n = ty * p.columns + tx;
+    if (px >= p.width || py >= p.height || n >= p.tiles || x < 0 || y < 0) return null;
+    const plane = p.height * p.width;
+    const first = p.layout === 'HWC' ? ((n * p.height + py) * p.width + px) * p.channels : (n * p.channels * plane) + py * p.width + px;
+    return { x: px, y: py, n, first, stride: p.layout === 'HWC' ? 1 : plane };
+  };
+  img.addEventListener('mousemove', async (e) => {
+    const at = place(e);
+    if (!at) { tip(null); return; }
+    const my = ++pending;
+    const r = await api('/api/values', { f: S.key, as: S.as, t: index, offset: at.first, count: 1, rows: p.channels, stride: at.stride }).catch(() => null);
+    if (my !== pending || !r || !img.isConnected) return;
+    const vals = r.text.map((row) => row[0]);
+    const names = p.channels === 1 ? [''] : p.channels === 3 ? ['R ', 'G ', 'B '] : ['R ', 'G ', 'B ', 'A '];
+    tip(`pixel (${at.x}, ${at.y})` + (p.tiles > 1 ? ` of tile ${at.n}` : '') + `\nindex ${grid.indexText(at.first)}` +
+      (p.channels > 1 ? ' (first channel)' : '') + '\n' + vals.map((v, k) => names[k] + v).join('  '), e);
+  });
+  img.addEventListener('mouseleave', () => { pending++; tip(null); });
+  img.addEventListener('click', (e) => { const at = place(e); if (at) grid.goto(at.first); });
+  return card;
+}
+
+// The value grid: the last two axes as rows and columns, the leading axes
+// chosen with selectors; it fetches only the window it shows.
+class Grid {
+  constructor(card, t, index) {
+    this.card = card; this.t = t; this.index = index;
+    const total = Number(t.elements);
+    this.total = total;
+    const dims = t.dims === null ? [total] : t.dims.map(Number);
+    this.dims = dims;
+    if (dims.length === 0) { this.R = 1; this.C = 1; this.lead = []; this.wrap = false; }
+    else if (dims.length === 1) { this.C = Math.min(10, Math.max(1, dims[0])); this.R = Math.ceil(dims[0] / this.C); this.lead = []; this.wrap = true; }
+    else { this.R = dims[dims.length - 2]; this.C = dims[dims.length - 1]; this.lead = dims.slice(0, -2); this.wrap = false; }
+    this.leadIdx = this.lead.map(() => 0);
+    this.VR = 32; this.VC = Math.min(this.C, 12);
+    this.r0 = 0; this.c0 = 0; this.sr = 0; this.sc = 0;
+    this.isString = t.dtype === 'STRING' || t.dtype === 'DT_STRING';
+  }
+  start(at) {
+    const bar = h('div', { class: 'gridbar' });
+    this.leadBox = h('div', { class: 'lead' });
+    this.lead.forEach((d, k) => {
+      const inp = h('input', { type: 'number', min: 0, max: d - 1, value: 0, 'aria-label': 'index of axis ' + k, 'data-axis': k });
+      inp.addEventListener('change', () => { this.leadIdx[k] = Math.max(0, Math.min(d - 1, Number(inp.value) || 0)); inp.value = this.leadIdx[k]; this.load(); });
+      this.leadBox.append(h('label', null, `axis ${k}`, inp, h('span', null, `/ ${d}`)));
+    });
+    const btn = (label, title, fn, id) => h('button', { class: 'btn small', title, onclick: fn, id }, label);
+    this.gotoInput = h('input', { type: 'number', min: 0, max: Math.max(0, this.total - 1), placeholder: 'index', 'aria-label': 'go to flat index', id: 'goto' });
+    this.gotoInput.addEventListener('change', () => this.goto(Math.max(0, Math.min(this.total - 1, Number(this.gotoInput.value) || 0))));
+    bar.append(this.leadBox, h('span', { class: 'grow' }),
+      btn('⇤', 'first value (Ctrl+Home)', () => this.goto(0), 'first'),
+      btn('◀', 'previous rows (Page Up)', () => this.move(-this.VR, 0, true), 'prev'),
+      btn('▶', 'next rows (Page Down)', () => this.move(this.VR, 0, true), 'next'),
+      btn('⇥', 'last value (Ctrl+End)', () => this.goto(this.total - 1), 'last'),
+      h('label', { class: 'muted' }, 'go to ', this.gotoInput));
+    this.box = h('div', { class: 'gridwrap', tabindex: 0, id: 'grid', 'aria-label': 'values; arrow keys move' });
+    this.box.addEventListener('keydown', (e) => this.key(e));
+    this.status = h('div', { class: 'status', id: 'grid-status' });
+    this.card.append(bar, this.box, this.status);
+    this.goto(at !== null && at !== undefined && at < this.total ? at : 0, true);
+  }
+  // flat index <-> (leading indices, row, column)
+  flat(lead, r, c) {
+    if (this.wrap) return r * this.C + c;
+    let base = 0;
+    lead.forEach((v, k) => { base = base * this.lead[k] + v; });
+    return (base * this.R + r) * this.C + c;
+  }
+  unflat(i) {
+    if (this.wrap) return { lead: [], r: Math.floor(i / this.C), c: i % this.C };
+    const c = i % this.C; i = Math.floor(i / this.C);
+    const r = i % this.R; i = Math.floor(i / this.R);
+    const lead = [];
+    for (let k = this.lead.length - 1; k >= 0; k--) { lead.unshift(i % this.lead[k]); i = Math.floor(i / this.lead[k]); }
+    return { lead, r, c };
+  }
+  indexText(i) {
+    if (this.dims.length <= 1) return '[' + i + ']';
+    const u = this.unflat(i);
+    return '[' + [...u.lead, u.r, u.c].join(', ') + ']';
+  }
+  goto(i, first) {
+    const u = this.unflat(i);
+    this.leadIdx = u.lead;
+    [...this.leadBox.querySelectorAll('input')].forEach((inp, k) => { inp.value = u.lead[k]; });
+    this.sr = u.r; this.sc = u.c;
+    this.r0 = Math.max(0, Math.min(this.sr - (this.sr % this.VR), this.R - this.VR));
+    if (this.sr < this.r0 || this.sr >= this.r0 + this.VR) this.r0 = this.sr;
+    this.c0 = Math.max(0, Math.min(this.sc - (this.sc % this.VC), this.C - this.VC));
+    this.load(first);
+  }
+  move(dr, dc, page) {
+    let r = this.sr + dr, c = this.sc + dc;
+    r = Math.max(0, Math.min(this.R - 1, r)); c = Math.max(0, Math.min(this.C - 1, c));
+    if (this.wrap && this.flat([], r, c) >= this.total) { r = Math.floor((this.total - 1) / this.C); c = Math.min(c, (this.total - 1) % this.C); }
+    this.sr = r; this.sc = c;
+    let reload = false;
+    if (page) { this.r0 = Math.max(0, Math.min(this.r0 + dr, this.R - this.VR)); reload = true; }
+    if (this.sr < this.r0) { this.r0 = this.sr; reload = true; }
+    if (this.sr >= this.r0 + this.VR) { this.r0 = this.sr - this.VR + 1; reload = true; }
+    if (this.sc < this.c0) { this.c0 = this.sc; reload = true; }
+    if (this.sc >= this.c0 + this.VC) { this.c0 = this.sc - this.VC + 1; reload = true; }
+    if (reload) this.load(); else this.mark();
+  }
+  key(e) {
+    const k = e.key;
+    const m = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[k];
+    if (m) { this.move(m[0], m[1]); e.preventDefault(); return; }
+    if (k === 'PageDown') { this.move(this.VR, 0, true); e.preventDefault(); }
+    else if (k === 'PageUp') { this.move(-this.VR, 0, true); e.preventDefault(); }
+    else if (k === 'Home') { if (e.ctrlKey || e.metaKey) this.goto(0); else this.move(0, -this.sc); e.preventDefault(); }
+    else if (k === 'End') { if (e.ctrlKey || e.metaKey) this.goto(this.total - 1); else this.move(0, this.C - 1 - this.sc); e.preventDefault(); }
+  }
+  async load(first) {
+    const my = (this.seq = (this.seq || 0) + 1);
+    const rows = Math.min(this.VR, this.R - this.r0);
+    const cols = Math.min(this.VC, this.C - this.c0);
+    const offset = this.flat(this.leadIdx, this.r0, this.c0);
+    let r;
+    try {
+      r = await api('/api/values', { f: S.key, as: S.as, t: this.index, offset, count: cols, rows, stride: this.C });
+    } catch (e) { this.status.textContent = e.message; return; }
+    if (my !== this.seq) return;
+    this.values = r.values;
+    const table = h('table', { class: 'grid' });
+    const head = h('tr', null, h('th', { class: 'rowh' }, this.wrap ? 'index' : ''));
+    for (let c = 0; c < cols; c++) head.append(h('th', null, this.wrap ? '+' + (this.c0 + c) : String(this.c0 + c)));
+    table.append(h('thead', null, head));
+    const tb = h('tbody');
+    // Each value as the command line's text view prints it.
+    r.text.forEach((row, ri) => {
+      const tr = h('tr', null, h('th', { class: 'rowh' }, this.wrap ? String((this.r0 + ri) * this.C) : String(this.r0 + ri)));
+      row.forEach((text, ci) => {
+        const special = !this.isString && /NaN|inf/.test(text);
+        tr.append(h('td', { class: (special ? 'nan' : '') + (this.isString ? ' str' : ''), 'data-r': this.r0 + ri, 'data-c': this.c0 + ci, onclick: () => { this.sr = this.r0 + ri; this.sc = this.c0 + ci; this.mark(); this.box.focus(); } }, text));
+      });
+      tb.append(tr);
+    });
+    table.append(tb);
+    this.box.replaceChildren(table);
+    this.mark(first);
+  }
+  mark(first) {
+    for (const td of this.box.querySelectorAll('td.sel')) td.classList.remove('sel');
+    const td = this.box.querySelector(`td[data-r="${this.sr}"][data-c="${this.sc}"]`);
+    const i = this.flat(this.leadIdx, this.sr, this.sc);
+    if (td) { td.classList.add('sel'); td.scrollIntoView({ block: 'nearest', inline: 'nearest' }); }
+    const first2 = this.flat(this.leadIdx, this.r0, this.c0);
+    const rows = Math.min(this.VR, this.R - this.r0);
+    this.status.textContent = (td ? `${this.indexText(i)}  (flat ${i})  = ${td.textContent}` : '') +
+      `    showing rows ${this.r0}–${this.r0 + rows - 1}` + (this.VC < this.C ? `, columns ${this.c0}–${this.c0 + this.VC - 1}` : '') + ` of ${this.R} × ${this.C}` +
+      (this.lead.length ? ` at [${this.leadIdx.join(', ')}, …]` : '') + `; ${this.total.toLocaleString('en-US')} values in all`;
+    if (!first && td) history.replaceState(null, '', location.hash.replace(/&?at=\d+/, '') + '&at=' + i);
+    void first2;
+  }
+}
+
+// ---------- JSON tree ----------
+function jsonTree(v, open) {
+  const root = h('div', { class: 'tree', id: 'json-tree' });
+  root.append(treeNode(null, v, open ? 1 : 0));
+  return root;
+}
+function treeNode(key, v, openDepth) {
+  const label = key === null ? null : h('span', { class: 'k' }, key + ': ');
+  if (v !== null && typeof v === 'object') {
+    const isArr = Array.isArray(v);
+    const n = isArr ? v.length : Object.keys(v).length;
+    if (n === 0) return h('div', { class: 'leaf' }, label, isArr ? '[]' : '{}');
+    const det = h('details', null, h('summary', null, label, h('span', { class: 'c' }, isArr ? `[${n}]` : (v.name !== undefined && typeof v.name === 'string' ? `{${v.name}}` : `{${n}}`))));
+    let filled = false;
+    const fill = () => {
+      if (filled) return; filled = true;
+      const entries = isArr ? v.map((x, i) => [String(i), x]) : Object.entries(v);
+      const max = 1000;
+      entries.slice(0, max).forEach(([k, x]) => det.append(treeNode(k, x, openDepth - 1)));
+      if (entries.length > max) det.append(h('div', { class: 'leaf c' }, `… ${entries.length - max} more`));
+    };
+    det.addEventListener('toggle', () => { if (det.open) fill(); });
+    if (openDepth > 0) { det.open = true; fill(); }
+    return det;
+  }
+  return h('div', { class: 'leaf' }, label, h('span', { class: typeof v === 'string' ? 's' : '' }, typeof v === 'string' ? JSON.stringify(v) : String(v)));
+}
+function renderTree(body) {
+  body.append(h('div', { class: 'card' }, jsonTree(S.open.decoded, 2)));
+}
+
+// ---------- text view ----------
+async function renderText(body, inline) {
+  const pre = h('pre', { class: 'text', id: 'text-view' }, 'Reading…');
+  body.append(inline ? pre : h('div', { class: 'card' }, pre));
+  try {
+    const r = await fetch('/api/text?' + new URLSearchParams({ f: S.key, as: S.as }));
+    pre.textContent = await r.text();
+  } catch (e) { pre.textContent = e.message; }
+}
+
+// ---------- bytes ----------
+const HEX_PAGE = 1024;
+async function renderBytes(body, opts) {
+  opts = opts || {};
+  const size = S.open.file.size;
+  let at = opts.at !== undefined ? Math.max(0, opts.at - (opts.at % 16) - 16 * 8) : S.hexAt || 0;
+  const hexBox = h('div', { class: 'hex', id: 'hex' });
+  const pos = h('input', { type: 'text', value: hex8(at), 'aria-label': 'offset', size: 10 });
+  const load = async () => {
+    at = Math.max(0, Math.min(at, Math.max(0, size - 1)));
+    at -= at % 16;
+    pos.value = hex8(at);
+    const r = await api('/api/hex', { f: S.key, offset: at, count: HEX_PAGE });
+    drawHex(hexBox, r, opts);
+  };
+  pos.addEventListener('change', () => { at = parseInt(pos.value, pos.value.startsWith('0x') ? 16 : 10) || 0; load(); });
+  const bar = h('div', { class: 'hexbar' },
+    h('button', { class: 'btn small', onclick: () => { at -= HEX_PAGE; load(); } }, '◀'),
+    h('button', { class: 'btn small', onclick: () => { at += HEX_PAGE; load(); } }, '▶'),
+    h('label', { class: 'muted' }, 'offset ', pos), h('span', { class: 'muted' }, `${size.toLocaleString('en-US')} bytes`));
+  body.append(bar, hexBox);
+  body.hexGoto = (o) => { at = Math.max(0, o - (o % 16) - 16 * 4); return load(); };
+  await load();
+}
+function drawHex(box, r, opts) {
+  const bytes = r.hex;
+  const rows = [];
+  for (let i = 0; i < bytes.length / 2; i += 16) {
+    const off = r.offset + i;
+    const b = h('span', { class: 'bytes' });
+    const a = h('span', { class: 'ascii' });
+    for (let k = 0; k < 16; k++) {
+      const j = i + k;
+      if (j >= bytes.length / 2) { b.append(h('span', { class: k === 8 ? 'gap' : '' }, '  ')); continue; }
+      const pair = bytes.substr(j * 2, 2);
+      const code = parseInt(pair, 16);
+      const o = off + k;
+      const cls = (k === 8 ? 'gap' : '') + (opts.error === o ? ' err' : '');
+      b.append(h('span', { class: cls, 'data-o': o }, pair));
+      a.append(h('span', { 'data-o': o, class: opts.error === o ? 'err' : '' }, code >= 32 && code < 127 ? String.fromCharCode(code) : '·'));
+    }
+    rows.push(h('div', { class: 'row' }, h('span', { class: 'off' }, off.toString(16).padStart(8, '0')), b, a));
+  }
+  box.replaceChildren(...rows);
+  box.onmousemove = (e) => {
+    const o = e.target.dataset && e.target.dataset.o;
+    if (o === undefined) return;
+    if (opts.onByte) opts.onByte(Number(o), e);
+    else tip(`byte ${hex8(o)} (${o})`, e);
+  };
+  box.onmouseleave = () => { tip(null); if (opts.onByte) opts.onByte(null); };
+  if (opts.onDraw) opts.onDraw();
+}
+function highlightBytes(box, from, to) {
+  for (const s of box.querySelectorAll('span.on')) s.classList.remove('on');
+  if (from === null) return;
+  for (const s of box.querySelectorAll('span[data-o]')) {
+    const o = Number(s.dataset.o);
+    if (o >= from && o < to) s.classList.add('on');
+  }
+}
+
+// ---------- schemaless ----------
+function renderSchemaless(body) {
+  const d = S.open.decoded;
+  const flat = [];
+  const treeBox = h('div', { class: 'tree', id: 'field-tree' });
+  const walk = (fields, parent, depth) => {
+    for (const f of fields) {
+      const end = f.offset + f.length;
+      const isMsg = f.kind === 'message' || f.kind === 'group';
+      let valText = '';
+      if (!isMsg) {
+        if (Array.isArray(f.value)) valText = `${f.count} ${f.as || 'values'} [` + f.value.slice(0, 8).map(show).join(', ') + (f.value.length > 8 ? ', …' : '') + ']';
+        else valText = typeof f.value === 'string' && f.kind === 'string' ? JSON.stringify(f.value) : show(f.value);
+        if (f.zigzag !== undefined) valText += `  (sint ${show(f.zigzag)})`;
+        if (f.float !== undefined) valText += `  (float ${show(f.float)})`;
+        if (f.double !== undefined) valText += `  (double ${show(f.double)})`;
+      }
+      const line = h('span', { class: 'pf', 'data-from': f.offset, 'data-to': end },
+        h('span', { class: 'k' }, String(f.field)), ' ', h('span', { class: 'c' }, f.kind), isMsg ? '' : ' = ', valText,
+        f.also && f.also.length ? h('span', { class: 'alt' }, '  (also fits: ' + f.also.map((a) => (typeof a === 'string' ? a : a.kind || JSON.stringify(a))).join(', ') + ')') : null,
+        f.truncated ? h('span', { class: 'alt' }, '  (cut off)') : null);
+      const item = { from: f.offset, to: end, depth, el: line };
+      flat.push(item);
+      line.addEventListener('mouseenter', () => hot(item, true));
+      line.addEventListener('mouseleave', () => hot(null, true));
+      line.addEventListener('click', () => bytesBody.hexGoto(f.offset).then(() => hot(item, false)));
+      if (isMsg && Array.isArray(f.value)) {
+        const det = h('details', { open: depth < 2 }, h('summary', null, line));
+        walk(f.value, det, depth + 1);
+        parent.append(det);
+      } else parent.append(h('div', { class: 'leaf' }, line));
+    }
+  };
+  walk(d.value || [], treeBox, 0);
+  const faultBox = d.fault ? errorCard(d.fault, 'Read up to a fault') : null;
+  const bytesBody = h('div');
+  let current = null;
+  const hot = (item, fromTree) => {
+    if (current) current.el.classList.remove('hot');
+    current = item;
+    if (item) item.el.classList.add('hot');
+    highlightBytes($('#hex'), item ? item.from : null, item ? item.to : null);
+    void fromTree;
+  };
+  if (faultBox) body.append(faultBox);
+  body.append(h('div', { class: 'split' },
+    h('div', { class: 'card' }, h('h3', null, 'Fields (guessed without a schema)'), treeBox),
+    h('div', { class: 'card' }, h('h3', null, 'Bytes'), bytesBody)));
+  renderBytes(bytesBody, {
+    at: d.fault ? d.fault.offset : undefined,
+    error: d.fault ? d.fault.offset : undefined,
+    onByte: (o, e) => {
+      if (o === null) { hot(null); tip(null); return; }
+      let best = null;
+      for (const it of flat) if (o >= it.from && o < it.to && (!best || it.depth >= best.depth)) best = it;
+      hot(best);
+      if (best) {
+        let el = best.el;
+        while (el && el.parentElement) { if (el.tagName === 'DETAILS' && !el.open) el.open = true; el = el.parentElement; }
+        best.el.scrollIntoView({ block: 'nearest' });
+        tip(`byte ${hex8(o)}: field ${best.el.firstChild.textContent} @${hex8(best.from)}..${hex8(best.to)}`, e);
+      } else tip(`byte ${hex8(o)}`, e);
+    },
+  });
+}
+
+// ---------- search ----------
+function searchItems() {
+  const items = [];
+  for (const f of S.files) items.push({ kind: 'file', name: f.name, go: () => go({ f: f.key, as: 'auto', tab: 'overview', t: null, at: null }) });
+  if (S.open && S.open.ok) {
+    for (const t of S.open.tensors || []) if (t) items.push({ kind: 'tensor', name: t.name, go: () => go({ tab: 'tensor', t: t.index, at: null }) });
+    const v = S.open.decoded.value;
+    const g = v && (v.graph || (S.open.format === 'tf-graph-def' ? v : null));
+    if (g) {
+      for (const n of g.node || []) if (n.name) items.push({ kind: 'node', name: n.name + '  (' + (n.op_type || n.op) + ')', go: () => focusNode(n.name) });
+      for (const i of g.input || []) items.push({ kind: 'input', name: i.name, go: () => go({ tab: 'overview', t: null }) });
+      for (const i of g.output || []) items.push({ kind: 'output', name: i.name, go: () => go({ tab: 'overview', t: null }) });
+    }
+  }
+  return items;
+}
+function focusNode(name) {
+  const done = () => {
+    const list = document.querySelector('.nodes');
+    if (list && list.drawTo) { const i = list.nodeIndex(name); if (i >= 0) list.drawTo(i + 1); }
+    const el = [...document.querySelectorAll('.node')].find((x) => x.dataset.node === name);
+    if (el) { el.classList.add('hit'); el.scrollIntoView({ block: 'center' }); setTimeout(() => el.classList.remove('hit'), 2500); }
+  };
+  if (S.tab !== 'overview' || S.tensorIndex !== null) { go({ tab: 'overview', t: null, at: null }); setTimeout(done, 300); } else done();
+}
+function runSearch() {
+  const q = $('#search').value.trim().toLowerCase();
+  const box = $('#results');
+  renderFiles(q);
+  if (!q) { box.hidden = true; return; }
+  const hits = searchItems().filter((it) => it.kind !== 'file' && it.name.toLowerCase().includes(q)).slice(0, 100);
+  box.replaceChildren(...(hits.length ? hits.map((it, k) => h('div', { class: 'r' + (k === 0 ? ' sel' : ''), onclick: () => { it.go(); } }, h('span', { class: 'k' }, it.kind), h('span', null, it.name))) : [h('div', { class: 'none' }, S.open ? 'no node or tensor of this name; files are filtered below' : 'files are filtered below')]));
+  box.hidden = false;
+  box.firstHit = hits[0];
+}
+
+// ---------- start ----------
+function init() {
+  $('#pick').addEventListener('click', () => $('#picker').click());
+  $('#pick2').addEventListener('click', () => $('#picker').click());
+  $('#picker').addEventListener('change', (e) => { const f = e.target.files[0]; if (f) openLocal(f); e.target.value = ''; });
+  $('#as').addEventListener('change', (e) => go({ as: e.target.value, tab: 'overview', t: null, at: null }));
+  $('#search').addEventListener('input', runSearch);
+  $('#search').addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && $('#results').firstHit) $('#results').firstHit.go();
+    if (e.key === 'Escape') { e.target.value = ''; runSearch(); e.target.blur(); }
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.key === '/' && document.activeElement.tagName !== 'INPUT') { e.preventDefault(); $('#search').focus(); }
+  });
+  loadFiles().then(route);
+}
+init();
