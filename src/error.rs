@@ -23,7 +23,7 @@ pub enum ErrorKind {
     WireType(u8),
     #[error("length {len} > {left} bytes left")]
     LengthOverrun { len: u64, left: u64 },
-    #[error("end-group for field {got} does not match the open group {open:?}")]
+    #[error("end-group for field {got} {}", open_group_text(*.open))]
     GroupMismatch { got: u32, open: Option<u32> },
     #[error("group of field {0} is never closed")]
     GroupUnclosed(u32),
@@ -77,6 +77,16 @@ pub enum ErrorKind {
     StringUtf8 { index: u64, at: usize },
     #[error("{0}")]
     Invalid(String),
+}
+
+/// How an end-group key fails to close a group, in words.
+fn open_group_text(open: Option<u32>) -> String {
+    match open {
+        None => "where no group is open".to_string(),
+        Some(n) => {
+            format!("inside the group of field {n} (each group ends with its own field number)")
+        }
+    }
 }
 
 impl ErrorKind {
