@@ -619,10 +619,16 @@ pub fn is_text(bytes: &[u8]) -> Option<&str> {
 /// Valid UTF-8 that is mostly printable: no NUL, and at most one control
 /// character in 32 (long doc strings carry the odd escape code).
 fn is_mostly_text(bytes: &[u8]) -> Option<&str> {
-    if bytes.len() < 32 || bytes.contains(&0) {
+    if bytes.len() < 32 {
         return None;
     }
+    // UTF-8 first: it fails within a few bytes of where a nested message's
+    // length is (a varint of two bytes is never UTF-8), where a search for
+    // NUL would run to the innermost level, once per level.
     let s = std::str::from_utf8(bytes).ok()?;
+    if bytes.contains(&0) {
+        return None;
+    }
     let control = s
         .chars()
         .filter(|&c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
