@@ -86,7 +86,7 @@ pub fn write_decoded(
                 "format: {} ({})",
                 decoded.format.id, decoded.format.title
             )?;
-            writeln!(w, "type:   {type_name}")?;
+            writeln!(w, "type:   {}", plain(type_name))?;
             writeln!(w, "size:   {} bytes", message.end - message.offset)?;
             message_fields(w, set, message, 0, opts)?;
         }
@@ -201,7 +201,7 @@ fn scalar_text(set: &SchemaSet, ty: FieldType, v: ScalarValue) -> String {
         ScalarValue::Bool(b) => b.to_string(),
         ScalarValue::Enum(n) => match ty {
             FieldType::Enum(e) => match set.enum_def(e).name_of(i64::from(n)) {
-                Some(name) => name.to_string(),
+                Some(name) => plain(name).into_owned(),
                 None => format!("UNKNOWN({n})"),
             },
             _ => n.to_string(),
@@ -250,9 +250,9 @@ pub fn message_fields(
                     };
                     indent(w, depth)?;
                     let label = if fdef.repeated() && group.len() > 1 && !is_map {
-                        format!("{}[{k}]", fdef.name)
+                        format!("{}[{k}]", plain(&fdef.name))
                     } else {
-                        fdef.name.clone()
+                        plain(&fdef.name).into_owned()
                     };
                     if is_map {
                         map_entry(w, set, &label, m, depth, opts)?;
@@ -300,12 +300,19 @@ pub fn message_fields(
                 } else {
                     String::new()
                 };
-                writeln!(w, "{}: [{}{more}]", fdef.name, items.join(", "))?;
+                writeln!(w, "{}: [{}{more}]", plain(&fdef.name), items.join(", "))?;
             }
             _ => {
                 if let Some(last) = group.last() {
                     indent(w, depth)?;
-                    writeln!(w, "{}: {}", fdef.name, value_text(set, fdef, &last.value))?;
+                    // Names come from the schema, which may be the user's
+                    // descriptor set: escaped like any string of a file.
+                    writeln!(
+                        w,
+                        "{}: {}",
+                        plain(&fdef.name),
+                        value_text(set, fdef, &last.value)
+                    )?;
                 }
             }
         }
