@@ -416,7 +416,7 @@ fn tensor_block(
     if let Some(why) = &p.unavailable {
         writeln!(w)?;
         indent(w, depth + 1)?;
-        writeln!(w, "values not available: {why}")?;
+        writeln!(w, "values not available: {}", plain(why))?;
     } else if p.total == 0 {
         writeln!(w)?;
     } else if rank == 0 && p.head.len() == 1 {
@@ -466,7 +466,7 @@ fn tensor_inline(set: &SchemaSet, t: &Message<'_>, opts: &RenderOptions) -> Stri
     s.push_str(&tensor_type_text(&view));
     let p = preview(&view, opts, opts.values.unwrap_or(DEFAULT_NESTED_VALUES));
     match &p.unavailable {
-        Some(why) => s.push_str(&format!(" (values not available: {why})")),
+        Some(why) => s.push_str(&format!(" (values not available: {})", plain(why))),
         None if view.dims.as_deref().is_some_and(<[i64]>::is_empty) && p.head.len() == 1 => {
             s.push(' ');
             s.push_str(&p.head.join(""));
@@ -649,7 +649,7 @@ fn sparse_inline(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> Str
         }
     }
     if let Some(why) = unavailable.or(d.problem.clone()) {
-        s.push_str(&format!(" (values not available: {why})"));
+        s.push_str(&format!(" (values not available: {})", plain(&why)));
         return s;
     }
     let limit = opts.values.unwrap_or(DEFAULT_NESTED_VALUES);
@@ -727,7 +727,7 @@ fn sparse_block(
     }
     if let Some(why) = unavailable.as_ref().or(d.problem.as_ref()) {
         indent(w, depth + 1)?;
-        writeln!(w, "values not available: {why}")?;
+        writeln!(w, "values not available: {}", plain(why))?;
     } else if nnz > 0 {
         let limit = opts.values.unwrap_or(default_limit);
         let n = vals.len() as u64;

@@ -461,7 +461,9 @@ pub fn tensor_block(
     let mut loaded = load_values(&view, opts);
     indent(w, depth)?;
     match &loaded {
-        LoadedValues::Unavailable(why) => return writeln!(w, "values:    not available: {why}"),
+        LoadedValues::Unavailable(why) => {
+            return writeln!(w, "values:    not available: {}", plain(why));
+        }
         LoadedValues::Nothing if view.elements == 0 => return writeln!(w, "values:    (none)"),
         _ => {}
     }
