@@ -23,7 +23,7 @@ pub enum ErrorKind {
     WireType(u8),
     #[error("length {len} > {left} bytes left")]
     LengthOverrun { len: u64, left: u64 },
-    #[error("end-group for field {got} {}", open_group(*.open))]
+    #[error("end-group for field {got} {}", open_group_text(*.open))]
     GroupMismatch { got: u32, open: Option<u32> },
     #[error("group of field {0} is never closed")]
     GroupUnclosed(u32),
@@ -82,12 +82,6 @@ pub enum ErrorKind {
     StringUtf8 { index: u64, at: usize },
 }
 
-fn open_group(open: Option<u32>) -> String {
-    match open {
-        Some(n) => format!("closes the group of field {n}"),
-        None => "with no group open".into(),
-    }
-}
 
 /// The rules a format adds to its schema table, each a check of its own so
 /// that a script can tell which one failed.
@@ -150,6 +144,16 @@ impl Rule {
             AnyTypeUrl => "any-type_url",
             SavedModelMetaGraphs => "saved_model-meta_graphs",
             GraphDefContent => "graph_def-content",
+        }
+    }
+}
+
+/// How an end-group key fails to close a group, in words.
+fn open_group_text(open: Option<u32>) -> String {
+    match open {
+        None => "where no group is open".to_string(),
+        Some(n) => {
+            format!("inside the group of field {n} (each group ends with its own field number)")
         }
     }
 }

@@ -320,9 +320,12 @@ pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<Name
     let onnx_tensor = set.find_message("onnx.TensorProto");
     let tf_tensor = set.find_message("tensorflow.TensorProto");
     let mut out: Vec<NamedTensor<'m, 'a>> = Vec::new();
-    let push =
+    // The tensors already listed, by address: one look-up each, so a model
+    // of many tensors is listed in linear time.
+    let mut seen: HashSet<*const Message<'a>> = HashSet::new();
+    let mut push =
         |out: &mut Vec<NamedTensor<'m, 'a>>, name: String, m: &'m Message<'a>, init: bool| {
-            if !out.iter().any(|t| std::ptr::eq(t.message, m)) {
+            if seen.insert(std::ptr::from_ref(m)) {
                 out.push(NamedTensor {
                     name,
                     message: m,
@@ -389,9 +392,7 @@ pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<Name
                     push(&mut out, name, t, is_const && key == "value");
                 }
             }
-        } else if (Some(m.def) == onnx_tensor || Some(m.def) == tf_tensor)
-            && !out.iter().any(|t| std::ptr::eq(t.message, m))
-        {
+        } else if Some(m.def) == onnx_tensor || Some(m.def) == tf_tensor {
             // The tensor of a tensor file is its weight.
             push(&mut out, own_name(m), m, std::ptr::eq(m, root));
         }

@@ -11,6 +11,7 @@
 
 use crate::error::{DecodeError, ErrorKind};
 use crate::wire::{self, WireType, WireValue};
+use std::collections::HashMap;
 
 /// Default nesting limit; deeper LEN fields are shown as bytes.
 pub const DEFAULT_MAX_DEPTH: u32 = 100;
@@ -177,7 +178,8 @@ pub fn decode<'a>(buf: &'a [u8], base: u64, opts: Options) -> Result<RawMessage<
 /// like one, so a truncated file shows its innermost fields.
 pub fn decode_partial<'a>(buf: &'a [u8], base: u64, opts: Options) -> RawMessage<'a> {
     let max_depth = opts.max_depth.max(1);
-    let (fields, fault) = scan(buf, base, false);
+    let mut ends = GroupEnds::default();
+    let (fields, fault) = scan(buf, base, false, &mut ends);
     // The chain of messages the input ends inside, outermost first.
     let mut levels: Vec<(Vec<Scanned<'a>>, Option<Scanned<'a>>)> = Vec::new();
     let mut path: Vec<u32> = Vec::new();
@@ -195,7 +197,7 @@ pub fn decode_partial<'a>(buf: &'a [u8], base: u64, opts: Options) -> RawMessage
         path.push(cut.number);
         let deeper = u32::try_from(levels.len() + 2).is_ok_and(|l| l <= max_depth);
         let sub = if deeper && is_text(cut.payload()).is_none() {
-            let (sub, sub_fault) = scan(cut.payload(), cut.value_offset, true);
+            let (sub, sub_fault) = scan(cut.payload(), cut.value_offset, true, &mut ends);
             let plausible = match &sub_fault {
                 None => !sub.is_empty(),
                 Some(sf) if !sub.is_empty() => is_truncation(&sf.error.kind),
@@ -247,7 +249,7 @@ pub fn decode_partial<'a>(buf: &'a [u8], base: u64, opts: Options) -> RawMessage
         fault: error,
     };
     if let Some(root) = inner {
-        build(*root, max_depth, &mut tree);
+        build(*root, max_depth, &mut tree, &mut ends);
     }
     tree
 }
@@ -283,7 +285,12 @@ pub fn decode_field<'a>(
         fields: vec![field],
         cut: None,
     };
-    build(work, opts.max_depth.max(2), &mut tree);
+    build(
+        work,
+        opts.max_depth.max(2),
+        &mut tree,
+        &mut GroupEnds::default(),
+    );
     tree
 }
 
@@ -420,15 +427,50 @@ fn skip_value(
     }
 }
 
+/// Where the groups met so far end: the absolute offset of a group's body
+/// (and whether it was matched under the strict rules) to the absolute
+/// offsets of its end-group key and of the byte after it. Matching a group
+/// walks every group nested in it; recording their ends here lets every
+/// later scan of an inner body find its end at once instead of walking it
+/// again, so deeply nested groups cost linear time, not quadratic.
+#[derive(Debug, Default)]
+struct GroupEnds(HashMap<(u64, bool), (u64, u64)>);
+
+impl GroupEnds {
+    /// A strict match holds for a lenient scan too (the rules only add).
+    fn get(&self, at: u64, strict: bool) -> Option<(u64, u64)> {
+        self.0
+            .get(&(at, true))
+            .or_else(|| {
+                if strict {
+                    None
+                } else {
+                    self.0.get(&(at, false))
+                }
+            })
+            .copied()
+    }
+}
+
 /// The body of a group that starts at `pos` (after its key), up to its
 /// matching end-group key: an explicit stack of open groups, no recursion.
-fn group_at(
-    buf: &[u8],
+fn group_at<'a>(
+    buf: &'a [u8],
+    base: u64,
     pos: usize,
     number: u32,
     strict: bool,
-) -> Result<(&[u8], usize), (ErrorKind, usize)> {
-    let mut open = vec![number];
+    ends: &mut GroupEnds,
+) -> Result<(&'a [u8], usize), (ErrorKind, usize)> {
+    let local = |abs: u64| usize::try_from(abs.checked_sub(base)?).ok();
+    if let Some((end, next)) = ends.get(base + pos as u64, strict)
+        && let (Some(end), Some(next)) = (local(end), local(next))
+        && let Some(body) = buf.get(pos..end)
+    {
+        return Ok((body, next));
+    }
+    // Open groups: field number and where the body starts.
+    let mut open: Vec<(u32, usize)> = vec![(number, pos)];
     let mut p = pos;
     loop {
         if p >= buf.len() {
@@ -437,20 +479,34 @@ fn group_at(
         let (n, wt, next) = read_key(buf, p, strict).map_err(|k| (k, p))?;
         match wt {
             WireType::StartGroup => {
-                open.push(n);
+                if let Some((end, after)) = ends.get(base + next as u64, strict)
+                    && let (Some(_), Some(after)) = (local(end), local(after))
+                    && after <= buf.len()
+                {
+                    // Matched before: skip it whole.
+                    p = after;
+                    continue;
+                }
+                open.push((n, next));
                 p = next;
             }
             WireType::EndGroup => {
-                if open.last() != Some(&n) {
+                if open.last().map(|o| o.0) != Some(n) {
                     return Err((
                         ErrorKind::GroupMismatch {
                             got: n,
-                            open: open.last().copied(),
+                            open: open.last().map(|o| o.0),
                         },
                         p,
                     ));
                 }
-                open.pop();
+                let Some((_, body_start)) = open.pop() else {
+                    return Err((ErrorKind::GroupUnclosed(number), p));
+                };
+                ends.0.insert(
+                    (base + body_start as u64, strict),
+                    (base + p as u64, base + next as u64),
+                );
                 if open.is_empty() {
                     return Ok((buf.get(pos..p).unwrap_or(&[]), next));
                 }
@@ -465,7 +521,12 @@ fn group_at(
 /// read, if any. `strict` is the test a nested payload must pass to be read
 /// as a message: minimal varints, valid keys, balanced groups, every byte
 /// used.
-fn scan<'a>(buf: &'a [u8], base: u64, strict: bool) -> (Vec<Scanned<'a>>, Option<Fault<'a>>) {
+fn scan<'a>(
+    buf: &'a [u8],
+    base: u64,
+    strict: bool,
+    ends: &mut GroupEnds,
+) -> (Vec<Scanned<'a>>, Option<Fault<'a>>) {
     let mut out = Vec::new();
     let mut pos = 0usize;
     let at = |p: usize| base + p as u64;
@@ -480,7 +541,7 @@ fn scan<'a>(buf: &'a [u8], base: u64, strict: bool) -> (Vec<Scanned<'a>>, Option
         };
         let tag = buf.get(pos..after_key).unwrap_or(&[]);
         let (value, value_pos, end) = match wt {
-            WireType::StartGroup => match group_at(buf, after_key, number, strict) {
+            WireType::StartGroup => match group_at(buf, base, after_key, number, strict, ends) {
                 Ok((body, end)) => (WireValue::Group(body), after_key, end),
                 Err((kind, p)) => return (out, Some(fail(kind, p))),
             },
@@ -526,7 +587,7 @@ fn scan<'a>(buf: &'a [u8], base: u64, strict: bool) -> (Vec<Scanned<'a>>, Option
 /// The fields of a payload if it reads as a message under the strict rules
 /// (for previews of the "message" runner-up).
 pub fn message_fields(payload: &[u8]) -> Option<Vec<(u32, WireValue<'_>)>> {
-    match scan(payload, 0, true) {
+    match scan(payload, 0, true, &mut GroupEnds::default()) {
         (fields, None) => Some(fields.iter().map(|f| (f.number, f.value)).collect()),
         _ => None,
     }
@@ -539,6 +600,15 @@ pub fn message_fields(payload: &[u8]) -> Option<Vec<(u32, WireValue<'_>)>> {
 /// Whether bytes read as text a person would write: valid UTF-8 with no
 /// control characters other than whitespace.
 pub fn is_text(bytes: &[u8]) -> Option<&str> {
+    // An ASCII control byte is a control character wherever it is: looked
+    // for first, it ends the test at the first one (a nested message's
+    // length bytes usually) instead of after validating the whole payload.
+    if bytes
+        .iter()
+        .any(|&b| (b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t')) || b == 0x7f)
+    {
+        return None;
+    }
     let s = std::str::from_utf8(bytes).ok()?;
     let printable = s
         .chars()
@@ -549,10 +619,16 @@ pub fn is_text(bytes: &[u8]) -> Option<&str> {
 /// Valid UTF-8 that is mostly printable: no NUL, and at most one control
 /// character in 32 (long doc strings carry the odd escape code).
 fn is_mostly_text(bytes: &[u8]) -> Option<&str> {
-    if bytes.len() < 32 || bytes.contains(&0) {
+    if bytes.len() < 32 {
         return None;
     }
+    // UTF-8 first: it fails within a few bytes of where a nested message's
+    // length is (a varint of two bytes is never UTF-8), where a search for
+    // NUL would run to the innermost level, once per level.
     let s = std::str::from_utf8(bytes).ok()?;
+    if bytes.contains(&0) {
+        return None;
+    }
     let control = s
         .chars()
         .filter(|&c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
@@ -650,7 +726,7 @@ struct Fits<'a> {
     varint: bool,
 }
 
-fn fits<'a>(payload: &'a [u8], offset: u64, nested_ok: bool) -> Fits<'a> {
+fn fits<'a>(payload: &'a [u8], offset: u64, nested_ok: bool, ends: &mut GroupEnds) -> Fits<'a> {
     let len = payload.len();
     let text = is_text(payload);
     let mostly_text = if text.is_none() {
@@ -658,7 +734,7 @@ fn fits<'a>(payload: &'a [u8], offset: u64, nested_ok: bool) -> Fits<'a> {
     } else {
         None
     };
-    let (message, too_deep) = match scan(payload, offset, true) {
+    let (message, too_deep) = match scan(payload, offset, true, ends) {
         (fields, None) if nested_ok => (Some(fields), false),
         (_, None) => (None, true),
         _ => (None, false),
@@ -814,7 +890,7 @@ struct Work<'a> {
     cut: Option<(Scanned<'a>, Option<Box<Work<'a>>>)>,
 }
 
-fn build<'a>(root: Work<'a>, max_depth: u32, tree: &mut RawMessage<'a>) {
+fn build<'a>(root: Work<'a>, max_depth: u32, tree: &mut RawMessage<'a>, ends: &mut GroupEnds) {
     let mut stack = vec![root];
     while let Some(work) = stack.pop() {
         let nested_ok = work.depth < max_depth;
@@ -822,7 +898,7 @@ fn build<'a>(root: Work<'a>, max_depth: u32, tree: &mut RawMessage<'a>) {
             .fields
             .iter()
             .map(|f| match f.value {
-                WireValue::Len(b) => Some(fits(b, f.value_offset, nested_ok)),
+                WireValue::Len(b) => Some(fits(b, f.value_offset, nested_ok, ends)),
                 _ => None,
             })
             .collect();
@@ -857,7 +933,7 @@ fn build<'a>(root: Work<'a>, max_depth: u32, tree: &mut RawMessage<'a>) {
                 WireValue::Group(body) => {
                     if nested_ok {
                         // Already checked by the group matcher; cannot fail.
-                        let (fields, _) = scan(body, f.value_offset, false);
+                        let (fields, _) = scan(body, f.value_offset, false, ends);
                         stack.push(Work {
                             parent: Some(idx),
                             depth: work.depth + 1,

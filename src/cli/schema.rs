@@ -74,7 +74,8 @@ pub(crate) fn decode_schema_or_schemaless(
         None => None,
         Some(Ok(set)) => Some(set),
         Some(Err(e)) => {
-            eprintln!("decode: {e}");
+            // Messages may quote the schema file (names, paths): escaped.
+            eprintln!("decode: {}", pbdecode::render::text::plain(&e.to_string()));
             return Ok(ExitCode::from(2));
         }
     };

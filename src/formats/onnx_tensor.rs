@@ -217,6 +217,39 @@ fn dims(set: &SchemaSet, msg: &Message<'_>) -> std::result::Result<Vec<u64>, (Er
         .collect()
 }
 
+/// What is wrong with a tensor that still decodes, for the views to say:
+/// a segment whose range leaves the shape or whose values are not as many
+/// as its range (`segment` skips the size check, so nothing else says it).
+pub fn warning(set: &SchemaSet, msg: &Message<'_>) -> Option<String> {
+    let seg = msg.message(set, "segment")?;
+    let begin = seg.int(set, "begin").unwrap_or(0);
+    let end = seg.int(set, "end").unwrap_or(0);
+    let v = view(set, msg);
+    let shape = dims(set, msg).ok().as_deref().and_then(element_count);
+    let range = u64::try_from(end)
+        .ok()
+        .zip(u64::try_from(begin).ok())
+        .and_then(|(e, b)| e.checked_sub(b));
+    match (range, shape) {
+        (None, _) => Some(format!(
+            "the segment {begin}..{end} is not a range of elements"
+        )),
+        (Some(_), Some(n)) if u64::try_from(end).is_ok_and(|e| e > n) => Some(format!(
+            "the segment {begin}..{end} runs past the shape's {n} elements"
+        )),
+        (Some(r), _)
+            if r != v.elements
+                && !matches!(v.data, TensorData::External(_) | TensorData::Unavailable(_)) =>
+        {
+            Some(format!(
+                "the segment {begin}..{end} holds {r} elements, the data {}",
+                v.elements
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// The tensor as a renderer sees it. Never fails: what cannot be decoded is
 /// marked unavailable with the reason (a file that failed validation can
 /// still be shown with `--as` leniency).

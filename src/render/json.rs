@@ -79,7 +79,8 @@ pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
     w.write_all(b"\"")?;
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
         let esc: Option<&[u8]> = match b {
             b'"' => Some(b"\\\""),
             b'\\' => Some(b"\\\\"),
@@ -87,14 +88,27 @@ pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
             b'\r' => Some(b"\\r"),
             b'\t' => Some(b"\\t"),
             0..=0x1f | 0x7f => None,
-            _ => continue,
+            // C1 control characters (U+0080..U+009F, UTF-8 C2 80..C2 9F):
+            // allowed raw by JSON, but a terminal may act on them.
+            0xc2 if bytes.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) => {
+                w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
+                write!(w, "\\u{:04x}", bytes.get(i + 1).copied().unwrap_or(0))?;
+                i += 2;
+                start = i;
+                continue;
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
         match esc {
             Some(e) => w.write_all(e)?,
             None => write!(w, "\\u{:04x}", b)?,
         }
-        start = i + 1;
+        i += 1;
+        start = i;
     }
     w.write_all(bytes.get(start..).unwrap_or(&[]))?;
     w.write_all(b"\"")
@@ -376,6 +390,10 @@ fn write_message_at(
                     stats.write_json(w)?;
                 }
             }
+        }
+        if let Some(why) = (adapter.warning)(set, msg) {
+            write!(w, ", \"warning\": ")?;
+            string(w, &why)?;
         }
     }
     let unknown = msg.unknown();

@@ -44,6 +44,9 @@ pub struct TensorAdapter {
     /// Fields the text view already shows in the tensor's header lines.
     pub header_fields: &'static [&'static str],
     pub view: for<'m, 'a> fn(&SchemaSet, &'m Message<'a>) -> TensorView<'m, 'a>,
+    /// A problem of a tensor that still decodes, said next to its values
+    /// (text) or as `"warning"` (JSON).
+    pub warning: fn(&SchemaSet, &Message<'_>) -> Option<String>,
 }
 
 pub static TENSOR_ADAPTERS: &[TensorAdapter] = &[
@@ -52,12 +55,14 @@ pub static TENSOR_ADAPTERS: &[TensorAdapter] = &[
         value_fields: onnx_tensor::VALUE_FIELDS,
         header_fields: &["dims", "data_type"],
         view: onnx_tensor::view,
+        warning: onnx_tensor::warning,
     },
     TensorAdapter {
         message: "tensorflow.TensorProto",
         value_fields: tensorflow::VALUE_FIELDS,
         header_fields: &["dtype", "tensor_shape"],
         view: tensorflow::view,
+        warning: |_, _| None,
     },
 ];
 

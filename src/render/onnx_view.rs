@@ -10,13 +10,14 @@
 
 use super::text::{
     DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, element_text, flush_line, hex_preview,
-    message_fields, quoted,
+    is_unsafe_char, message_fields, plain, plain_bytes, quoted, quoted_str,
 };
 use super::{LoadedValues, RenderOptions, for_each_element, load_values};
 use crate::decode::{Field, Message, Value};
 use crate::formats::onnx_tensor;
 use crate::schema::{MsgId, SchemaSet};
 use crate::tensor::{Elem, Element, Elements, Source, TensorData, TensorView, element_count};
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// Values printed on the header line when a 1-D tensor has at most this many
@@ -25,12 +26,7 @@ const INLINE_VALUES: usize = 10;
 /// Items of a repeated attribute shown when `--values` is not given.
 const LIST_ITEMS: u64 = 64;
 
-fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
-    for _ in 0..depth {
-        w.write_all(b"  ")?;
-    }
-    Ok(())
-}
+use super::text::indent;
 
 /// A name as written in a graph line: bare when it cannot be misread,
 /// quoted otherwise (empty names, spaces, punctuation of the line syntax).
@@ -39,14 +35,19 @@ fn name_text(bytes: &[u8]) -> String {
         Ok(s)
             if !s.is_empty()
                 && s.chars().all(|c| {
-                    !c.is_control() && !c.is_whitespace() && !",()[]{}=\"'#".contains(c)
+                    !is_unsafe_char(c) && !c.is_whitespace() && !",()[]{}=\"'#".contains(c)
                 }) =>
         {
             s.to_string()
         }
-        Ok(s) => format!("{s:?}"),
+        Ok(s) => quoted_str(s),
         Err(_) => hex_preview(bytes),
     }
+}
+
+/// An optional string field, escaped for the terminal ([`plain`]).
+fn str_of<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> Option<Cow<'a, str>> {
+    msg.str(set, field).map(plain)
 }
 
 /// The bytes of every occurrence of a repeated string/bytes field.
@@ -254,29 +255,45 @@ fn preview(view: &TensorView<'_, '_>, opts: &RenderOptions, limit: u64) -> Previ
 /// Values in rows of the last dimension (at most 10 a line), each line
 /// prefixed by the index of its first value.
 fn write_rows(w: &mut dyn Write, depth: usize, dims: &[u64], p: &Preview) -> io::Result<()> {
+    let tail_from = p.total - p.tail.len() as u64;
+    let items = p
+        .head
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i as u64, s.as_str()))
+        .chain(
+            p.tail
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (tail_from + i as u64, s.as_str())),
+        );
+    write_items(w, depth, dims, p.left_out(), tail_from, items)
+}
+
+/// Writes `(index, text)` items in rows as they come (nothing but one line
+/// is held), with the line saying how many were left out before the first
+/// item at or past `tail_from`.
+fn write_items<S: AsRef<str>>(
+    w: &mut dyn Write,
+    depth: usize,
+    dims: &[u64],
+    left_out: u64,
+    tail_from: u64,
+    items: impl Iterator<Item = (u64, S)>,
+) -> io::Result<()> {
     let row = dims.last().copied().unwrap_or(0);
     let per_line = if row == 0 { 10 } else { row.min(10) };
-    let mut line: Vec<&str> = Vec::new();
+    let mut line: Vec<S> = Vec::new();
     let mut start = 0u64;
-    let flush = |w: &mut dyn Write, start: u64, line: &mut Vec<&str>| {
-        flush_line(w, depth, dims, start, line)
-    };
-    let tail_from = p.total - p.tail.len() as u64;
-    let items = p.head.iter().enumerate().map(|(i, s)| (i as u64, s)).chain(
-        p.tail
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (tail_from + i as u64, s)),
-    );
     let mut gap_done = false;
     for (i, s) in items {
-        if i >= tail_from && !gap_done && p.left_out() > 0 {
-            flush(w, start, &mut line)?;
+        if i >= tail_from && !gap_done && left_out > 0 {
+            flush_line(w, depth, dims, start, &mut line)?;
             indent(w, depth)?;
             writeln!(
                 w,
                 "… {} values left out (--values all shows them) …",
-                grouped(p.left_out())
+                grouped(left_out)
             )?;
             gap_done = true;
         }
@@ -285,10 +302,10 @@ fn write_rows(w: &mut dyn Write, depth: usize, dims: &[u64], p: &Preview) -> io:
         }
         line.push(s);
         if line.len() as u64 >= per_line || (row > 0 && (i + 1).is_multiple_of(row)) {
-            flush(w, start, &mut line)?;
+            flush_line(w, depth, dims, start, &mut line)?;
         }
     }
-    flush(w, start, &mut line)
+    flush_line(w, depth, dims, start, &mut line)
 }
 
 /// `[a, b, … N more …, y, z]`
@@ -350,11 +367,11 @@ fn external_text(set: &SchemaSet, t: &Message<'_>) -> Option<String> {
     }
     let mut parts = Vec::new();
     for entry in t.messages(set, "external_data") {
-        let key = entry.str(set, "key").unwrap_or("?");
+        let key = str_of(set, entry, "key").unwrap_or(Cow::Borrowed("?"));
         let value = entry.bytes(set, "value").unwrap_or(&[]);
-        parts.push(match key {
+        parts.push(match key.as_ref() {
             "location" => quoted(value),
-            _ => format!("{key} {}", String::from_utf8_lossy(value)),
+            _ => format!("{key} {}", plain_bytes(value)),
         });
     }
     Some(format!("external: {}", parts.join(", ")))
@@ -399,7 +416,7 @@ fn tensor_block(
     if let Some(why) = &p.unavailable {
         writeln!(w)?;
         indent(w, depth + 1)?;
-        writeln!(w, "values not available: {why}")?;
+        writeln!(w, "values not available: {}", plain(why))?;
     } else if p.total == 0 {
         writeln!(w)?;
     } else if rank == 0 && p.head.len() == 1 {
@@ -410,7 +427,13 @@ fn tensor_block(
         writeln!(w)?;
         write_rows(w, depth + 1, &udims(&view), &p)?;
     }
-    if p.unavailable.is_none() && declared.is_some_and(|d| d > p.total) {
+    if let Some(why) = onnx_tensor::warning(set, t) {
+        indent(w, depth + 1)?;
+        writeln!(w, "({why})")?;
+    } else if p.unavailable.is_none()
+        && declared.is_some_and(|d| d > p.total)
+        && !t.has(set, "segment")
+    {
         indent(w, depth + 1)?;
         writeln!(
             w,
@@ -426,7 +449,7 @@ fn tensor_block(
         && p.unavailable.is_none()
         && let Some(stats) = crate::stats::compute(&view, opts.dir.as_deref())
     {
-        let pad = "  ".repeat(depth + 1);
+        let pad = super::text::pad(depth + 1);
         crate::stats::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)?;
     }
     rest(w, set, t, &shown, depth + 1, opts)
@@ -443,7 +466,7 @@ fn tensor_inline(set: &SchemaSet, t: &Message<'_>, opts: &RenderOptions) -> Stri
     s.push_str(&tensor_type_text(&view));
     let p = preview(&view, opts, opts.values.unwrap_or(DEFAULT_NESTED_VALUES));
     match &p.unavailable {
-        Some(why) => s.push_str(&format!(" (values not available: {why})")),
+        Some(why) => s.push_str(&format!(" (values not available: {})", plain(why))),
         None if view.dims.as_deref().is_some_and(<[i64]>::is_empty) && p.head.len() == 1 => {
             s.push(' ');
             s.push_str(&p.head.join(""));
@@ -458,14 +481,63 @@ fn tensor_inline(set: &SchemaSet, t: &Message<'_>, opts: &RenderOptions) -> Stri
 
 // --------------------------------------------------------- sparse tensors
 
-/// The non-zeros of a sparse tensor: each value's coordinates.
+/// The non-zeros of a sparse tensor: each value's position. Coordinates are
+/// made as text only for the non-zeros printed, so a tensor of high rank
+/// costs time in proportion to the input plus the output.
 struct SparseData {
     dims: Vec<u64>,
     /// Linear (row-major) index of each non-zero, when readable.
     linear: Vec<u64>,
-    /// Coordinates of each non-zero, as text.
-    coords: Vec<String>,
+    /// The indices as stored: one per non-zero (linear form), or `rank` per
+    /// non-zero (coordinate form).
+    flat: Vec<i64>,
+    coordinates: bool,
     problem: Option<String>,
+}
+
+impl SparseData {
+    /// The coordinates of non-zero `k`: `(1, 2)`; a linear index first
+    /// shows the stored index, `[5] (1, 2)`.
+    fn coords(&self, k: usize) -> String {
+        let rank = self.dims.len();
+        if self.coordinates {
+            let start = k.saturating_mul(rank.max(1));
+            let end = start.saturating_add(rank.max(1));
+            let parts: Vec<String> = self
+                .flat
+                .get(start..end)
+                .unwrap_or(&[])
+                .iter()
+                .map(i64::to_string)
+                .collect();
+            return format!("({})", parts.join(", "));
+        }
+        let Some(&l) = self.flat.get(k) else {
+            return "(?)".to_string();
+        };
+        let mut left = u64::try_from(l).unwrap_or(u64::MAX);
+        let mut idx = vec![0u64; rank];
+        for (slot, &d) in idx.iter_mut().zip(&self.dims).rev() {
+            if d > 0 {
+                *slot = left % d;
+                left /= d;
+            }
+        }
+        let parts: Vec<String> = idx.iter().map(u64::to_string).collect();
+        format!("[{l}] ({})", parts.join(", "))
+    }
+}
+
+/// Row-major strides of `dims` (0 where the product overflows), in one pass
+/// from the last dimension.
+fn strides(dims: &[u64]) -> Vec<u64> {
+    let mut out = vec![0u64; dims.len()];
+    let mut s = Some(1u64);
+    for (slot, &d) in out.iter_mut().zip(dims).rev() {
+        *slot = s.unwrap_or(0);
+        s = s.and_then(|s| s.checked_mul(d));
+    }
+    out
 }
 
 fn sparse_data(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> SparseData {
@@ -477,7 +549,8 @@ fn sparse_data(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> Spars
     let mut out = SparseData {
         dims,
         linear: Vec::new(),
-        coords: Vec::new(),
+        flat: Vec::new(),
+        coordinates: false,
         problem: None,
     };
     let Some(indices) = sp.message(set, "indices") else {
@@ -499,47 +572,27 @@ fn sparse_data(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> Spars
         Ok(())
     });
     let rank = out.dims.len();
-    let coordinates = view.dims.as_deref().is_some_and(|d| d.len() == 2);
-    let strides: Vec<u64> = (0..rank)
-        .map(|k| {
-            out.dims
-                .get(k + 1..)
-                .unwrap_or(&[])
-                .iter()
-                .try_fold(1u64, |a, &d| a.checked_mul(d))
-                .unwrap_or(0)
-        })
-        .collect();
-    if coordinates {
-        for c in flat.chunks(rank.max(1)) {
-            let lin = c
-                .iter()
-                .zip(&strides)
-                .try_fold(0u64, |acc, (&i, &s)| {
-                    acc.checked_add(u64::try_from(i).ok()?.checked_mul(s)?)
-                })
-                .unwrap_or(u64::MAX);
-            out.linear.push(lin);
-            let parts: Vec<String> = c.iter().map(i64::to_string).collect();
-            out.coords.push(format!("({})", parts.join(", ")));
-        }
+    out.coordinates = view.dims.as_deref().is_some_and(|d| d.len() == 2);
+    if out.coordinates {
+        let strides = strides(&out.dims);
+        out.linear = flat
+            .chunks(rank.max(1))
+            .map(|c| {
+                c.iter()
+                    .zip(&strides)
+                    .try_fold(0u64, |acc, (&i, &s)| {
+                        acc.checked_add(u64::try_from(i).ok()?.checked_mul(s)?)
+                    })
+                    .unwrap_or(u64::MAX)
+            })
+            .collect();
     } else {
-        for &l in &flat {
-            let lin = u64::try_from(l).unwrap_or(u64::MAX);
-            out.linear.push(lin);
-            let mut left = lin;
-            let mut idx = vec![0u64; rank];
-            for (slot, &d) in idx.iter_mut().zip(&out.dims).rev() {
-                if d > 0 {
-                    *slot = left % d;
-                    left /= d;
-                }
-            }
-            let parts: Vec<String> = idx.iter().map(u64::to_string).collect();
-            // Linear indices: the stored index, then its coordinates.
-            out.coords.push(format!("[{l}] ({})", parts.join(", ")));
-        }
+        out.linear = flat
+            .iter()
+            .map(|&l| u64::try_from(l).unwrap_or(u64::MAX))
+            .collect();
     }
+    out.flat = flat;
     out
 }
 
@@ -596,16 +649,15 @@ fn sparse_inline(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> Str
         }
     }
     if let Some(why) = unavailable.or(d.problem.clone()) {
-        s.push_str(&format!(" (values not available: {why})"));
+        s.push_str(&format!(" (values not available: {})", plain(&why)));
         return s;
     }
     let limit = opts.values.unwrap_or(DEFAULT_NESTED_VALUES);
-    let items: Vec<String> = d
-        .coords
+    let items: Vec<String> = vals
         .iter()
-        .zip(&vals)
+        .enumerate()
         .take(usize::try_from(limit).unwrap_or(usize::MAX))
-        .map(|(c, v)| format!("{c}: {v}"))
+        .map(|(k, v)| format!("{}: {v}", d.coords(k)))
         .collect();
     let more = vals.len().saturating_sub(items.len());
     s.push_str(&format!(" {{{}", items.join(", ")));
@@ -675,7 +727,7 @@ fn sparse_block(
     }
     if let Some(why) = unavailable.as_ref().or(d.problem.as_ref()) {
         indent(w, depth + 1)?;
-        writeln!(w, "values not available: {why}")?;
+        writeln!(w, "values not available: {}", plain(why))?;
     } else if nnz > 0 {
         let limit = opts.values.unwrap_or(default_limit);
         let n = vals.len() as u64;
@@ -698,8 +750,7 @@ fn sparse_block(
                 continue;
             }
             indent(w, depth + 1)?;
-            let c = d.coords.get(k as usize).map_or("(?)", String::as_str);
-            writeln!(w, "{c}  {v}")?;
+            writeln!(w, "{}  {v}", d.coords(k as usize))?;
         }
     }
     if opts.dense {
@@ -757,20 +808,17 @@ fn dense_view(
         (total, 0)
     };
     let zero = zero_text(elem);
-    // Ascending (validated), so each position is a binary search away.
-    let at = |i: u64| -> String {
+    // Ascending (validated), so each position is a binary search away; the
+    // values are written as they are made, never collected.
+    let at = |i: u64| -> &str {
         match d.linear.binary_search(&i) {
-            Ok(k) => vals.get(k).cloned().unwrap_or_else(|| zero.clone()),
-            Err(_) => zero.clone(),
+            Ok(k) => vals.get(k).map_or(zero.as_str(), String::as_str),
+            Err(_) => zero.as_str(),
         }
     };
-    let p = Preview {
-        total,
-        head: (0..h).map(at).collect(),
-        tail: (total - t..total).map(at).collect(),
-        unavailable: None,
-    };
-    write_rows(w, depth + 1, &d.dims, &p)
+    let tail_from = total - t;
+    let items = (0..h).chain(tail_from..total).map(|i| (i, at(i)));
+    write_items(w, depth + 1, &d.dims, tail_from - h, tail_from, items)
 }
 
 // ------------------------------------------------------------------ types
@@ -794,8 +842,8 @@ fn type_text(set: &SchemaSet, tp: &Message<'_>) -> String {
             sub_type(set, t, "value_type")
         )
     } else if let Some(t) = tp.message(set, "opaque_type") {
-        let domain = t.str(set, "domain").unwrap_or("");
-        let name = t.str(set, "name").unwrap_or("");
+        let domain = str_of(set, t, "domain").unwrap_or_default();
+        let name = str_of(set, t, "name").unwrap_or_default();
         if domain.is_empty() {
             format!("opaque({name})")
         } else {
@@ -1139,7 +1187,7 @@ const NODE_SHOWN: &[&str] = &[
 
 fn op_text(set: &SchemaSet, m: &Message<'_>, op_field: &str) -> String {
     let op = name_text(m.bytes(set, op_field).unwrap_or(&[]));
-    let mut s = match m.str(set, "domain").filter(|d| !d.is_empty()) {
+    let mut s = match str_of(set, m, "domain").filter(|d| !d.is_empty()) {
         Some(d) => format!("{d}.{op}"),
         None => op,
     };
@@ -1401,10 +1449,9 @@ const MODEL_SHOWN: &[&str] = &[
 fn opsets_text(set: &SchemaSet, m: &Message<'_>) -> String {
     m.messages(set, "opset_import")
         .map(|o| {
-            let domain = o
-                .str(set, "domain")
+            let domain = str_of(set, o, "domain")
                 .filter(|d| !d.is_empty())
-                .unwrap_or("ai.onnx");
+                .unwrap_or(Cow::Borrowed("ai.onnx"));
             match o.int(set, "version") {
                 Some(v) => format!("{domain} {v}"),
                 None => domain.to_string(),
@@ -1439,13 +1486,16 @@ pub fn model(
     if !opsets.is_empty() {
         header(w, "opsets:", opsets)?;
     }
-    let producer = [m.str(set, "producer_name"), m.str(set, "producer_version")]
-        .iter()
-        .flatten()
-        .filter(|s| !s.is_empty())
-        .copied()
-        .collect::<Vec<_>>()
-        .join(" ");
+    let producer = [
+        str_of(set, m, "producer_name"),
+        str_of(set, m, "producer_version"),
+    ]
+    .iter()
+    .flatten()
+    .filter(|s| !s.is_empty())
+    .map(Cow::as_ref)
+    .collect::<Vec<_>>()
+    .join(" ");
     if m.has(set, "producer_name") || m.has(set, "producer_version") {
         header(w, "producer:", producer)?;
     }

@@ -6,7 +6,7 @@
 
 use super::RenderOptions;
 use super::json::{f32_json, f64_json, string};
-use super::text::hex_preview;
+use super::text::{hex_preview, quoted_str};
 use crate::error::DecodeError;
 use crate::schemaless::{self, Kind, RawField, RawMessage, Reading, Span};
 use crate::wire::{PackedVarints, WireValue};
@@ -15,12 +15,7 @@ use std::io::{self, Write};
 /// Values of a packed field shown in text when `--values` is not given.
 const TEXT_VALUES: u64 = 64;
 
-fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
-    for _ in 0..depth {
-        w.write_all(b"  ")?;
-    }
-    Ok(())
-}
+use super::text::indent;
 
 fn f32_at(c: &[u8]) -> f32 {
     f32::from_le_bytes([c[0], c[1], c[2], c[3]])
@@ -198,7 +193,7 @@ pub fn preview(kind: Kind, payload: &[u8]) -> String {
         list_text(&items, total)
     };
     match kind {
-        Kind::Text => format!("{:?}", String::from_utf8_lossy(payload)),
+        Kind::Text => quoted_str(&String::from_utf8_lossy(payload)),
         Kind::Message => match schemaless::message_fields(payload) {
             Some(fields) => {
                 let mut parts: Vec<String> = fields
@@ -208,7 +203,7 @@ pub fn preview(kind: Kind, payload: &[u8]) -> String {
                         WireValue::Varint(x) | WireValue::Fixed64(x) => format!("{n}: {x}"),
                         WireValue::Fixed32(x) => format!("{n}: {x}"),
                         WireValue::Len(b) => match schemaless::is_text(b) {
-                            Some(s) if s.len() <= 16 => format!("{n}: {s:?}"),
+                            Some(s) if s.len() <= 16 => format!("{n}: {}", quoted_str(s)),
                             _ => format!("{n}: <{} bytes>", b.len()),
                         },
                         WireValue::Group(_) => format!("{n}: group"),
@@ -304,7 +299,7 @@ fn text_field_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) ->
             write!(w, ")")?;
         }
         Reading::Message(_) | Reading::Group(_) => write!(w, " {kind} {{")?,
-        Reading::Text(s) => write!(w, " {kind} = {s:?}")?,
+        Reading::Text(s) => write!(w, " {kind} = {}", quoted_str(s))?,
         Reading::Bytes(b) => write!(w, " {kind} = {}", hex_preview(b))?,
         r @ (Reading::PackedVarint(_)
         | Reading::PackedFixed32 { .. }

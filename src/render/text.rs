@@ -86,7 +86,7 @@ pub fn write_decoded(
                 "format: {} ({})",
                 decoded.format.id, decoded.format.title
             )?;
-            writeln!(w, "type:   {type_name}")?;
+            writeln!(w, "type:   {}", plain(type_name))?;
             writeln!(w, "size:   {} bytes", message.end - message.offset)?;
             message_fields(w, set, message, 0, opts)?;
         }
@@ -94,19 +94,92 @@ pub fn write_decoded(
     Ok(())
 }
 
-fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
-    for _ in 0..depth {
-        w.write_all(b"  ")?;
+/// Nesting levels shown as indentation; deeper lines keep this indentation
+/// and say their depth (`[depth 240] `), so a deeply nested input cannot make
+/// the output grow with the square of its depth.
+pub const INDENT_LEVELS: usize = 32;
+
+/// The indentation of a line at nesting level `depth` (every text view
+/// indents through this).
+pub fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
+    const SPACES: &[u8; 2 * INDENT_LEVELS] = &[b' '; 2 * INDENT_LEVELS];
+    let shown = depth.min(INDENT_LEVELS);
+    w.write_all(SPACES.get(..2 * shown).unwrap_or(SPACES))?;
+    if depth > INDENT_LEVELS {
+        write!(w, "[depth {depth}] ")?;
     }
     Ok(())
 }
 
-/// Text in quotes with escapes, or a hex preview for bytes.
+/// The indentation of [`indent`] as a string (for code that takes a prefix).
+pub fn pad(depth: usize) -> String {
+    let mut out = Vec::new();
+    let _ = indent(&mut out, depth);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Characters a file must not send to the terminal as they are: control
+/// characters (C0, DEL, C1), and the invisible and direction-changing
+/// format characters that can make a line read other than it is.
+pub fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{ad}'
+                | '\u{61c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+        )
+}
+
+/// Text from a file, unquoted, with every unsafe character escaped as
+/// `\n`, `\t`, `\r` or `\u{1b}`: the one escaping of names, keys and other
+/// strings the text views print bare. [`quoted`] is its quoted form.
+pub fn plain(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_unsafe_char) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if is_unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Bytes from a file shown bare: [`plain`] text when UTF-8 (invalid
+/// sequences replaced), so nothing unsafe reaches the terminal.
+pub fn plain_bytes(bytes: &[u8]) -> String {
+    plain(&String::from_utf8_lossy(bytes)).into_owned()
+}
+
+/// Text in quotes with escapes (Rust's string escapes: quotes, backslashes,
+/// every unsafe character), or a hex preview for bytes.
 pub fn quoted(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
-        Ok(s) => format!("{s:?}"),
+        Ok(s) => quoted_str(s),
         Err(_) => hex_preview(bytes),
     }
+}
+
+/// A string in quotes, escaped as [`quoted`] does.
+pub fn quoted_str(s: &str) -> String {
+    let mut out = format!("{s:?}");
+    // Rust's escapes cover every unsafe character but a few invisible ones
+    // it considers printable; escape those too.
+    if out.chars().any(is_unsafe_char) {
+        out = plain(&out).into_owned();
+    }
+    out
 }
 
 pub fn hex_preview(bytes: &[u8]) -> String {
@@ -128,7 +201,7 @@ fn scalar_text(set: &SchemaSet, ty: FieldType, v: ScalarValue) -> String {
         ScalarValue::Bool(b) => b.to_string(),
         ScalarValue::Enum(n) => match ty {
             FieldType::Enum(e) => match set.enum_def(e).name_of(i64::from(n)) {
-                Some(name) => name.to_string(),
+                Some(name) => plain(name).into_owned(),
                 None => format!("UNKNOWN({n})"),
             },
             _ => n.to_string(),
@@ -142,7 +215,7 @@ fn value_text(set: &SchemaSet, fdef: &FieldDef, v: &Value<'_>) -> String {
         Value::Bytes(b) => match fdef.ty {
             FieldType::Scalar(Scalar::String) => quoted(b),
             _ => match crate::schemaless::is_text(b) {
-                Some(s) if !s.is_empty() => format!("{s:?}"),
+                Some(s) if !s.is_empty() => quoted_str(s),
                 _ => hex_preview(b),
             },
         },
@@ -177,9 +250,9 @@ pub fn message_fields(
                     };
                     indent(w, depth)?;
                     let label = if fdef.repeated() && group.len() > 1 && !is_map {
-                        format!("{}[{k}]", fdef.name)
+                        format!("{}[{k}]", plain(&fdef.name))
                     } else {
-                        fdef.name.clone()
+                        plain(&fdef.name).into_owned()
                     };
                     if is_map {
                         map_entry(w, set, &label, m, depth, opts)?;
@@ -227,12 +300,19 @@ pub fn message_fields(
                 } else {
                     String::new()
                 };
-                writeln!(w, "{}: [{}{more}]", fdef.name, items.join(", "))?;
+                writeln!(w, "{}: [{}{more}]", plain(&fdef.name), items.join(", "))?;
             }
             _ => {
                 if let Some(last) = group.last() {
                     indent(w, depth)?;
-                    writeln!(w, "{}: {}", fdef.name, value_text(set, fdef, &last.value))?;
+                    // Names come from the schema, which may be the user's
+                    // descriptor set: escaped like any string of a file.
+                    writeln!(
+                        w,
+                        "{}: {}",
+                        plain(&fdef.name),
+                        value_text(set, fdef, &last.value)
+                    )?;
                 }
             }
         }
@@ -367,6 +447,10 @@ pub fn tensor_block(
         )?,
         None => writeln!(w, "shape:     {}", shape_text(&view))?,
     }
+    if let Some(why) = (adapter.warning)(set, msg) {
+        indent(w, depth)?;
+        writeln!(w, "warning:   {why}")?;
+    }
     message_fields(w, set, msg, depth, opts)?;
     let default = if root {
         DEFAULT_ROOT_VALUES
@@ -377,7 +461,9 @@ pub fn tensor_block(
     let mut loaded = load_values(&view, opts);
     indent(w, depth)?;
     match &loaded {
-        LoadedValues::Unavailable(why) => return writeln!(w, "values:    not available: {why}"),
+        LoadedValues::Unavailable(why) => {
+            return writeln!(w, "values:    not available: {}", plain(why));
+        }
         LoadedValues::Nothing if view.elements == 0 => return writeln!(w, "values:    (none)"),
         _ => {}
     }
@@ -458,7 +544,7 @@ pub fn tensor_block(
     }
     flush_line(w, depth + 1, &dims, line_start, &mut line)?;
     // Statistics, --histogram and the colour preview (src/stats.rs).
-    let pad = "  ".repeat(depth);
+    let pad = pad(depth);
     crate::stats::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)
 }
 

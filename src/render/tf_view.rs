@@ -6,11 +6,12 @@
 //! library. Every field the view does not summarise is still printed with the
 //! generic field tree, unknown fields included.
 
-use super::text::{message_fields, quoted, tensor_block};
+use super::text::{message_fields, plain, plain_bytes, quoted, quoted_str, tensor_block};
 use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
 use crate::decode::{Message, ScalarValue, Value};
 use crate::schema::{FieldType, SchemaSet};
 use crate::tensor::Element;
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// Tensors of at most this many elements are written inside the node line;
@@ -67,12 +68,7 @@ pub fn graph_def(
     graph(w, &cx, msg, 0)
 }
 
-fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
-    for _ in 0..depth {
-        w.write_all(b"  ")?;
-    }
-    Ok(())
-}
+use super::text::indent;
 
 /// Prints the fields of `msg` not named in `covered` (unknown fields too)
 /// with the generic field tree, so that nothing is dropped.
@@ -136,8 +132,20 @@ fn unknown_tree(
 // ---------------------------------------------------------------------------
 // Small value formatters
 
-fn str_or<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> &'a str {
-    msg.str(set, field).unwrap_or("")
+/// A string field as the text views print it: escaped ([`plain`]).
+fn str_or<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> Cow<'a, str> {
+    plain(msg.str(set, field).unwrap_or(""))
+}
+
+/// Quotes a string already escaped by [`plain`] (map keys), escaping only
+/// the quote character.
+fn requote(s: &str) -> String {
+    format!("\"{}\"", s.replace('"', "\\\""))
+}
+
+/// An optional string field, escaped.
+fn str_of<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> Option<Cow<'a, str>> {
+    msg.str(set, field).map(plain)
 }
 
 /// An enum field by name (the number when it has none); None when absent.
@@ -183,7 +191,7 @@ fn shape_text(set: &SchemaSet, shape: Option<&Message<'_>>) -> String {
                 -1 => "?".to_string(),
                 n => n.to_string(),
             };
-            match d.str(set, "name") {
+            match str_of(set, d, "name") {
                 Some(name) if !name.is_empty() => format!("{name}:{size}"),
                 _ => size,
             }
@@ -215,7 +223,7 @@ fn bytes_text(cx: &Ctx<'_>, b: &[u8]) -> String {
                 .find(|&i| s.is_char_boundary(i))
                 .unwrap_or(0);
             let head = s.get(..cut).unwrap_or("");
-            format!("{head:?}… ({} bytes)", b.len())
+            format!("{}… ({} bytes)", quoted_str(head), b.len())
         }
         Err(_) => quoted(b),
     }
@@ -328,7 +336,7 @@ fn attr_value<'m, 'a>(
     if let Some(f) = av.message(set, "func") {
         return func_text(cx, label, f, blocks);
     }
-    if let Some(p) = av.str(set, "placeholder") {
+    if let Some(p) = str_of(set, av, "placeholder") {
         return format!("${p}");
     }
     "<unset>".to_string()
@@ -401,7 +409,7 @@ fn entry<'m, 'a>(set: &SchemaSet, e: &'m Message<'a>) -> (String, Option<&'m Val
         .field_by_number(1)
         .and_then(|(slot, kdef)| {
             e.slot(slot).last().map(|f| match f.value {
-                Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+                Value::Bytes(b) => plain_bytes(b),
                 Value::Scalar(raw) => match ScalarValue::from_raw(kdef.ty, raw) {
                     ScalarValue::U64(v) => v.to_string(),
                     other => other.as_i64().map_or_else(String::new, |n| n.to_string()),
@@ -461,7 +469,7 @@ fn scalar_map(set: &SchemaSet, msg: &Message<'_>, field: &str, sep: &str) -> Str
         .map(|e| {
             let (k, v) = entry(set, e);
             let v = match v {
-                Some(Value::Bytes(b)) => String::from_utf8_lossy(b).into_owned(),
+                Some(Value::Bytes(b)) => plain_bytes(b),
                 Some(Value::Scalar(n)) => n.to_string(),
                 _ => String::new(),
             };
@@ -475,7 +483,7 @@ fn full_type(set: &SchemaSet, t: &Message<'_>) -> String {
     let mut s = enum_text(set, t, "type_id").unwrap_or_else(|| "TFT_UNSET".to_string());
     let args: Vec<String> = t.messages(set, "args").map(|a| full_type(set, a)).collect();
     if let Some(v) = t.str(set, "s") {
-        s.push_str(&format!("({v:?})"));
+        s.push_str(&format!("({})", quoted_str(v)));
     } else if let Some(i) = t.int(set, "i") {
         s.push_str(&format!("({i})"));
     }
@@ -507,7 +515,7 @@ fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::R
         .field(set, "input")
         .iter()
         .filter_map(|f| match f.value {
-            Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            Value::Bytes(b) => Some(plain_bytes(b)),
             _ => None,
         })
         .collect();
@@ -523,7 +531,7 @@ fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::R
     if !attrs.is_empty() {
         write!(w, " {{{attrs}}}")?;
     }
-    if let Some(d) = n.str(set, "device").filter(|d| !d.is_empty()) {
+    if let Some(d) = str_of(set, n, "device").filter(|d| !d.is_empty()) {
         write!(w, " @{d}")?;
     }
     writeln!(w)?;
@@ -537,7 +545,7 @@ fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::R
             dbg.field(set, field)
                 .iter()
                 .filter_map(|f| match f.value {
-                    Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+                    Value::Bytes(b) => Some(plain_bytes(b)),
                     _ => None,
                 })
                 .collect()
@@ -637,12 +645,12 @@ const ARG_FIELDS: &[&str] = &[
 fn arg_text(set: &SchemaSet, a: &Message<'_>) -> String {
     let mut ty = if a.has(set, "type") {
         dtype_of(set, a, "type")
-    } else if let Some(t) = a.str(set, "type_list_attr").filter(|s| !s.is_empty()) {
+    } else if let Some(t) = str_of(set, a, "type_list_attr").filter(|s| !s.is_empty()) {
         t.to_string()
     } else {
         str_or(set, a, "type_attr").to_string()
     };
-    if let Some(n) = a.str(set, "number_attr").filter(|s| !s.is_empty()) {
+    if let Some(n) = str_of(set, a, "number_attr").filter(|s| !s.is_empty()) {
         ty = format!("{n}*{ty}");
     }
     if a.scalar(set, "is_ref") == Some(ScalarValue::Bool(true)) {
@@ -666,7 +674,7 @@ fn arg_text(set: &SchemaSet, a: &Message<'_>) -> String {
     }
     let mut s = format!("{}: {ty}", str_or(set, a, "name"));
     if let Some(d) = a.str(set, "description").filter(|s| !s.is_empty()) {
-        s.push_str(&format!(" # {d:?}"));
+        s.push_str(&format!(" # {}", quoted_str(d)));
     }
     s
 }
@@ -699,7 +707,7 @@ fn op_signature(set: &SchemaSet, op: &Message<'_>) -> String {
         .field(set, "control_output")
         .iter()
         .filter_map(|f| match f.value {
-            Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            Value::Bytes(b) => Some(plain_bytes(b)),
             _ => None,
         })
         .collect();
@@ -758,7 +766,7 @@ fn attr_def<'m, 'a>(
         ));
     }
     if let Some(d) = a.str(set, "description").filter(|s| !s.is_empty()) {
-        s.push_str(&format!(" # {d:?}"));
+        s.push_str(&format!(" # {}", quoted_str(d)));
     }
     s
 }
@@ -963,7 +971,7 @@ fn strings(set: &SchemaSet, msg: &Message<'_>, field: &str) -> Vec<String> {
     msg.field(set, field)
         .iter()
         .filter_map(|f| match f.value {
-            Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            Value::Bytes(b) => Some(plain_bytes(b)),
             _ => None,
         })
         .collect()
@@ -980,7 +988,7 @@ fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io
             ("tensorflow_git_version", "tensorflow git version"),
             ("meta_graph_version", "meta graph version"),
         ] {
-            if let Some(v) = info.str(set, field) {
+            if let Some(v) = str_of(set, info, field) {
                 writeln!(w, "  {label}: {v}")?;
             }
         }
@@ -1051,15 +1059,16 @@ fn signatures(w: &mut dyn Write, cx: &Ctx<'_>, mg: &Message<'_>) -> io::Result<(
     writeln!(w, "  signatures ({}):", sigs.len())?;
     for (name, sig) in sigs {
         let Some(sig) = sig else {
-            writeln!(w, "    signature_def[{name:?}]: (empty)")?;
+            writeln!(w, "    signature_def[{}]: (empty)", requote(&name))?;
             continue;
         };
         writeln!(
             w,
-            "    signature_def[{name:?}]  method: {}",
-            match sig.str(set, "method_name") {
+            "    signature_def[{}]  method: {}",
+            requote(&name),
+            match str_of(set, sig, "method_name") {
                 Some(m) if !m.is_empty() => m,
-                _ => "(none)",
+                _ => Cow::Borrowed("(none)"),
             }
         )?;
         for (field, label) in [("inputs", "inputs"), ("outputs", "outputs")] {
@@ -1117,7 +1126,7 @@ fn tensor_info(
         dtype_of(set, info, "dtype"),
         shape_text(set, info.message(set, "tensor_shape"))
     )?;
-    if let Some(name) = info.str(set, "name") {
+    if let Some(name) = str_of(set, info, "name") {
         writeln!(w, " <- {name}")?;
     } else if let Some(coo) = info.message(set, "coo_sparse") {
         writeln!(
@@ -1159,7 +1168,7 @@ fn tensor_info(
 }
 
 fn type_spec(set: &SchemaSet, s: &Message<'_>) -> String {
-    let class = match s.str(set, "type_spec_class_name") {
+    let class = match str_of(set, s, "type_spec_class_name") {
         Some(n) if !n.is_empty() => n.to_string(),
         _ => enum_text(set, s, "type_spec_class").unwrap_or_else(|| "UNKNOWN".to_string()),
     };
@@ -1199,7 +1208,7 @@ fn structured(set: &SchemaSet, v: &Message<'_>) -> String {
             dtype_of(set, m, "dtype")
         );
         if let Some(n) = m.str(set, "name").filter(|n| !n.is_empty()) {
-            s.push_str(&format!(", name={n:?}"));
+            s.push_str(&format!(", name={}", quoted_str(n)));
         }
         s
     };
@@ -1210,7 +1219,7 @@ fn structured(set: &SchemaSet, v: &Message<'_>) -> String {
             _ => "?".to_string(),
         },
         ("int64_value", _) => v.int(set, name).unwrap_or(0).to_string(),
-        ("string_value", _) => format!("{:?}", str_or(set, v, name)),
+        ("string_value", _) => quoted_str(v.str(set, name).unwrap_or("")),
         ("bool_value", _) => match v.scalar(set, name) {
             Some(ScalarValue::Bool(true)) => "True".to_string(),
             _ => "False".to_string(),
@@ -1246,7 +1255,7 @@ fn structured(set: &SchemaSet, v: &Message<'_>) -> String {
                                 Some(Value::Message(m)) => structured(set, m),
                                 _ => "None".to_string(),
                             };
-                            format!("{k:?}: {shown}")
+                            format!("{}: {shown}", requote(&k))
                         })
                         .collect()
                 })
@@ -1453,7 +1462,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
                             write!(w, " {v}")?;
                         }
                     }
-                    if let Some(d) = m.str(set, "device").filter(|d| !d.is_empty()) {
+                    if let Some(d) = str_of(set, m, "device").filter(|d| !d.is_empty()) {
                         write!(w, " @{d}")?;
                     }
                     &[
@@ -1487,7 +1496,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
                     &["operation"]
                 }
                 "resource" => {
-                    if let Some(d) = m.str(set, "device").filter(|d| !d.is_empty()) {
+                    if let Some(d) = str_of(set, m, "device").filter(|d| !d.is_empty()) {
                         write!(w, " @{d}")?;
                     }
                     &["device"]
@@ -1505,7 +1514,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
             }
         }
     };
-    if let Some(r) = n.str(set, "registered_name").filter(|s| !s.is_empty()) {
+    if let Some(r) = str_of(set, n, "registered_name").filter(|s| !s.is_empty()) {
         write!(w, " registered as {r}")?;
     }
     writeln!(w)?;
