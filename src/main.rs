@@ -9,6 +9,9 @@ use std::io;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    if std::env::args_os().nth(1).is_some_and(|a| a == "diff") {
+        return cli::diff::main();
+    }
     let args = match cli::Args::try_parse() {
         Ok(a) => a,
         Err(e) => {
