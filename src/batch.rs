@@ -201,11 +201,17 @@ pub fn summary(d: &Decoded<'_>, naming: Option<&Naming>) -> String {
                 )
             }
             "onnx.ModelProto" => match m.message(set, "graph") {
-                Some(g) => format!(
-                    "{} nodes, {} initializers",
-                    g.field(set, "node").len(),
-                    g.field(set, "initializer").len()
-                ),
+                Some(g) => {
+                    let (n, i) = (
+                        g.field(set, "node").len(),
+                        g.field(set, "initializer").len(),
+                    );
+                    format!(
+                        "{n} node{}, {i} initializer{}",
+                        if n == 1 { "" } else { "s" },
+                        if i == 1 { "" } else { "s" }
+                    )
+                }
                 None => "no graph".into(),
             },
             "tensorflow.GraphDef" => format!("{} nodes", m.field(set, "node").len()),

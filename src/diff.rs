@@ -320,6 +320,7 @@ pub fn index_text(flat: u64, dims: &[i64]) -> String {
 /// all-zero tensors included).
 fn elements<'x>(lv: &'x mut LoadedValues<'_>) -> Box<dyn Iterator<Item = Element<'x>> + 'x> {
     match lv {
+        #[allow(clippy::map_identity)] // shortens the elements' lifetime to 'x
         LoadedValues::Ready(it, _) => Box::new(it.by_ref().map(|e| e)),
         LoadedValues::External(bytes, elem, n) => {
             Box::new(Elements::new(*elem, Source::Raw(bytes.bytes()), *n))
@@ -544,7 +545,7 @@ fn complex(
 /// a difference of structure (a missing element, another message type).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Finding {
-    Tensor(TensorDiff),
+    Tensor(Box<TensorDiff>),
     Structure(String),
 }
 
@@ -657,7 +658,7 @@ fn compare_at(
             let (ve, va) = (onnx_tensor::view(set, e), onnx_tensor::view(set, a));
             out.push(Entry {
                 path,
-                finding: Finding::Tensor(compare_views(&ve, &va, dirs, opts)),
+                finding: Finding::Tensor(Box::new(compare_views(&ve, &va, dirs, opts))),
             });
         }
         "SparseTensorProto" => {
@@ -827,21 +828,11 @@ pub fn write_tensor_text(w: &mut dyn Write, d: &TensorDiff, indent: &str) -> io:
     }
     if !d.first.is_empty() {
         let shown = d.first.len() as u64;
-        writeln!(
-            w,
-            "{indent}{} mismatch{}{}:",
-            if shown < d.mismatches {
-                "first"
-            } else {
-                "each"
-            },
-            if shown == 1 { "" } else { "es" },
-            if shown < d.mismatches {
-                format!(" ({shown} of {})", d.mismatches)
-            } else {
-                String::new()
-            }
-        )?;
+        if shown < d.mismatches {
+            writeln!(w, "{indent}first {shown} of {} mismatches:", d.mismatches)?;
+        } else {
+            writeln!(w, "{indent}mismatch{}:", if shown == 1 { "" } else { "es" })?;
+        }
         for m in &d.first {
             writeln!(
                 w,
@@ -1029,7 +1020,7 @@ pub fn difference_png(
 pub enum InitFinding {
     OnlyExpected,
     OnlyActual,
-    Tensor(TensorDiff),
+    Tensor(Box<TensorDiff>),
 }
 
 /// Two models compared: initializers by name, nodes of the main graph.
@@ -1135,7 +1126,7 @@ pub fn compare_models(
                         out.same_initializers += 1;
                     } else {
                         out.initializers
-                            .push((name.clone(), InitFinding::Tensor(d)));
+                            .push((name.clone(), InitFinding::Tensor(Box::new(d))));
                     }
                 }
             }
@@ -1249,10 +1240,11 @@ pub fn write_model_text(w: &mut dyn Write, d: &ModelDiff) -> io::Result<()> {
     }
     writeln!(
         w,
-        "nodes: {} in expected, {} in actual, {} differences",
+        "nodes: {} in expected, {} in actual, {} difference{}",
         d.node_counts.0,
         d.node_counts.1,
-        d.nodes.len()
+        d.nodes.len(),
+        if d.nodes.len() == 1 { "" } else { "s" }
     )?;
     for n in &d.nodes {
         writeln!(w, "  {n}")?;

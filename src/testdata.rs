@@ -473,6 +473,7 @@ pub fn decode_named<'a>(
         }
         _ => None,
     };
+    let mut not_container = None;
     let decoded = match container {
         Some(type_name) => match formats::onnx::decode_container(type_name, bytes) {
             Ok(body) => {
@@ -491,27 +492,34 @@ pub fn decode_named<'a>(
                     .unwrap_or_else(|| formats::detect(bytes, opts))
             }
             Err(e) => {
-                naming.mismatches.push(format!(
-                    "{label}: declared {}, the file is not a {type_name}: {e}",
-                    port.declared.text()
+                not_container = Some(format!(
+                    "{label}: declared {}, the file is not a {}: {e}",
+                    port.declared.text(),
+                    type_name.strip_prefix("onnx.").unwrap_or(type_name)
                 ));
                 formats::detect(bytes, opts)
             }
         },
         None => formats::detect(bytes, opts),
     };
-    if let Ok(d) = &decoded
-        && let Body::Message { message, .. } = &d.body
-        && naming.mismatches.is_empty()
-    {
-        check(
+    let checked = match &decoded {
+        Ok(Decoded {
+            body: Body::Message { message, .. },
+            ..
+        }) => Some(message),
+        _ => None,
+    };
+    match checked {
+        // The value read by detection shows how it differs.
+        None => naming.mismatches.extend(not_container),
+        Some(message) => check(
             SchemaSet::builtin(),
             &port.declared,
             message,
             &label,
             crate::decode::DEFAULT_DEPTH,
             &mut naming.mismatches,
-        );
+        ),
     }
     (decoded, naming)
 }
@@ -711,22 +719,21 @@ pub fn check(
     }
 }
 
+/// A model's signature, or why it could not be read, shared by the files
+/// of a batch.
+pub type SharedSignature = std::sync::Arc<std::result::Result<Signature, String>>;
+
 /// The models already read, by path (a batch reads each model once).
 #[derive(Default)]
 pub struct ModelCache {
-    models: std::sync::Mutex<
-        Vec<(
-            PathBuf,
-            std::sync::Arc<std::result::Result<Signature, String>>,
-        )>,
-    >,
+    models: std::sync::Mutex<std::collections::HashMap<PathBuf, SharedSignature>>,
 }
 
 impl ModelCache {
     /// The signature of the model at `path`, read on first use.
-    pub fn get(&self, path: &Path) -> std::sync::Arc<std::result::Result<Signature, String>> {
+    pub fn get(&self, path: &Path) -> SharedSignature {
         if let Ok(models) = self.models.lock()
-            && let Some((_, s)) = models.iter().rev().find(|(p, _)| p == path)
+            && let Some(s) = models.get(path)
         {
             return s.clone();
         }
@@ -737,7 +744,7 @@ impl ModelCache {
             Err(e) => Err(format!("{}: {e}", path.display())),
         });
         if let Ok(mut models) = self.models.lock() {
-            models.push((path.to_path_buf(), sig.clone()));
+            models.insert(path.to_path_buf(), sig.clone());
         }
         sig
     }
@@ -808,7 +815,7 @@ fn natural_key(p: &Path) -> (String, u64) {
 #[derive(Clone)]
 pub struct FileContext {
     pub model: String,
-    pub signature: std::sync::Arc<std::result::Result<Signature, String>>,
+    pub signature: SharedSignature,
     pub role: Role,
     pub index: usize,
 }
