@@ -14,7 +14,9 @@ use crate::decode::Message;
 use crate::formats::onnx_tensor;
 use crate::render::json::{f64_json, string};
 use crate::schema::SchemaSet;
-use crate::tensor::{Elem, Element, Elements, LoadedValues, Source, TensorView, load_values};
+use crate::tensor::{
+    Elem, Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values,
+};
 use half::f16;
 use std::io::{self, Write};
 use std::path::Path;
@@ -407,99 +409,30 @@ pub fn compare_views(
     if floaty {
         d.histogram = Some([0; 12]);
     }
-    let (rtol, atol) = (d.rtol, d.atol);
-    let mut ie = elements(&mut le);
-    let mut ia = elements(&mut la);
-    let mut index = 0u64;
-    while let (Some(e), Some(a)) = (ie.next(), ia.next()) {
-        d.compared += 1;
-        let (pass, equal, diff) = match (e, a) {
-            (Element::Str(x), Element::Str(y)) => (x == y, x == y, None),
-            (Element::Bool(x), Element::Bool(y)) => (x == y, x == y, None),
-            (Element::I64(x), Element::I64(y)) => (
-                x == y,
-                x == y,
-                Some(((i128::from(y) - i128::from(x)) as f64, x as f64)),
-            ),
-            (Element::U64(x), Element::U64(y)) => (
-                x == y,
-                x == y,
-                Some(((i128::from(y) - i128::from(x)) as f64, x as f64)),
-            ),
-            (Element::C64(er, ei), Element::C64(ar, ai)) => complex(
-                arith,
-                (er.into(), ei.into()),
-                (ar.into(), ai.into()),
-                rtol,
-                atol,
-                &mut d,
-            ),
-            (Element::C128(er, ei), Element::C128(ar, ai)) => {
-                complex(arith, (er, ei), (ar, ai), rtol, atol, &mut d)
-            }
-            (e2, a2) => match (float_of(&e2), float_of(&a2)) {
-                (Some(y), Some(x)) => {
-                    let (pass, special) = float_pass(arith, x, y, rtol, atol);
-                    if special && !pass {
-                        d.special_mismatches += 1;
-                    }
-                    let equal = x == y || (x.is_nan() && y.is_nan());
-                    (pass, equal, (!special).then_some((x - y, y)))
-                }
-                _ => (false, false, None),
-            },
-        };
-        if equal {
-            d.equal += 1;
+    let fast = match (&expected.data, &actual.data) {
+        (TensorData::Raw(x), TensorData::Raw(y)) if elem == Elem::F32 => expected
+            .elements
+            .checked_mul(4)
+            .and_then(|n| usize::try_from(n).ok())
+            .and_then(|n| Some((x.get(..n)?, y.get(..n)?))),
+        _ => None,
+    };
+    if let Some((x, y)) = fast {
+        // The common case without the element iterators: float32 raw_data
+        // on both sides, read straight from the mapped bytes.
+        let word = |c: &[u8]| f32::from_le_bytes(c.try_into().unwrap_or([0; 4]));
+        for (index, (cx, cy)) in x.chunks_exact(4).zip(y.chunks_exact(4)).enumerate() {
+            let (e, a) = (Element::F32(word(cx)), Element::F32(word(cy)));
+            visit(&mut d, arith, opts.show, index as u64, e, a);
         }
-        if let Some((delta, y)) = diff {
-            let abs = delta.abs();
-            let rel = if y == 0.0 {
-                if abs == 0.0 { 0.0 } else { f64::INFINITY }
-            } else {
-                abs / y.abs()
-            };
-            if d.max_abs.as_ref().is_none_or(|m| abs > m.value) {
-                d.max_abs = Some(Extreme {
-                    value: abs,
-                    index,
-                    expected: Val::of(&e),
-                    actual: Val::of(&a),
-                });
-            }
-            if d.max_rel.as_ref().is_none_or(|m| rel > m.value) {
-                d.max_rel = Some(Extreme {
-                    value: rel,
-                    index,
-                    expected: Val::of(&e),
-                    actual: Val::of(&a),
-                });
-            }
-            if let Some(h) = d.histogram.as_mut() {
-                let bin = if abs == 0.0 {
-                    0
-                } else {
-                    1 + HISTOGRAM_EDGES
-                        .iter()
-                        .position(|&edge| abs < edge)
-                        .unwrap_or(HISTOGRAM_EDGES.len())
-                };
-                if let Some(c) = h.get_mut(bin) {
-                    *c += 1;
-                }
-            }
+    } else {
+        let mut ie = elements(&mut le);
+        let mut ia = elements(&mut la);
+        let mut index = 0u64;
+        while let (Some(e), Some(a)) = (ie.next(), ia.next()) {
+            visit(&mut d, arith, opts.show, index, e, a);
+            index += 1;
         }
-        if !pass {
-            d.mismatches += 1;
-            if d.first.len() < opts.show {
-                d.first.push(Mismatch {
-                    index,
-                    expected: Val::of(&e),
-                    actual: Val::of(&a),
-                });
-            }
-        }
-        index += 1;
     }
     d.verdict = if d.mismatches > 0 {
         Verdict::Out
@@ -509,6 +442,107 @@ pub fn compare_views(
         Verdict::Within
     };
     d
+}
+
+/// Compares one pair of elements and updates the report.
+#[inline]
+fn visit(
+    d: &mut TensorDiff,
+    arith: Arith,
+    show: usize,
+    index: u64,
+    e: Element<'_>,
+    a: Element<'_>,
+) {
+    let (rtol, atol) = (d.rtol, d.atol);
+    d.compared += 1;
+    d.compared += 1;
+    let (pass, equal, diff) = match (e, a) {
+        (Element::Str(x), Element::Str(y)) => (x == y, x == y, None),
+        (Element::Bool(x), Element::Bool(y)) => (x == y, x == y, None),
+        (Element::I64(x), Element::I64(y)) => (
+            x == y,
+            x == y,
+            Some(((i128::from(y) - i128::from(x)) as f64, x as f64)),
+        ),
+        (Element::U64(x), Element::U64(y)) => (
+            x == y,
+            x == y,
+            Some(((i128::from(y) - i128::from(x)) as f64, x as f64)),
+        ),
+        (Element::C64(er, ei), Element::C64(ar, ai)) => complex(
+            arith,
+            (er.into(), ei.into()),
+            (ar.into(), ai.into()),
+            rtol,
+            atol,
+            d,
+        ),
+        (Element::C128(er, ei), Element::C128(ar, ai)) => {
+            complex(arith, (er, ei), (ar, ai), rtol, atol, d)
+        }
+        (e2, a2) => match (float_of(&e2), float_of(&a2)) {
+            (Some(y), Some(x)) => {
+                let (pass, special) = float_pass(arith, x, y, rtol, atol);
+                if special && !pass {
+                    d.special_mismatches += 1;
+                }
+                let equal = x == y || (x.is_nan() && y.is_nan());
+                (pass, equal, (!special).then_some((x - y, y)))
+            }
+            _ => (false, false, None),
+        },
+    };
+    if equal {
+        d.equal += 1;
+    }
+    if let Some((delta, y)) = diff {
+        let abs = delta.abs();
+        let rel = if y == 0.0 {
+            if abs == 0.0 { 0.0 } else { f64::INFINITY }
+        } else {
+            abs / y.abs()
+        };
+        if d.max_abs.as_ref().is_none_or(|m| abs > m.value) {
+            d.max_abs = Some(Extreme {
+                value: abs,
+                index,
+                expected: Val::of(&e),
+                actual: Val::of(&a),
+            });
+        }
+        if d.max_rel.as_ref().is_none_or(|m| rel > m.value) {
+            d.max_rel = Some(Extreme {
+                value: rel,
+                index,
+                expected: Val::of(&e),
+                actual: Val::of(&a),
+            });
+        }
+        if let Some(h) = d.histogram.as_mut() {
+            let bin = if abs == 0.0 {
+                0
+            } else {
+                1 + HISTOGRAM_EDGES
+                    .iter()
+                    .position(|&edge| abs < edge)
+                    .unwrap_or(HISTOGRAM_EDGES.len())
+            };
+            if let Some(c) = h.get_mut(bin) {
+                *c += 1;
+            }
+        }
+    }
+    if !pass {
+        d.mismatches += 1;
+        if d.first.len() < show {
+            d.first.push(Mismatch {
+                index,
+                expected: Val::of(&e),
+                actual: Val::of(&a),
+            });
+        }
+    }
 }
 
 fn float_of(e: &Element<'_>) -> Option<f64> {
