@@ -456,7 +456,6 @@ fn visit(
 ) {
     let (rtol, atol) = (d.rtol, d.atol);
     d.compared += 1;
-    d.compared += 1;
     let (pass, equal, diff) = match (e, a) {
         (Element::Str(x), Element::Str(y)) => (x == y, x == y, None),
         (Element::Bool(x), Element::Bool(y)) => (x == y, x == y, None),
@@ -1348,6 +1347,54 @@ mod tests {
             float_pass(Arith::F32, f64::NEG_INFINITY, f64::INFINITY, r, a),
             (false, true)
         );
+    }
+
+    #[test]
+    fn counts_on_both_paths() {
+        let raw: Vec<u8> = [1.0f32, 2.0, f32::NAN]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let raw2: Vec<u8> = [1.0f32, 2.001, f32::NAN]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let view = |data| TensorView {
+            type_name: "FLOAT".into(),
+            elem: Some(Elem::F32),
+            dims: Some(vec![3]),
+            byte_aligned: false,
+            elements: 3,
+            data,
+        };
+        let d = compare_views(
+            &view(TensorData::Raw(&raw)),
+            &view(TensorData::Raw(&raw2)),
+            (None, None),
+            &DiffOptions::default(),
+        );
+        assert_eq!((d.compared, d.equal, d.mismatches), (3, 2, 0));
+        assert_eq!(d.verdict, Verdict::Within);
+        // FLOAT16 goes through the element iterators.
+        let h: Vec<u8> = [0x3c00u16, 0x4000]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let v16 = |data| TensorView {
+            type_name: "FLOAT16".into(),
+            elem: Some(Elem::F16),
+            dims: Some(vec![2]),
+            byte_aligned: false,
+            elements: 2,
+            data,
+        };
+        let d = compare_views(
+            &v16(TensorData::Raw(&h)),
+            &v16(TensorData::Raw(&h)),
+            (None, None),
+            &DiffOptions::default(),
+        );
+        assert_eq!((d.compared, d.equal, d.verdict), (2, 2, Verdict::Identical));
     }
 
     #[test]
