@@ -885,7 +885,7 @@ pub fn write_tensor_text(w: &mut dyn Write, d: &TensorDiff, indent: &str) -> io:
                 if c == 0 {
                     continue;
                 }
-                let bar = (c * 40).div_ceil(top) as usize;
+                let bar = usize::try_from(c.saturating_mul(40).div_ceil(top)).unwrap_or(40);
                 writeln!(w, "{indent}  {label:>7} {c:>10} {}", "#".repeat(bar))?;
             }
         }

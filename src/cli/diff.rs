@@ -140,11 +140,12 @@ fn folders(
     opts: &DiffOptions,
     cache: &ModelCache,
 ) -> io::Result<Vec<Pair>> {
-    let xs = relative_files(&args.expected)?;
-    let ys = relative_files(&args.actual)?;
-    let mut all: Vec<PathBuf> = xs.iter().chain(&ys).cloned().collect();
+    let xs: std::collections::HashSet<PathBuf> =
+        relative_files(&args.expected)?.into_iter().collect();
+    let ys: std::collections::HashSet<PathBuf> =
+        relative_files(&args.actual)?.into_iter().collect();
+    let mut all: Vec<PathBuf> = xs.union(&ys).cloned().collect();
     all.sort();
-    all.dedup();
     let mut outcomes = Vec::new();
     let (mut passed, mut failed, mut missing) = (0, 0, 0);
     for rel in &all {
