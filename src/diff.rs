@@ -1398,6 +1398,43 @@ mod tests {
     }
 
     #[test]
+    fn mutated_pairs_never_panic() {
+        let e: &[u8] = include_bytes!("../tests/fixtures/onnx-testdata/diff/seq_expected.pb");
+        let a: &[u8] = include_bytes!("../tests/fixtures/onnx-testdata/diff/seq_actual.pb");
+        let fopts = crate::formats::FormatOptions::default();
+        let Ok(de) = crate::formats::detect(e, &fopts) else {
+            panic!("fixture")
+        };
+        let crate::formats::Body::Message { message: me, .. } = &de.body else {
+            panic!("fixture")
+        };
+        for at in 0..a.len() {
+            for v in [0u8, 1, 0x7f, 0x80, 0xff] {
+                let mut m = a.to_vec();
+                m[at] = v;
+                let Ok(d) = crate::formats::decode_as(
+                    crate::formats::find("onnx-sequence").expect("format"),
+                    &m,
+                    &fopts,
+                ) else {
+                    continue;
+                };
+                if let crate::formats::Body::Message { message, .. } = &d.body {
+                    for entry in
+                        compare_messages(me, message, (None, None), &DiffOptions::default())
+                    {
+                        if let Finding::Tensor(t) = &entry.finding {
+                            let mut sink = Vec::new();
+                            write_tensor_text(&mut sink, t, "").expect("text");
+                            write_tensor_json(&mut sink, t).expect("json");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn unravel_row_major() {
         assert_eq!(unravel(7, &[2, 3, 2]), vec![1, 0, 1]);
         assert_eq!(unravel(0, &[]), Vec::<u64>::new());

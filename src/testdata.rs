@@ -889,6 +889,47 @@ mod tests {
     }
 
     #[test]
+    fn signature_of_a_model() {
+        let model = include_bytes!("../tests/fixtures/onnx-testdata/test_add_bias/model.onnx");
+        let sig = read_signature(model).expect("signature");
+        let names: Vec<&str> = sig.inputs.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["x", "y"]);
+        assert_eq!(sig.initializer_inputs, ["bias"]);
+        assert_eq!(sig.outputs.len(), 1);
+    }
+
+    #[test]
+    fn broken_models_and_files_never_panic() {
+        let model: &[u8] =
+            include_bytes!("../tests/fixtures/onnx-testdata/test_optional_has_element/model.onnx");
+        let file: &[u8] = include_bytes!(
+            "../tests/fixtures/onnx-testdata/test_optional_has_element/test_data_set_0/input_0.pb"
+        );
+        let mut inputs: Vec<Vec<u8>> = (0..model.len()).map(|n| model[..n].to_vec()).collect();
+        for at in 0..model.len() {
+            for v in [0u8, 0x7f, 0x80, 0xff] {
+                let mut m = model.to_vec();
+                m[at] = v;
+                inputs.push(m);
+            }
+        }
+        let good = read_signature(model).expect("signature");
+        for m in &inputs {
+            if let Ok(sig) = read_signature(m) {
+                for p in sig.inputs.iter().chain(&sig.outputs) {
+                    let _ = p.declared.text();
+                }
+                let _ = decode_named(file, &sig, "m", Role::Input, 0, &FormatOptions::default());
+            }
+        }
+        for n in 0..file.len() {
+            for cut in [&file[..n], &file[n..]] {
+                let _ = decode_named(cut, &good, "m", Role::Input, 0, &FormatOptions::default());
+            }
+        }
+    }
+
+    #[test]
     fn declared_text() {
         let t = Declared::Tensor {
             elem: 7,
