@@ -1097,6 +1097,43 @@ fn raw<'a>(bytes: &'a [u8], m: &Message<'_>) -> &'a [u8] {
     bytes.get(s..e).unwrap_or(&[])
 }
 
+/// A short text of an attribute's value for the simple kinds (float, int,
+/// string and their lists); None for tensors and graphs.
+fn attribute_value(set: &SchemaSet, a: &Message<'_>) -> Option<String> {
+    if a.has(set, "f") {
+        let v = a.scalar(set, "f")?;
+        return Some(match v {
+            crate::decode::ScalarValue::F32(f) => format!("{f:?}"),
+            other => format!("{other:?}"),
+        });
+    }
+    if a.has(set, "i") {
+        return a.int(set, "i").map(|i| i.to_string());
+    }
+    if let Some(b) = a.bytes(set, "s") {
+        return Some(crate::render::text::quoted(b));
+    }
+    if a.has(set, "ints") {
+        let v: Vec<String> = a
+            .scalars(set, "ints")
+            .filter_map(|v| v.as_i64())
+            .map(|v| v.to_string())
+            .collect();
+        return Some(format!("[{}]", v.join(", ")));
+    }
+    if a.has(set, "floats") {
+        let v: Vec<String> = a
+            .scalars(set, "floats")
+            .map(|v| match v {
+                crate::decode::ScalarValue::F32(f) => format!("{f:?}"),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        return Some(format!("[{}]", v.join(", ")));
+    }
+    None
+}
+
 fn node_label(set: &SchemaSet, n: &Message<'_>, k: usize) -> String {
     let op = n.str(set, "op_type").unwrap_or("?");
     match n.str(set, "name").filter(|s| !s.is_empty()) {
@@ -1218,29 +1255,36 @@ pub fn compare_models(
                 out.nodes.push(format!("{label}: {field}s {a:?} -> {b:?}"));
             }
         }
-        let attrs = |n: &Message<'_>, bytes: &[u8]| -> Vec<(String, Vec<u8>)> {
+        let attrs = |n: &Message<'_>, bytes: &[u8]| -> Vec<(String, Vec<u8>, Option<String>)> {
             n.messages(set, "attribute")
                 .map(|a| {
                     (
                         a.str(set, "name").unwrap_or("").to_string(),
                         raw(bytes, a).to_vec(),
+                        attribute_value(set, a),
                     )
                 })
                 .collect()
         };
         let (ae, aa) = (attrs(x, expected.1), attrs(y, actual.1));
-        for (name, v) in &ae {
-            match aa.iter().find(|(n, _)| n == name) {
+        for (name, v, tv) in &ae {
+            match aa.iter().find(|(n, _, _)| n == name) {
                 None => out
                     .nodes
                     .push(format!("{label}: attribute {name} only in expected")),
-                Some((_, w)) if w != v => {
-                    out.nodes.push(format!("{label}: attribute {name} differs"))
-                }
+                Some((_, w, tw)) if w != v => out.nodes.push(match (tv, tw) {
+                    (Some(x), Some(y)) if x != y => {
+                        format!("{label}: attribute {name} {x} -> {y}")
+                    }
+                    _ => format!("{label}: attribute {name} differs"),
+                }),
                 _ => {}
             }
         }
-        for (name, _) in aa.iter().filter(|(n, _)| !ae.iter().any(|(m, _)| m == n)) {
+        for (name, _, _) in aa
+            .iter()
+            .filter(|(n, _, _)| !ae.iter().any(|(m, _, _)| m == n))
+        {
             out.nodes
                 .push(format!("{label}: attribute {name} only in actual"));
         }

@@ -350,7 +350,7 @@ fn diff_models_and_folders() {
     let text = out(&o);
     assert!(text.contains("\"gone\": only in expected"));
     assert!(text.contains("\"new\": only in actual"));
-    assert!(text.contains("attribute alpha differs"));
+    assert!(text.contains("attribute alpha 0.1 -> 0.2"), "{text}");
     snap!("diff_models", text);
     let j = diff(&["--json", "diff/model_a.onnx", "diff/model_b.onnx"]);
     parse(out(&j).trim());
