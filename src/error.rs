@@ -82,7 +82,6 @@ pub enum ErrorKind {
     StringUtf8 { index: u64, at: usize },
 }
 
-
 /// The rules a format adds to its schema table, each a check of its own so
 /// that a script can tell which one failed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -7,7 +7,9 @@
 //! (registry, detection, validation) -> [`tensor`] (element types and value
 //! decoding) -> [`render`] (text and JSON). The library never prints.
 
+pub mod batch;
 pub mod decode;
+pub mod diff;
 pub mod error;
 pub mod external;
 pub mod formats;
@@ -21,5 +23,6 @@ pub mod schemaless;
 pub mod server;
 pub mod stats;
 pub mod tensor;
+pub mod testdata;
 pub mod user_schema;
 pub mod wire;

@@ -13,6 +13,10 @@ fn main() -> ExitCode {
     if std::env::args_os().nth(1).is_some_and(|a| a == "serve") {
         return cli::serve::main();
     }
+    // `decode diff A B` compares tensors, folders or models.
+    if std::env::args_os().nth(1).is_some_and(|a| a == "diff") {
+        return cli::diff::main();
+    }
     let args = match cli::Args::try_parse() {
         Ok(a) => a,
         Err(e) => {

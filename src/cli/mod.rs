@@ -2,9 +2,12 @@
 //! library decodes and renders; this layer opens files, picks the action and
 //! turns outcomes into messages and exit codes.
 
+mod batch;
+pub mod diff;
 mod schema;
 pub mod serve;
 mod tensors;
+mod testdata;
 
 use clap::Parser;
 use pbdecode::error::DecodeError;
@@ -23,13 +26,30 @@ use std::process::ExitCode;
     after_help = "The explorer, a local web page for the same files: decode serve [PATH...] (decode serve --help)."
 )]
 pub struct Args {
-    /// The file to decode, or - for standard input.
+    /// The file to decode, or - for standard input; a test folder (with
+    /// model.onnx) or one of its test_data_set_N folders.
     #[arg(
         required_unless_present = "dump_schema",
         default_value = "",
         hide_default_value = true
     )]
     file: String,
+    /// More files: decoded as a batch (a table, or JSON Lines with --jsonl).
+    more: Vec<String>,
+    /// Decode every file under the folder(s), as a batch.
+    #[arg(short = 'r', long)]
+    recursive: bool,
+    /// One JSON object per line per file (with "file"), for batches.
+    #[arg(long)]
+    jsonl: bool,
+    /// Read tensor files as test data of this model (the default: the
+    /// model.onnx beside a test_data_set_N folder).
+    #[arg(long, value_name = "FILE.onnx")]
+    model: Option<PathBuf>,
+    /// A value that does not match the model's declared type is an error
+    /// (exit 1), not a warning.
+    #[arg(long)]
+    strict: bool,
     /// The format: auto (try each in detection order) or one of the format ids.
     #[arg(long = "as", default_value = "auto", value_name = "FORMAT")]
     format: String,
@@ -142,6 +162,12 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
             }
         },
     };
+    if args.recursive || args.jsonl || !args.more.is_empty() {
+        return batch::run(args, values);
+    }
+    if args.file != "-" && std::path::Path::new(&args.file).is_dir() {
+        return testdata::folder(args, values);
+    }
     let (input, dir) = if args.file == "-" {
         (read_stdin()?, None)
     } else {
@@ -192,8 +218,13 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
     }
     let file_name = Path::new(&args.file).file_name().and_then(|n| n.to_str());
     let hint = formats::other_files::looks_like(bytes, file_name);
+    let naming_ctx = match format {
+        None => testdata::context(args),
+        Some(_) => None,
+    };
+    let mut naming = None;
     let decoded = match format {
-        None => match formats::detect(bytes, &fopts) {
+        None => match testdata::detect(bytes, &fopts, naming_ctx.as_ref(), &mut naming) {
             Ok(d) => {
                 if d.format.id == "protobuf" {
                     if let Some(what) = hint {
@@ -272,11 +303,23 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
     }
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    if let Some(n) = &naming {
+        testdata::warn(&args.file, n);
+    }
     if args.json {
-        json::write_decoded(&mut out, &decoded, &ropts)?;
+        json::write_decoded_with(&mut out, &decoded, &ropts, None, &mut |w| {
+            testdata::json_tail(w, naming.as_ref())
+        })?;
     } else {
+        if let Some(n) = &naming {
+            n.write_text(&mut out)?;
+            writeln!(out)?;
+        }
         text::write_decoded(&mut out, &decoded, &ropts)?;
     }
     out.flush()?;
+    if args.strict && naming.as_ref().is_some_and(|n| !n.mismatches.is_empty()) {
+        return Ok(ExitCode::from(1));
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -456,3 +456,18 @@ fn only_newer_fields(set: &SchemaSet, msg: &Message<'_>) -> bool {
     })
     .is_ok()
 }
+
+/// Decodes `bytes` as one of onnx-data.proto's containers by name
+/// (`onnx.SequenceProto`, `onnx.OptionalProto` or `onnx.MapProto`), with the
+/// same checks as detection: what a model's declared type asks for when the
+/// bytes alone fit more than one (a one-element sequence is also an optional).
+pub fn decode_container<'a>(type_name: &str, bytes: &'a [u8]) -> Result<Body<'a>> {
+    let set = SchemaSet::builtin();
+    let message = decode_builtin(type_name, bytes, DecodeContext::strict())?;
+    validate_container(set, &message)?;
+    Ok(Body::Message {
+        type_name: type_name.to_string(),
+        message,
+        also: Vec::new(),
+    })
+}

@@ -21,7 +21,25 @@ pub fn write_decoded(
     decoded: &Decoded<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    write!(w, "{{\"format\": ")?;
+    write_decoded_with(w, decoded, opts, None, &mut |_| Ok(()))
+}
+
+/// The same object with `"file"` first (batches) and keys after `value`
+/// written by `tail` (each starting with `, `).
+pub fn write_decoded_with(
+    w: &mut dyn Write,
+    decoded: &Decoded<'_>,
+    opts: &RenderOptions,
+    file: Option<&str>,
+    tail: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    write!(w, "{{")?;
+    if let Some(file) = file {
+        write!(w, "\"file\": ")?;
+        string(w, file)?;
+        write!(w, ", ")?;
+    }
+    write!(w, "\"format\": ")?;
     string(w, decoded.format.id)?;
     match &decoded.body {
         Body::Message {
@@ -58,6 +76,7 @@ pub fn write_decoded(
             write_message_at(w, set, message, opts, true)?;
         }
     }
+    tail(w)?;
     writeln!(w, "}}")
 }
 

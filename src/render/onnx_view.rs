@@ -1950,6 +1950,17 @@ pub fn sequence(
     Ok(())
 }
 
+/// A sequence whose type came from elsewhere (a model's declaration): no
+/// note about the OptionalProto reading.
+pub fn sequence_only(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    m: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    sequence_block(w, set, "", m, 0, opts)
+}
+
 /// TEXT_VIEWS entry of onnx.MapProto.
 pub fn map(
     w: &mut dyn Write,

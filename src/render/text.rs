@@ -57,7 +57,11 @@ pub fn write_decoded(
             writeln!(w, "size:   {} bytes", message.end - message.offset)?;
             let set = SchemaSet::builtin();
             let full_name = &message.def(set).full_name;
-            if let Some((_, view)) = TEXT_VIEWS.iter().find(|(name, _)| name == full_name) {
+            if full_name == "onnx.SequenceProto" && also.is_empty() {
+                // Read as a sequence by a model's declaration: not an optional.
+                writeln!(w)?;
+                super::onnx_view::sequence_only(w, set, message, opts)?;
+            } else if let Some((_, view)) = TEXT_VIEWS.iter().find(|(name, _)| name == full_name) {
                 writeln!(w)?;
                 view(w, set, message, opts)?;
             } else if tensor_adapter(full_name).is_some() {

@@ -1,0 +1,223 @@
+//! `decode FILE...`, `decode -r DIR`: many files on all cores, JSON Lines
+//! (`--jsonl`) or a table, output in input order, a progress bar on a
+//! terminal's stderr and a closing summary.
+
+use super::Args;
+use pbdecode::batch::{self, BatchOptions, Outcome};
+use pbdecode::formats::FormatOptions;
+use pbdecode::testdata::ModelCache;
+use std::collections::BTreeMap;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The files the arguments name, folders walked under -r.
+fn files_of(args: &Args) -> io::Result<Result<Vec<PathBuf>, String>> {
+    let mut files = Vec::new();
+    for name in std::iter::once(&args.file).chain(&args.more) {
+        if name == "-" {
+            return Ok(Err("standard input cannot be part of a batch".into()));
+        }
+        let p = PathBuf::from(name);
+        if p.is_dir() {
+            if !args.recursive {
+                return Ok(Err(format!(
+                    "{name} is a folder: add -r to decode the files in it"
+                )));
+            }
+            batch::collect_files(&p, &mut files)
+                .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+        } else {
+            files.push(p);
+        }
+    }
+    Ok(Ok(files))
+}
+
+pub fn run(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
+    if args.format != "auto" || args.schema.is_some() || args.descriptor_set.is_some() {
+        return super::usage(
+            "a batch decodes with --as auto (a model's test files as the model declares them)",
+        );
+    }
+    if args.picture.is_some()
+        || args.npy.is_some()
+        || args.npy_dir.is_some()
+        || args.tensor.is_some()
+    {
+        return super::usage("--picture, --npy, --npy-dir and --tensor take one file");
+    }
+    let files = match files_of(args)? {
+        Ok(f) => f,
+        Err(msg) => return super::usage(&msg),
+    };
+    run_files(args, values, files, args.model.as_deref())
+}
+
+/// Decodes `files` as a batch: JSON Lines with --jsonl/--json, else a table.
+pub fn run_files(
+    args: &Args,
+    values: Option<u64>,
+    files: Vec<PathBuf>,
+    model: Option<&Path>,
+) -> io::Result<ExitCode> {
+    let started = Instant::now();
+    let cache = ModelCache::default();
+    let opts = BatchOptions {
+        formats: FormatOptions {
+            max_depth: args.max_depth,
+            ..FormatOptions::default()
+        },
+        values,
+        model: model.map(Path::to_path_buf),
+        cache: &cache,
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let progress = io::stderr().is_terminal() && files.len() > 1;
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(files.len().min(1 << 20));
+    let mut last_draw = Instant::now();
+    let mut draw = |i: usize| {
+        if progress && (last_draw.elapsed().as_millis() >= 100 || i + 1 == files.len()) {
+            last_draw = Instant::now();
+            let width = 30usize;
+            let filled = (i + 1).saturating_mul(width) / files.len().max(1);
+            eprint!(
+                "\r[{}{}] {}/{}",
+                "#".repeat(filled),
+                " ".repeat(width.saturating_sub(filled)),
+                i + 1,
+                files.len()
+            );
+        }
+    };
+    if args.jsonl || args.json {
+        batch::parallel_ordered(
+            files.len(),
+            threads,
+            threads * 16,
+            |i| {
+                let mut buf = Vec::new();
+                let path = files.get(i);
+                let outcome = match path {
+                    Some(p) => batch::json_line(&mut buf, p, &p.display().to_string(), &opts),
+                    None => Ok(Outcome::default()),
+                };
+                (buf, outcome)
+            },
+            |i, (buf, outcome)| {
+                out.write_all(&buf)?;
+                outcomes.push(outcome?);
+                draw(i);
+                Ok(())
+            },
+        )?;
+    } else {
+        let mut rows = Vec::new();
+        batch::parallel_ordered(
+            files.len(),
+            threads,
+            threads * 16,
+            |i| match files.get(i) {
+                Some(p) => batch::table_row(p, &opts),
+                None => (Err(String::new()), Outcome::default()),
+            },
+            |i, (row, outcome)| {
+                rows.push(row);
+                outcomes.push(outcome);
+                draw(i);
+                Ok(())
+            },
+        )?;
+        write_table(&mut out, &files, &rows)?;
+    }
+    out.flush()?;
+    if progress {
+        eprint!("\r{}\r", " ".repeat(50));
+    }
+    summary(&outcomes, started);
+    let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
+    Ok(if outcomes.iter().any(|o| o.io_error) {
+        ExitCode::from(2)
+    } else if outcomes.iter().any(|o| o.format.is_none()) || (args.strict && warnings > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn write_table(
+    out: &mut dyn Write,
+    files: &[PathBuf],
+    rows: &[Result<batch::Row, String>],
+) -> io::Result<()> {
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    let wf = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let wfmt = rows
+        .iter()
+        .map(|r| r.as_ref().map_or(11, |r| r.format.len()))
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let wtype = rows
+        .iter()
+        .map(|r| r.as_ref().map_or(1, |r| r.type_name.len()))
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let wsum = rows
+        .iter()
+        .map(|r| r.as_ref().map_or(0, |r| r.summary.chars().count()))
+        .max()
+        .unwrap_or(13)
+        .max(13);
+    writeln!(
+        out,
+        "{:wf$}  {:wfmt$}  {:wtype$}  {:wsum$}  {:>10}",
+        "file", "format", "type", "shape/summary", "size"
+    )?;
+    for (name, row) in names.iter().zip(rows) {
+        match row {
+            Ok(r) => writeln!(
+                out,
+                "{name:wf$}  {:wfmt$}  {:wtype$}  {:wsum$}  {:>10}",
+                r.format, r.type_name, r.summary, r.size
+            )?,
+            Err(e) => writeln!(out, "{name:wf$}  {:wfmt$}  {e}", "turned down")?,
+        }
+    }
+    Ok(())
+}
+
+fn summary(outcomes: &[Outcome], started: Instant) {
+    let mut per: BTreeMap<&str, usize> = BTreeMap::new();
+    for o in outcomes {
+        if let Some(f) = o.format {
+            *per.entry(f).or_default() += 1;
+        }
+    }
+    let down = outcomes
+        .iter()
+        .filter(|o| o.format.is_none() && !o.io_error)
+        .count();
+    let unread = outcomes.iter().filter(|o| o.io_error).count();
+    let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
+    let formats: Vec<String> = per.iter().map(|(f, n)| format!("{n} {f}")).collect();
+    eprintln!(
+        "decode: {} files in {:.2} s: {}; {down} turned down, {unread} not read, {warnings} warnings",
+        outcomes.len(),
+        started.elapsed().as_secs_f64(),
+        if formats.is_empty() {
+            "none decoded".to_string()
+        } else {
+            formats.join(", ")
+        }
+    );
+}

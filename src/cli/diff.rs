@@ -1,0 +1,410 @@
+//! `decode diff EXPECTED ACTUAL`: two tensor files (or sequences, maps,
+//! optionals), two models, or two folders file by file, compared the way
+//! ONNX's backend tests compare outputs. Exit 0 within tolerance, 1 not,
+//! 2 usage or I/O errors.
+
+use clap::Parser;
+use pbdecode::diff::{self, DiffOptions, Entry, Finding};
+use pbdecode::formats::{Body, Decoded, FormatOptions};
+use pbdecode::input::{InputBytes, map_file};
+use pbdecode::render::json::string;
+use pbdecode::testdata::{self, ModelCache};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "decode diff",
+    about = "Compare two tensor files (sequences, maps, optionals element by element), two models (initializers and nodes), or two folders file by file, as ONNX's backend tests do: |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN."
+)]
+pub struct DiffArgs {
+    /// The expected file or folder (the reference output).
+    expected: PathBuf,
+    /// The actual file or folder (your runtime's output).
+    actual: PathBuf,
+    /// Relative tolerance (onnx's runner: 1e-3).
+    #[arg(long, default_value_t = diff::DEFAULT_RTOL)]
+    rtol: f64,
+    /// Absolute tolerance (onnx's runner: 1e-7).
+    #[arg(long, default_value_t = diff::DEFAULT_ATOL)]
+    atol: f64,
+    /// How many mismatching elements to list: a number or `all`.
+    #[arg(long, default_value = "10", value_name = "K|all")]
+    values: String,
+    /// Print JSON (JSON Lines for folders).
+    #[arg(long)]
+    json: bool,
+    /// Draw |actual - expected| of two image-shaped tensors as a PNG.
+    #[arg(long, value_name = "OUT.png")]
+    picture: Option<PathBuf>,
+}
+
+/// Runs `decode diff ...` (the arguments after the program name).
+pub fn main() -> ExitCode {
+    let argv =
+        std::iter::once(std::ffi::OsString::from("decode diff")).chain(std::env::args_os().skip(2));
+    let args = match DiffArgs::try_parse_from(argv) {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(&args) {
+        Ok(code) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("decode diff: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The outcome of one pair.
+enum Pair {
+    Passed,
+    Failed,
+    /// Not compared (I/O error, undecodable, different kinds of files).
+    Error,
+}
+
+fn run(args: &DiffArgs) -> io::Result<ExitCode> {
+    let show = match args.values.as_str() {
+        "all" => usize::MAX,
+        n => match n.parse::<usize>() {
+            Ok(n) => n,
+            Err(_) => {
+                eprintln!("decode diff: --values takes a number or `all`, not {n:?}");
+                return Ok(ExitCode::from(2));
+            }
+        },
+    };
+    if !(args.rtol >= 0.0 && args.atol >= 0.0) {
+        eprintln!("decode diff: --rtol and --atol must be numbers >= 0");
+        return Ok(ExitCode::from(2));
+    }
+    let opts = DiffOptions {
+        rtol: args.rtol,
+        atol: args.atol,
+        show,
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let cache = ModelCache::default();
+    let (de, da) = (args.expected.is_dir(), args.actual.is_dir());
+    let outcome = if de && da {
+        if args.picture.is_some() {
+            eprintln!("decode diff: --picture takes two files");
+            return Ok(ExitCode::from(2));
+        }
+        folders(&mut out, args, &opts, &cache)?
+    } else if de || da {
+        eprintln!("decode diff: compare a folder with a folder, a file with a file");
+        return Ok(ExitCode::from(2));
+    } else {
+        let r = pair(
+            &mut out,
+            args,
+            &args.expected,
+            &args.actual,
+            &opts,
+            &cache,
+            true,
+        )?;
+        vec![r]
+    };
+    out.flush()?;
+    Ok(if outcome.iter().any(|p| matches!(p, Pair::Error)) {
+        ExitCode::from(2)
+    } else if outcome.iter().any(|p| matches!(p, Pair::Failed)) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Every file under `dir`, as paths relative to it.
+fn relative_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    pbdecode::batch::collect_files(dir, &mut files)?;
+    Ok(files
+        .into_iter()
+        .filter_map(|f| f.strip_prefix(dir).ok().map(Path::to_path_buf))
+        .collect())
+}
+
+fn folders(
+    out: &mut dyn Write,
+    args: &DiffArgs,
+    opts: &DiffOptions,
+    cache: &ModelCache,
+) -> io::Result<Vec<Pair>> {
+    let xs: std::collections::HashSet<PathBuf> =
+        relative_files(&args.expected)?.into_iter().collect();
+    let ys: std::collections::HashSet<PathBuf> =
+        relative_files(&args.actual)?.into_iter().collect();
+    let mut all: Vec<PathBuf> = xs.union(&ys).cloned().collect();
+    all.sort();
+    let mut outcomes = Vec::new();
+    let (mut passed, mut failed, mut missing) = (0, 0, 0);
+    for rel in &all {
+        let (inx, iny) = (xs.contains(rel), ys.contains(rel));
+        if !(inx && iny) {
+            missing += 1;
+            let side = if inx { "expected" } else { "actual" };
+            if args.json {
+                write!(out, "{{\"file\": ")?;
+                string(out, &rel.display().to_string())?;
+                writeln!(out, ", \"only_in\": \"{side}\", \"passed\": false}}")?;
+            } else {
+                writeln!(out, "== {}: only in {side}", rel.display())?;
+            }
+            outcomes.push(Pair::Failed);
+            continue;
+        }
+        let r = pair(
+            out,
+            args,
+            &args.expected.join(rel),
+            &args.actual.join(rel),
+            opts,
+            cache,
+            false,
+        )?;
+        match r {
+            Pair::Passed => passed += 1,
+            _ => failed += 1,
+        }
+        outcomes.push(r);
+    }
+    if !args.json {
+        writeln!(
+            out,
+            "\n{} files: {passed} within tolerance, {failed} not, {missing} on one side only",
+            all.len()
+        )?;
+    }
+    Ok(outcomes)
+}
+
+fn decode_side<'a>(
+    path: &Path,
+    input: &'a InputBytes,
+    cache: &ModelCache,
+) -> Result<Decoded<'a>, String> {
+    let ctx = testdata::file_context(path, None, cache);
+    let (d, _) = testdata::decode_file(input.bytes(), ctx.as_ref(), &FormatOptions::default());
+    d.map_err(|r| format!("{}: not decoded: {}", path.display(), r.error))
+}
+
+fn type_of<'d>(d: &'d Decoded<'_>) -> &'d str {
+    match &d.body {
+        Body::Message { type_name, .. } | Body::UserMessage { type_name, .. } => type_name,
+        Body::Schemaless(_) => "(no schema)",
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn pair(
+    out: &mut dyn Write,
+    args: &DiffArgs,
+    xp: &Path,
+    yp: &Path,
+    opts: &DiffOptions,
+    cache: &ModelCache,
+    single: bool,
+) -> io::Result<Pair> {
+    let shown = |p: &Path| p.display().to_string();
+    let header = |out: &mut dyn Write| -> io::Result<()> {
+        if !single && !args.json {
+            writeln!(
+                out,
+                "== {}",
+                if xp.file_name() == yp.file_name() {
+                    xp.strip_prefix(&args.expected)
+                        .unwrap_or(xp)
+                        .display()
+                        .to_string()
+                } else {
+                    shown(xp)
+                }
+            )?;
+        }
+        Ok(())
+    };
+    let fail = |out: &mut dyn Write, msg: String| -> io::Result<Pair> {
+        if args.json {
+            write!(out, "{{\"expected\": ")?;
+            string(out, &shown(xp))?;
+            write!(out, ", \"actual\": ")?;
+            string(out, &shown(yp))?;
+            write!(out, ", \"error\": ")?;
+            string(out, &msg)?;
+            writeln!(out, "}}")?;
+        } else {
+            header(out)?;
+            writeln!(out, "error: {msg}")?;
+        }
+        eprintln!("decode diff: {msg}");
+        Ok(Pair::Error)
+    };
+    let (xi, yi) = match (map_file(xp), map_file(yp)) {
+        (Ok(x), Ok(y)) => (x, y),
+        (Err(e), _) => return fail(out, format!("{}: {e}", shown(xp))),
+        (_, Err(e)) => return fail(out, format!("{}: {e}", shown(yp))),
+    };
+    let (x, y) = match (decode_side(xp, &xi, cache), decode_side(yp, &yi, cache)) {
+        (Ok(x), Ok(y)) => (x, y),
+        (Err(e), _) | (_, Err(e)) => return fail(out, e),
+    };
+    let (Body::Message { message: mx, .. }, Body::Message { message: my, .. }) = (&x.body, &y.body)
+    else {
+        return fail(out, "only ONNX values and models are compared".into());
+    };
+    let dirs = (
+        Some(pbdecode::batch::parent_dir(xp)),
+        Some(pbdecode::batch::parent_dir(yp)),
+    );
+    let dirs = (dirs.0.as_deref(), dirs.1.as_deref());
+    let (tx, ty) = (type_of(&x).to_string(), type_of(&y).to_string());
+    if tx == "onnx.ModelProto" && ty == "onnx.ModelProto" {
+        let d = diff::compare_models((mx, xi.bytes(), dirs.0), (my, yi.bytes(), dirs.1), opts);
+        let passed = d.passes();
+        if args.json {
+            write!(out, "{{\"expected\": ")?;
+            string(out, &shown(xp))?;
+            write!(out, ", \"actual\": ")?;
+            string(out, &shown(yp))?;
+            write!(
+                out,
+                ", \"type\": \"onnx.ModelProto\", \"passed\": {passed}, \"model\": "
+            )?;
+            diff::write_model_json(out, &d)?;
+            writeln!(out, "}}")?;
+        } else {
+            header(out)?;
+            if single {
+                writeln!(out, "expected: {} (onnx.ModelProto)", shown(xp))?;
+                writeln!(out, "actual:   {} (onnx.ModelProto)", shown(yp))?;
+            }
+            diff::write_model_text(out, &d)?;
+            writeln!(
+                out,
+                "result: {}",
+                if passed {
+                    "the same within tolerance"
+                } else {
+                    "the models differ"
+                }
+            )?;
+        }
+        return Ok(if passed { Pair::Passed } else { Pair::Failed });
+    }
+    let entries = diff::compare_messages(mx, my, dirs, opts);
+    let passed = entries.iter().all(Entry::passes);
+    if let Some(png) = &args.picture {
+        let set = pbdecode::schema::SchemaSet::builtin();
+        if tx != "onnx.TensorProto" || ty != "onnx.TensorProto" {
+            eprintln!("decode diff: --picture draws two tensors, not {tx} and {ty}");
+            return Ok(Pair::Error);
+        }
+        let (vx, vy) = (
+            pbdecode::formats::onnx_tensor::view(set, mx),
+            pbdecode::formats::onnx_tensor::view(set, my),
+        );
+        match diff::difference_png(&vx, &vy, dirs) {
+            Ok(bytes) => write_atomic(png, &bytes)?,
+            Err(e) => {
+                eprintln!("decode diff: no picture: {e}");
+                return Ok(Pair::Error);
+            }
+        }
+    }
+    if args.json {
+        write!(out, "{{\"expected\": ")?;
+        string(out, &shown(xp))?;
+        write!(out, ", \"actual\": ")?;
+        string(out, &shown(yp))?;
+        write!(out, ", \"type\": ")?;
+        string(out, &tx)?;
+        if tx != ty {
+            write!(out, ", \"actual_type\": ")?;
+            string(out, &ty)?;
+        }
+        write!(out, ", \"passed\": {passed}, \"entries\": [")?;
+        for (k, e) in entries.iter().enumerate() {
+            if k > 0 {
+                write!(out, ", ")?;
+            }
+            write!(out, "{{\"path\": ")?;
+            string(out, &e.path)?;
+            match &e.finding {
+                Finding::Tensor(t) => {
+                    write!(out, ", \"tensor\": ")?;
+                    diff::write_tensor_json(out, t)?;
+                }
+                Finding::Structure(s) => {
+                    write!(out, ", \"structure\": ")?;
+                    string(out, s)?;
+                }
+            }
+            write!(out, "}}")?;
+        }
+        writeln!(out, "]}}")?;
+    } else {
+        header(out)?;
+        if single {
+            writeln!(out, "expected: {} ({tx})", shown(xp))?;
+            writeln!(out, "actual:   {} ({ty})", shown(yp))?;
+        }
+        let nested = entries.len() > 1 || entries.iter().any(|e| !e.path.is_empty());
+        for e in &entries {
+            let indent = if nested {
+                writeln!(
+                    out,
+                    "{}:",
+                    if e.path.is_empty() { "(root)" } else { &e.path }
+                )?;
+                "  "
+            } else {
+                ""
+            };
+            match &e.finding {
+                Finding::Tensor(t) => diff::write_tensor_text(out, t, indent)?,
+                Finding::Structure(s) => writeln!(out, "{indent}{s}")?,
+            }
+        }
+        if nested || entries.is_empty() {
+            let bad = entries.iter().filter(|e| !e.passes()).count();
+            writeln!(
+                out,
+                "result: {}",
+                if passed {
+                    format!("all {} values within tolerance", entries.len())
+                } else {
+                    format!("{bad} of {} values differ", entries.len())
+                }
+            )?;
+        }
+    }
+    Ok(if passed { Pair::Passed } else { Pair::Failed })
+}
+
+/// Writes a file whole or not at all: a temporary file beside it, renamed.
+fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}

@@ -1,0 +1,130 @@
+//! Test data read with its model: a single `input_K.pb`/`output_K.pb`
+//! named by the model, and `decode DIR` on a test folder.
+
+use super::Args;
+use pbdecode::formats::{Decoded, FormatOptions, Rejection};
+use pbdecode::render::{RenderOptions, text};
+use pbdecode::testdata::{self, FileContext, ModelCache, Naming};
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// The model context of the file named on the command line.
+pub fn context(args: &Args) -> Option<FileContext> {
+    if args.file == "-" {
+        return None;
+    }
+    let path = Path::new(&args.file);
+    let ctx = testdata::file_context(path, args.model.as_deref(), &ModelCache::default());
+    if ctx.is_none() && args.model.is_some() {
+        eprintln!(
+            "decode: {}: note: --model names input_K.pb and output_K.pb files only",
+            args.file
+        );
+    }
+    ctx
+}
+
+pub fn detect<'a>(
+    bytes: &'a [u8],
+    fopts: &FormatOptions,
+    ctx: Option<&FileContext>,
+    naming: &mut Option<Naming>,
+) -> Result<Decoded<'a>, Rejection> {
+    let (d, n) = testdata::decode_file(bytes, ctx, fopts);
+    *naming = n;
+    d
+}
+
+pub fn warn(file: &str, naming: &Naming) {
+    for m in &naming.mismatches {
+        eprintln!("decode: {file}: warning: {m}");
+    }
+}
+
+pub fn json_tail(w: &mut dyn Write, naming: Option<&Naming>) -> io::Result<()> {
+    testdata::json_tail(w, naming)
+}
+
+/// `decode DIR`: a test folder's model signature, then every input and
+/// output file of every data set, named. `--json`: JSON Lines.
+pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
+    let dir = Path::new(&args.file);
+    let Some((model, files)) = testdata::test_files(dir)? else {
+        return super::usage(&format!(
+            "{}: a folder is read as an ONNX test (model.onnx and test_data_set_N/); use -r to decode every file in it",
+            args.file
+        ));
+    };
+    let model_arg = args.model.clone().unwrap_or(model);
+    if args.json {
+        return super::batch::run_files(args, values, files, Some(&model_arg));
+    }
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let cache = ModelCache::default();
+    let sig = cache.get(&model_arg);
+    writeln!(out, "model:  {}", model_arg.display())?;
+    match sig.as_ref() {
+        Ok(s) => s.write_text(&mut out)?,
+        Err(e) => {
+            eprintln!("decode: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    }
+    let fopts = FormatOptions {
+        max_depth: args.max_depth,
+        ..FormatOptions::default()
+    };
+    let mut code = ExitCode::SUCCESS;
+    for file in &files {
+        let shown = file.strip_prefix(dir).unwrap_or(file).display().to_string();
+        writeln!(out)?;
+        let input = match pbdecode::input::map_file(file) {
+            Ok(i) => i,
+            Err(e) => {
+                writeln!(out, "== {shown}: not read: {e}")?;
+                code = ExitCode::from(2);
+                continue;
+            }
+        };
+        let ctx = testdata::file_context(file, Some(&model_arg), &cache);
+        let (decoded, naming) = testdata::decode_file(input.bytes(), ctx.as_ref(), &fopts);
+        match &naming {
+            Some(n) => {
+                let declared = n
+                    .port
+                    .as_ref()
+                    .map_or("not in the model".to_string(), |p| p.declared.text());
+                writeln!(out, "== {shown}: {}: {declared}", n.label())?;
+                if let Some(r) = &n.resolved {
+                    writeln!(out, "{r}")?;
+                }
+                for m in &n.mismatches {
+                    writeln!(out, "warning: {m}")?;
+                    eprintln!("decode: {}: warning: {m}", file.display());
+                }
+                if args.strict && !n.mismatches.is_empty() {
+                    code = ExitCode::from(1);
+                }
+            }
+            None => writeln!(out, "== {shown}")?,
+        }
+        match decoded {
+            Ok(d) => {
+                let ropts = RenderOptions {
+                    values: values.or(Some(text::DEFAULT_NESTED_VALUES)),
+                    dir: file.parent().map(Path::to_path_buf),
+                    ..RenderOptions::default()
+                };
+                text::write_decoded(&mut out, &d, &ropts)?;
+            }
+            Err(r) => {
+                writeln!(out, "not decoded: {}", r.error)?;
+                code = ExitCode::from(1);
+            }
+        }
+    }
+    out.flush()?;
+    Ok(code)
+}

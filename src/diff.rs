@@ -1,0 +1,1487 @@
+//! Comparing tensors the way ONNX's backend tests do: the runner calls
+//! `numpy.testing.assert_allclose(actual, expected, rtol, atol)` with rtol
+//! 1e-3 and atol 1e-7 unless a test says otherwise. An element passes when
+//! |actual - expected| <= atol + rtol * |expected|, computed in the tensor's
+//! own float type as numpy does (float16 in float16, float32 in float32);
+//! NaN must face NaN and an infinity the same infinity. Integers, booleans
+//! and strings must be equal; complex numbers are compared component by
+//! component. bfloat16 gets rtol >= 2^-6 as the runner gives it.
+//!
+//! Values are streamed from both inputs element by element, never loaded:
+//! two 1 GiB tensors compare in the memory of their maps.
+
+use crate::decode::Message;
+use crate::formats::onnx_tensor;
+use crate::render::json::{f64_json, string};
+use crate::schema::SchemaSet;
+use crate::tensor::{
+    Elem, Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values,
+};
+use half::f16;
+use std::io::{self, Write};
+use std::path::Path;
+
+/// onnx's default tolerances (onnx/backend/test/loader: rtol 1e-3, atol 1e-7).
+pub const DEFAULT_RTOL: f64 = 1e-3;
+pub const DEFAULT_ATOL: f64 = 1e-7;
+
+#[derive(Debug, Clone, Copy)]
+pub struct DiffOptions {
+    pub rtol: f64,
+    pub atol: f64,
+    /// How many mismatching elements to list.
+    pub show: usize,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            rtol: DEFAULT_RTOL,
+            atol: DEFAULT_ATOL,
+            show: 10,
+        }
+    }
+}
+
+/// One element, owned, for reports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Val {
+    /// float32 and narrower floats (shown as the shortest float32 text).
+    F32(f32),
+    F(f64),
+    I(i64),
+    U(u64),
+    B(bool),
+    C32(f32, f32),
+    C(f64, f64),
+    S(Vec<u8>),
+}
+
+impl Val {
+    fn of(e: &Element<'_>) -> Val {
+        match *e {
+            Element::F32(v) => Val::F32(v),
+            Element::F64(v) => Val::F(v),
+            Element::I64(v) => Val::I(v),
+            Element::U64(v) => Val::U(v),
+            Element::Bool(b) => Val::B(b),
+            Element::C64(r, i) => Val::C32(r, i),
+            Element::C128(r, i) => Val::C(r, i),
+            Element::Str(s) => Val::S(s.to_vec()),
+        }
+    }
+
+    pub fn text(&self) -> String {
+        match self {
+            Val::F32(v) => fmt_f32(*v),
+            Val::F(v) => fmt_f(*v),
+            Val::I(v) => v.to_string(),
+            Val::U(v) => v.to_string(),
+            Val::B(b) => b.to_string(),
+            Val::C32(r, i) => format!(
+                "{}{}{}i",
+                fmt_f32(*r),
+                if *i < 0.0 { "" } else { "+" },
+                fmt_f32(*i)
+            ),
+            Val::C(r, i) => format!(
+                "{}{}{}i",
+                fmt_f(*r),
+                if *i < 0.0 { "" } else { "+" },
+                fmt_f(*i)
+            ),
+            Val::S(s) => crate::render::text::quoted(s),
+        }
+    }
+
+    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Val::F32(v) => crate::render::json::f32_json(w, *v),
+            Val::F(v) => f64_json(w, *v),
+            Val::I(v) => write!(w, "{v}"),
+            Val::U(v) => write!(w, "{v}"),
+            Val::B(b) => write!(w, "{b}"),
+            Val::C32(r, i) => {
+                write!(w, "[")?;
+                crate::render::json::f32_json(w, *r)?;
+                write!(w, ", ")?;
+                crate::render::json::f32_json(w, *i)?;
+                write!(w, "]")
+            }
+            Val::C(r, i) => {
+                write!(w, "[")?;
+                f64_json(w, *r)?;
+                write!(w, ", ")?;
+                f64_json(w, *i)?;
+                write!(w, "]")
+            }
+            Val::S(s) => match std::str::from_utf8(s) {
+                Ok(t) => string(w, t),
+                Err(_) => write!(w, "{{\"base64\": \"{}\"}}", crate::render::base64(s)),
+            },
+        }
+    }
+}
+
+fn fmt_f32(v: f32) -> String {
+    if v.is_finite() {
+        format!("{v:?}")
+    } else {
+        fmt_f(f64::from(v))
+    }
+}
+
+fn fmt_f(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "inf".into() } else { "-inf".into() }
+    } else {
+        format!("{v:?}")
+    }
+}
+
+/// A tensor's type and shape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TensorInfo {
+    pub type_name: String,
+    pub dims: Vec<i64>,
+}
+
+impl TensorInfo {
+    pub fn text(&self) -> String {
+        let d: Vec<String> = self.dims.iter().map(i64::to_string).collect();
+        format!("{}[{}]", self.type_name, d.join(", "))
+    }
+}
+
+/// One element that is out of tolerance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    pub index: u64,
+    pub expected: Val,
+    pub actual: Val,
+}
+
+/// The largest difference and where it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Extreme {
+    pub value: f64,
+    pub index: u64,
+    pub expected: Val,
+    pub actual: Val,
+}
+
+/// Upper bounds of the histogram bins of |actual - expected|: exactly 0,
+/// then decades up to 1, then 1 and above.
+pub const HISTOGRAM_EDGES: [f64; 10] = [1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0];
+pub const HISTOGRAM_LABELS: [&str; 12] = [
+    "0", "< 1e-9", "< 1e-8", "< 1e-7", "< 1e-6", "< 1e-5", "< 1e-4", "< 1e-3", "< 1e-2", "< 0.1",
+    "< 1", ">= 1",
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every element equal (NaN facing NaN).
+    Identical,
+    Within,
+    Out,
+    TypeMismatch,
+    ShapeMismatch,
+    /// A value could not be read (missing external data...).
+    Unavailable,
+}
+
+impl Verdict {
+    pub fn passes(self) -> bool {
+        matches!(self, Verdict::Identical | Verdict::Within)
+    }
+
+    pub fn text(self) -> &'static str {
+        match self {
+            Verdict::Identical => "identical",
+            Verdict::Within => "within tolerance",
+            Verdict::Out => "out of tolerance",
+            Verdict::TypeMismatch => "type mismatch",
+            Verdict::ShapeMismatch => "shape mismatch",
+            Verdict::Unavailable => "values unavailable",
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Verdict::Identical => "identical",
+            Verdict::Within => "within_tolerance",
+            Verdict::Out => "out_of_tolerance",
+            Verdict::TypeMismatch => "type_mismatch",
+            Verdict::ShapeMismatch => "shape_mismatch",
+            Verdict::Unavailable => "unavailable",
+        }
+    }
+}
+
+/// The comparison of two tensors.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TensorDiff {
+    pub expected: TensorInfo,
+    pub actual: TensorInfo,
+    pub verdict: Verdict,
+    /// The rtol used (bfloat16 raises it to 2^-6).
+    pub rtol: f64,
+    pub atol: f64,
+    pub compared: u64,
+    pub mismatches: u64,
+    /// Elements that are equal exactly.
+    pub equal: u64,
+    pub max_abs: Option<Extreme>,
+    pub max_rel: Option<Extreme>,
+    pub first: Vec<Mismatch>,
+    /// Counts per bin of |actual - expected| (float and complex tensors),
+    /// over element pairs that are both finite.
+    pub histogram: Option<[u64; 12]>,
+    /// NaN or infinity on one side only, or infinities of opposite signs.
+    pub special_mismatches: u64,
+    pub note: Option<String>,
+}
+
+/// How numpy computes the tolerance test for a float type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arith {
+    F16,
+    F32,
+    F64,
+}
+
+fn arith_of(elem: Elem) -> Arith {
+    match elem {
+        Elem::F64 | Elem::C128 => Arith::F64,
+        Elem::F16 => Arith::F16,
+        _ => Arith::F32,
+    }
+}
+
+fn r16(v: f32) -> f32 {
+    f16::from_f32(v).to_f32()
+}
+
+/// numpy's `isclose` on one finite pair: `abs(x - y) <= atol + rtol *
+/// abs(y)` in the array's float type (python floats are weak scalars), or
+/// `x == y`.
+fn close(arith: Arith, x: f64, y: f64, rtol: f64, atol: f64) -> bool {
+    match arith {
+        Arith::F64 => (x - y).abs() <= atol + rtol * y.abs() || x == y,
+        Arith::F32 => {
+            let (x, y) = (x as f32, y as f32);
+            (x - y).abs() <= (atol as f32) + (rtol as f32) * y.abs() || x == y
+        }
+        Arith::F16 => {
+            // f16 results of f32 operations on f16 values are correctly
+            // rounded (24 >= 2 * 11 + 2 bits), as numpy's half arithmetic.
+            let (x, y) = (r16(x as f32), r16(y as f32));
+            let a = f16::from_f64(atol).to_f32();
+            let r = f16::from_f64(rtol).to_f32();
+            let d = r16(x - y).abs();
+            let t = r16(a + r16(r * y.abs()));
+            d <= t || x == y
+        }
+    }
+}
+
+/// One float component: Ok(true) close, Ok(false) out of tolerance, and
+/// whether the pair is special (NaN or infinity on either side).
+fn float_pass(arith: Arith, x: f64, y: f64, rtol: f64, atol: f64) -> (bool, bool) {
+    if x.is_nan() || y.is_nan() {
+        return (x.is_nan() && y.is_nan(), true);
+    }
+    if x.is_infinite() || y.is_infinite() {
+        return (x == y, true);
+    }
+    (close(arith, x, y, rtol, atol), false)
+}
+
+/// Row-major index of element `flat` in `dims`.
+pub fn unravel(mut flat: u64, dims: &[i64]) -> Vec<u64> {
+    let mut out = vec![0; dims.len()];
+    for (slot, &d) in out.iter_mut().zip(dims).rev() {
+        let d = u64::try_from(d).unwrap_or(0);
+        if d == 0 {
+            continue;
+        }
+        *slot = flat % d;
+        flat /= d;
+    }
+    out
+}
+
+pub fn index_text(flat: u64, dims: &[i64]) -> String {
+    let i: Vec<String> = unravel(flat, dims).iter().map(u64::to_string).collect();
+    format!("[{}]", i.join(", "))
+}
+
+/// Every element of loaded values as one iterator (external data and
+/// all-zero tensors included).
+fn elements<'x>(lv: &'x mut LoadedValues<'_>) -> Box<dyn Iterator<Item = Element<'x>> + 'x> {
+    match lv {
+        #[allow(clippy::map_identity)] // shortens the elements' lifetime to 'x
+        LoadedValues::Ready(it, _) => Box::new(it.by_ref().map(|e| e)),
+        LoadedValues::External(bytes, elem, n) => {
+            Box::new(Elements::new(*elem, Source::Raw(bytes.bytes()), *n))
+        }
+        LoadedValues::Zeros(elem, n) => Box::new(Elements::new(
+            *elem,
+            Source::Typed(Box::new(std::iter::repeat(0u64))),
+            *n,
+        )),
+        LoadedValues::Unavailable(_) | LoadedValues::Nothing => Box::new(std::iter::empty()),
+    }
+}
+
+fn info(view: &TensorView<'_, '_>) -> TensorInfo {
+    TensorInfo {
+        type_name: view.type_name.clone(),
+        dims: view.dims.clone().unwrap_or_default(),
+    }
+}
+
+/// Compares two tensor views. `dirs` are the folders their external data
+/// is read from.
+pub fn compare_views(
+    expected: &TensorView<'_, '_>,
+    actual: &TensorView<'_, '_>,
+    dirs: (Option<&Path>, Option<&Path>),
+    opts: &DiffOptions,
+) -> TensorDiff {
+    let mut d = TensorDiff {
+        expected: info(expected),
+        actual: info(actual),
+        verdict: Verdict::Identical,
+        rtol: opts.rtol,
+        atol: opts.atol,
+        compared: 0,
+        mismatches: 0,
+        equal: 0,
+        max_abs: None,
+        max_rel: None,
+        first: Vec::new(),
+        histogram: None,
+        special_mismatches: 0,
+        note: None,
+    };
+    if expected.type_name != actual.type_name {
+        d.verdict = Verdict::TypeMismatch;
+        return d;
+    }
+    if expected.dims != actual.dims {
+        d.verdict = Verdict::ShapeMismatch;
+        return d;
+    }
+    let Some(elem) = expected.elem else {
+        d.verdict = Verdict::Unavailable;
+        d.note = Some(format!(
+            "data type {} cannot be decoded",
+            expected.type_name
+        ));
+        return d;
+    };
+    if elem == Elem::BF16 {
+        // onnx's runner: "Two bfloat16 ULPs."
+        d.rtol = d.rtol.max(2f64.powi(-6));
+    }
+    let mut le = load_values(expected, dirs.0);
+    let mut la = load_values(actual, dirs.1);
+    for (lv, side) in [(&le, "expected"), (&la, "actual")] {
+        if let LoadedValues::Unavailable(why) = lv {
+            d.verdict = Verdict::Unavailable;
+            d.note = Some(format!("{side}: {why}"));
+            return d;
+        }
+    }
+    if expected.elements != actual.elements {
+        d.verdict = Verdict::Unavailable;
+        d.note = Some(format!(
+            "the expected tensor holds {} values, the actual {}",
+            expected.elements, actual.elements
+        ));
+        return d;
+    }
+    let arith = arith_of(elem);
+    let floaty = elem.is_float() || elem.is_complex();
+    if floaty {
+        d.histogram = Some([0; 12]);
+    }
+    let fast = match (&expected.data, &actual.data) {
+        (TensorData::Raw(x), TensorData::Raw(y)) if elem == Elem::F32 => expected
+            .elements
+            .checked_mul(4)
+            .and_then(|n| usize::try_from(n).ok())
+            .and_then(|n| Some((x.get(..n)?, y.get(..n)?))),
+        _ => None,
+    };
+    if let Some((x, y)) = fast {
+        // The common case without the element iterators: float32 raw_data
+        // on both sides, read straight from the mapped bytes.
+        let word = |c: &[u8]| f32::from_le_bytes(c.try_into().unwrap_or([0; 4]));
+        for (index, (cx, cy)) in x.chunks_exact(4).zip(y.chunks_exact(4)).enumerate() {
+            let (e, a) = (Element::F32(word(cx)), Element::F32(word(cy)));
+            visit(&mut d, arith, opts.show, index as u64, e, a);
+        }
+    } else {
+        let mut ie = elements(&mut le);
+        let mut ia = elements(&mut la);
+        let mut index = 0u64;
+        while let (Some(e), Some(a)) = (ie.next(), ia.next()) {
+            visit(&mut d, arith, opts.show, index, e, a);
+            index += 1;
+        }
+    }
+    d.verdict = if d.mismatches > 0 {
+        Verdict::Out
+    } else if d.equal == d.compared {
+        Verdict::Identical
+    } else {
+        Verdict::Within
+    };
+    d
+}
+
+/// Compares one pair of elements and updates the report.
+#[inline]
+fn visit(
+    d: &mut TensorDiff,
+    arith: Arith,
+    show: usize,
+    index: u64,
+    e: Element<'_>,
+    a: Element<'_>,
+) {
+    let (rtol, atol) = (d.rtol, d.atol);
+    d.compared += 1;
+    let (pass, equal, diff) = match (e, a) {
+        (Element::Str(x), Element::Str(y)) => (x == y, x == y, None),
+        (Element::Bool(x), Element::Bool(y)) => (x == y, x == y, None),
+        (Element::I64(x), Element::I64(y)) => (
+            x == y,
+            x == y,
+            Some(((i128::from(y) - i128::from(x)) as f64, x as f64)),
+        ),
+        (Element::U64(x), Element::U64(y)) => (
+            x == y,
+            x == y,
+            Some(((i128::from(y) - i128::from(x)) as f64, x as f64)),
+        ),
+        (Element::C64(er, ei), Element::C64(ar, ai)) => complex(
+            arith,
+            (er.into(), ei.into()),
+            (ar.into(), ai.into()),
+            rtol,
+            atol,
+            d,
+        ),
+        (Element::C128(er, ei), Element::C128(ar, ai)) => {
+            complex(arith, (er, ei), (ar, ai), rtol, atol, d)
+        }
+        (e2, a2) => match (float_of(&e2), float_of(&a2)) {
+            (Some(y), Some(x)) => {
+                let (pass, special) = float_pass(arith, x, y, rtol, atol);
+                if special && !pass {
+                    d.special_mismatches += 1;
+                }
+                let equal = x == y || (x.is_nan() && y.is_nan());
+                (pass, equal, (!special).then_some((x - y, y)))
+            }
+            _ => (false, false, None),
+        },
+    };
+    if equal {
+        d.equal += 1;
+    }
+    if let Some((delta, y)) = diff {
+        let abs = delta.abs();
+        let rel = if y == 0.0 {
+            if abs == 0.0 { 0.0 } else { f64::INFINITY }
+        } else {
+            abs / y.abs()
+        };
+        if d.max_abs.as_ref().is_none_or(|m| abs > m.value) {
+            d.max_abs = Some(Extreme {
+                value: abs,
+                index,
+                expected: Val::of(&e),
+                actual: Val::of(&a),
+            });
+        }
+        if d.max_rel.as_ref().is_none_or(|m| rel > m.value) {
+            d.max_rel = Some(Extreme {
+                value: rel,
+                index,
+                expected: Val::of(&e),
+                actual: Val::of(&a),
+            });
+        }
+        if let Some(h) = d.histogram.as_mut() {
+            let bin = if abs == 0.0 {
+                0
+            } else {
+                1 + HISTOGRAM_EDGES
+                    .iter()
+                    .position(|&edge| abs < edge)
+                    .unwrap_or(HISTOGRAM_EDGES.len())
+            };
+            if let Some(c) = h.get_mut(bin) {
+                *c += 1;
+            }
+        }
+    }
+    if !pass {
+        d.mismatches += 1;
+        if d.first.len() < show {
+            d.first.push(Mismatch {
+                index,
+                expected: Val::of(&e),
+                actual: Val::of(&a),
+            });
+        }
+    }
+}
+
+fn float_of(e: &Element<'_>) -> Option<f64> {
+    match *e {
+        Element::F32(v) => Some(f64::from(v)),
+        Element::F64(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// A complex pair, component by component; the reported difference is the
+/// modulus of actual - expected.
+fn complex(
+    arith: Arith,
+    e: (f64, f64),
+    a: (f64, f64),
+    rtol: f64,
+    atol: f64,
+    d: &mut TensorDiff,
+) -> (bool, bool, Option<(f64, f64)>) {
+    let (p1, s1) = float_pass(arith, a.0, e.0, rtol, atol);
+    let (p2, s2) = float_pass(arith, a.1, e.1, rtol, atol);
+    let pass = p1 && p2;
+    if (s1 && !p1) || (s2 && !p2) {
+        d.special_mismatches += 1;
+    }
+    let same = |x: f64, y: f64| x == y || (x.is_nan() && y.is_nan());
+    let equal = same(a.0, e.0) && same(a.1, e.1);
+    let diff = (!(s1 || s2)).then(|| ((a.0 - e.0).hypot(a.1 - e.1), e.0.hypot(e.1)));
+    (pass, equal, diff)
+}
+
+/// A difference found while comparing two values: a tensor comparison, or
+/// a difference of structure (a missing element, another message type).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Finding {
+    Tensor(Box<TensorDiff>),
+    Structure(String),
+}
+
+/// One finding at a path inside the compared values (`[2]`, `["key"]`,
+/// `.value`; empty at the root).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub path: String,
+    pub finding: Finding,
+}
+
+impl Entry {
+    pub fn passes(&self) -> bool {
+        match &self.finding {
+            Finding::Tensor(t) => t.verdict.passes(),
+            Finding::Structure(_) => false,
+        }
+    }
+}
+
+const SEQ_FIELDS: [&str; 5] = [
+    "tensor_values",
+    "sparse_tensor_values",
+    "sequence_values",
+    "map_values",
+    "optional_values",
+];
+const OPT_FIELDS: [&str; 5] = [
+    "tensor_value",
+    "sparse_tensor_value",
+    "sequence_value",
+    "map_value",
+    "optional_value",
+];
+
+fn short_name(set: &SchemaSet, m: &Message<'_>) -> String {
+    let n = &m.def(set).full_name;
+    n.strip_prefix("onnx.").unwrap_or(n).to_string()
+}
+
+fn map_keys(set: &SchemaSet, m: &Message<'_>) -> Vec<String> {
+    let mut keys: Vec<String> = m
+        .scalars(set, "keys")
+        .filter_map(|k| k.as_i64())
+        .map(|k| k.to_string())
+        .collect();
+    keys.extend(
+        m.field(set, "string_keys")
+            .iter()
+            .filter_map(|f| match f.value {
+                crate::decode::Value::Bytes(b) => Some(format!("{:?}", String::from_utf8_lossy(b))),
+                _ => None,
+            }),
+    );
+    keys
+}
+
+fn map_values<'m, 'a>(set: &SchemaSet, m: &'m Message<'a>) -> Vec<&'m Message<'a>> {
+    m.message(set, "values")
+        .map(|v| SEQ_FIELDS.iter().flat_map(|f| v.messages(set, f)).collect())
+        .unwrap_or_default()
+}
+
+/// Compares two ONNX values (tensors, sequences, maps, optionals, sparse
+/// tensors by their values and indices) element by element.
+pub fn compare_messages(
+    expected: &Message<'_>,
+    actual: &Message<'_>,
+    dirs: (Option<&Path>, Option<&Path>),
+    opts: &DiffOptions,
+) -> Vec<Entry> {
+    let mut out = Vec::new();
+    compare_at(
+        SchemaSet::builtin(),
+        expected,
+        actual,
+        dirs,
+        opts,
+        String::new(),
+        crate::decode::DEFAULT_DEPTH,
+        &mut out,
+    );
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compare_at(
+    set: &SchemaSet,
+    e: &Message<'_>,
+    a: &Message<'_>,
+    dirs: (Option<&Path>, Option<&Path>),
+    opts: &DiffOptions,
+    path: String,
+    depth: u32,
+    out: &mut Vec<Entry>,
+) {
+    let Some(depth) = depth.checked_sub(1) else {
+        return;
+    };
+    let (en, an) = (short_name(set, e), short_name(set, a));
+    if en != an {
+        out.push(Entry {
+            path,
+            finding: Finding::Structure(format!("expected a {en}, actual is a {an}")),
+        });
+        return;
+    }
+    match en.as_str() {
+        "TensorProto" => {
+            let (ve, va) = (onnx_tensor::view(set, e), onnx_tensor::view(set, a));
+            out.push(Entry {
+                path,
+                finding: Finding::Tensor(Box::new(compare_views(&ve, &va, dirs, opts))),
+            });
+        }
+        "SparseTensorProto" => {
+            for field in ["values", "indices"] {
+                match (e.message(set, field), a.message(set, field)) {
+                    (Some(x), Some(y)) => {
+                        compare_at(set, x, y, dirs, opts, format!("{path}.{field}"), depth, out);
+                    }
+                    _ => out.push(Entry {
+                        path: format!("{path}.{field}"),
+                        finding: Finding::Structure(format!("{field} missing on one side")),
+                    }),
+                }
+            }
+            let (de, da): (Vec<i64>, Vec<i64>) = (
+                e.scalars(set, "dims").filter_map(|d| d.as_i64()).collect(),
+                a.scalars(set, "dims").filter_map(|d| d.as_i64()).collect(),
+            );
+            if de != da {
+                out.push(Entry {
+                    path,
+                    finding: Finding::Structure(format!("dense shape {de:?} vs {da:?}")),
+                });
+            }
+        }
+        "SequenceProto" => {
+            let xs: Vec<_> = SEQ_FIELDS.iter().flat_map(|f| e.messages(set, f)).collect();
+            let ys: Vec<_> = SEQ_FIELDS.iter().flat_map(|f| a.messages(set, f)).collect();
+            if xs.len() != ys.len() {
+                out.push(Entry {
+                    path: path.clone(),
+                    finding: Finding::Structure(format!(
+                        "expected {} elements, actual has {}",
+                        xs.len(),
+                        ys.len()
+                    )),
+                });
+            }
+            for (k, (x, y)) in xs.iter().zip(&ys).enumerate() {
+                compare_at(set, x, y, dirs, opts, format!("{path}[{k}]"), depth, out);
+            }
+        }
+        "OptionalProto" => {
+            let x = OPT_FIELDS.iter().find_map(|f| e.message(set, f));
+            let y = OPT_FIELDS.iter().find_map(|f| a.message(set, f));
+            match (x, y) {
+                (Some(x), Some(y)) => {
+                    compare_at(set, x, y, dirs, opts, format!("{path}.value"), depth, out)
+                }
+                (None, None) => {}
+                (Some(_), None) => out.push(Entry {
+                    path,
+                    finding: Finding::Structure(
+                        "expected a value, actual is an empty optional".into(),
+                    ),
+                }),
+                (None, Some(_)) => out.push(Entry {
+                    path,
+                    finding: Finding::Structure(
+                        "expected an empty optional, actual holds a value".into(),
+                    ),
+                }),
+            }
+        }
+        "MapProto" => {
+            let (ke, ka) = (e.int(set, "key_type"), a.int(set, "key_type"));
+            if ke != ka {
+                out.push(Entry {
+                    path,
+                    finding: Finding::Structure(format!("key types differ: {ke:?} vs {ka:?}")),
+                });
+                return;
+            }
+            let (xk, yk) = (map_keys(set, e), map_keys(set, a));
+            let (xv, yv) = (map_values(set, e), map_values(set, a));
+            for (k, key) in xk.iter().enumerate() {
+                let p = format!("{path}[{key}]");
+                match yk.iter().position(|y| y == key) {
+                    Some(j) => match (xv.get(k), yv.get(j)) {
+                        (Some(x), Some(y)) => compare_at(set, x, y, dirs, opts, p, depth, out),
+                        _ => out.push(Entry {
+                            path: p,
+                            finding: Finding::Structure("no value".into()),
+                        }),
+                    },
+                    None => out.push(Entry {
+                        path: p,
+                        finding: Finding::Structure("key missing in actual".into()),
+                    }),
+                }
+            }
+            for key in yk.iter().filter(|k| !xk.contains(k)) {
+                out.push(Entry {
+                    path: format!("{path}[{key}]"),
+                    finding: Finding::Structure("key not in expected".into()),
+                });
+            }
+        }
+        other => out.push(Entry {
+            path,
+            finding: Finding::Structure(format!("{other} values are not compared")),
+        }),
+    }
+}
+
+// ------------------------------------------------------------------ output
+
+/// A tensor comparison as text, lines indented by `indent`.
+pub fn write_tensor_text(w: &mut dyn Write, d: &TensorDiff, indent: &str) -> io::Result<()> {
+    writeln!(w, "{indent}expected: {}", d.expected.text())?;
+    writeln!(w, "{indent}actual:   {}", d.actual.text())?;
+    match d.verdict {
+        Verdict::TypeMismatch | Verdict::ShapeMismatch => {
+            writeln!(
+                w,
+                "{indent}verdict:  {} (values not compared)",
+                d.verdict.text()
+            )?;
+            return Ok(());
+        }
+        Verdict::Unavailable => {
+            writeln!(
+                w,
+                "{indent}verdict:  {} ({})",
+                d.verdict.text(),
+                d.note.as_deref().unwrap_or("")
+            )?;
+            return Ok(());
+        }
+        _ => {}
+    }
+    let share = if d.compared == 0 {
+        0.0
+    } else {
+        d.mismatches as f64 * 100.0 / d.compared as f64
+    };
+    writeln!(
+        w,
+        "{indent}tolerance: |actual - expected| <= {} + {} * |expected|",
+        fmt_f(d.atol),
+        fmt_f(d.rtol)
+    )?;
+    writeln!(
+        w,
+        "{indent}compared {} elements: {} out of tolerance ({share:.2}%), {} equal",
+        d.compared, d.mismatches, d.equal
+    )?;
+    if d.special_mismatches > 0 {
+        writeln!(
+            w,
+            "{indent}NaN/infinity at different places: {}",
+            d.special_mismatches
+        )?;
+    }
+    let dims = &d.expected.dims;
+    for (label, m) in [("max abs diff", &d.max_abs), ("max rel diff", &d.max_rel)] {
+        if let Some(m) = m {
+            writeln!(
+                w,
+                "{indent}{label}: {} at {} (expected {}, actual {})",
+                fmt_f(m.value),
+                index_text(m.index, dims),
+                m.expected.text(),
+                m.actual.text()
+            )?;
+        }
+    }
+    if !d.first.is_empty() {
+        let shown = d.first.len() as u64;
+        if shown < d.mismatches {
+            writeln!(w, "{indent}first {shown} of {} mismatches:", d.mismatches)?;
+        } else {
+            writeln!(w, "{indent}mismatch{}:", if shown == 1 { "" } else { "es" })?;
+        }
+        for m in &d.first {
+            writeln!(
+                w,
+                "{indent}  {}  expected {}  actual {}",
+                index_text(m.index, dims),
+                m.expected.text(),
+                m.actual.text()
+            )?;
+        }
+    }
+    if let Some(h) = &d.histogram {
+        let total: u64 = h.iter().sum();
+        if total > 0 {
+            writeln!(w, "{indent}|actual - expected| (finite pairs):")?;
+            let top = h.iter().copied().max().unwrap_or(1).max(1);
+            for (label, &c) in HISTOGRAM_LABELS.iter().zip(h.iter()) {
+                if c == 0 {
+                    continue;
+                }
+                let bar = usize::try_from(c.saturating_mul(40).div_ceil(top)).unwrap_or(40);
+                writeln!(w, "{indent}  {label:>7} {c:>10} {}", "#".repeat(bar))?;
+            }
+        }
+    }
+    writeln!(w, "{indent}verdict:  {}", d.verdict.text())
+}
+
+fn extreme_json(w: &mut dyn Write, m: &Option<Extreme>, dims: &[i64]) -> io::Result<()> {
+    match m {
+        None => write!(w, "null"),
+        Some(m) => {
+            write!(w, "{{\"value\": ")?;
+            f64_json(w, m.value)?;
+            write!(
+                w,
+                ", \"index\": {:?}, \"expected\": ",
+                unravel(m.index, dims)
+            )?;
+            m.expected.write_json(w)?;
+            write!(w, ", \"actual\": ")?;
+            m.actual.write_json(w)?;
+            write!(w, "}}")
+        }
+    }
+}
+
+fn info_json(w: &mut dyn Write, i: &TensorInfo) -> io::Result<()> {
+    write!(w, "{{\"data_type\": ")?;
+    string(w, &i.type_name)?;
+    write!(w, ", \"dims\": {:?}}}", i.dims)
+}
+
+/// A tensor comparison as a JSON object.
+pub fn write_tensor_json(w: &mut dyn Write, d: &TensorDiff) -> io::Result<()> {
+    write!(w, "{{\"verdict\": ")?;
+    string(w, d.verdict.id())?;
+    write!(w, ", \"expected\": ")?;
+    info_json(w, &d.expected)?;
+    write!(w, ", \"actual\": ")?;
+    info_json(w, &d.actual)?;
+    if let Some(n) = &d.note {
+        write!(w, ", \"note\": ")?;
+        string(w, n)?;
+    }
+    if matches!(
+        d.verdict,
+        Verdict::Identical | Verdict::Within | Verdict::Out
+    ) {
+        write!(w, ", \"rtol\": ")?;
+        f64_json(w, d.rtol)?;
+        write!(w, ", \"atol\": ")?;
+        f64_json(w, d.atol)?;
+        let share = if d.compared == 0 {
+            0.0
+        } else {
+            d.mismatches as f64 / d.compared as f64
+        };
+        write!(
+            w,
+            ", \"compared\": {}, \"mismatches\": {}, \"mismatch_share\": ",
+            d.compared, d.mismatches
+        )?;
+        f64_json(w, share)?;
+        write!(
+            w,
+            ", \"equal\": {}, \"special_mismatches\": {}",
+            d.equal, d.special_mismatches
+        )?;
+        write!(w, ", \"max_abs_diff\": ")?;
+        extreme_json(w, &d.max_abs, &d.expected.dims)?;
+        write!(w, ", \"max_rel_diff\": ")?;
+        extreme_json(w, &d.max_rel, &d.expected.dims)?;
+        write!(w, ", \"first_mismatches\": [")?;
+        for (k, m) in d.first.iter().enumerate() {
+            if k > 0 {
+                write!(w, ", ")?;
+            }
+            write!(
+                w,
+                "{{\"index\": {:?}, \"expected\": ",
+                unravel(m.index, &d.expected.dims)
+            )?;
+            m.expected.write_json(w)?;
+            write!(w, ", \"actual\": ")?;
+            m.actual.write_json(w)?;
+            write!(w, "}}")?;
+        }
+        write!(w, "]")?;
+        if let Some(h) = &d.histogram {
+            write!(w, ", \"histogram\": [")?;
+            for (k, (label, c)) in HISTOGRAM_LABELS.iter().zip(h.iter()).enumerate() {
+                if k > 0 {
+                    write!(w, ", ")?;
+                }
+                write!(w, "{{\"bin\": ")?;
+                string(w, label)?;
+                write!(w, ", \"count\": {c}}}")?;
+            }
+            write!(w, "]")?;
+        }
+    }
+    write!(w, "}}")
+}
+
+/// A picture of |actual - expected| for an image-shaped tensor pair, made
+/// by the picture module (NaN where exactly one side is NaN).
+pub fn difference_png(
+    expected: &TensorView<'_, '_>,
+    actual: &TensorView<'_, '_>,
+    dirs: (Option<&Path>, Option<&Path>),
+) -> Result<Vec<u8>, String> {
+    let dims = expected.dims.clone().unwrap_or_default();
+    if expected.dims != actual.dims || expected.type_name != actual.type_name {
+        return Err("the tensors differ in type or shape".into());
+    }
+    let layout = crate::picture::layout(&dims).ok_or_else(|| {
+        format!("shape {dims:?} is not image-shaped (H x W, [1 x] C x H x W, [1 x] H x W x C, N x C x H x W)")
+    })?;
+    let n = layout.elements().ok_or("too many elements")?;
+    if n.saturating_mul(4) > crate::picture::MAX_PICTURE_BYTES {
+        return Err("the picture would be too large".into());
+    }
+    if expected.elem.is_none_or(|e| !e.is_numeric()) {
+        return Err(format!("{} values cannot be drawn", expected.type_name));
+    }
+    let mut le = load_values(expected, dirs.0);
+    let mut la = load_values(actual, dirs.1);
+    let mut buf: Vec<u8> = Vec::new();
+    {
+        let (ie, ia) = (elements(&mut le), elements(&mut la));
+        for (e, a) in ie.zip(ia).take(usize::try_from(n).unwrap_or(usize::MAX)) {
+            let v = match (e, a) {
+                (Element::C64(er, ei), Element::C64(ar, ai)) => {
+                    (f64::from(ar - er)).hypot(f64::from(ai - ei))
+                }
+                (Element::C128(er, ei), Element::C128(ar, ai)) => (ar - er).hypot(ai - ei),
+                (e, a) => match (e.as_f64(), a.as_f64()) {
+                    (Some(x), Some(y)) if x.is_nan() && y.is_nan() => 0.0,
+                    (Some(x), Some(y)) if x == y => 0.0,
+                    (Some(x), Some(y)) => (y - x).abs(),
+                    _ => f64::NAN,
+                },
+            };
+            buf.extend_from_slice(&(v as f32).to_le_bytes());
+        }
+    }
+    if buf.len() as u64 != n.saturating_mul(4) {
+        return Err("values unavailable".into());
+    }
+    let view = TensorView {
+        type_name: "FLOAT".into(),
+        elem: Some(Elem::F32),
+        dims: Some(dims),
+        byte_aligned: false,
+        elements: n,
+        data: crate::tensor::TensorData::Raw(&buf),
+    };
+    crate::picture::png_bytes(&view, None).map_err(|e| e.to_string())
+}
+
+// ------------------------------------------------------------------ models
+
+/// What differs about one initializer of two models.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InitFinding {
+    OnlyExpected,
+    OnlyActual,
+    Tensor(Box<TensorDiff>),
+}
+
+/// Two models compared: initializers by name, nodes of the main graph.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ModelDiff {
+    /// Initializers that differ (or are on one side only), in expected's
+    /// order then actual's extra ones.
+    pub initializers: Vec<(String, InitFinding)>,
+    /// Initializers found on both sides that pass.
+    pub same_initializers: usize,
+    /// One line per node difference.
+    pub nodes: Vec<String>,
+    pub node_counts: (usize, usize),
+}
+
+impl ModelDiff {
+    pub fn passes(&self) -> bool {
+        self.nodes.is_empty()
+            && self.initializers.iter().all(|(_, f)| match f {
+                InitFinding::Tensor(t) => t.verdict.passes(),
+                _ => false,
+            })
+    }
+}
+
+fn strs<'a>(set: &SchemaSet, m: &Message<'a>, field: &str) -> Vec<String> {
+    m.field(set, field)
+        .iter()
+        .filter_map(|f| match f.value {
+            crate::decode::Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn raw<'a>(bytes: &'a [u8], m: &Message<'_>) -> &'a [u8] {
+    let (s, e) = (
+        usize::try_from(m.offset).unwrap_or(0),
+        usize::try_from(m.end).unwrap_or(0),
+    );
+    bytes.get(s..e).unwrap_or(&[])
+}
+
+/// A short text of an attribute's value for the simple kinds (float, int,
+/// string and their lists); None for tensors and graphs.
+fn attribute_value(set: &SchemaSet, a: &Message<'_>) -> Option<String> {
+    if a.has(set, "f") {
+        let v = a.scalar(set, "f")?;
+        return Some(match v {
+            crate::decode::ScalarValue::F32(f) => format!("{f:?}"),
+            other => format!("{other:?}"),
+        });
+    }
+    if a.has(set, "i") {
+        return a.int(set, "i").map(|i| i.to_string());
+    }
+    if let Some(b) = a.bytes(set, "s") {
+        return Some(crate::render::text::quoted(b));
+    }
+    if a.has(set, "ints") {
+        let v: Vec<String> = a
+            .scalars(set, "ints")
+            .filter_map(|v| v.as_i64())
+            .map(|v| v.to_string())
+            .collect();
+        return Some(format!("[{}]", v.join(", ")));
+    }
+    if a.has(set, "floats") {
+        let v: Vec<String> = a
+            .scalars(set, "floats")
+            .map(|v| match v {
+                crate::decode::ScalarValue::F32(f) => format!("{f:?}"),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        return Some(format!("[{}]", v.join(", ")));
+    }
+    None
+}
+
+fn node_label(set: &SchemaSet, n: &Message<'_>, k: usize) -> String {
+    let op = n.str(set, "op_type").unwrap_or("?");
+    match n.str(set, "name").filter(|s| !s.is_empty()) {
+        Some(name) => format!("node {k} {name:?} ({op})"),
+        None => format!("node {k} ({op})"),
+    }
+}
+
+fn op_of(set: &SchemaSet, n: &Message<'_>) -> String {
+    let op = n.str(set, "op_type").unwrap_or("?");
+    match n.str(set, "domain").filter(|d| !d.is_empty()) {
+        Some(d) => format!("{d}.{op}"),
+        None => op.to_string(),
+    }
+}
+
+/// Compares two decoded ModelProtos: initializers by name (missing on
+/// either side, type or shape changed, values out of tolerance) and the
+/// main graph's nodes (matched by name when every node has a unique name,
+/// else by position): op, inputs, outputs and attributes.
+pub fn compare_models(
+    expected: (&Message<'_>, &[u8], Option<&Path>),
+    actual: (&Message<'_>, &[u8], Option<&Path>),
+    opts: &DiffOptions,
+) -> ModelDiff {
+    let set = SchemaSet::builtin();
+    let mut out = ModelDiff::default();
+    let ge = expected.0.message(set, "graph");
+    let ga = actual.0.message(set, "graph");
+    let inits = |g: Option<&Message<'_>>| -> Vec<(String, usize)> {
+        g.map(|g| {
+            g.messages(set, "initializer")
+                .enumerate()
+                .map(|(k, t)| (t.str(set, "name").unwrap_or("").to_string(), k))
+                .collect()
+        })
+        .unwrap_or_default()
+    };
+    let (ie, ia) = (inits(ge), inits(ga));
+    let te: Vec<&Message<'_>> = ge
+        .map(|g| g.messages(set, "initializer").collect())
+        .unwrap_or_default();
+    let ta: Vec<&Message<'_>> = ga
+        .map(|g| g.messages(set, "initializer").collect())
+        .unwrap_or_default();
+    for (name, k) in &ie {
+        match ia.iter().find(|(n, _)| n == name) {
+            None => out
+                .initializers
+                .push((name.clone(), InitFinding::OnlyExpected)),
+            Some((_, j)) => {
+                if let (Some(x), Some(y)) = (te.get(*k), ta.get(*j)) {
+                    let d = compare_views(
+                        &onnx_tensor::view(set, x),
+                        &onnx_tensor::view(set, y),
+                        (expected.2, actual.2),
+                        opts,
+                    );
+                    if d.verdict.passes() {
+                        out.same_initializers += 1;
+                    } else {
+                        out.initializers
+                            .push((name.clone(), InitFinding::Tensor(Box::new(d))));
+                    }
+                }
+            }
+        }
+    }
+    for (name, _) in &ia {
+        if !ie.iter().any(|(n, _)| n == name) {
+            out.initializers
+                .push((name.clone(), InitFinding::OnlyActual));
+        }
+    }
+    let ne: Vec<&Message<'_>> = ge
+        .map(|g| g.messages(set, "node").collect())
+        .unwrap_or_default();
+    let na: Vec<&Message<'_>> = ga
+        .map(|g| g.messages(set, "node").collect())
+        .unwrap_or_default();
+    out.node_counts = (ne.len(), na.len());
+    let unique_names = |ns: &[&Message<'_>]| {
+        let mut names: Vec<&str> = ns
+            .iter()
+            .filter_map(|n| n.str(set, "name"))
+            .filter(|s| !s.is_empty())
+            .collect();
+        let all = names.len() == ns.len();
+        names.sort_unstable();
+        names.dedup();
+        all && names.len() == ns.len()
+    };
+    let by_name = unique_names(&ne) && unique_names(&na);
+    let mut matched = vec![false; na.len()];
+    for (k, x) in ne.iter().enumerate() {
+        let j = if by_name {
+            na.iter()
+                .position(|y| y.str(set, "name") == x.str(set, "name"))
+        } else {
+            (k < na.len()).then_some(k)
+        };
+        let Some(j) = j else {
+            out.nodes
+                .push(format!("{}: only in expected", node_label(set, x, k)));
+            continue;
+        };
+        if let Some(m) = matched.get_mut(j) {
+            *m = true;
+        }
+        let Some(y) = na.get(j) else { continue };
+        let label = node_label(set, x, k);
+        let (oe, oa) = (op_of(set, x), op_of(set, y));
+        if oe != oa {
+            out.nodes.push(format!("{label}: op {oe} -> {oa}"));
+        }
+        for field in ["input", "output"] {
+            let (a, b) = (strs(set, x, field), strs(set, y, field));
+            if a != b {
+                out.nodes.push(format!("{label}: {field}s {a:?} -> {b:?}"));
+            }
+        }
+        let attrs = |n: &Message<'_>, bytes: &[u8]| -> Vec<(String, Vec<u8>, Option<String>)> {
+            n.messages(set, "attribute")
+                .map(|a| {
+                    (
+                        a.str(set, "name").unwrap_or("").to_string(),
+                        raw(bytes, a).to_vec(),
+                        attribute_value(set, a),
+                    )
+                })
+                .collect()
+        };
+        let (ae, aa) = (attrs(x, expected.1), attrs(y, actual.1));
+        for (name, v, tv) in &ae {
+            match aa.iter().find(|(n, _, _)| n == name) {
+                None => out
+                    .nodes
+                    .push(format!("{label}: attribute {name} only in expected")),
+                Some((_, w, tw)) if w != v => out.nodes.push(match (tv, tw) {
+                    (Some(x), Some(y)) if x != y => {
+                        format!("{label}: attribute {name} {x} -> {y}")
+                    }
+                    _ => format!("{label}: attribute {name} differs"),
+                }),
+                _ => {}
+            }
+        }
+        for (name, _, _) in aa
+            .iter()
+            .filter(|(n, _, _)| !ae.iter().any(|(m, _, _)| m == n))
+        {
+            out.nodes
+                .push(format!("{label}: attribute {name} only in actual"));
+        }
+    }
+    for (j, y) in na.iter().enumerate() {
+        if !matched.get(j).copied().unwrap_or(true) {
+            out.nodes
+                .push(format!("{}: only in actual", node_label(set, y, j)));
+        }
+    }
+    out
+}
+
+pub fn write_model_text(w: &mut dyn Write, d: &ModelDiff) -> io::Result<()> {
+    let differing = d.initializers.len();
+    writeln!(
+        w,
+        "initializers: {} the same or within tolerance, {differing} differ",
+        d.same_initializers
+    )?;
+    for (name, f) in &d.initializers {
+        match f {
+            InitFinding::OnlyExpected => writeln!(w, "  {name:?}: only in expected")?,
+            InitFinding::OnlyActual => writeln!(w, "  {name:?}: only in actual")?,
+            InitFinding::Tensor(t) => {
+                writeln!(w, "  {name:?}: {}", t.verdict.text())?;
+                write_tensor_text(w, t, "    ")?;
+            }
+        }
+    }
+    writeln!(
+        w,
+        "nodes: {} in expected, {} in actual, {} difference{}",
+        d.node_counts.0,
+        d.node_counts.1,
+        d.nodes.len(),
+        if d.nodes.len() == 1 { "" } else { "s" }
+    )?;
+    for n in &d.nodes {
+        writeln!(w, "  {n}")?;
+    }
+    Ok(())
+}
+
+pub fn write_model_json(w: &mut dyn Write, d: &ModelDiff) -> io::Result<()> {
+    write!(
+        w,
+        "{{\"same_initializers\": {}, \"initializers\": [",
+        d.same_initializers
+    )?;
+    for (k, (name, f)) in d.initializers.iter().enumerate() {
+        if k > 0 {
+            write!(w, ", ")?;
+        }
+        write!(w, "{{\"name\": ")?;
+        string(w, name)?;
+        match f {
+            InitFinding::OnlyExpected => write!(w, ", \"only_in\": \"expected\"")?,
+            InitFinding::OnlyActual => write!(w, ", \"only_in\": \"actual\"")?,
+            InitFinding::Tensor(t) => {
+                write!(w, ", \"tensor\": ")?;
+                write_tensor_json(w, t)?;
+            }
+        }
+        write!(w, "}}")?;
+    }
+    write!(
+        w,
+        "], \"nodes\": {{\"expected\": {}, \"actual\": {}, \"differences\": [",
+        d.node_counts.0, d.node_counts.1
+    )?;
+    for (k, n) in d.nodes.iter().enumerate() {
+        if k > 0 {
+            write!(w, ", ")?;
+        }
+        string(w, n)?;
+    }
+    write!(w, "]}}}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tolerance_in_the_tensor_type() {
+        let (r, a) = (DEFAULT_RTOL, DEFAULT_ATOL);
+        assert!(close(Arith::F64, 1.001, 1.0, r, a));
+        assert!(!close(Arith::F64, 1.0011, 1.0, r, a));
+        assert!(close(Arith::F32, 0.0, 0.0, r, a));
+        assert!(!close(Arith::F32, 2e-7, 0.0, r, a));
+        // float16: atol 1e-7 rounds to the subnormal 1.19e-7.
+        assert!(close(Arith::F16, 1.1920929e-7, 0.0, r, a));
+        assert_eq!(
+            float_pass(Arith::F32, f64::NAN, f64::NAN, r, a),
+            (true, true)
+        );
+        assert_eq!(float_pass(Arith::F32, f64::NAN, 1.0, r, a), (false, true));
+        assert_eq!(
+            float_pass(Arith::F32, f64::INFINITY, f64::INFINITY, r, a),
+            (true, true)
+        );
+        assert_eq!(
+            float_pass(Arith::F32, f64::NEG_INFINITY, f64::INFINITY, r, a),
+            (false, true)
+        );
+    }
+
+    #[test]
+    fn counts_on_both_paths() {
+        let raw: Vec<u8> = [1.0f32, 2.0, f32::NAN]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let raw2: Vec<u8> = [1.0f32, 2.001, f32::NAN]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let view = |data| TensorView {
+            type_name: "FLOAT".into(),
+            elem: Some(Elem::F32),
+            dims: Some(vec![3]),
+            byte_aligned: false,
+            elements: 3,
+            data,
+        };
+        let d = compare_views(
+            &view(TensorData::Raw(&raw)),
+            &view(TensorData::Raw(&raw2)),
+            (None, None),
+            &DiffOptions::default(),
+        );
+        assert_eq!((d.compared, d.equal, d.mismatches), (3, 2, 0));
+        assert_eq!(d.verdict, Verdict::Within);
+        // FLOAT16 goes through the element iterators.
+        let h: Vec<u8> = [0x3c00u16, 0x4000]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let v16 = |data| TensorView {
+            type_name: "FLOAT16".into(),
+            elem: Some(Elem::F16),
+            dims: Some(vec![2]),
+            byte_aligned: false,
+            elements: 2,
+            data,
+        };
+        let d = compare_views(
+            &v16(TensorData::Raw(&h)),
+            &v16(TensorData::Raw(&h)),
+            (None, None),
+            &DiffOptions::default(),
+        );
+        assert_eq!((d.compared, d.equal, d.verdict), (2, 2, Verdict::Identical));
+    }
+
+    #[test]
+    fn mutated_pairs_never_panic() {
+        let e: &[u8] = include_bytes!("../tests/fixtures/onnx-testdata/diff/seq_expected.pb");
+        let a: &[u8] = include_bytes!("../tests/fixtures/onnx-testdata/diff/seq_actual.pb");
+        let fopts = crate::formats::FormatOptions::default();
+        let Ok(de) = crate::formats::detect(e, &fopts) else {
+            panic!("fixture")
+        };
+        let crate::formats::Body::Message { message: me, .. } = &de.body else {
+            panic!("fixture")
+        };
+        for at in 0..a.len() {
+            for v in [0u8, 1, 0x7f, 0x80, 0xff] {
+                let mut m = a.to_vec();
+                m[at] = v;
+                let Ok(d) = crate::formats::decode_as(
+                    crate::formats::find("onnx-sequence").expect("format"),
+                    &m,
+                    &fopts,
+                ) else {
+                    continue;
+                };
+                if let crate::formats::Body::Message { message, .. } = &d.body {
+                    for entry in
+                        compare_messages(me, message, (None, None), &DiffOptions::default())
+                    {
+                        if let Finding::Tensor(t) = &entry.finding {
+                            let mut sink = Vec::new();
+                            write_tensor_text(&mut sink, t, "").expect("text");
+                            write_tensor_json(&mut sink, t).expect("json");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unravel_row_major() {
+        assert_eq!(unravel(7, &[2, 3, 2]), vec![1, 0, 1]);
+        assert_eq!(unravel(0, &[]), Vec::<u64>::new());
+        assert_eq!(index_text(5, &[2, 3]), "[1, 2]");
+    }
+}
