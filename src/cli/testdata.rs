@@ -52,7 +52,7 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
     let dir = Path::new(&args.file);
     let Some((model, files)) = testdata::test_files(dir)? else {
         return super::usage(&format!(
-            "{}: a folder is read as an ONNX test (model.onnx and test_data_set_N/); use -r to decode every file in it",
+            "{}: is a directory, and not an ONNX test folder (model.onnx and test_data_set_N/); use -r to decode every file in it",
             args.file
         ));
     };
