@@ -126,21 +126,48 @@ pub fn decode_message<'a>(
     base: u64,
     ctx: DecodeContext,
 ) -> Result<Message<'a>> {
-    decode_segments(set, id, &[(buf, base)], ctx)
+    decode_segments(set, id, Segments::One(buf, base), ctx)
 }
 
-/// Decodes the concatenation of `segments` (each a slice and its absolute
-/// offset) as one message: protobuf's merge of several occurrences.
+/// The bytes a message is decoded from: one slice, or the occurrences of a
+/// singular message field (each `Value::Bytes` at its `value_offset`),
+/// decoded as their concatenation (protobuf's merge).
+#[derive(Clone, Copy)]
+enum Segments<'s, 'a> {
+    One(&'a [u8], u64),
+    Occurrences(&'s [Field<'a>]),
+}
+
+impl<'a> Segments<'_, 'a> {
+    fn len(&self) -> usize {
+        match self {
+            Segments::One(..) => 1,
+            Segments::Occurrences(f) => f.len(),
+        }
+    }
+    fn get(&self, i: usize) -> Option<(&'a [u8], u64)> {
+        match *self {
+            Segments::One(buf, base) => (i == 0).then_some((buf, base)),
+            Segments::Occurrences(fields) => match fields.get(i)?.value {
+                Value::Bytes(b) => Some((b, fields.get(i)?.value_offset)),
+                _ => Some((&[], fields.get(i)?.value_offset)),
+            },
+        }
+    }
+}
+
+/// Decodes the concatenation of `segments` as one message.
 fn decode_segments<'a>(
     set: &SchemaSet,
     id: MsgId,
-    segments: &[(&'a [u8], u64)],
+    segments: Segments<'_, 'a>,
     ctx: DecodeContext,
 ) -> Result<Message<'a>> {
     let def = set.message(id);
+    let all = || (0..segments.len()).filter_map(|i| segments.get(i));
     // Counted first so that the list is allocated once at its exact size.
     let mut count = 0usize;
-    for &(buf, base) in segments {
+    for (buf, base) in all() {
         // A fault is reported by the second pass, in wire order.
         count = FieldReader::new(buf, base)
             .take_while(Result::is_ok)
@@ -148,28 +175,33 @@ fn decode_segments<'a>(
             .saturating_add(count);
     }
     let mut fields = Vec::with_capacity(count);
-    for &(buf, base) in segments {
+    for (buf, base) in all() {
         for wire in FieldReader::new(buf, base) {
             let wire = wire.map_err(|e| e.within(def.name.clone()))?;
             fields.push(read_field(set, def, wire, ctx)?);
         }
     }
     resolve_oneofs(def, &mut fields);
-    // Wire order is offset order (later occurrences sit later in the input),
-    // so an unstable sort on (slot, offset) keeps occurrences in wire order
-    // without the scratch buffer of a stable sort.
-    fields.sort_unstable_by_key(|f| (f.slot.unwrap_or(usize::MAX), f.offset));
-    let fields = merge_slots(set, def, fields, ctx)?;
-    let offset = segments.first().map_or(0, |&(_, base)| base);
+    sort_fields(&mut fields);
+    merge_slots(set, def, &mut fields, ctx)?;
+    let offset = segments.get(0).map_or(0, |(_, base)| base);
     let end = segments
-        .last()
-        .map_or(offset, |&(buf, base)| base + buf.len() as u64);
+        .get(segments.len().saturating_sub(1))
+        .map_or(offset, |(buf, base)| base + buf.len() as u64);
     Ok(Message {
         def: id,
         offset,
         end,
         fields,
     })
+}
+
+/// Known fields by slot, unknown fields last. Wire order is offset order
+/// (later occurrences sit later in the input), so an unstable sort on
+/// (slot, offset) keeps occurrences in wire order without the scratch
+/// buffer of a stable sort.
+fn sort_fields(fields: &mut [Field<'_>]) {
+    fields.sort_unstable_by_key(|f| (f.slot.unwrap_or(usize::MAX), f.offset));
 }
 
 /// One field as read from the wire. A message field that is not repeated is
@@ -270,60 +302,90 @@ fn resolve_oneofs(def: &MessageDef, fields: &mut Vec<Field<'_>>) {
     });
 }
 
-/// Applies the merge rules to fields sorted by slot: a singular scalar keeps
-/// its last occurrence, a singular message's occurrences are decoded as one
-/// message, map entries keep the last of each key, repeated fields all.
+/// Applies the merge rules, in place, to fields sorted by slot: a singular
+/// scalar keeps its last occurrence, a singular message's occurrences are
+/// decoded as one message, map entries keep the last of each key, repeated
+/// fields keep all.
 fn merge_slots<'a>(
     set: &SchemaSet,
     def: &MessageDef,
-    fields: Vec<Field<'a>>,
+    fields: &mut Vec<Field<'a>>,
     ctx: DecodeContext,
-) -> Result<Vec<Field<'a>>> {
-    let needs_work = fields.windows(2).any(|w| match w {
-        [a, b] => a.slot.is_some() && a.slot == b.slot && !is_repeated(def, a.slot),
-        _ => false,
-    }) || fields.iter().any(|f| is_deferred(def, f))
-        || fields.iter().any(|f| is_map(set, def, f.slot));
-    if !needs_work {
-        return Ok(fields);
-    }
-    let mut out: Vec<Field<'a>> = Vec::with_capacity(fields.len());
-    let mut rest = fields.into_iter().peekable();
-    while let Some(first) = rest.next() {
-        let slot = first.slot;
-        let Some((s, fdef)) = slot.and_then(|s| Some((s, def.fields.get(s)?))) else {
-            out.push(first);
-            continue;
-        };
-        if fdef.repeated() {
-            if is_map(set, def, Some(s)) {
-                let mut entries = vec![first];
-                while let Some(f) = rest.next_if(|f| f.slot == slot) {
-                    entries.push(f);
+) -> Result<()> {
+    let mut w = 0usize;
+    let mut i = 0usize;
+    let mut resort = false;
+    while i < fields.len() {
+        let slot = fields.get(i).and_then(|f| f.slot);
+        let mut j = i + 1;
+        while j < fields.len() && fields.get(j).and_then(|f| f.slot) == slot {
+            j += 1;
+        }
+        let fdef = slot.and_then(|s| def.fields.get(s));
+        match fdef {
+            // Unknown fields and repeated fields: every occurrence.
+            None => {
+                for k in i..j {
+                    fields.swap(w, k);
+                    w += 1;
                 }
-                dedupe_map(set, &mut entries);
-                out.append(&mut entries);
-            } else {
-                out.push(first);
             }
-            continue;
+            Some(d) if d.repeated() && !is_map(set, def, slot) => {
+                for k in i..j {
+                    fields.swap(w, k);
+                    w += 1;
+                }
+            }
+            Some(_) if is_map(set, def, slot) => {
+                let keep = last_of_each_key(set, fields.get(i..j).unwrap_or(&[]));
+                for (k, kept) in (i..j).zip(keep) {
+                    if kept {
+                        fields.swap(w, k);
+                        w += 1;
+                    }
+                }
+            }
+            Some(d) if fields.get(i).is_some_and(|f| is_deferred(def, f)) => {
+                let run = fields.get(i..j).unwrap_or(&[]);
+                match merge_messages(set, def, d, run, ctx)? {
+                    Some(merged) => {
+                        if let Some(slot) = fields.get_mut(w) {
+                            *slot = merged;
+                        }
+                        w += 1;
+                    }
+                    None => {
+                        // Leniently: occurrences that do not decode together
+                        // are kept raw, among the unknown fields.
+                        for k in i..j {
+                            if let Some(f) = fields.get_mut(k) {
+                                f.slot = None;
+                                f.value = Value::Unknown(match f.value {
+                                    Value::Bytes(b) if d.group => WireValue::Group(b),
+                                    Value::Bytes(b) => WireValue::Len(b),
+                                    _ => WireValue::Len(&[]),
+                                });
+                            }
+                            fields.swap(w, k);
+                            w += 1;
+                        }
+                        resort = true;
+                    }
+                }
+            }
+            // A singular scalar, string or bytes field: the last.
+            Some(_) => {
+                fields.swap(w, j - 1);
+                w += 1;
+            }
         }
-        let mut group = vec![first];
-        while let Some(f) = rest.next_if(|f| f.slot == slot) {
-            group.push(f);
-        }
-        if group.first().is_some_and(|f| is_deferred(def, f)) {
-            out.extend(merge_messages(set, def, fdef, group, ctx)?);
-        } else if let Some(last) = group.pop() {
-            out.push(last);
-        }
+        i = j;
     }
-    Ok(out)
-}
-
-fn is_repeated(def: &MessageDef, slot: Option<usize>) -> bool {
-    slot.and_then(|s| def.fields.get(s))
-        .is_some_and(FieldDef::repeated)
+    fields.truncate(w);
+    if resort {
+        sort_fields(fields);
+    }
+    Ok(())
 }
 
 /// A singular message field still held as bytes by [`read_field`].
@@ -344,56 +406,33 @@ fn is_map(set: &SchemaSet, def: &MessageDef, slot: Option<usize>) -> bool {
     }
 }
 
-/// Decodes the occurrences of a singular message field as one message.
-/// Leniently, occurrences that cannot be decoded together are kept raw.
+/// Decodes the occurrences of a singular message field as one message;
+/// leniently, None when they do not decode.
 fn merge_messages<'a>(
     set: &SchemaSet,
     def: &MessageDef,
     fdef: &FieldDef,
-    group: Vec<Field<'a>>,
+    run: &[Field<'a>],
     ctx: DecodeContext,
-) -> Result<Vec<Field<'a>>> {
-    let FieldType::Message(sub) = fdef.ty else {
-        return Ok(group);
+) -> Result<Option<Field<'a>>> {
+    let (FieldType::Message(sub), Some(first), Some(last)) = (fdef.ty, run.first(), run.last())
+    else {
+        return Ok(None);
     };
-    let (Some(first), Some(last)) = (group.first(), group.last()) else {
-        return Ok(group);
-    };
-    let segments: Vec<(&'a [u8], u64)> = group
-        .iter()
-        .filter_map(|f| match f.value {
-            Value::Bytes(b) => Some((b, f.value_offset)),
-            _ => None,
-        })
-        .collect();
     let decoded = ctx
         .enter(first.value_offset)
-        .and_then(|inner| decode_segments(set, sub, &segments, inner));
+        .and_then(|inner| decode_segments(set, sub, Segments::Occurrences(run), inner));
     match decoded {
-        Ok(m) => Ok(vec![Field {
+        Ok(m) => Ok(Some(Field {
             slot: first.slot,
             number: first.number,
             offset: first.offset,
             value_offset: first.value_offset,
             end: last.end,
             value: Value::Message(Box::new(m)),
-        }]),
+        })),
         Err(e) if ctx.strict => Err(e.within(format!("{}.{}", def.name, fdef.name))),
-        Err(_) => Ok(group
-            .into_iter()
-            .map(|f| {
-                let raw = match f.value {
-                    Value::Bytes(b) if fdef.group => WireValue::Group(b),
-                    Value::Bytes(b) => WireValue::Len(b),
-                    _ => WireValue::Len(&[]),
-                };
-                Field {
-                    slot: None,
-                    value: Value::Unknown(raw),
-                    ..f
-                }
-            })
-            .collect()),
+        Err(_) => Ok(None),
     }
 }
 
@@ -425,24 +464,22 @@ fn map_key<'a>(set: &SchemaSet, entry: &Message<'a>) -> MapKey<'a> {
     }
 }
 
-/// Of the map entries `entries` (one map field, wire order), keeps the
-/// last of each key.
-fn dedupe_map<'a>(set: &SchemaSet, entries: &mut Vec<Field<'a>>) {
-    let mut last: std::collections::HashMap<MapKey<'a>, usize> = std::collections::HashMap::new();
+/// Of the entries of one map field (wire order), which to keep: the last
+/// of each key.
+fn last_of_each_key(set: &SchemaSet, entries: &[Field<'_>]) -> Vec<bool> {
+    let mut last = std::collections::HashMap::new();
     for (i, f) in entries.iter().enumerate() {
         if let Value::Message(m) = &f.value {
             last.insert(map_key(set, m), i);
         }
     }
-    let mut i = 0usize;
-    entries.retain(|f| {
-        let here = i;
-        i += 1;
-        match &f.value {
-            Value::Message(m) => last.get(&map_key(set, m)) == Some(&here),
-            _ => true,
+    let mut keep = vec![false; entries.len()];
+    for &i in last.values() {
+        if let Some(k) = keep.get_mut(i) {
+            *k = true;
         }
-    });
+    }
+    keep
 }
 
 fn decode_value<'a>(
