@@ -202,3 +202,25 @@ fn a_message_repeated_100k_times_merges_once() {
     assert_eq!(seg[0].int(set, "begin"), Some(99_999));
     assert_eq!(seg[0].field(set, "begin").len(), 1);
 }
+
+/// Leniently (a user's schema), occurrences of a message field that cannot
+/// be decoded together are all kept raw among the unknown fields, and the
+/// rest of the message still decodes.
+#[test]
+fn occurrences_that_do_not_decode_together_are_kept_raw() {
+    let set = user_schema::load_proto(&Path::new(DIR).join("merge.proto"), &[]).unwrap();
+    // one {a: 1}, one {<a key cut short>}, x: 5
+    let bytes = [0x0a, 0x02, 0x08, 0x01, 0x0a, 0x02, 0xff, 0xff, 0x18, 0x05];
+    let decoded = user_schema::decode(&set, "mc.Outer", &bytes, 100).unwrap();
+    let formats::Body::UserMessage { message, .. } = &decoded.body else {
+        panic!("not a user message");
+    };
+    assert_eq!(message.int(&set, "x"), Some(5));
+    assert!(!message.has(&set, "one"));
+    let unknown: Vec<(u32, u64)> = message
+        .unknown()
+        .iter()
+        .map(|f| (f.number, f.offset))
+        .collect();
+    assert_eq!(unknown, [(1, 0), (1, 4)]);
+}
