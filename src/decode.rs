@@ -4,7 +4,9 @@
 
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::schema::{FieldDef, FieldType, MessageDef, MsgId, Scalar, SchemaSet};
-use crate::wire::{FieldReader, PackedVarints, WireType, WireValue, count_packed_varints};
+use crate::wire::{
+    FieldReader, PackedVarints, WireType, WireValue, count_fields, count_packed_varints,
+};
 
 /// How deep messages may nest before decoding stops, like protobuf's own
 /// runtimes (prost and C++ both use 100).
@@ -167,12 +169,8 @@ fn decode_segments<'a>(
     let all = || (0..segments.len()).filter_map(|i| segments.get(i));
     // Counted first so that the list is allocated once at its exact size.
     let mut count = 0usize;
-    for (buf, base) in all() {
-        // A fault is reported by the second pass, in wire order.
-        count = FieldReader::new(buf, base)
-            .take_while(Result::is_ok)
-            .count()
-            .saturating_add(count);
+    for (buf, _) in all() {
+        count = count_fields(buf).saturating_add(count);
     }
     let mut fields = Vec::with_capacity(count);
     for (buf, base) in all() {
