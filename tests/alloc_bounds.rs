@@ -321,6 +321,12 @@ fn tiny_field_ratios(bytes: &[u8]) -> Vec<(&'static str, f64)> {
         });
         out.push((f.id, peak as f64 / len));
     }
+    let peak = peak_during(|| {
+        if let Ok(d) = formats::detect(bytes, &FormatOptions::default()) {
+            let _ = text::write_decoded(&mut Sink(0), &d, &ropts);
+        }
+    });
+    out.push(("detect", peak as f64 / len));
     out
 }
 
