@@ -4,11 +4,18 @@
 
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::schema::{FieldDef, FieldType, MessageDef, MsgId, Scalar, SchemaSet};
-use crate::wire::{FieldReader, PackedVarints, WireType, WireValue, count_packed_varints};
+use crate::wire::{
+    FieldReader, PackedVarints, WireType, WireValue, count_fields, count_packed_varints,
+};
 
 /// How deep messages may nest before decoding stops, like protobuf's own
 /// runtimes (prost and C++ both use 100).
 pub const DEFAULT_DEPTH: u32 = 100;
+
+/// The hard limit on nesting, whatever a caller (or `--max-depth`) asks
+/// for: decoding and the renderers of the decoded tree take a few stack
+/// frames per level, and this keeps them far below the stack's size.
+pub const MAX_NESTING: u32 = 1000;
 
 /// The depth budget and strictness, passed by value into every nested
 /// message (prost's `DecodeContext`).
@@ -22,6 +29,8 @@ pub struct DecodeContext {
     /// With `strict`: still keep fields the schema does not know (formats
     /// whose schema grows, such as ModelProto, show them instead of failing).
     pub allow_unknown: bool,
+    /// The depth the budget started from (for the error message).
+    pub limit: u32,
 }
 
 impl DecodeContext {
@@ -30,6 +39,7 @@ impl DecodeContext {
             depth_left: DEFAULT_DEPTH,
             strict: true,
             allow_unknown: false,
+            limit: DEFAULT_DEPTH,
         }
     }
     pub fn lenient() -> Self {
@@ -37,15 +47,28 @@ impl DecodeContext {
             depth_left: DEFAULT_DEPTH,
             strict: false,
             allow_unknown: true,
+            limit: DEFAULT_DEPTH,
+        }
+    }
+    /// A different depth budget, capped at [`MAX_NESTING`].
+    pub fn with_max_depth(self, depth: u32) -> Self {
+        let depth = depth.min(MAX_NESTING);
+        DecodeContext {
+            depth_left: depth,
+            limit: depth,
+            ..self
         }
     }
     fn enter(self, offset: u64) -> Result<Self> {
-        match self.depth_left.checked_sub(1) {
+        // However the budget was set, it never exceeds the hard limit.
+        let capped = self.depth_left > MAX_NESTING || self.limit >= MAX_NESTING;
+        match self.depth_left.min(MAX_NESTING).checked_sub(1) {
             Some(depth_left) => Ok(DecodeContext { depth_left, ..self }),
-            None => Err(DecodeError::new(
-                ErrorKind::DepthLimit(DEFAULT_DEPTH),
+            None if capped => Err(DecodeError::new(
+                ErrorKind::NestingLimit(MAX_NESTING),
                 offset,
             )),
+            None => Err(DecodeError::new(ErrorKind::DepthLimit(self.limit), offset)),
         }
     }
 }
@@ -90,6 +113,14 @@ pub enum Value<'a> {
 }
 
 /// Decodes `buf` (which starts at absolute offset `base`) as message `id`.
+///
+/// Occurrences are merged as protobuf's encoding spec requires: a scalar
+/// (or string, bytes) field that is not repeated keeps its last value; of a
+/// oneof only the member set last survives; repeated fields keep every
+/// occurrence (packed and unpacked alike), in wire order; map entries with
+/// the same key keep the last; and the occurrences of a message field that
+/// is not repeated make one message, decoded from all their bytes in turn
+/// (so each byte is read once, however often the field occurs).
 pub fn decode_message<'a>(
     set: &SchemaSet,
     id: MsgId,
@@ -97,58 +128,356 @@ pub fn decode_message<'a>(
     base: u64,
     ctx: DecodeContext,
 ) -> Result<Message<'a>> {
+    decode_segments(set, id, Segments::One(buf, base), ctx)
+}
+
+/// The bytes a message is decoded from: one slice, or the occurrences of a
+/// singular message field (each `Value::Bytes` at its `value_offset`),
+/// decoded as their concatenation (protobuf's merge).
+#[derive(Clone, Copy)]
+enum Segments<'s, 'a> {
+    One(&'a [u8], u64),
+    Occurrences(&'s [Field<'a>]),
+}
+
+impl<'a> Segments<'_, 'a> {
+    fn len(&self) -> usize {
+        match self {
+            Segments::One(..) => 1,
+            Segments::Occurrences(f) => f.len(),
+        }
+    }
+    fn get(&self, i: usize) -> Option<(&'a [u8], u64)> {
+        match *self {
+            Segments::One(buf, base) => (i == 0).then_some((buf, base)),
+            Segments::Occurrences(fields) => match fields.get(i)?.value {
+                Value::Bytes(b) => Some((b, fields.get(i)?.value_offset)),
+                _ => Some((&[], fields.get(i)?.value_offset)),
+            },
+        }
+    }
+}
+
+/// Decodes the concatenation of `segments` as one message.
+fn decode_segments<'a>(
+    set: &SchemaSet,
+    id: MsgId,
+    segments: Segments<'_, 'a>,
+    ctx: DecodeContext,
+) -> Result<Message<'a>> {
     let def = set.message(id);
-    let mut fields = Vec::new();
-    for wire in FieldReader::new(buf, base) {
-        let wire = wire.map_err(|e| e.within(def.name.clone()))?;
-        let known = def.field_by_number(wire.number);
-        let Some((slot, fdef)) = known else {
-            if !ctx.allow_unknown {
-                return Err(DecodeError::new(
-                    ErrorKind::UnknownField {
-                        number: wire.number,
-                        message: def.full_name.clone(),
-                    },
-                    wire.offset,
-                ));
-            }
-            fields.push(Field {
-                slot: None,
-                number: wire.number,
-                offset: wire.offset,
-                value_offset: wire.value_offset,
-                end: wire.end,
-                value: Value::Unknown(wire.value),
-            });
-            continue;
-        };
-        let value = match decode_value(set, def, fdef, &wire.value, wire.value_offset, ctx) {
-            Ok(v) => v,
-            Err(e) if ctx.strict => return Err(e.within(format!("{}.{}", def.name, fdef.name))),
-            // Lenient: bytes that do not fit the schema are kept raw.
-            Err(_) => Value::Unknown(wire.value),
-        };
-        let slot = match value {
-            Value::Unknown(_) => None,
-            _ => Some(slot),
-        };
-        fields.push(Field {
-            slot,
+    let all = || (0..segments.len()).filter_map(|i| segments.get(i));
+    // Counted first so that the list is allocated once at its exact size.
+    let mut count = 0usize;
+    for (buf, _) in all() {
+        count = count_fields(buf).saturating_add(count);
+    }
+    let mut fields = Vec::with_capacity(count);
+    for (buf, base) in all() {
+        for wire in FieldReader::new(buf, base) {
+            let wire = wire.map_err(|e| e.within(def.name.clone()))?;
+            fields.push(read_field(set, def, wire, ctx)?);
+        }
+    }
+    resolve_oneofs(def, &mut fields);
+    sort_fields(&mut fields);
+    merge_slots(set, def, &mut fields, ctx)?;
+    let offset = segments.get(0).map_or(0, |(_, base)| base);
+    let end = segments
+        .get(segments.len().saturating_sub(1))
+        .map_or(offset, |(buf, base)| base + buf.len() as u64);
+    Ok(Message {
+        def: id,
+        offset,
+        end,
+        fields,
+    })
+}
+
+/// Known fields by slot, unknown fields last. Wire order is offset order
+/// (later occurrences sit later in the input), so an unstable sort on
+/// (slot, offset) keeps occurrences in wire order without the scratch
+/// buffer of a stable sort.
+fn sort_fields(fields: &mut [Field<'_>]) {
+    fields.sort_unstable_by_key(|f| (f.slot.unwrap_or(usize::MAX), f.offset));
+}
+
+/// One field as read from the wire. A message field that is not repeated is
+/// left undecoded (its bytes as `Value::Bytes`) until all its occurrences
+/// are known; [`merge_slots`] decodes them together.
+fn read_field<'a>(
+    set: &SchemaSet,
+    def: &MessageDef,
+    wire: crate::wire::WireField<'a>,
+    ctx: DecodeContext,
+) -> Result<Field<'a>> {
+    let known = def.field_by_number(wire.number);
+    let Some((slot, fdef)) = known else {
+        if !ctx.allow_unknown {
+            return Err(DecodeError::new(
+                ErrorKind::UnknownField {
+                    number: wire.number,
+                    message: def.full_name.clone(),
+                },
+                wire.offset,
+            ));
+        }
+        return Ok(Field {
+            slot: None,
             number: wire.number,
             offset: wire.offset,
             value_offset: wire.value_offset,
             end: wire.end,
-            value,
+            value: Value::Unknown(wire.value),
         });
-    }
-    // Stable: occurrences of one field stay in wire order.
-    fields.sort_by_key(|f| f.slot.unwrap_or(usize::MAX));
-    Ok(Message {
-        def: id,
-        offset: base,
-        end: base + buf.len() as u64,
-        fields,
+    };
+    let deferred = match (fdef.ty, fdef.repeated(), fdef.group, &wire.value) {
+        (FieldType::Message(_), false, false, WireValue::Len(b)) => Some(*b),
+        (FieldType::Message(_), false, true, WireValue::Group(b)) => Some(*b),
+        _ => None,
+    };
+    let value = match deferred {
+        Some(bytes) => Value::Bytes(bytes),
+        None => match decode_value(set, def, fdef, &wire.value, wire.value_offset, ctx) {
+            Ok(v) => v,
+            Err(e) if ctx.strict => return Err(e.within(format!("{}.{}", def.name, fdef.name))),
+            // Lenient: bytes that do not fit the schema are kept raw.
+            Err(_) => Value::Unknown(wire.value),
+        },
+    };
+    let slot = match value {
+        Value::Unknown(_) => None,
+        _ => Some(slot),
+    };
+    Ok(Field {
+        slot,
+        number: wire.number,
+        offset: wire.offset,
+        value_offset: wire.value_offset,
+        end: wire.end,
+        value,
     })
+}
+
+/// Of each oneof, only the member set last survives, and only its
+/// occurrences after the last occurrence of another member (setting another
+/// member clears it). `fields` is in wire order.
+fn resolve_oneofs(def: &MessageDef, fields: &mut Vec<Field<'_>>) {
+    let oneof_of = |f: &Field<'_>| {
+        f.slot
+            .and_then(|s| def.fields.get(s))
+            .and_then(|d| d.oneof.as_deref())
+    };
+    if !def.fields.iter().any(|f| f.oneof.is_some())
+        || !fields.iter().any(|f| oneof_of(f).is_some())
+    {
+        return;
+    }
+    // For each oneof: the winning slot and the index of the last occurrence
+    // of another member before it (occurrences up to there are dropped).
+    let mut state: std::collections::HashMap<&str, (usize, Option<usize>)> =
+        std::collections::HashMap::new();
+    for (i, f) in fields.iter().enumerate().rev() {
+        let (Some(name), Some(slot)) = (oneof_of(f), f.slot) else {
+            continue;
+        };
+        let entry = state.entry(name).or_insert((slot, None));
+        if entry.0 != slot && entry.1.is_none() {
+            entry.1 = Some(i);
+        }
+    }
+    let mut i = 0usize;
+    fields.retain(|f| {
+        let here = i;
+        i += 1;
+        match (oneof_of(f), f.slot) {
+            (Some(name), Some(slot)) => match state.get(name) {
+                Some(&(winner, cut)) => slot == winner && cut.is_none_or(|c| here > c),
+                None => true,
+            },
+            _ => true,
+        }
+    });
+}
+
+/// Applies the merge rules, in place, to fields sorted by slot: a singular
+/// scalar keeps its last occurrence, a singular message's occurrences are
+/// decoded as one message, map entries keep the last of each key, repeated
+/// fields keep all.
+fn merge_slots<'a>(
+    set: &SchemaSet,
+    def: &MessageDef,
+    fields: &mut Vec<Field<'a>>,
+    ctx: DecodeContext,
+) -> Result<()> {
+    let mut w = 0usize;
+    let mut i = 0usize;
+    let mut resort = false;
+    while i < fields.len() {
+        let slot = fields.get(i).and_then(|f| f.slot);
+        let mut j = i + 1;
+        while j < fields.len() && fields.get(j).and_then(|f| f.slot) == slot {
+            j += 1;
+        }
+        let fdef = slot.and_then(|s| def.fields.get(s));
+        match fdef {
+            // Unknown fields and repeated fields: every occurrence.
+            None => {
+                for k in i..j {
+                    fields.swap(w, k);
+                    w += 1;
+                }
+            }
+            Some(d) if d.repeated() && !is_map(set, def, slot) => {
+                for k in i..j {
+                    fields.swap(w, k);
+                    w += 1;
+                }
+            }
+            Some(_) if is_map(set, def, slot) => {
+                let keep = last_of_each_key(set, fields.get(i..j).unwrap_or(&[]));
+                for (k, kept) in (i..j).zip(keep) {
+                    if kept {
+                        fields.swap(w, k);
+                        w += 1;
+                    }
+                }
+            }
+            Some(d) if fields.get(i).is_some_and(|f| is_deferred(def, f)) => {
+                let run = fields.get(i..j).unwrap_or(&[]);
+                match merge_messages(set, def, d, run, ctx)? {
+                    Some(merged) => {
+                        if let Some(slot) = fields.get_mut(w) {
+                            *slot = merged;
+                        }
+                        w += 1;
+                    }
+                    None => {
+                        // Leniently: occurrences that do not decode together
+                        // are kept raw, among the unknown fields.
+                        for k in i..j {
+                            if let Some(f) = fields.get_mut(k) {
+                                f.slot = None;
+                                f.value = Value::Unknown(match f.value {
+                                    Value::Bytes(b) if d.group => WireValue::Group(b),
+                                    Value::Bytes(b) => WireValue::Len(b),
+                                    _ => WireValue::Len(&[]),
+                                });
+                            }
+                            fields.swap(w, k);
+                            w += 1;
+                        }
+                        resort = true;
+                    }
+                }
+            }
+            // A singular scalar, string or bytes field: the last.
+            Some(_) => {
+                fields.swap(w, j - 1);
+                w += 1;
+            }
+        }
+        i = j;
+    }
+    fields.truncate(w);
+    if resort {
+        sort_fields(fields);
+    }
+    Ok(())
+}
+
+/// A singular message field still held as bytes by [`read_field`].
+fn is_deferred(def: &MessageDef, f: &Field<'_>) -> bool {
+    matches!(f.value, Value::Bytes(_))
+        && f.slot
+            .and_then(|s| def.fields.get(s))
+            .is_some_and(|d| !d.repeated() && matches!(d.ty, FieldType::Message(_)))
+}
+
+fn is_map(set: &SchemaSet, def: &MessageDef, slot: Option<usize>) -> bool {
+    match slot.and_then(|s| def.fields.get(s)) {
+        Some(d) if d.repeated() => match d.ty {
+            FieldType::Message(sub) => set.message(sub).map_entry,
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Decodes the occurrences of a singular message field as one message;
+/// leniently, None when they do not decode.
+fn merge_messages<'a>(
+    set: &SchemaSet,
+    def: &MessageDef,
+    fdef: &FieldDef,
+    run: &[Field<'a>],
+    ctx: DecodeContext,
+) -> Result<Option<Field<'a>>> {
+    let (FieldType::Message(sub), Some(first), Some(last)) = (fdef.ty, run.first(), run.last())
+    else {
+        return Ok(None);
+    };
+    let decoded = ctx
+        .enter(first.value_offset)
+        .and_then(|inner| decode_segments(set, sub, Segments::Occurrences(run), inner));
+    match decoded {
+        Ok(m) => Ok(Some(Field {
+            slot: first.slot,
+            number: first.number,
+            offset: first.offset,
+            value_offset: first.value_offset,
+            end: last.end,
+            value: Value::Message(Box::new(m)),
+        })),
+        Err(e) if ctx.strict => Err(e.within(format!("{}.{}", def.name, fdef.name))),
+        Err(_) => Ok(None),
+    }
+}
+
+/// A map key, compared as protobuf does (by value, whatever its encoding).
+#[derive(PartialEq, Eq, Hash)]
+enum MapKey<'a> {
+    Int(i128),
+    Bytes(&'a [u8]),
+}
+
+fn map_key<'a>(set: &SchemaSet, entry: &Message<'a>) -> MapKey<'a> {
+    let def = set.message(entry.def);
+    let Some((slot, kdef)) = def.field_by_number(1) else {
+        return MapKey::Int(0);
+    };
+    match entry.slot(slot).last().map(|f| &f.value) {
+        Some(Value::Bytes(b)) => MapKey::Bytes(b),
+        Some(&Value::Scalar(raw)) => match ScalarValue::from_raw(kdef.ty, raw) {
+            ScalarValue::I64(v) => MapKey::Int(i128::from(v)),
+            ScalarValue::U64(v) => MapKey::Int(i128::from(v)),
+            ScalarValue::Bool(b) => MapKey::Int(i128::from(b)),
+            ScalarValue::Enum(v) => MapKey::Int(i128::from(v)),
+            ScalarValue::F32(_) | ScalarValue::F64(_) => MapKey::Int(i128::from(raw)),
+        },
+        _ => match kdef.ty {
+            FieldType::Scalar(Scalar::String | Scalar::Bytes) => MapKey::Bytes(&[]),
+            _ => MapKey::Int(0),
+        },
+    }
+}
+
+/// Of the entries of one map field (wire order), which to keep: the last
+/// of each key.
+fn last_of_each_key(set: &SchemaSet, entries: &[Field<'_>]) -> Vec<bool> {
+    let mut last = std::collections::HashMap::new();
+    for (i, f) in entries.iter().enumerate() {
+        if let Value::Message(m) = &f.value {
+            last.insert(map_key(set, m), i);
+        }
+    }
+    let mut keep = vec![false; entries.len()];
+    for &i in last.values() {
+        if let Some(k) = keep.get_mut(i) {
+            *k = true;
+        }
+    }
+    keep
 }
 
 fn decode_value<'a>(

@@ -29,6 +29,8 @@ pub enum ErrorKind {
     GroupUnclosed(u32),
     #[error("nesting deeper than {0} levels")]
     DepthLimit(u32),
+    #[error("nesting deeper than {0} levels, the hard limit of decoding with a schema")]
+    NestingLimit(u32),
     #[error("packed field length {len} is not a multiple of {width}")]
     PackedLength { len: usize, width: usize },
     // --- schema ---
@@ -168,7 +170,7 @@ impl ErrorKind {
             FieldNumber(_) | UnknownField { .. } => "field",
             WireType(_) | WrongWireType { .. } | GroupMismatch { .. } | GroupUnclosed(_) => "wire",
             LengthOverrun { .. } | PackedLength { .. } => "length",
-            DepthLimit(_) => "depth",
+            DepthLimit(_) | NestingLimit(_) => "depth",
             InvalidUtf8 { .. } | StringUtf8 { .. } => "utf-8",
             BadBool(_) => "bool",
             Text => "text",

@@ -11,6 +11,7 @@
 
 use crate::error::{DecodeError, ErrorKind};
 use crate::wire::{self, WireType, WireValue};
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Default nesting limit; deeper LEN fields are shown as bytes.
@@ -72,9 +73,51 @@ pub struct RawField<'a> {
     pub payload: &'a [u8],
     pub reading: Reading<'a>,
     /// Other readings that also fit, best first, when the choice was close.
-    pub also: Vec<Kind>,
+    pub also: Also,
     /// The input ends inside this field (partial reads only).
     pub truncated: bool,
+}
+
+/// At most two other readings of a field, kept inline (no allocation per
+/// field).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Also {
+    kinds: [Kind; 2],
+    len: u8,
+}
+
+impl Default for Also {
+    fn default() -> Self {
+        Also {
+            kinds: [Kind::Bytes; 2],
+            len: 0,
+        }
+    }
+}
+
+impl Also {
+    pub fn as_slice(&self) -> &[Kind] {
+        self.kinds.get(..usize::from(self.len)).unwrap_or(&[])
+    }
+    pub fn iter(&self) -> std::slice::Iter<'_, Kind> {
+        self.as_slice().iter()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    pub fn len(&self) -> usize {
+        usize::from(self.len)
+    }
+    pub fn contains(&self, k: &Kind) -> bool {
+        self.as_slice().contains(k)
+    }
+    /// Adds `k` unless two are already there.
+    fn push(&mut self, k: Kind) {
+        if let Some(slot) = self.kinds.get_mut(usize::from(self.len)) {
+            *slot = k;
+            self.len += 1;
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,29 +221,31 @@ pub fn decode<'a>(buf: &'a [u8], base: u64, opts: Options) -> Result<RawMessage<
 /// like one, so a truncated file shows its innermost fields.
 pub fn decode_partial<'a>(buf: &'a [u8], base: u64, opts: Options) -> RawMessage<'a> {
     let max_depth = opts.max_depth.max(1);
-    let mut ends = GroupEnds::default();
-    let (fields, fault) = scan(buf, base, false, &mut ends);
-    // The chain of messages the input ends inside, outermost first.
-    let mut levels: Vec<(Vec<Scanned<'a>>, Option<Scanned<'a>>)> = Vec::new();
+    let ends = GroupEnds::default();
+    let mut fault = scan_with(buf, base, false, &ends, |_| {});
+    // The chain of messages the input ends inside, outermost first: each
+    // level's bytes, whether read strictly, and the field cut off in it.
+    type Level<'a> = (&'a [u8], u64, bool, Option<Scanned<'a>>);
+    let mut levels: Vec<Level<'a>> = Vec::new();
     let mut path: Vec<u32> = Vec::new();
-    let mut current = fields;
-    let mut fault = fault;
+    let mut current = (buf, base, false);
     let error = loop {
         let Some(f) = fault.take() else {
-            levels.push((current, None));
+            levels.push((current.0, current.1, current.2, None));
             break None;
         };
         let Some(cut) = f.overrun else {
-            levels.push((current, None));
+            levels.push((current.0, current.1, current.2, None));
             break Some(with_path(f.error, &path));
         };
         path.push(cut.number);
         let deeper = u32::try_from(levels.len() + 2).is_ok_and(|l| l <= max_depth);
         let sub = if deeper && is_text(cut.payload()).is_none() {
-            let (sub, sub_fault) = scan(cut.payload(), cut.value_offset, true, &mut ends);
+            let mut n = 0usize;
+            let sub_fault = scan_with(cut.payload(), cut.value_offset, true, &ends, |_| n += 1);
             let plausible = match &sub_fault {
-                None => !sub.is_empty(),
-                Some(sf) if !sub.is_empty() => is_truncation(&sf.error.kind),
+                None => n > 0,
+                Some(sf) if n > 0 => is_truncation(&sf.error.kind),
                 // Nothing complete, just another field cut off: believed
                 // only for a one-byte key over bytes that are not numbers
                 // (a cut-off float array starts like that one time in eight).
@@ -212,32 +257,35 @@ pub fn decode_partial<'a>(buf: &'a [u8], base: u64, opts: Options) -> RawMessage
                             }))
                 }
             };
-            plausible.then_some((sub, sub_fault))
+            plausible.then_some(sub_fault)
         } else {
             None
         };
-        levels.push((current, Some(cut)));
+        levels.push((current.0, current.1, current.2, Some(cut)));
         match sub {
-            Some((sub, None)) => {
-                levels.push((sub, None));
+            Some(None) => {
+                levels.push((cut.payload(), cut.value_offset, true, None));
                 break Some(with_path(f.error, &path));
             }
-            Some((sub, sub_fault)) => {
-                current = sub;
-                fault = sub_fault;
+            Some(Some(sub_fault)) => {
+                current = (cut.payload(), cut.value_offset, true);
+                fault = Some(sub_fault);
             }
             None => break Some(with_path(f.error, &path)),
         }
     };
     // Nest the chain from the innermost out.
     let mut inner: Option<Box<Work<'a>>> = None;
-    while let Some((fields, cut)) = levels.pop() {
+    while let Some((payload, at, strict, cut)) = levels.pop() {
         let depth = levels.len() as u32 + 1;
         let cut = cut.map(|c| (c, inner.take()));
         inner = Some(Box::new(Work {
             parent: None,
             depth,
-            fields,
+            payload,
+            base: at,
+            strict,
+            single: None,
             cut,
         }));
     }
@@ -249,7 +297,7 @@ pub fn decode_partial<'a>(buf: &'a [u8], base: u64, opts: Options) -> RawMessage
         fault: error,
     };
     if let Some(root) = inner {
-        build(*root, max_depth, &mut tree, &mut ends);
+        build(*root, max_depth, &mut tree, &ends);
     }
     tree
 }
@@ -282,14 +330,17 @@ pub fn decode_field<'a>(
     let work = Work {
         parent: None,
         depth: 1,
-        fields: vec![field],
+        payload: &[],
+        base: offset,
+        strict: false,
+        single: Some(field),
         cut: None,
     };
     build(
         work,
         opts.max_depth.max(2),
         &mut tree,
-        &mut GroupEnds::default(),
+        &GroupEnds::default(),
     );
     tree
 }
@@ -430,25 +481,25 @@ fn skip_value(
 /// Where the groups met so far end: the absolute offset of a group's body
 /// (and whether it was matched under the strict rules) to the absolute
 /// offsets of its end-group key and of the byte after it. Matching a group
-/// walks every group nested in it; recording their ends here lets every
-/// later scan of an inner body find its end at once instead of walking it
-/// again, so deeply nested groups cost linear time, not quadratic.
+/// walks every group nested in it; recording the ends of groups that hold
+/// groups lets every later scan of an inner body find its end at once
+/// instead of walking it again, so deeply nested groups cost linear time,
+/// not quadratic. (Groups with no group inside are not recorded: walking
+/// them again costs no more than their size, and they are most groups.)
 #[derive(Debug, Default)]
-struct GroupEnds(HashMap<(u64, bool), (u64, u64)>);
+struct GroupEnds(RefCell<HashMap<(u64, bool), (u64, u64)>>);
 
 impl GroupEnds {
     /// A strict match holds for a lenient scan too (the rules only add).
     fn get(&self, at: u64, strict: bool) -> Option<(u64, u64)> {
-        self.0
-            .get(&(at, true))
-            .or_else(|| {
-                if strict {
-                    None
-                } else {
-                    self.0.get(&(at, false))
-                }
-            })
+        let map = self.0.borrow();
+        map.get(&(at, true))
+            .or_else(|| if strict { None } else { map.get(&(at, false)) })
             .copied()
+    }
+
+    fn insert(&self, at: u64, strict: bool, end: u64, next: u64) {
+        self.0.borrow_mut().insert((at, strict), (end, next));
     }
 }
 
@@ -460,7 +511,7 @@ fn group_at<'a>(
     pos: usize,
     number: u32,
     strict: bool,
-    ends: &mut GroupEnds,
+    ends: &GroupEnds,
 ) -> Result<(&'a [u8], usize), (ErrorKind, usize)> {
     let local = |abs: u64| usize::try_from(abs.checked_sub(base)?).ok();
     if let Some((end, next)) = ends.get(base + pos as u64, strict)
@@ -469,8 +520,9 @@ fn group_at<'a>(
     {
         return Ok((body, next));
     }
-    // Open groups: field number and where the body starts.
-    let mut open: Vec<(u32, usize)> = vec![(number, pos)];
+    // Open groups: field number, where the body starts, whether a group
+    // was met inside it.
+    let mut open: Vec<(u32, usize, bool)> = vec![(number, pos, false)];
     let mut p = pos;
     loop {
         if p >= buf.len() {
@@ -479,6 +531,9 @@ fn group_at<'a>(
         let (n, wt, next) = read_key(buf, p, strict).map_err(|k| (k, p))?;
         match wt {
             WireType::StartGroup => {
+                if let Some(top) = open.last_mut() {
+                    top.2 = true;
+                }
                 if let Some((end, after)) = ends.get(base + next as u64, strict)
                     && let (Some(_), Some(after)) = (local(end), local(after))
                     && after <= buf.len()
@@ -487,7 +542,7 @@ fn group_at<'a>(
                     p = after;
                     continue;
                 }
-                open.push((n, next));
+                open.push((n, next, false));
                 p = next;
             }
             WireType::EndGroup => {
@@ -500,13 +555,17 @@ fn group_at<'a>(
                         p,
                     ));
                 }
-                let Some((_, body_start)) = open.pop() else {
+                let Some((_, body_start, holds_groups)) = open.pop() else {
                     return Err((ErrorKind::GroupUnclosed(number), p));
                 };
-                ends.0.insert(
-                    (base + body_start as u64, strict),
-                    (base + p as u64, base + next as u64),
-                );
+                if holds_groups {
+                    ends.insert(
+                        base + body_start as u64,
+                        strict,
+                        base + p as u64,
+                        base + next as u64,
+                    );
+                }
                 if open.is_empty() {
                     return Ok((buf.get(pos..p).unwrap_or(&[]), next));
                 }
@@ -521,13 +580,13 @@ fn group_at<'a>(
 /// read, if any. `strict` is the test a nested payload must pass to be read
 /// as a message: minimal varints, valid keys, balanced groups, every byte
 /// used.
-fn scan<'a>(
+fn scan_with<'a>(
     buf: &'a [u8],
     base: u64,
     strict: bool,
-    ends: &mut GroupEnds,
-) -> (Vec<Scanned<'a>>, Option<Fault<'a>>) {
-    let mut out = Vec::new();
+    ends: &GroupEnds,
+    mut each: impl FnMut(Scanned<'a>),
+) -> Option<Fault<'a>> {
     let mut pos = 0usize;
     let at = |p: usize| base + p as u64;
     while pos < buf.len() {
@@ -537,20 +596,20 @@ fn scan<'a>(
         };
         let (number, wt, after_key) = match read_key(buf, pos, strict) {
             Ok(k) => k,
-            Err(kind) => return (out, Some(fail(kind, pos))),
+            Err(kind) => return Some(fail(kind, pos)),
         };
         let tag = buf.get(pos..after_key).unwrap_or(&[]);
         let (value, value_pos, end) = match wt {
             WireType::StartGroup => match group_at(buf, base, after_key, number, strict, ends) {
                 Ok((body, end)) => (WireValue::Group(body), after_key, end),
-                Err((kind, p)) => return (out, Some(fail(kind, p))),
+                Err((kind, p)) => return Some(fail(kind, p)),
             },
             WireType::EndGroup => {
                 let kind = ErrorKind::GroupMismatch {
                     got: number,
                     open: None,
                 };
-                return (out, Some(fail(kind, pos)));
+                return Some(fail(kind, pos));
             }
             _ => match skip_value(buf, after_key, wt, strict) {
                 Ok(v) => v,
@@ -567,11 +626,11 @@ fn scan<'a>(
                         _ => None,
                     };
                     let error = DecodeError::new(kind, at(p));
-                    return (out, Some(Fault { error, overrun }));
+                    return Some(Fault { error, overrun });
                 }
             },
         };
-        out.push(Scanned {
+        each(Scanned {
             number,
             offset: at(pos),
             value_offset: at(value_pos),
@@ -581,13 +640,25 @@ fn scan<'a>(
         });
         pos = end;
     }
-    (out, None)
+    None
+}
+
+/// [`scan_with`], collecting the fields.
+fn scan<'a>(
+    buf: &'a [u8],
+    base: u64,
+    strict: bool,
+    ends: &GroupEnds,
+) -> (Vec<Scanned<'a>>, Option<Fault<'a>>) {
+    let mut out = Vec::new();
+    let fault = scan_with(buf, base, strict, ends, |f| out.push(f));
+    (out, fault)
 }
 
 /// The fields of a payload if it reads as a message under the strict rules
 /// (for previews of the "message" runner-up).
 pub fn message_fields(payload: &[u8]) -> Option<Vec<(u32, WireValue<'_>)>> {
-    match scan(payload, 0, true, &mut GroupEnds::default()) {
+    match scan(payload, 0, true, &GroupEnds::default()) {
         (fields, None) => Some(fields.iter().map(|f| (f.number, f.value)).collect()),
         _ => None,
     }
@@ -705,15 +776,16 @@ fn varints_fit(bytes: &[u8]) -> bool {
 }
 
 /// What each reading makes of one LEN payload.
-struct Fits<'a> {
+struct Fits {
     len: usize,
-    text: Option<&'a str>,
+    text: bool,
     /// Printable but short and not plain ASCII, or short with a tab or
     /// newline: as likely to be a float ("\nף<" is 0.01f) as text.
     weak_text: bool,
-    mostly_text: Option<&'a str>,
-    /// The payload's fields, when it reads as a message.
-    message: Option<Vec<Scanned<'a>>>,
+    mostly_text: bool,
+    /// The payload reads as a message (its fields are read again when the
+    /// message is placed in the tree, so none are kept here).
+    message: bool,
     /// It reads as a message but is nested past the depth limit.
     too_deep: bool,
     f32: bool,
@@ -726,24 +798,20 @@ struct Fits<'a> {
     varint: bool,
 }
 
-fn fits<'a>(payload: &'a [u8], offset: u64, nested_ok: bool, ends: &mut GroupEnds) -> Fits<'a> {
+fn fits(payload: &[u8], offset: u64, nested_ok: bool, ends: &GroupEnds) -> Fits {
     let len = payload.len();
     let text = is_text(payload);
-    let mostly_text = if text.is_none() {
-        is_mostly_text(payload)
-    } else {
-        None
-    };
-    let (message, too_deep) = match scan(payload, offset, true, ends) {
-        (fields, None) if nested_ok => (Some(fields), false),
-        (_, None) => (None, true),
-        _ => (None, false),
+    let mostly_text = text.is_none() && is_mostly_text(payload).is_some();
+    let (message, too_deep) = match scan_with(payload, offset, true, ends, |_| {}) {
+        None if nested_ok => (true, false),
+        None => (false, true),
+        Some(_) => (false, false),
     };
     let weak_text =
         text.is_some_and(|s| s.len() < 8 && s.bytes().any(|b| !(0x20..0x7f).contains(&b)));
     let mut f = Fits {
         len,
-        text,
+        text: text.is_some(),
         weak_text,
         mostly_text,
         message,
@@ -755,8 +823,8 @@ fn fits<'a>(payload: &'a [u8], offset: u64, nested_ok: bool, ends: &mut GroupEnd
         i64: false,
         varint: false,
     };
-    let sure_message = (f.message.is_some() || too_deep) && len > SURE_MESSAGE_LEN;
-    if sure_message || (text.is_some() && !weak_text && len > ALSO_MAX_LEN) {
+    let sure_message = (f.message || too_deep) && len > SURE_MESSAGE_LEN;
+    if sure_message || (f.text && !weak_text && len > ALSO_MAX_LEN) {
         return f;
     }
     if len.is_multiple_of(4) {
@@ -802,12 +870,12 @@ impl Choice {
         }
     }
 
-    fn fits(self, f: &Fits<'_>) -> bool {
+    fn fits(self, f: &Fits) -> bool {
         match self {
-            Choice::Text => f.text.is_some() && !f.weak_text,
-            Choice::WeakText => f.text.is_some(),
-            Choice::Message => f.message.is_some(),
-            Choice::MostlyText => (f.text.is_some() && !f.weak_text) || f.mostly_text.is_some(),
+            Choice::Text => f.text && !f.weak_text,
+            Choice::WeakText => f.text,
+            Choice::Message => f.message,
+            Choice::MostlyText => (f.text && !f.weak_text) || f.mostly_text,
             Choice::F32 => f.f32,
             Choice::F64 => f.f64,
             Choice::I64 => f.i64,
@@ -824,23 +892,21 @@ impl Choice {
 /// beats numbers; plausible floats beat integers; doubles beat floats when
 /// the float reading shows the telltale zero low words; fixed-width
 /// integers beat varints (their varint reading is mostly zeros).
-fn decide(occurrences: &[&Fits<'_>]) -> (Choice, Vec<Kind>) {
-    let present: Vec<&Fits<'_>> = occurrences.iter().copied().filter(|f| f.len > 0).collect();
-    if present.is_empty() {
-        let any_message = occurrences.iter().any(|f| f.message.is_some());
-        let also = if any_message {
-            vec![Kind::Message]
-        } else {
-            Vec::new()
-        };
+fn decide(occurrences: &[(u32, usize, Fits)]) -> (Choice, Also) {
+    let present = || occurrences.iter().map(|(_, _, f)| f).filter(|f| f.len > 0);
+    if present().next().is_none() {
+        let mut also = Also::default();
+        if occurrences.iter().any(|(_, _, f)| f.message) {
+            also.push(Kind::Message);
+        }
         return (Choice::Text, also);
     }
-    if present.iter().all(|f| f.too_deep) {
-        return (Choice::Bytes, Vec::new());
+    if present().all(|f| f.too_deep) {
+        return (Choice::Bytes, Also::default());
     }
-    let all = |c: Choice| present.iter().all(|f| c.fits(f));
+    let all = |c: Choice| present().all(|f| c.fits(f));
     let prefer_f64 =
-        all(Choice::F64) && (!all(Choice::F32) || present.iter().all(|f| f.even_words_zero));
+        all(Choice::F64) && (!all(Choice::F32) || present().all(|f| f.even_words_zero));
     let mut order = vec![Choice::Text, Choice::Message, Choice::MostlyText];
     if prefer_f64 {
         order.extend([Choice::F64, Choice::F32]);
@@ -850,8 +916,8 @@ fn decide(occurrences: &[&Fits<'_>]) -> (Choice, Vec<Kind>) {
     order.extend([Choice::I64, Choice::I32, Choice::WeakText, Choice::Varint]);
     let fitting: Vec<Choice> = order.into_iter().filter(|&c| all(c)).collect();
     let chosen = fitting.first().copied().unwrap_or(Choice::Bytes);
-    let short = present.iter().all(|f| f.len <= ALSO_MAX_LEN);
-    let mut also: Vec<Kind> = Vec::new();
+    let short = present().all(|f| f.len <= ALSO_MAX_LEN);
+    let mut also = Also::default();
     let is_text = matches!(chosen, Choice::Text | Choice::WeakText | Choice::MostlyText);
     for &c in fitting.iter().skip(1) {
         // Short text, and most small messages, also read as a few varints:
@@ -859,7 +925,7 @@ fn decide(occurrences: &[&Fits<'_>]) -> (Choice, Vec<Kind>) {
         if is_text && c != Choice::Message {
             continue;
         }
-        let tiny = present.iter().all(|f| f.len <= 4);
+        let tiny = present().all(|f| f.len <= 4);
         if chosen == Choice::Message && c == Choice::Varint && !tiny {
             continue;
         }
@@ -878,179 +944,233 @@ fn decide(occurrences: &[&Fits<'_>]) -> (Choice, Vec<Kind>) {
 // Building the tree
 // ---------------------------------------------------------------------------
 
-/// A message level waiting to be placed in the arena.
+/// A message level waiting to be placed in the arena: its bytes, read
+/// again when it is placed (nothing of it is kept while it waits).
 struct Work<'a> {
     /// The node whose reading this message is (None: the root).
     parent: Option<usize>,
     /// Nesting level (the root is 1).
     depth: u32,
-    fields: Vec<Scanned<'a>>,
+    payload: &'a [u8],
+    base: u64,
+    /// Read under the strict rules (a nested LEN payload) or not (the root,
+    /// a group body).
+    strict: bool,
+    /// Instead of reading `payload`: this one field (a field a schema did
+    /// not know).
+    single: Option<Scanned<'a>>,
     /// A last LEN field cut off by the end of the input, and what was read
     /// of it as a message.
     cut: Option<(Scanned<'a>, Option<Box<Work<'a>>>)>,
 }
 
-fn build<'a>(root: Work<'a>, max_depth: u32, tree: &mut RawMessage<'a>, ends: &mut GroupEnds) {
-    let mut stack = vec![root];
-    while let Some(work) = stack.pop() {
-        let nested_ok = work.depth < max_depth;
-        let mut all_fits: Vec<Option<Fits<'a>>> = work
-            .fields
-            .iter()
-            .map(|f| match f.value {
-                WireValue::Len(b) => Some(fits(b, f.value_offset, nested_ok, ends)),
-                _ => None,
-            })
-            .collect();
-        // One reading per field number: decide over all occurrences.
-        let mut len_fields: Vec<usize> = (0..work.fields.len())
-            .filter(|&i| matches!(all_fits.get(i), Some(Some(_))))
-            .collect();
-        len_fields.sort_by_key(|&i| (work.fields.get(i).map_or(0, |f| f.number), i));
-        let mut choices: Vec<Option<(Choice, Vec<Kind>)>> = vec![None; work.fields.len()];
-        for same in len_fields.chunk_by(|&a, &b| {
-            work.fields.get(a).map(|f| f.number) == work.fields.get(b).map(|f| f.number)
-        }) {
-            let occ: Vec<&Fits<'a>> = same
-                .iter()
-                .filter_map(|&i| all_fits.get(i).and_then(Option::as_ref))
-                .collect();
-            let (choice, also) = decide(&occ);
-            for &i in same {
-                if let Some(slot) = choices.get_mut(i) {
-                    *slot = Some((choice, also.clone()));
-                }
-            }
-        }
+/// The span of a nested message not placed yet.
+const PENDING: Span = Span {
+    start: usize::MAX,
+    len: 0,
+};
 
-        let start = tree.nodes.len();
-        for (i, f) in work.fields.iter().enumerate() {
-            let idx = tree.nodes.len();
-            let (reading, also) = match f.value {
-                WireValue::Varint(v) => (Reading::Varint(v), Vec::new()),
-                WireValue::Fixed32(v) => (Reading::Fixed32(v), Vec::new()),
-                WireValue::Fixed64(v) => (Reading::Fixed64(v), Vec::new()),
-                WireValue::Group(body) => {
-                    if nested_ok {
-                        // Already checked by the group matcher; cannot fail.
-                        let (fields, _) = scan(body, f.value_offset, false, ends);
-                        stack.push(Work {
-                            parent: Some(idx),
-                            depth: work.depth + 1,
-                            fields,
-                            cut: None,
-                        });
-                        (Reading::Group(Span::default()), Vec::new())
-                    } else {
-                        (Reading::Bytes(body), Vec::new())
-                    }
-                }
-                WireValue::Len(b) => {
-                    let (choice, also) = choices
-                        .get_mut(i)
-                        .and_then(Option::take)
-                        .unwrap_or((Choice::Bytes, Vec::new()));
-                    let fit = all_fits.get_mut(i).and_then(Option::take);
-                    let reading = match choice {
-                        Choice::Text | Choice::WeakText | Choice::MostlyText => {
-                            Reading::Text(std::str::from_utf8(b).unwrap_or_default())
-                        }
-                        Choice::Message => match fit.and_then(|f| f.message) {
-                            Some(fields) => {
-                                stack.push(Work {
-                                    parent: Some(idx),
-                                    depth: work.depth + 1,
-                                    fields,
-                                    cut: None,
-                                });
-                                Reading::Message(Span::default())
-                            }
-                            // An empty payload in a field of messages.
-                            None if b.is_empty() => Reading::Message(Span::default()),
-                            None => Reading::Bytes(b),
-                        },
-                        Choice::F32 => Reading::PackedFixed32 {
-                            bytes: b,
-                            float: true,
-                        },
-                        Choice::I32 => Reading::PackedFixed32 {
-                            bytes: b,
-                            float: false,
-                        },
-                        Choice::F64 => Reading::PackedFixed64 {
-                            bytes: b,
-                            float: true,
-                        },
-                        Choice::I64 => Reading::PackedFixed64 {
-                            bytes: b,
-                            float: false,
-                        },
-                        Choice::Varint => Reading::PackedVarint(b),
-                        Choice::Bytes => Reading::Bytes(b),
-                    };
-                    let also = if b.is_empty() && choice != Choice::Text {
-                        Vec::new()
-                    } else {
-                        also
-                    };
-                    (reading, also)
-                }
-            };
-            tree.nodes.push(RawField {
-                number: f.number,
-                wire: f.value.wire_type(),
-                offset: f.offset,
-                value_offset: f.value_offset,
-                end: f.end,
-                tag: f.tag,
-                payload: f.payload(),
-                reading,
-                also,
-                truncated: false,
-            });
-        }
-        if let Some((f, inner)) = work.cut {
-            let idx = tree.nodes.len();
-            let reading = match inner {
-                Some(mut inner) => {
-                    inner.parent = Some(idx);
-                    stack.push(*inner);
-                    Reading::Message(Span::default())
-                }
-                None => match is_text(f.payload()) {
-                    Some(s) if !s.is_empty() => Reading::Text(s),
-                    _ => Reading::Bytes(f.payload()),
-                },
-            };
-            tree.nodes.push(RawField {
-                number: f.number,
-                wire: WireType::Len,
-                offset: f.offset,
-                value_offset: f.value_offset,
-                end: f.end,
-                tag: f.tag,
-                payload: f.payload(),
-                reading,
-                also: Vec::new(),
-                truncated: true,
-            });
-        }
-        let span = Span {
-            start,
-            len: tree.nodes.len() - start,
-        };
-        match work.parent {
-            None => tree.root = span,
-            Some(p) => {
-                if let Some(node) = tree.nodes.get_mut(p) {
-                    node.reading = match node.reading {
-                        Reading::Group(_) => Reading::Group(span),
-                        _ => Reading::Message(span),
-                    };
+enum Frame<'a> {
+    Level(Work<'a>),
+    /// The nested messages of nodes `next..end` (one level), still to place.
+    Children {
+        next: usize,
+        end: usize,
+        depth: u32,
+    },
+}
+
+/// Places the tree in the arena, depth first: the stack holds one frame per
+/// level of nesting (plus the links of a truncation chain), never one per
+/// waiting message, and a level's fields are read straight into the arena.
+fn build<'a>(root: Work<'a>, max_depth: u32, tree: &mut RawMessage<'a>, ends: &GroupEnds) {
+    let mut stack = vec![Frame::Level(root)];
+    while let Some(frame) = stack.pop() {
+        match frame {
+            Frame::Level(work) => build_level(work, max_depth, tree, &mut stack, ends),
+            Frame::Children { next, end, depth } => {
+                let pending = (next..end).find(|&i| {
+                    tree.nodes.get(i).is_some_and(|n| {
+                        matches!(
+                            n.reading,
+                            Reading::Message(PENDING) | Reading::Group(PENDING)
+                        )
+                    })
+                });
+                let Some(i) = pending else { continue };
+                stack.push(Frame::Children {
+                    next: i + 1,
+                    end,
+                    depth,
+                });
+                if let Some(node) = tree.nodes.get(i) {
+                    stack.push(Frame::Level(Work {
+                        parent: Some(i),
+                        depth: depth.saturating_add(1),
+                        payload: node.payload,
+                        base: node.value_offset,
+                        strict: matches!(node.reading, Reading::Message(_)),
+                        single: None,
+                        cut: None,
+                    }));
                 }
             }
         }
     }
+}
+
+/// Room for `more` nodes, growing by a quarter at least (not doubling: the
+/// arena is most of the memory a schemaless reading takes).
+fn reserve(nodes: &mut Vec<RawField<'_>>, more: usize) {
+    if nodes.capacity() - nodes.len() < more {
+        nodes.reserve_exact(more.max(nodes.len() / 4));
+    }
+}
+
+fn build_level<'a>(
+    work: Work<'a>,
+    max_depth: u32,
+    tree: &mut RawMessage<'a>,
+    stack: &mut Vec<Frame<'a>>,
+    ends: &GroupEnds,
+) {
+    let nested_ok = work.depth < max_depth;
+    let start = tree.nodes.len();
+    let mut count = usize::from(work.cut.is_some());
+    match work.single {
+        Some(_) => count += 1,
+        None => {
+            scan_with(work.payload, work.base, work.strict, ends, |_| count += 1);
+        }
+    }
+    reserve(&mut tree.nodes, count);
+    // The LEN fields of the level with what each payload fits, decided on
+    // per field number once the level is read.
+    let mut lens: Vec<(u32, usize, Fits)> = Vec::new();
+    let nodes = &mut tree.nodes;
+    let mut place = |f: Scanned<'a>| {
+        let idx = nodes.len();
+        let reading = match f.value {
+            WireValue::Varint(v) => Reading::Varint(v),
+            WireValue::Fixed32(v) => Reading::Fixed32(v),
+            WireValue::Fixed64(v) => Reading::Fixed64(v),
+            WireValue::Group(_) if nested_ok => Reading::Group(PENDING),
+            WireValue::Group(body) => Reading::Bytes(body),
+            WireValue::Len(b) => {
+                lens.push((f.number, idx, fits(b, f.value_offset, nested_ok, ends)));
+                Reading::Bytes(b)
+            }
+        };
+        nodes.push(RawField {
+            number: f.number,
+            wire: f.value.wire_type(),
+            offset: f.offset,
+            value_offset: f.value_offset,
+            end: f.end,
+            tag: f.tag,
+            payload: f.payload(),
+            reading,
+            also: Also::default(),
+            truncated: false,
+        });
+    };
+    match work.single {
+        Some(f) => place(f),
+        None => {
+            scan_with(work.payload, work.base, work.strict, ends, &mut place);
+        }
+    }
+    // One reading per field number.
+    lens.sort_unstable_by_key(|&(number, i, _)| (number, i));
+    for same in lens.chunk_by(|a, b| a.0 == b.0) {
+        let (choice, also) = decide(same);
+        for (_, i, fit) in same {
+            let Some(node) = tree.nodes.get_mut(*i) else {
+                continue;
+            };
+            let b = node.payload;
+            node.reading = match choice {
+                Choice::Text | Choice::WeakText | Choice::MostlyText => {
+                    Reading::Text(std::str::from_utf8(b).unwrap_or_default())
+                }
+                Choice::Message if b.is_empty() => Reading::Message(Span::default()),
+                Choice::Message if fit.message => Reading::Message(PENDING),
+                Choice::Message => Reading::Bytes(b),
+                Choice::F32 => Reading::PackedFixed32 {
+                    bytes: b,
+                    float: true,
+                },
+                Choice::I32 => Reading::PackedFixed32 {
+                    bytes: b,
+                    float: false,
+                },
+                Choice::F64 => Reading::PackedFixed64 {
+                    bytes: b,
+                    float: true,
+                },
+                Choice::I64 => Reading::PackedFixed64 {
+                    bytes: b,
+                    float: false,
+                },
+                Choice::Varint => Reading::PackedVarint(b),
+                Choice::Bytes => Reading::Bytes(b),
+            };
+            node.also = if b.is_empty() && choice != Choice::Text {
+                Also::default()
+            } else {
+                also
+            };
+        }
+    }
+    drop(lens);
+    if let Some((f, inner)) = work.cut {
+        let idx = tree.nodes.len();
+        let reading = match inner {
+            Some(mut inner) => {
+                inner.parent = Some(idx);
+                stack.push(Frame::Level(*inner));
+                // Placed by the inner level (not PENDING: it is not read
+                // again as a child of this level).
+                Reading::Message(Span::default())
+            }
+            None => match is_text(f.payload()) {
+                Some(s) if !s.is_empty() => Reading::Text(s),
+                _ => Reading::Bytes(f.payload()),
+            },
+        };
+        tree.nodes.push(RawField {
+            number: f.number,
+            wire: WireType::Len,
+            offset: f.offset,
+            value_offset: f.value_offset,
+            end: f.end,
+            tag: f.tag,
+            payload: f.payload(),
+            reading,
+            also: Also::default(),
+            truncated: true,
+        });
+    }
+    let span = Span {
+        start,
+        len: tree.nodes.len() - start,
+    };
+    match work.parent {
+        None => tree.root = span,
+        Some(p) => {
+            if let Some(node) = tree.nodes.get_mut(p) {
+                node.reading = match node.reading {
+                    Reading::Group(_) => Reading::Group(span),
+                    _ => Reading::Message(span),
+                };
+            }
+        }
+    }
+    stack.push(Frame::Children {
+        next: span.start,
+        end: span.start + span.len,
+        depth: work.depth,
+    });
 }
 
 #[cfg(test)]
@@ -1069,7 +1189,7 @@ mod tests {
         let buf = [0x12, 0x02, b'h', b'i'];
         let tree = decode(&buf, 0, Options::default()).unwrap();
         assert_eq!(kinds(&tree), vec![(2, "string")]);
-        assert_eq!(tree.root_fields()[0].also, vec![Kind::Message]);
+        assert_eq!(tree.root_fields()[0].also.as_slice(), [Kind::Message]);
     }
 
     #[test]

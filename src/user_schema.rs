@@ -541,10 +541,7 @@ pub fn decode<'a>(
     let id = set
         .find_message(type_name)
         .ok_or_else(|| DecodeError::new(ErrorKind::NoSuchMessage(type_name.to_string()), 0))?;
-    let ctx = DecodeContext {
-        depth_left: max_depth,
-        ..DecodeContext::lenient()
-    };
+    let ctx = DecodeContext::lenient().with_max_depth(max_depth);
     let message = decode_message(set, id, bytes, 0, ctx)?;
     Ok(Decoded {
         format: &USER_FORMAT,

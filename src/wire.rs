@@ -382,6 +382,65 @@ impl Iterator for PackedVarints<'_> {
     }
 }
 
+/// How many fields a message's bytes hold, counted fast (a capacity hint:
+/// it stops at the first byte that does not read, and a group counts as one
+/// field however many it holds).
+pub fn count_fields(buf: &[u8]) -> usize {
+    // A varint's end and value, without the checks of [`varint`] (a hint
+    // needs none: a bad varint makes the real reader fail anyway).
+    fn skip_varint(buf: &[u8], mut pos: usize) -> Option<(usize, u64)> {
+        let mut v = 0u64;
+        for shift in (0..70).step_by(7) {
+            let b = *buf.get(pos)?;
+            pos += 1;
+            v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+            if b < 0x80 {
+                return Some((pos, v));
+            }
+        }
+        None
+    }
+    let mut pos = 0usize;
+    let mut count = 0usize;
+    let mut open_groups = 0usize;
+    while pos < buf.len() {
+        let Some((after, key)) = skip_varint(buf, pos) else {
+            break;
+        };
+        pos = match key & 7 {
+            0 => match skip_varint(buf, after) {
+                Some((p, _)) => p,
+                None => break,
+            },
+            1 => after.saturating_add(8),
+            2 => match skip_varint(buf, after) {
+                Some((p, len)) => match usize::try_from(len).ok().and_then(|l| p.checked_add(l)) {
+                    Some(end) => end,
+                    None => break,
+                },
+                None => break,
+            },
+            3 => {
+                open_groups += 1;
+                after
+            }
+            4 => {
+                let Some(n) = open_groups.checked_sub(1) else {
+                    break;
+                };
+                open_groups = n;
+                after
+            }
+            5 => after.saturating_add(4),
+            _ => break,
+        };
+        if open_groups == 0 && pos <= buf.len() {
+            count += 1;
+        }
+    }
+    count
+}
+
 /// Checks a packed varint payload and counts its values.
 pub fn count_packed_varints(buf: &[u8], base: u64) -> Result<u64, DecodeError> {
     let mut rest = buf;
@@ -410,6 +469,25 @@ pub fn count_packed_varints(buf: &[u8], base: u64) -> Result<u64, DecodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn count_fields_is_a_bounded_hint() {
+        // varint, group holding a varint, empty LEN, fixed32, fixed64.
+        let msg = [
+            0x08, 0x01, 0x0b, 0x08, 0x01, 0x0c, 0x12, 0x00, 0x1d, 1, 2, 3, 4, 0x21, 1, 2, 3, 4, 5,
+            6, 7, 8,
+        ];
+        assert_eq!(count_fields(&msg), 5);
+        // Cut short: the whole fields before the cut.
+        assert_eq!(count_fields(&msg[..20]), 4);
+        assert_eq!(count_fields(&[0x0a, 0x05, 1]), 0);
+        assert_eq!(count_fields(&[0x80; 20]), 0);
+        // Never more than one field per two bytes.
+        for len in 0..64 {
+            let junk: Vec<u8> = (0..len).map(|i| (i * 37 + 11) as u8).collect();
+            assert!(count_fields(&junk) <= len / 2);
+        }
+    }
 
     #[test]
     fn varint_vectors() {

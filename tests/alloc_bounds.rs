@@ -278,3 +278,82 @@ fn fixtures_use_memory_in_proportion_to_their_size() {
         );
     }
 }
+
+/// Inputs made of the smallest fields there are, 128 KiB of each kind: the
+/// worst case for the size of the decoded tree against the input.
+fn tiny_fields() -> Vec<(&'static str, Vec<u8>)> {
+    const N: usize = 1 << 16;
+    let group = {
+        // A group whose body is empty: start-group 1, end-group 1.
+        vec![0x0b, 0x0c]
+    };
+    let nested = Msg::new().message(1, &Msg::new().varint(1, 1)).buf;
+    vec![
+        ("varints 08 01", [0x08, 0x01].repeat(N)),
+        ("empty LEN 0a 00", [0x0a, 0x00].repeat(N)),
+        ("empty LEN 12 00", [0x12, 0x00].repeat(N)),
+        ("empty groups 0b 0c", group.repeat(N)),
+        ("tiny messages 0a 02 08 01", nested.repeat(N / 2)),
+        ("fixed32 0d ...", [0x0d, 0, 0, 0x80, 0x3f].repeat(N / 2)),
+    ]
+}
+
+/// The peak heap use of each way of decoding, as a multiple of the input.
+fn tiny_field_ratios(bytes: &[u8]) -> Vec<(&'static str, f64)> {
+    let ropts = ropts();
+    let len = bytes.len() as f64;
+    let mut out = Vec::new();
+    let peak = peak_during(|| {
+        let tree = pbdecode::schemaless::decode_partial(bytes, 0, Default::default());
+        let mut sink = Sink(0);
+        let d = formats::Decoded {
+            format: formats::find("protobuf").unwrap(),
+            body: formats::Body::Schemaless(tree),
+            passed_over: Vec::new(),
+        };
+        let _ = text::write_decoded(&mut sink, &d, &ropts);
+        drop(d);
+    });
+    out.push(("schemaless", peak as f64 / len));
+    for f in REGISTRY {
+        let peak = peak_during(|| {
+            let _ = formats::decode_as(f, bytes, &FormatOptions::default());
+        });
+        out.push((f.id, peak as f64 / len));
+    }
+    let peak = peak_during(|| {
+        if let Ok(d) = formats::detect(bytes, &FormatOptions::default()) {
+            let _ = text::write_decoded(&mut Sink(0), &d, &ropts);
+        }
+    });
+    out.push(("detect", peak as f64 / len));
+    out
+}
+
+/// The bound the README states for the decoded trees: a node per field
+/// (96 bytes in the schemaless reading, 72 with a schema, plus 48 for a
+/// nested message) over fields of at least 2 bytes, the schemaless arena
+/// grown by a quarter at a time, and one level's guesses in flight. (Before
+/// the compact layout, 1 MiB of empty groups took 208x, varints 144x.)
+const TREE_RATIO: f64 = 72.0;
+
+#[test]
+fn tiny_fields_take_a_bounded_multiple_of_the_input() {
+    warm_up();
+    let mut worst = (0.0, String::new());
+    for (what, bytes) in tiny_fields() {
+        for (how, ratio) in tiny_field_ratios(&bytes) {
+            eprintln!("{what}: {how}: peak {ratio:.1}x the input");
+            if ratio > worst.0 {
+                worst = (ratio, format!("{what} ({how})"));
+            }
+        }
+    }
+    eprintln!("worst: {:.1}x, {}", worst.0, worst.1);
+    assert!(
+        worst.0 <= TREE_RATIO,
+        "{}: peak {:.1}x the input",
+        worst.1,
+        worst.0
+    );
+}

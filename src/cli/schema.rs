@@ -101,6 +101,13 @@ pub(crate) fn decode_schema_or_schemaless(
                 };
                 return usage(&format!("{what}; messages: {}{more}", shown.join(", ")));
             };
+            if fopts.max_depth > pbdecode::decode::MAX_NESTING {
+                eprintln!(
+                    "decode: note: --max-depth {} is capped at {} levels with a schema (deeper messages are shown without it)",
+                    fopts.max_depth,
+                    pbdecode::decode::MAX_NESTING
+                );
+            }
             match user_schema::decode(set, type_name, bytes, fopts.max_depth) {
                 Ok(d) => d,
                 Err(e) => {
