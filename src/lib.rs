@@ -14,6 +14,7 @@ pub mod formats;
 pub mod input;
 pub mod npy;
 pub mod picture;
+pub mod progress;
 pub mod render;
 pub mod schema;
 pub mod schemaless;

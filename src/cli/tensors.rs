@@ -127,7 +127,11 @@ pub(crate) fn tensor_outputs(
         }
         if let Some(path) = &args.npy {
             let mut out = create_output(path)?;
-            match npy::write_npy(&view, dir, &mut out) {
+            let nopts = npy::NpyOptions {
+                allow_implied: ropts.allow_implied,
+                progress: Some(ropts.progress.get()),
+            };
+            match npy::write_npy_with(&view, dir, &mut out, &nopts) {
                 Ok(info) => {
                     if let Some(note) = &info.note {
                         eprintln!("decode: note: {note}");
@@ -197,7 +201,11 @@ pub(crate) fn tensor_outputs(
         let Some(view) = t.view(set) else { continue };
         let path = out_dir.join(npy::file_name(&t.name, &mut used));
         let mut out = create_output(&path)?;
-        match npy::write_npy(&view, dir, &mut out) {
+        let nopts = npy::NpyOptions {
+            allow_implied: ropts.allow_implied,
+            progress: Some(ropts.progress.get()),
+        };
+        match npy::write_npy_with(&view, dir, &mut out, &nopts) {
             Ok(info) => {
                 written += 1;
                 if let Some(note) = info.note {
