@@ -466,7 +466,7 @@ fn write_parallel(
         let end = start.saturating_add(FORMAT_CHUNK).min(total);
         let mut it = Elements::new(elem, Source::Raw(bytes), end).byte_aligned(aligned);
         it.advance(start);
-        let mut buf = Vec::with_capacity(((end - start) * 12) as usize);
+        let mut buf = Vec::with_capacity(((end - start) * 18) as usize);
         if elem == crate::tensor::Elem::F32 && start > 0 {
             // The common case without the element reader: floats straight
             // from their bytes, one ryu buffer.
@@ -477,10 +477,20 @@ fn write_parallel(
             let mut r = ryu::Buffer::new();
             for &b in bytes.get(from..to).unwrap_or(&[]).as_chunks::<4>().0 {
                 let v = f32::from_le_bytes(b);
-                buf.extend_from_slice(b", ");
                 if v.is_finite() {
-                    buf.extend_from_slice(r.format_finite(v).as_bytes());
+                    // A fixed 16-byte copy (inlined) instead of a call to
+                    // memmove per value; the length is set after.
+                    let text = r.format_finite(v).as_bytes();
+                    let mut item = [0u8; 18];
+                    item[0] = b',';
+                    item[1] = b' ';
+                    let len = text.len().min(16);
+                    for (d, s) in item[2..].iter_mut().zip(text) {
+                        *d = *s;
+                    }
+                    buf.extend_from_slice(&item[..len + 2]);
                 } else {
+                    buf.extend_from_slice(b", ");
                     f32_json(&mut buf, v)?;
                 }
             }

@@ -388,6 +388,87 @@ fn chunk_f32_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
 /// One chunk of float64 values (`single`: they came from float32, as the
 /// magnitudes of complex64 do, and their extremes print as float32).
 pub fn chunk_f64(buf: &[f64], single: bool) -> Part {
+    chunk_f64_by(buf, |x| x, single)
+}
+
+/// [`chunk_f64`] over values of any storage, converted by `conv` as they
+/// are read. Like [`chunk_f32_by`]: one pass for a chunk of finite values
+/// within 2^±480, the masked and scaled passes of [`chunk_f64_masked`]
+/// otherwise.
+#[inline]
+pub fn chunk_f64_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: bool) -> Part {
+    let Some(&first) = buf.first() else {
+        return Part::default();
+    };
+    let shift = conv(first);
+    let mut mn = [f64::INFINITY; LANES];
+    let mut mx = [f64::NEG_INFINITY; LANES];
+    let mut bad = [0u32; LANES];
+    let mut zero = [0u32; LANES];
+    let mut s1 = [0f64; LANES];
+    let mut s2 = [0f64; LANES];
+    let mut step = |l: usize, x: f64| {
+        let a = x.to_bits() & 0x7fff_ffff_ffff_ffff;
+        bad[l] += u32::from(a >= 0x7ff0_0000_0000_0000);
+        zero[l] += u32::from(a == 0);
+        mn[l] = if x < mn[l] { x } else { mn[l] };
+        mx[l] = if x > mx[l] { x } else { mx[l] };
+        let d = x - shift;
+        s1[l] += d;
+        s2[l] += d * d;
+    };
+    let lanes = buf.chunks_exact(LANES);
+    let rest = lanes.remainder();
+    for c in lanes {
+        for (l, &x) in c.iter().enumerate() {
+            step(l, conv(x));
+        }
+    }
+    for (l, &x) in rest.iter().enumerate() {
+        step(l, conv(x));
+    }
+    let lo = mn.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = mx.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if bad.iter().any(|&b| b > 0) || lo.abs().max(hi.abs()) > pow2(480) {
+        return chunk_f64_masked(buf, conv, single);
+    }
+    let n = buf.len() as u64;
+    let nf = n as f64;
+    let zeros = zero.iter().map(|&v| u64::from(v)).sum::<u64>();
+    let (s1, s2): (f64, f64) = (s1.iter().sum(), s2.iter().sum());
+    let ext = |v: f64| {
+        if single {
+            Extreme::F32(v as f32)
+        } else {
+            Extreme::F64(v)
+        }
+    };
+    Part {
+        count: n,
+        zeros,
+        min: Some(ext(lo)),
+        max: Some(ext(hi)),
+        moments: Moments {
+            n,
+            mean: (shift * nf + s1) / nf,
+            m2: (s2 - s1 * s1 / nf).max(0.0),
+            e: 0,
+        },
+        first_zero_negative: if zeros > 0 {
+            buf.iter()
+                .map(|&x| conv(x))
+                .find(|&x| x == 0.0)
+                .map(|x| x.is_sign_negative())
+        } else {
+            None
+        },
+        ..Part::default()
+    }
+}
+
+/// [`chunk_f64_by`] for a chunk holding NaN, infinities or values beyond
+/// 2^480 (scaled by 2^-600 so that squares stay finite).
+fn chunk_f64_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: bool) -> Part {
     let mut mn = [f64::INFINITY; LANES];
     let mut mx = [f64::NEG_INFINITY; LANES];
     let mut sum = [0f64; LANES];
@@ -398,8 +479,8 @@ pub fn chunk_f64(buf: &[f64], single: bool) -> Part {
     let lanes = buf.chunks_exact(LANES);
     let rest = lanes.remainder();
     for c in lanes {
-        for l in 0..LANES {
-            let x = c[l];
+        for (l, &x) in c.iter().enumerate() {
+            let x = conv(x);
             let fin = x.abs() < f64::INFINITY;
             mn[l] = if fin && x < mn[l] { x } else { mn[l] };
             mx[l] = if fin && x > mx[l] { x } else { mx[l] };
@@ -411,6 +492,7 @@ pub fn chunk_f64(buf: &[f64], single: bool) -> Part {
         }
     }
     for (l, &x) in rest.iter().enumerate() {
+        let x = conv(x);
         let fin = x.abs() < f64::INFINITY;
         mn[l] = if fin && x < mn[l] { x } else { mn[l] };
         mx[l] = if fin && x > mx[l] { x } else { mx[l] };
@@ -437,7 +519,8 @@ pub fn chunk_f64(buf: &[f64], single: bool) -> Part {
     if zeros > 0 {
         p.first_zero_negative = buf
             .iter()
-            .find(|&&x| x == 0.0)
+            .map(|&x| conv(x))
+            .find(|&x| x == 0.0)
             .map(|x| x.is_sign_negative());
     }
     if finite == 0 {
@@ -466,7 +549,8 @@ pub fn chunk_f64(buf: &[f64], single: bool) -> Part {
     if e != 0 {
         total = buf
             .iter()
-            .map(|&x| if x.abs() < f64::INFINITY { x * s } else { 0.0 })
+            .map(|&x| conv(x))
+            .map(|x| if x.abs() < f64::INFINITY { x * s } else { 0.0 })
             .sum();
     }
     let mean_s = total / finite as f64;
@@ -474,13 +558,14 @@ pub fn chunk_f64(buf: &[f64], single: bool) -> Part {
     let lanes = buf.chunks_exact(LANES);
     let rest = lanes.remainder();
     for c in lanes {
-        for l in 0..LANES {
-            let x = c[l];
+        for (l, &x) in c.iter().enumerate() {
+            let x = conv(x);
             let d = x * s - mean_s;
             m2[l] += if x.abs() < f64::INFINITY { d * d } else { 0.0 };
         }
     }
     for (l, &x) in rest.iter().enumerate() {
+        let x = conv(x);
         let d = x * s - mean_s;
         m2[l] += if x.abs() < f64::INFINITY { d * d } else { 0.0 };
     }
@@ -689,10 +774,7 @@ pub fn raw_chunk(elem: Elem, bytes: &[u8], s: &mut Scratch) -> Part {
     use Elem::*;
     match elem {
         F32 => chunk_f32_by(bytes.as_chunks::<4>().0, f32::from_le_bytes),
-        F64 => {
-            le_chunks!(bytes, 8, f64, s.f64s);
-            chunk_f64(&s.f64s, false)
-        }
+        F64 => chunk_f64_by(bytes.as_chunks::<8>().0, f64::from_le_bytes, false),
         F16 => chunk_f32_by(bytes.as_chunks::<2>().0, |b| {
             f16_to_f32(u16::from_le_bytes(b))
         }),
