@@ -84,7 +84,7 @@ fn range_sha1<'b>(
     length: u64,
     bytes: impl FnOnce() -> &'b [u8],
 ) -> String {
-    let key = identity(meta).map(|(dev, ino)| (dev, ino, meta.len(), offset, length));
+    let key = identity(meta).map(|(dev, ino, ..)| (dev, ino, meta.len(), offset, length));
     if let Some(key) = key
         && let Ok(cache) = DIGESTS.lock()
         && let Some(hex) = cache.as_ref().and_then(|c| c.get(&key))

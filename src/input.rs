@@ -31,19 +31,24 @@ impl InputBytes {
     }
 }
 
-/// (device, inode) of every regular file this process has opened for
+/// The identity of every regular file this process has opened for
 /// reading: the input and the external-data files of its tensors.
-static READ_FILES: Mutex<Vec<(u64, u64)>> = Mutex::new(Vec::new());
+static READ_FILES: Mutex<Vec<FileId>> = Mutex::new(Vec::new());
 
-/// A file's identity: its device and inode.
+/// Device, inode and the inode's change time: a file deleted after it was
+/// read may have its inode number reused by a new file, which the change
+/// time tells apart.
+type FileId = (u64, u64, i64, i64);
+
+/// A file's identity: its device and inode (and change time).
 #[cfg(unix)]
-pub fn identity(meta: &Metadata) -> Option<(u64, u64)> {
+pub fn identity(meta: &Metadata) -> Option<FileId> {
     use std::os::unix::fs::MetadataExt;
-    Some((meta.dev(), meta.ino()))
+    Some((meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec()))
 }
 
 #[cfg(not(unix))]
-pub fn identity(_meta: &Metadata) -> Option<(u64, u64)> {
+pub fn identity(_meta: &Metadata) -> Option<FileId> {
     None
 }
 

@@ -17,6 +17,7 @@ pub mod input;
 pub mod npy;
 pub mod output;
 pub mod picture;
+pub mod progress;
 pub mod render;
 pub mod schema;
 pub mod schemaless;

@@ -184,17 +184,83 @@ fn element(w: &mut dyn Write, elem: Elem, e: Element<'_>, width: u64) -> io::Res
     }
 }
 
+/// Choices of an export.
+#[derive(Default)]
+pub struct NpyOptions<'p> {
+    /// Export a tensor with more than [`crate::render::MAX_IMPLIED_VALUES`]
+    /// values implied by TensorFlow's padding rule (`--allow-implied`).
+    pub allow_implied: bool,
+    /// Told of the progress of a big export.
+    pub progress: Option<&'p dyn crate::progress::Progress>,
+}
+
 /// Writes a tensor as .npy into `w` (external data read from `dir`). The
 /// values are streamed; strings take a first pass for their longest length.
 pub fn write_npy<W: Write>(
     view: &TensorView<'_, '_>,
     dir: Option<&Path>,
+    w: W,
+) -> Result<NpyInfo, NpyError> {
+    write_npy_with(view, dir, w, &NpyOptions::default())
+}
+
+/// The element types whose little-endian raw storage is byte for byte the
+/// .npy body.
+fn raw_is_body(elem: Elem) -> bool {
+    use Elem::*;
+    cfg!(target_endian = "little")
+        && matches!(
+            elem,
+            F32 | F64 | F16 | I8 | I16 | I32 | I64 | U8 | U16 | U32 | U64 | C64 | C128
+        )
+}
+
+/// Writes raw storage that already is the .npy body: one copy, in pieces
+/// so that progress can be told.
+fn write_body(
+    w: &mut dyn Write,
+    body: &[u8],
+    progress: Option<&dyn crate::progress::Progress>,
+) -> io::Result<()> {
+    let big = body.len() as u64 >= crate::progress::THRESHOLD_BYTES;
+    let progress = progress.filter(|_| big);
+    if let Some(p) = progress {
+        p.start("writing .npy", body.len() as u64);
+    }
+    for piece in body.chunks(16 << 20) {
+        w.write_all(piece)?;
+        if let Some(p) = progress {
+            p.advance(piece.len() as u64);
+        }
+    }
+    if let Some(p) = progress {
+        p.finish();
+    }
+    Ok(())
+}
+
+/// [`write_npy`] with options. Checks every limit before writing anything.
+pub fn write_npy_with<W: Write>(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
     mut w: W,
+    opts: &NpyOptions<'_>,
 ) -> Result<NpyInfo, NpyError> {
     let elem = view.elem.ok_or_else(|| {
         NpyError::Unavailable(format!("data type {} cannot be decoded", view.type_name))
     })?;
     let shape = shape(view)?;
+    let implied = view.implied_elements();
+    let bytes = crate::tensor::raw_size(elem, view.elements).unwrap_or(u64::MAX);
+    if implied > 0 && bytes > crate::render::MAX_IMPLIED_NPY_BYTES && !opts.allow_implied {
+        return Err(NpyError::TooLarge(format!(
+            "{implied} of its {} values are implied by TensorFlow's padding rule (not stored), \
+             and the file would hold {bytes} bytes of values; over {} bytes it is written \
+             only with --allow-implied",
+            view.elements,
+            crate::render::MAX_IMPLIED_NPY_BYTES
+        )));
+    }
     let (base, widened) = descr(elem);
     let mut width = 0u64;
     if elem == Elem::Str {
@@ -224,6 +290,28 @@ pub fn write_npy<W: Write>(
         base.to_string()
     };
     let mut l = loaded(view, dir)?;
+    let body_len = if raw_is_body(elem) {
+        crate::tensor::raw_size(elem, view.elements).and_then(|b| usize::try_from(b).ok())
+    } else {
+        None
+    };
+    let body = match (&l, body_len) {
+        (LoadedValues::Ready(it, _), Some(len)) => {
+            it.raw_parts().and_then(|(b, _, _)| b.get(..len))
+        }
+        (LoadedValues::External(bytes, ..), Some(len)) => bytes.bytes().get(..len),
+        _ => None,
+    };
+    if let Some(body) = body {
+        w.write_all(&header(&descr, &shape)?)?;
+        write_body(&mut w, body, opts.progress)?;
+        w.flush()?;
+        return Ok(NpyInfo {
+            descr,
+            shape,
+            note: None,
+        });
+    }
     w.write_all(&header(&descr, &shape)?)?;
     let mut written = 0u64;
     for_each_element(&mut l, |e| -> io::Result<()> {

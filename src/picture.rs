@@ -331,6 +331,23 @@ fn checked_layout(view: &TensorView<'_, '_>) -> Result<Layout, PictureError> {
 /// pixels. External data is read from `dir`.
 pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture, PictureError> {
     let layout = checked_layout(view)?;
+    // The size limit first: a picture too large even in grey is refused
+    // before any pass over the values.
+    let (cw, ch) = layout.canvas().ok_or(PictureError::TooLarge {
+        width: u64::MAX,
+        height: u64::MAX,
+    })?;
+    let least = layout.channels.clamp(1, 4);
+    if cw
+        .checked_mul(ch)
+        .and_then(|p| p.checked_mul(least))
+        .is_none_or(|b| b > MAX_PICTURE_BYTES)
+    {
+        return Err(PictureError::TooLarge {
+            width: cw,
+            height: ch,
+        });
+    }
     let stats = match crate::stats::compute(view, dir) {
         Some(s) => s,
         None => {

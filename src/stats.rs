@@ -11,7 +11,12 @@
 //! it NaN, an infinite part +Inf); booleans count as 0 and 1; strings have
 //! no statistics.
 
-use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_element, load_values};
+pub mod kernel;
+
+use crate::progress::Progress;
+use crate::tensor::{
+    Elem, Element, LoadedValues, TensorData, TensorView, for_each_element, load_values,
+};
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -37,7 +42,7 @@ pub enum Extreme {
 }
 
 impl Extreme {
-    fn of(e: &Element<'_>, magnitude: f64) -> Extreme {
+    pub(crate) fn of(e: &Element<'_>, magnitude: f64) -> Extreme {
         match *e {
             Element::I64(v) => Extreme::Int(v),
             Element::U64(v) => Extreme::UInt(v),
@@ -59,7 +64,7 @@ impl Extreme {
 
     /// Ordering that is exact for integers (all elements of one tensor are
     /// of one kind).
-    fn less(self, other: Extreme) -> bool {
+    pub(crate) fn less(self, other: Extreme) -> bool {
         match (self, other) {
             (Extreme::Int(a), Extreme::Int(b)) => a < b,
             (Extreme::UInt(a), Extreme::UInt(b)) => a < b,
@@ -87,7 +92,8 @@ impl Extreme {
     }
 }
 
-/// Running statistics; feed elements with [`Stats::push`].
+/// Statistics of a tensor: [`compute`] gathers them in one pass;
+/// [`Stats::push`] adds one element (slow; for a few values).
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
     /// Elements seen (NaN and infinities included).
@@ -96,13 +102,8 @@ pub struct Stats {
     pub max: Option<Extreme>,
     /// Finite values seen (the ones mean and std are over).
     pub finite: u64,
-    mean: f64,
-    /// Sum of squared differences from the running mean (Welford),
-    /// divided by `scale` squared.
-    m2: f64,
-    /// A power of two, 1 until the squares of values near f64::MAX would
-    /// overflow m2.
-    scale: f64,
+    /// Mean and squared deviations of the finite values.
+    moments: kernel::Moments,
     pub nan: u64,
     pub pos_inf: u64,
     pub neg_inf: u64,
@@ -118,67 +119,70 @@ impl Stats {
         Stats::default()
     }
 
+    /// The statistics of the elements a [`kernel::Part`] summarises.
+    pub fn from_part(p: kernel::Part) -> Stats {
+        let fix = |x: Option<Extreme>| match (x, p.first_zero_negative) {
+            (Some(Extreme::F32(0.0)), Some(neg)) => {
+                Some(Extreme::F32(if neg { -0.0 } else { 0.0 }))
+            }
+            (Some(Extreme::F64(0.0)), Some(neg)) => {
+                Some(Extreme::F64(if neg { -0.0 } else { 0.0 }))
+            }
+            (x, _) => x,
+        };
+        Stats {
+            count: p.count,
+            min: fix(p.min),
+            max: fix(p.max),
+            finite: p.moments.n,
+            moments: p.moments,
+            nan: p.nan,
+            pos_inf: p.pos_inf,
+            neg_inf: p.neg_inf,
+            zeros: p.zeros,
+            magnitude: false,
+            strings: false,
+        }
+    }
+
+    fn part(&self) -> kernel::Part {
+        kernel::Part {
+            count: self.count,
+            nan: self.nan,
+            pos_inf: self.pos_inf,
+            neg_inf: self.neg_inf,
+            zeros: self.zeros,
+            min: self.min,
+            max: self.max,
+            moments: self.moments,
+            first_zero_negative: None,
+        }
+    }
+
+    /// Adds one element (a merge of one value: use [`compute`] for a
+    /// tensor).
     pub fn push(&mut self, e: &Element<'_>) {
         if matches!(e, Element::C64(..) | Element::C128(..)) {
             self.magnitude = true;
         }
-        let Some(v) = scalar(e) else {
+        if matches!(e, Element::Str(_)) {
             self.strings = true;
             return;
-        };
-        self.count = self.count.saturating_add(1);
-        if v.is_nan() {
-            self.nan = self.nan.saturating_add(1);
-            return;
         }
-        if v.is_infinite() {
-            if v > 0.0 {
-                self.pos_inf = self.pos_inf.saturating_add(1);
-            } else {
-                self.neg_inf = self.neg_inf.saturating_add(1);
-            }
-            return;
-        }
-        if v == 0.0 {
-            self.zeros = self.zeros.saturating_add(1);
-        }
-        let x = Extreme::of(e, v);
-        if self.min.is_none_or(|m| x.less(m)) {
-            self.min = Some(x);
-        }
-        if self.max.is_none_or(|m| m.less(x)) {
-            self.max = Some(x);
-        }
-        self.finite = self.finite.saturating_add(1);
-        // Welford's update, in halves so that v - mean cannot overflow.
-        let n = self.finite as f64;
-        let half_before = v / 2.0 - self.mean / 2.0;
-        self.mean += (half_before / n) * 2.0;
-        let half_after = v / 2.0 - self.mean / 2.0;
-        if self.scale == 0.0 {
-            self.scale = 1.0;
-        }
-        for _ in 0..8 {
-            let inc = (half_before / self.scale) * (half_after / self.scale) * 4.0;
-            if (self.m2 + inc).is_finite() {
-                self.m2 += inc;
-                break;
-            }
-            // Rescale: 2^256 more per unit, so m2 shrinks by 2^512.
-            self.scale *= 2f64.powi(256);
-            self.m2 /= 2f64.powi(512);
-        }
+        let (magnitude, strings) = (self.magnitude, self.strings);
+        *self = Stats::from_part(self.part().merge(kernel::Part::repeated(e, 1)));
+        self.magnitude = magnitude;
+        self.strings = strings;
     }
 
     /// Mean of the finite values (None when there are none).
     pub fn mean(&self) -> Option<f64> {
-        (self.finite > 0).then_some(self.mean)
+        (self.finite > 0).then_some(self.moments.mean)
     }
 
     /// Population standard deviation of the finite values.
     pub fn std(&self) -> Option<f64> {
-        let scale = if self.scale == 0.0 { 1.0 } else { self.scale };
-        (self.finite > 0).then(|| (self.m2 / self.finite as f64).max(0.0).sqrt() * scale)
+        self.moments.std()
     }
 
     /// Whether there is anything to show (numbers were seen, or none at all
@@ -250,19 +254,94 @@ impl Stats {
 /// Statistics of a whole tensor in one pass (external data is read from
 /// `dir`). None when its values cannot be read.
 pub fn compute(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Option<Stats> {
+    compute_with(view, dir, &crate::progress::Silent)
+}
+
+/// [`compute`], telling `progress` how far it is.
+///
+/// Raw little-endian storage (raw_data, tensor_content, external data) of
+/// whole-byte types goes through the chunked kernels on every core; other
+/// storage is decoded element by element into the same kernels. Values
+/// implied by TensorFlow's padding rule (the last value repeated, or zeros)
+/// are counted, never iterated.
+pub fn compute_with(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    progress: &dyn Progress,
+) -> Option<Stats> {
     let mut loaded = load_values(view, dir);
     if matches!(loaded, LoadedValues::Unavailable(_)) {
         return None;
     }
-    let mut stats = Stats::new();
-    if view.elem == Some(Elem::Str) {
-        stats.strings = true;
+    let elem = view.elem?;
+    if elem == Elem::Str {
+        return Some(Stats {
+            strings: true,
+            ..Stats::default()
+        });
     }
-    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
-        stats.push(&e);
-        Ok(())
-    });
+    let n = view.elements;
+    let threads = crate::progress::threads();
+    let part = match (&loaded, &view.data) {
+        (LoadedValues::Ready(..), TensorData::Raw(bytes))
+            if kernel::raw_fast(elem, view.byte_aligned) =>
+        {
+            raw_pass(elem, bytes, n, threads, progress)
+        }
+        (LoadedValues::External(bytes, ..), _) if kernel::raw_fast(elem, false) => {
+            raw_pass(elem, bytes.bytes(), n, threads, progress)
+        }
+        (LoadedValues::Zeros(..), _) => kernel::Part::repeated(&crate::tensor::zero_of(elem), n),
+        _ => {
+            // Stored elements one by one; the implied rest (padding) at once.
+            let stored = view.stored_elements().min(n);
+            let mut g = kernel::Gather::new();
+            let mut last = None;
+            let mut seen = 0u64;
+            let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
+                if seen >= stored {
+                    last = Some(kernel::Part::repeated(&e, n - seen));
+                    return Err(());
+                }
+                g.push(&e);
+                seen += 1;
+                Ok(())
+            });
+            let mut part = g.finish();
+            if let Some(rest) = last {
+                part = part.merge(rest);
+            }
+            part
+        }
+    };
+    let mut stats = Stats::from_part(part);
+    stats.magnitude = elem.is_complex();
     Some(stats)
+}
+
+fn raw_pass(
+    elem: Elem,
+    bytes: &[u8],
+    n: u64,
+    threads: usize,
+    progress: &dyn Progress,
+) -> kernel::Part {
+    let total = n.saturating_mul(kernel::raw_width(elem) as u64);
+    let big = total >= crate::progress::THRESHOLD_BYTES;
+    if big {
+        progress.start("statistics", n);
+    }
+    let tick = |k: u64| {
+        if big {
+            progress.advance(k);
+        }
+    };
+    let threads = if total < (4 << 20) { 1 } else { threads };
+    let p = kernel::raw_stats(elem, bytes, n, threads, &tick);
+    if big {
+        progress.finish();
+    }
+    p
 }
 
 /// What the text view adds after a tensor's values: the statistics lines,

@@ -370,6 +370,63 @@ impl<'a> Elements<'a> {
         self
     }
 
+    /// The raw bytes, type and layout of elements read from raw storage
+    /// (for readers that split the elements between threads).
+    pub fn raw_parts(&self) -> Option<(&'a [u8], Elem, bool)> {
+        match self.source {
+            Source::Raw(b) => Some((b, self.elem, self.byte_aligned)),
+            _ => None,
+        }
+    }
+
+    /// The index of the next element.
+    pub fn next_index(&self) -> u64 {
+        self.index
+    }
+
+    /// Skips `k` elements without decoding them: at once in raw bytes and
+    /// in padding, value by value in typed fields (bounded by the input).
+    pub fn advance(&mut self, k: u64) {
+        let k = k.min(self.total.saturating_sub(self.index));
+        if k == 0 {
+            return;
+        }
+        let per = if self.byte_aligned {
+            1
+        } else {
+            self.elem.elements_per_int32()
+        };
+        let skip = |it: &mut dyn Iterator<Item = u64>, values: u64| {
+            if values > 0 {
+                let _ = it.nth(usize::try_from(values - 1).unwrap_or(usize::MAX));
+            }
+        };
+        match &mut self.source {
+            Source::Raw(_) | Source::Empty => {}
+            Source::Strings(it) => {
+                let _ = it.nth(usize::try_from(k - 1).unwrap_or(usize::MAX));
+            }
+            Source::Typed(it) => {
+                if self.elem.is_complex() {
+                    skip(it.as_mut(), k.saturating_mul(2));
+                } else if per == 1 {
+                    skip(it.as_mut(), k);
+                } else {
+                    let mut k = k;
+                    let from_pending = k.min(self.pending_left);
+                    self.pending_left -= from_pending;
+                    k -= from_pending;
+                    skip(it.as_mut(), k / per);
+                    if !k.is_multiple_of(per) {
+                        self.pending = it.next().unwrap_or(0);
+                        self.pending_left = per - k % per;
+                    }
+                }
+            }
+        }
+        self.index += k;
+    }
+
     fn raw_element(&self, bytes: &[u8], i: u64) -> Option<Element<'static>> {
         let elem = self.elem;
         let bits = if self.byte_aligned {
@@ -491,6 +548,43 @@ pub struct TensorView<'m, 'a> {
     pub data: TensorData<'m, 'a>,
 }
 
+impl TensorView<'_, '_> {
+    /// Elements actually stored in the input (or its side file); the rest
+    /// up to `elements` are implied by TensorFlow's padding rule (the last
+    /// value repeated, or zeros). Counted from the stored values, never by
+    /// decoding them.
+    pub fn stored_elements(&self) -> u64 {
+        let n = self.elements;
+        match &self.data {
+            TensorData::Typed {
+                fields,
+                wire,
+                pad: true,
+            } => {
+                let values: u64 = fields
+                    .iter()
+                    .map(|f| crate::decode::RawScalars::count(&f.value, *wire))
+                    .fold(0u64, u64::saturating_add);
+                let per_value = if self.elem.is_some_and(Elem::is_complex) {
+                    values / 2
+                } else {
+                    values
+                };
+                per_value.min(n)
+            }
+            TensorData::Strings { fields, pad: true } => (fields.len() as u64).min(n),
+            TensorData::PaddedBytes(b) => (b.len() as u64).min(n),
+            TensorData::Zeros | TensorData::Unavailable(_) | TensorData::None => 0,
+            _ => n,
+        }
+    }
+
+    /// Elements implied by padding, not stored.
+    pub fn implied_elements(&self) -> u64 {
+        self.elements.saturating_sub(self.stored_elements())
+    }
+}
+
 /// Where a tensor's elements are, still encoded.
 pub enum TensorData<'m, 'a> {
     Raw(&'a [u8]),
@@ -569,6 +663,7 @@ pub fn load_values<'v>(
                     period,
                     index: 0,
                     seen: false,
+                    done: false,
                 })
             } else {
                 Box::new(raws)
@@ -625,6 +720,8 @@ struct Padded<'a> {
     period: usize,
     index: usize,
     seen: bool,
+    /// The stored values are used up: only repeats follow.
+    done: bool,
 }
 
 impl Iterator for Padded<'_> {
@@ -632,7 +729,14 @@ impl Iterator for Padded<'_> {
     fn next(&mut self) -> Option<u64> {
         let slot = self.index % self.period;
         self.index = self.index.wrapping_add(1);
-        match self.inner.next() {
+        if self.done {
+            return self.seen.then(|| self.last.get(slot).copied()).flatten();
+        }
+        let next = self.inner.next();
+        if next.is_none() {
+            self.done = true;
+        }
+        match next {
             Some(v) => {
                 if let Some(s) = self.last.get_mut(slot) {
                     *s = v;
@@ -643,6 +747,19 @@ impl Iterator for Padded<'_> {
             None if self.seen => self.last.get(slot).copied(),
             None => None,
         }
+    }
+
+    /// Past the stored values, skipping is arithmetic.
+    fn nth(&mut self, mut n: usize) -> Option<u64> {
+        while !self.done {
+            let v = self.next()?;
+            if n == 0 {
+                return Some(v);
+            }
+            n -= 1;
+        }
+        self.index = self.index.wrapping_add(n % self.period);
+        self.next()
     }
 }
 
@@ -673,7 +790,52 @@ pub fn for_each_element<E>(
     Ok(())
 }
 
-fn zero_of(elem: Elem) -> Element<'static> {
+/// Calls `f` with the index and value of each element of loaded values
+/// except those whose index is in `gap`, which are skipped without being
+/// decoded where the storage allows (raw bytes, side files, zeros,
+/// padding).
+pub fn for_each_element_except<E>(
+    loaded: &mut LoadedValues<'_>,
+    gap: std::ops::Range<u64>,
+    mut f: impl FnMut(u64, Element<'_>) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut run = |it: &mut Elements<'_>| -> Result<(), E> {
+        loop {
+            let i = it.next_index();
+            if i == gap.start && gap.end > gap.start {
+                it.advance(gap.end - gap.start);
+                continue;
+            }
+            let Some(e) = it.next() else {
+                return Ok(());
+            };
+            f(i, e)?;
+        }
+    };
+    match loaded {
+        LoadedValues::Ready(it, _) => run(it),
+        LoadedValues::External(bytes, elem, n) => {
+            run(&mut Elements::new(*elem, Source::Raw(bytes.bytes()), *n))
+        }
+        LoadedValues::Zeros(elem, n) => {
+            let zero = zero_of(*elem);
+            let mut i = 0u64;
+            while i < *n {
+                if i == gap.start && gap.end > gap.start {
+                    i = gap.end;
+                    continue;
+                }
+                f(i, zero)?;
+                i += 1;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The zero of an element type (TensorFlow's tensor without values).
+pub fn zero_of(elem: Elem) -> Element<'static> {
     use Elem;
     match elem {
         Elem::F64 => Element::F64(0.0),

@@ -4,6 +4,7 @@
 
 mod batch;
 pub mod diff;
+mod progress;
 mod schema;
 pub mod serve;
 mod tensors;
@@ -99,6 +100,11 @@ pub struct Args {
     /// Add a text histogram to each numeric tensor.
     #[arg(long)]
     histogram: bool,
+    /// Print every value implied by TensorFlow's padding rule (a short typed
+    /// field repeats its last value up to the shape; at most 1,048,576 are
+    /// printed without it), and write .npy files of such tensors over 1 GiB.
+    #[arg(long)]
+    allow_implied: bool,
     /// Draw an image-shaped tensor as a PNG file (- for standard output);
     /// in a model or sequence, name it with --tensor.
     #[arg(long, value_name = "OUT.png")]
@@ -293,6 +299,8 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
         color,
         histogram: args.histogram,
         stats: args.stats,
+        allow_implied: args.allow_implied,
+        progress: progress::handle(),
     };
     if args.picture.is_some()
         || args.npy.is_some()

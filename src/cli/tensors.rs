@@ -114,7 +114,11 @@ pub(crate) fn tensor_outputs(
             }
         }
         if let (Some(path), Some(target)) = (&args.npy, &npy_out) {
-            match target.write(|w| npy::write_npy(&view, dir, w))? {
+            let nopts = npy::NpyOptions {
+                allow_implied: ropts.allow_implied,
+                progress: Some(ropts.progress.get()),
+            };
+            match target.write(|w| npy::write_npy_with(&view, dir, w, &nopts))? {
                 Ok(info) => {
                     if let Some(note) = &info.note {
                         eprintln!("decode: note: {note}");
@@ -207,7 +211,11 @@ pub(crate) fn tensor_outputs(
     let mut notes: BTreeMap<String, u64> = BTreeMap::new();
     let (mut written, mut failed) = (0u64, 0u64);
     for (t, view, path, target) in &planned {
-        match target.write(|w| npy::write_npy(view, dir, w))? {
+        let nopts = npy::NpyOptions {
+            allow_implied: ropts.allow_implied,
+            progress: Some(ropts.progress.get()),
+        };
+        match target.write(|w| npy::write_npy_with(view, dir, w, &nopts))? {
             Ok(info) => {
                 written += 1;
                 if let Some(note) = info.note {

@@ -373,38 +373,36 @@ fn write_message_at(
                 string(w, why)?;
             }
             _ => {
-                write!(w, "[")?;
-                let limit = opts.values.unwrap_or(u64::MAX);
-                // Statistics come from the same pass. Past a --values limit
-                // the rest is read for them only for the tensor the user
-                // asked for (or with --stats): a model's other tensors stay
-                // unread, so their pages of the mapped file are never touched.
+                let (limit, capped) =
+                    super::value_limit(&view, opts.values.unwrap_or(u64::MAX), opts);
+                // Past a --values limit the statistics still cover every
+                // value for the tensor the user asked for (or with --stats),
+                // from their own pass: a model's other tensors stay unread,
+                // so their pages of the mapped file are never touched.
                 let read_all = root || opts.stats || opts.values.is_none();
-                let mut n = 0u64;
-                let mut stats = crate::stats::Stats::new();
-                let result = for_each_element(&mut loaded, |e| {
-                    if n >= limit && !read_all {
-                        return Err(None);
-                    }
-                    stats.push(&e);
-                    if n >= limit {
-                        return Ok(());
-                    }
-                    if n > 0 {
-                        w.write_all(b", ").map_err(Some)?;
-                    }
-                    element(w, e).map_err(Some)?;
-                    n += 1;
-                    Ok(())
-                });
-                if let Err(Some(e)) = result {
-                    return Err(e);
-                }
+                write!(w, "[")?;
+                let threads = crate::progress::threads();
+                let n = write_value_list(w, &mut loaded, limit, threads, opts.progress.get())?;
                 write!(w, "]")?;
                 if n < view.elements {
                     write!(w, ", \"values_total\": {}", view.elements)?;
                 }
+                if capped {
+                    write!(w, ", \"values_capped\": ")?;
+                    string(
+                        w,
+                        &format!(
+                            "{} of the values are implied by TensorFlow's padding rule; \
+                             at most {} of them are printed (--allow-implied prints all)",
+                            view.implied_elements(),
+                            super::MAX_IMPLIED_VALUES
+                        ),
+                    )?;
+                }
                 if read_all && view.elem.is_some_and(|e| e.is_numeric()) {
+                    let stats =
+                        crate::stats::compute_with(&view, opts.dir.as_deref(), opts.progress.get())
+                            .unwrap_or_default();
                     write!(w, ", \"stats\": ")?;
                     stats.write_json(w)?;
                 }
@@ -460,4 +458,138 @@ fn unknown_field(w: &mut dyn Write, f: &Field<'_>) -> io::Result<()> {
         }
     }
     write!(w, "}}")
+}
+
+/// Values per chunk formatted by one thread.
+const FORMAT_CHUNK: u64 = 1 << 16;
+
+/// Writes the first `limit` values of loaded values as a JSON list body
+/// (`v, v, ...`, no brackets) and returns how many were written. Values in
+/// raw storage are formatted in chunks on up to `threads` threads and
+/// written in order; the output is byte for byte that of the one-thread
+/// path.
+pub fn write_value_list(
+    w: &mut dyn Write,
+    loaded: &mut LoadedValues<'_>,
+    limit: u64,
+    threads: usize,
+    progress: &dyn crate::progress::Progress,
+) -> io::Result<u64> {
+    let raw = match loaded {
+        LoadedValues::Ready(it, n) => it.raw_parts().map(|(b, e, a)| (b, e, a, *n)),
+        LoadedValues::External(bytes, elem, n) => Some((bytes.bytes(), *elem, false, *n)),
+        _ => None,
+    };
+    if let Some((bytes, elem, aligned, n)) = raw {
+        let total = n.min(limit);
+        if threads > 1 && total > FORMAT_CHUNK {
+            return write_parallel(w, bytes, elem, aligned, total, threads, progress);
+        }
+    }
+    let mut n = 0u64;
+    let result = for_each_element(loaded, |e| {
+        if n >= limit {
+            return Err(None);
+        }
+        if n > 0 {
+            w.write_all(b", ").map_err(Some)?;
+        }
+        element(w, e).map_err(Some)?;
+        n += 1;
+        Ok(())
+    });
+    if let Err(Some(e)) = result {
+        return Err(e);
+    }
+    Ok(n)
+}
+
+fn write_parallel(
+    w: &mut dyn Write,
+    bytes: &[u8],
+    elem: crate::tensor::Elem,
+    aligned: bool,
+    total: u64,
+    threads: usize,
+    progress: &dyn crate::progress::Progress,
+) -> io::Result<u64> {
+    use crate::tensor::{Elements, Source};
+    let format = |start: u64| -> io::Result<Vec<u8>> {
+        let end = start.saturating_add(FORMAT_CHUNK).min(total);
+        let mut it = Elements::new(elem, Source::Raw(bytes), end).byte_aligned(aligned);
+        it.advance(start);
+        let mut buf = Vec::with_capacity(((end - start) * 18) as usize);
+        if elem == crate::tensor::Elem::F32 && start > 0 {
+            // The common case without the element reader: floats straight
+            // from their bytes, one ryu buffer.
+            let from = usize::try_from(start)
+                .unwrap_or(usize::MAX)
+                .saturating_mul(4);
+            let to = usize::try_from(end).unwrap_or(usize::MAX).saturating_mul(4);
+            let mut r = ryu::Buffer::new();
+            for &b in bytes.get(from..to).unwrap_or(&[]).as_chunks::<4>().0 {
+                let v = f32::from_le_bytes(b);
+                if v.is_finite() {
+                    // A fixed 16-byte copy (inlined) instead of a call to
+                    // memmove per value; the length is set after.
+                    let text = r.format_finite(v).as_bytes();
+                    let mut item = [0u8; 18];
+                    item[0] = b',';
+                    item[1] = b' ';
+                    let len = text.len().min(16);
+                    for (d, s) in item[2..].iter_mut().zip(text) {
+                        *d = *s;
+                    }
+                    buf.extend_from_slice(&item[..len + 2]);
+                } else {
+                    buf.extend_from_slice(b", ");
+                    f32_json(&mut buf, v)?;
+                }
+            }
+            return Ok(buf);
+        }
+        for (k, e) in it.enumerate() {
+            if start + k as u64 > 0 {
+                buf.extend_from_slice(b", ");
+            }
+            element(&mut buf, e)?;
+        }
+        Ok(buf)
+    };
+    let big = total.saturating_mul(12) >= crate::progress::THRESHOLD_BYTES;
+    if big {
+        progress.start("formatting values", total);
+    }
+    let batch = (threads * 2) as u64 * FORMAT_CHUNK;
+    let mut start = 0u64;
+    while start < total {
+        let starts: Vec<u64> = (start..total.min(start + batch))
+            .step_by(FORMAT_CHUNK as usize)
+            .collect();
+        let bufs: Vec<io::Result<Vec<u8>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = starts
+                .iter()
+                .map(|&s| scope.spawn(move || format(s)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(io::Error::other("formatting failed")))
+                })
+                .collect()
+        });
+        for b in bufs {
+            w.write_all(&b?)?;
+        }
+        let done = total.min(start + batch) - start;
+        if big {
+            progress.advance(done);
+        }
+        start += done;
+    }
+    if big {
+        progress.finish();
+    }
+    Ok(total)
 }

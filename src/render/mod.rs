@@ -12,6 +12,7 @@ pub use crate::tensor::{LoadedValues, for_each_element};
 
 use crate::decode::Message;
 use crate::formats::{onnx_tensor, tensorflow};
+use crate::progress::Progress;
 use crate::schema::SchemaSet;
 use crate::tensor::TensorView;
 use std::path::PathBuf;
@@ -34,6 +35,62 @@ pub struct RenderOptions {
     /// Statistics for every tensor, also nested ones whose values are only
     /// previewed (`--stats`: reads every value of a model).
     pub stats: bool,
+    /// Print every value implied by TensorFlow's padding rule, past
+    /// [`MAX_IMPLIED_VALUES`] (`--allow-implied`).
+    pub allow_implied: bool,
+    /// Told of the progress of long passes over values.
+    pub progress: ProgressHandle,
+}
+
+/// At most this many values implied by TensorFlow's padding rule (a short
+/// typed field repeats its last value up to the shape; no values means
+/// zeros) are printed unless `allow_implied` is set: a 61-byte Const of
+/// shape [2^34] would otherwise print 86 GB.
+pub const MAX_IMPLIED_VALUES: u64 = 1 << 20;
+
+/// A .npy file of a tensor with values implied by padding is written only
+/// up to this many bytes of values unless `allow_implied` is set.
+pub const MAX_IMPLIED_NPY_BYTES: u64 = 1 << 30;
+
+/// How many values of a tensor to print given the requested `limit`, and
+/// whether the cap on implied values lowered it.
+pub fn value_limit(view: &TensorView<'_, '_>, limit: u64, opts: &RenderOptions) -> (u64, bool) {
+    if opts.allow_implied || view.implied_elements() <= MAX_IMPLIED_VALUES {
+        return (limit, false);
+    }
+    let cap = view.stored_elements().saturating_add(MAX_IMPLIED_VALUES);
+    if limit > cap {
+        (cap, true)
+    } else {
+        (limit, false)
+    }
+}
+
+/// A shared [`Progress`] for the renderers (reports nothing by default).
+#[derive(Clone, Default)]
+pub struct ProgressHandle(Option<std::sync::Arc<dyn Progress + Send>>);
+
+impl ProgressHandle {
+    pub fn new(p: std::sync::Arc<dyn Progress + Send>) -> Self {
+        ProgressHandle(Some(p))
+    }
+
+    pub fn get(&self) -> &dyn Progress {
+        match &self.0 {
+            Some(p) => p.as_ref(),
+            None => &crate::progress::Silent,
+        }
+    }
+}
+
+impl std::fmt::Debug for ProgressHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "ProgressHandle(..)"
+        } else {
+            "ProgressHandle(none)"
+        })
+    }
 }
 
 /// A message type whose element-holding fields are shown as one decoded

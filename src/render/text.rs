@@ -3,7 +3,7 @@
 //! shape and values, row by row; long value lists are elided in the middle
 //! with a count of what was left out (`--values all` prints everything).
 
-use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
+use super::{LoadedValues, RenderOptions, load_values, tensor_adapter};
 use crate::decode::{Message, RawScalars, ScalarValue, Value};
 use crate::formats::{Body, Decoded};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
@@ -461,7 +461,7 @@ pub fn tensor_block(
     } else {
         DEFAULT_NESTED_VALUES
     };
-    let limit = opts.values.unwrap_or(default);
+    let (limit, capped) = super::value_limit(&view, opts.values.unwrap_or(default), opts);
     let mut loaded = load_values(&view, opts);
     indent(w, depth)?;
     match &loaded {
@@ -500,36 +500,37 @@ pub fn tensor_block(
         .collect();
     let mut line: Vec<String> = Vec::new();
     let mut line_start = 0u64;
-    let mut index = 0u64;
-    let mut stats = crate::stats::Stats::new();
-    let result = for_each_element(&mut loaded, |e| -> Result<(), Option<io::Error>> {
-        let i = index;
-        if i >= head && !read_all {
-            flush_line(w, depth + 1, &dims, line_start, &mut line).map_err(Some)?;
-            indent(w, depth + 1).map_err(Some)?;
+    // The elements between head and tail are skipped, not decoded; the
+    // statistics come from their own pass (src/stats.rs).
+    let gap = head..total - tail;
+    let gap_line = |w: &mut dyn Write| -> io::Result<()> {
+        indent(w, depth + 1)?;
+        if !read_all {
             writeln!(
                 w,
                 "… {} more values (--values all shows them)",
                 total - head
             )
-            .map_err(Some)?;
-            return Err(None);
+        } else if capped {
+            writeln!(
+                w,
+                "… {} values left out (implied by padding: --allow-implied shows them) …",
+                gap.end - gap.start
+            )
+        } else {
+            writeln!(
+                w,
+                "… {} values left out (--values all shows them) …",
+                gap.end - gap.start
+            )
         }
-        stats.push(&e);
-        index += 1;
-        let shown = i < head || i >= total - tail;
-        if !shown {
-            if i == head {
-                flush_line(w, depth + 1, &dims, line_start, &mut line).map_err(Some)?;
-                indent(w, depth + 1).map_err(Some)?;
-                writeln!(
-                    w,
-                    "… {} values left out (--values all shows them) …",
-                    total - head - tail
-                )
-                .map_err(Some)?;
-            }
-            return Ok(());
+    };
+    let mut gap_shown = gap.is_empty();
+    crate::tensor::for_each_element_except(&mut loaded, gap.clone(), |i, e| -> io::Result<()> {
+        if !gap_shown && i >= gap.end {
+            flush_line(w, depth + 1, &dims, line_start, &mut line)?;
+            gap_line(w)?;
+            gap_shown = true;
         }
         if line.is_empty() {
             line_start = i;
@@ -537,16 +538,19 @@ pub fn tensor_block(
         line.push(element_text(e));
         let row_end = row > 0 && (i + 1).is_multiple_of(row);
         if line.len() as u64 >= per_line || row_end {
-            flush_line(w, depth + 1, &dims, line_start, &mut line).map_err(Some)?;
+            flush_line(w, depth + 1, &dims, line_start, &mut line)?;
         }
         Ok(())
-    });
-    match result {
-        Err(Some(e)) => return Err(e),
-        Err(None) => return Ok(()),
-        Ok(()) => {}
-    }
+    })?;
     flush_line(w, depth + 1, &dims, line_start, &mut line)?;
+    if !gap_shown {
+        gap_line(w)?;
+    }
+    if !read_all {
+        return Ok(());
+    }
+    let stats = crate::stats::compute_with(&view, opts.dir.as_deref(), opts.progress.get())
+        .unwrap_or_default();
     // Statistics, --histogram and the colour preview (src/stats.rs).
     let pad = pad(depth);
     crate::stats::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)
