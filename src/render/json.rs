@@ -514,11 +514,15 @@ fn write_parallel(
     progress: &dyn crate::progress::Progress,
 ) -> io::Result<u64> {
     use crate::tensor::{Elements, Source};
-    let format = |start: u64| -> io::Result<Vec<u8>> {
-        let end = start.saturating_add(FORMAT_CHUNK).min(total);
+    // Each thread formats a run of values into its own buffer, kept from
+    // one batch to the next.
+    let unit = FORMAT_CHUNK * 4;
+    let format = |buf: &mut Vec<u8>, start: u64| -> io::Result<()> {
+        let end = start.saturating_add(unit).min(total);
         let mut it = Elements::new(elem, Source::Raw(bytes), end).byte_aligned(aligned);
         it.advance(start);
-        let mut buf = Vec::with_capacity(((end - start) * 18) as usize);
+        buf.clear();
+        buf.reserve(((end - start) * 18) as usize);
         if elem == crate::tensor::Elem::F32 && start > 0 {
             // The common case without the element reader: floats straight
             // from their bytes, one ryu buffer.
@@ -543,33 +547,35 @@ fn write_parallel(
                     buf.extend_from_slice(&item[..len + 2]);
                 } else {
                     buf.extend_from_slice(b", ");
-                    f32_json(&mut buf, v)?;
+                    f32_json(buf, v)?;
                 }
             }
-            return Ok(buf);
+            return Ok(());
         }
         for (k, e) in it.enumerate() {
             if start + k as u64 > 0 {
                 buf.extend_from_slice(b", ");
             }
-            element(&mut buf, e)?;
+            element(buf, e)?;
         }
-        Ok(buf)
+        Ok(())
     };
     let big = total.saturating_mul(12) >= crate::progress::THRESHOLD_BYTES;
     if big {
         progress.start("formatting values", total);
     }
-    let batch = (threads * 2) as u64 * FORMAT_CHUNK;
+    let batch = threads as u64 * unit;
+    let mut pool: Vec<Vec<u8>> = (0..threads).map(|_| Vec::new()).collect();
     let mut start = 0u64;
     while start < total {
         let starts: Vec<u64> = (start..total.min(start + batch))
-            .step_by(FORMAT_CHUNK as usize)
+            .step_by(unit as usize)
             .collect();
-        let bufs: Vec<io::Result<Vec<u8>>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = starts
-                .iter()
-                .map(|&s| scope.spawn(move || format(s)))
+        let results: Vec<io::Result<()>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = pool
+                .iter_mut()
+                .zip(&starts)
+                .map(|(buf, &s)| scope.spawn(move || format(buf, s)))
                 .collect();
             handles
                 .into_iter()
@@ -579,8 +585,9 @@ fn write_parallel(
                 })
                 .collect()
         });
-        for b in bufs {
-            w.write_all(&b?)?;
+        for (buf, r) in pool.iter().zip(results) {
+            r?;
+            w.write_all(buf)?;
         }
         let done = total.min(start + batch) - start;
         if big {

@@ -768,6 +768,20 @@ macro_rules! le_chunks {
     }};
 }
 
+/// A part computed in float64 over integer values (exact below 2^53):
+/// extremes as integers.
+fn as_int(mut p: Part, signed: bool) -> Part {
+    let int = |x: Option<Extreme>| match x {
+        Some(Extreme::F64(v)) if signed => Some(Extreme::Int(v as i64)),
+        Some(Extreme::F64(v)) => Some(Extreme::UInt(v as u64)),
+        other => other,
+    };
+    p.min = int(p.min);
+    p.max = int(p.max);
+    p.first_zero_negative = None;
+    p
+}
+
 /// Statistics of one chunk of raw little-endian bytes (a whole number of
 /// elements of a fast-path type).
 pub fn raw_chunk(elem: Elem, bytes: &[u8], s: &mut Scratch) -> Part {
@@ -807,24 +821,24 @@ pub fn raw_chunk(elem: Elem, bytes: &[u8], s: &mut Scratch) -> Part {
             le_chunks!(bytes, 2, u16, s.u16s);
             chunk_u16(&s.u16s)
         }
-        I32 => {
-            s.i64s.clear();
-            s.i64s.extend(
-                bytes
-                    .chunks_exact(4)
-                    .map(|c| i64::from(i32::from_le_bytes(c.try_into().unwrap_or([0; 4])))),
-            );
-            chunk_i64(&s.i64s, &mut s.f64b)
-        }
-        U32 => {
-            s.u64s.clear();
-            s.u64s.extend(
-                bytes
-                    .chunks_exact(4)
-                    .map(|c| u64::from(u32::from_le_bytes(c.try_into().unwrap_or([0; 4])))),
-            );
-            chunk_u64(&s.u64s, &mut s.f64b)
-        }
+        // 32-bit integers are exact in float64: one pass of the float64
+        // kernel, the extremes turned back into integers.
+        I32 => as_int(
+            chunk_f64_by(
+                bytes.as_chunks::<4>().0,
+                |b| f64::from(i32::from_le_bytes(b)),
+                false,
+            ),
+            true,
+        ),
+        U32 => as_int(
+            chunk_f64_by(
+                bytes.as_chunks::<4>().0,
+                |b| f64::from(u32::from_le_bytes(b)),
+                false,
+            ),
+            false,
+        ),
         I64 => {
             le_chunks!(bytes, 8, i64, s.i64s);
             chunk_i64(&s.i64s, &mut s.f64b)
