@@ -1,0 +1,175 @@
+//! Inputs the fuzz targets (`fuzz/`) found crashing, hanging or blowing up,
+//! minimised, replayed through exactly the calls of their target (the
+//! targets' code is `fuzz/src/paths.rs`, included here). Each file lives in
+//! `tests/fixtures/fuzz-regressions/TARGET/`; every one must finish without
+//! a panic and with bounded output.
+
+#[path = "../fuzz/src/paths.rs"]
+mod paths;
+
+use paths::{OUTPUT_CAP, Outcome};
+use std::path::{Path, PathBuf};
+
+type Target = fn(&[u8]) -> Outcome;
+
+const TARGETS: &[(&str, Target)] = &[
+    ("decode", paths::decode_all),
+    ("schemaless", paths::schemaless_all),
+    ("proto_schema", paths::proto_schema),
+    ("descriptor_set", paths::descriptor_set),
+    ("tensor_outputs", paths::tensor_outputs),
+];
+
+/// Inputs whose fix belongs to code being reworked elsewhere: replayed only
+/// by their own `#[ignore]`d test below, until fixed.
+const OPEN: &[&str] = &[];
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fuzz-regressions")
+}
+
+fn files(target: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir().join(target))
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect()
+        })
+        .unwrap_or_default();
+    out.sort();
+    out
+}
+
+/// Runs one input through its target: no panic, output under the cap and
+/// at most a modest multiple of the input.
+fn replay(target: Target, path: &Path) -> Outcome {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let out = target(&bytes);
+    let bound = (1u64 << 20).saturating_add((bytes.len() as u64).saturating_mul(4096));
+    assert!(
+        !out.hit_cap && out.largest_output <= bound.min(OUTPUT_CAP),
+        "{}: {} bytes of output from {} bytes of input",
+        path.display(),
+        out.largest_output,
+        bytes.len()
+    );
+    out
+}
+
+#[test]
+fn every_regression_input_replays_cleanly() {
+    let mut ran = 0;
+    for (name, target) in TARGETS {
+        for path in files(name) {
+            let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if OPEN.iter().any(|o| *o == format!("{name}/{file}")) {
+                continue;
+            }
+            replay(*target, &path);
+            ran += 1;
+        }
+    }
+    assert!(ran > 0, "no inputs under {}", dir().display());
+}
+
+/// The fixtures go through the targets' calls too (as the fuzz corpus
+/// starts from them): none panics, each file not named `bad_*` or `notpb_*`
+/// is read by some format, and the schemas of `tests/fixtures/user-schema`
+/// load and decode their messages.
+#[test]
+fn fixtures_replay_through_every_target() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut stack = vec![root.clone()];
+    let mut ran = 0;
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for path in rd.filter_map(|e| e.ok().map(|e| e.path())) {
+            if path.is_dir() {
+                if !path.ends_with("fuzz-regressions") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+            if !matches!(ext, "pb" | "onnx") {
+                continue;
+            }
+            let d = replay(paths::decode_all, &path);
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if !name.starts_with("bad_") && !name.starts_with("notpb_") {
+                assert!(d.decoded > 0 && d.rendered > 0, "{}", path.display());
+            }
+            replay(paths::schemaless_all, &path);
+            replay(paths::tensor_outputs, &path);
+            ran += 1;
+        }
+    }
+    assert!(ran > 150, "only {ran} fixtures");
+    let us = root.join("user-schema");
+    let read = |name: &str| std::fs::read(us.join(name)).unwrap_or_default();
+    let mut input = read("legacy.proto");
+    input.push(0);
+    input.extend(read("record.pb"));
+    let out = paths::proto_schema(&input);
+    assert!(out.decoded >= 2 && out.rendered > 0, "{out:?}");
+    for (set, msg) in [("shapes.desc", "shape.pb"), ("legacy.desc", "record.pb")] {
+        let set = read(set);
+        let len = u16::try_from(set.len()).unwrap_or(u16::MAX);
+        let mut input = len.to_le_bytes().to_vec();
+        input.extend(set);
+        input.extend(read(msg));
+        let out = paths::descriptor_set(&input);
+        assert!(out.decoded >= 2 && out.rendered > 0, "{out:?}");
+    }
+}
+
+/// Replays a whole folder (a fuzz corpus, say) through one target on the
+/// stable toolchain, and names the input with the most output per input
+/// byte:
+///
+///     PBDECODE_FUZZ_REPLAY=decode:fuzz/corpus/decode \
+///         cargo test --release --test fuzz_regressions -- --ignored --nocapture
+#[test]
+#[ignore = "needs PBDECODE_FUZZ_REPLAY=TARGET:DIR"]
+fn replay_folder() {
+    let Ok(spec) = std::env::var("PBDECODE_FUZZ_REPLAY") else {
+        return;
+    };
+    let (name, folder) = spec
+        .split_once(':')
+        .unwrap_or_else(|| panic!("PBDECODE_FUZZ_REPLAY={spec}: want TARGET:DIR"));
+    let target = TARGETS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+        .unwrap_or_else(|| panic!("no target {name}"));
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(folder)
+        .unwrap_or_else(|e| panic!("{folder}: {e}"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    paths.sort();
+    let mut worst: Option<(f64, PathBuf, u64)> = None;
+    let (mut decoded, mut skipped) = (0u32, 0u32);
+    for path in &paths {
+        let out = replay(target, path);
+        decoded += u32::from(out.decoded > 0);
+        skipped += u32::from(out.skipped);
+        let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0).max(1);
+        let ratio = out.largest_output as f64 / len as f64;
+        if worst.as_ref().is_none_or(|(r, _, _)| ratio > *r) {
+            worst = Some((ratio, path.clone(), out.largest_output));
+        }
+    }
+    assert!(!paths.is_empty(), "{folder} holds no files");
+    if let Some((ratio, path, bytes)) = worst {
+        println!(
+            "{} inputs ({decoded} decoded, {skipped} passed over as a known slow class); \
+             most output: {} ({bytes} bytes, {ratio:.0} per input byte)",
+            paths.len(),
+            path.display()
+        );
+    }
+}
