@@ -126,6 +126,7 @@ fn option_sets(dense: bool) -> [RenderOptions; 2] {
             color: true,
             histogram: true,
             stats: true,
+            ..RenderOptions::default()
         },
     ]
 }
