@@ -30,7 +30,7 @@ pub const LONG_LIST: usize = 48;
 
 /// Whether the user asked for everything (`--values all`).
 fn show_all(opts: &RenderOptions) -> bool {
-    opts.values.is_none()
+    opts.values == Some(u64::MAX)
 }
 
 /// A string from a file quoted as [`super::text::quoted`] does; past
