@@ -449,7 +449,7 @@ pub fn tensor_block(
             w,
             "shape:     {}  ({} element{})",
             shape_text(&view),
-            c,
+            super::elide::grouped(c),
             if c == 1 { "" } else { "s" }
         )?,
         None => writeln!(w, "shape:     {}", shape_text(&view))?,
