@@ -62,15 +62,7 @@ fn strings<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> Vec<&'a [u8]>
 }
 
 fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    super::elide::grouped(n)
 }
 
 fn plural(n: u64, one: &str, many: &str) -> String {
@@ -206,11 +198,7 @@ fn raw_window(elem: Elem, byte_aligned: bool, bytes: &[u8], start: u64, count: u
 
 fn preview(view: &TensorView<'_, '_>, opts: &RenderOptions, limit: u64) -> Preview {
     let total = view.elements;
-    let (h, t) = if total > limit {
-        (limit.div_ceil(2), limit / 2)
-    } else {
-        (total, 0)
-    };
+    let (h, t) = super::elide::whole_rows(total, limit, super::elide::row_len(&udims(view)));
     let mut p = Preview {
         total,
         head: Vec::new(),
@@ -281,8 +269,12 @@ fn write_items<S: AsRef<str>>(
     tail_from: u64,
     items: impl Iterator<Item = (u64, S)>,
 ) -> io::Result<()> {
-    let row = dims.last().copied().unwrap_or(0);
-    let per_line = if row == 0 { 10 } else { row.min(10) };
+    let row = super::elide::row_len(dims);
+    let per_line = if row == 0 {
+        super::elide::PER_LINE
+    } else {
+        row.min(super::elide::PER_LINE)
+    };
     let mut line: Vec<S> = Vec::new();
     let mut start = 0u64;
     let mut gap_done = false;
@@ -305,7 +297,17 @@ fn write_items<S: AsRef<str>>(
             flush_line(w, depth, dims, start, &mut line)?;
         }
     }
-    flush_line(w, depth, dims, start, &mut line)
+    flush_line(w, depth, dims, start, &mut line)?;
+    if !gap_done && left_out > 0 {
+        // Only first values were shown: the rest is left out at the end.
+        indent(w, depth)?;
+        writeln!(
+            w,
+            "… {} values left out (--values all shows them) …",
+            grouped(left_out)
+        )?;
+    }
+    Ok(())
 }
 
 /// `[a, b, … N more …, y, z]`
@@ -944,7 +946,7 @@ fn value_info(
         None => writeln!(w, "{}: (no type)", name_text(name))?,
     }
     doc_line(w, set, vi, depth + 1)?;
-    metadata_line(w, set, vi, depth + 1)?;
+    metadata_line(w, set, vi, depth + 1, opts)?;
     rest(
         w,
         set,
@@ -1220,7 +1222,10 @@ fn node(
     let mut later = Vec::new();
     let attrs: Vec<String> = n
         .messages(set, "attribute")
-        .map(|a| attribute_text(set, a, opts, &mut later))
+        .map(|a| {
+            let text = attribute_text(set, a, opts, &mut later);
+            data_type_attribute(set, n, a, text)
+        })
         .collect();
     indent(w, depth)?;
     write!(w, "[{index}] ")?;
@@ -1236,7 +1241,7 @@ fn node(
     }
     writeln!(w)?;
     doc_line(w, set, n, depth + 1)?;
-    metadata_line(w, set, n, depth + 1)?;
+    metadata_line(w, set, n, depth + 1, opts)?;
     write_later(w, set, &later, depth + 1, opts)?;
     rest(w, set, n, NODE_SHOWN, depth + 1, opts)
 }
@@ -1327,7 +1332,7 @@ fn graph(
         indent(w, d)?;
         writeln!(w, "doc: {}", quoted(doc))?;
     }
-    metadata_line(w, set, g, d)?;
+    metadata_line(w, set, g, d, opts)?;
     for (title, field) in [
         ("inputs", "input"),
         ("outputs", "output"),
@@ -1367,7 +1372,7 @@ fn graph(
             indent(w, d + 1)?;
             let pairs: Vec<String> = a
                 .messages(set, "quant_parameter_tensor_names")
-                .map(|e| pair_text(set, e))
+                .map(|e| pair_text(set, e, opts))
                 .collect();
             writeln!(
                 w,
@@ -1390,10 +1395,14 @@ fn graph(
 
 /// `key = "value"` of a StringStringEntryProto (its unknown fields, if any,
 /// are rare enough to show raw in the line).
-fn pair_text(set: &SchemaSet, e: &Message<'_>) -> String {
+fn pair_text(set: &SchemaSet, e: &Message<'_>, opts: &RenderOptions) -> String {
     let key = e.bytes(set, "key").unwrap_or(&[]);
     let value = e.bytes(set, "value").unwrap_or(&[]);
-    let mut s = format!("{} = {}", name_text(key), quoted(value));
+    let mut s = format!(
+        "{} = {}",
+        name_text(key),
+        super::elide::quoted_long(value, opts)
+    );
     for u in e.unknown() {
         s.push_str(&format!(" (+ unknown field {})", u.number));
     }
@@ -1417,10 +1426,11 @@ fn metadata_line(
     set: &SchemaSet,
     m: &Message<'_>,
     depth: usize,
+    opts: &RenderOptions,
 ) -> io::Result<()> {
     let pairs: Vec<String> = m
         .messages(set, "metadata_props")
-        .map(|e| pair_text(set, e))
+        .map(|e| pair_text(set, e, opts))
         .collect();
     if pairs.is_empty() {
         return Ok(());
@@ -1506,11 +1516,11 @@ pub fn model(
         header(w, "model version:", v)?;
     }
     if let Some(d) = m.bytes(set, "doc_string") {
-        header(w, "doc:", quoted(d))?;
+        header(w, "doc:", super::elide::quoted_long(d, opts))?;
     }
     let meta: Vec<String> = m
         .messages(set, "metadata_props")
-        .map(|e| pair_text(set, e))
+        .map(|e| pair_text(set, e, opts))
         .collect();
     if !meta.is_empty() {
         header(w, "metadata:", meta.join(", "))?;
@@ -1555,14 +1565,32 @@ pub fn model(
         if sparse > 0 {
             text.push_str(&format!(" + {sparse} sparse"));
         }
+        // Weights held by Constant nodes (PaddleOCR, silero-vad): said next
+        // to the initializers and counted with the parameters.
+        let (constants, in_constants) = constant_counts(set, m);
+        if constants > 0 {
+            text.push_str(&format!(
+                " (and {} holding {})",
+                plural(constants, "Constant node", "Constant nodes"),
+                plural(in_constants, "value", "values")
+            ));
+        }
         header(w, "initializers:", text)?;
+        params = params.saturating_add(in_constants);
+        let mut notes: Vec<&str> = Vec::new();
+        if sparse > 0 {
+            notes.push("sparse: non-zeros");
+        }
+        if constants > 0 {
+            notes.push("with constants");
+        }
         header(
             w,
             "parameters:",
-            if sparse > 0 {
-                format!("{} (sparse: non-zeros)", grouped(params))
-            } else {
+            if notes.is_empty() {
                 grouped(params)
+            } else {
+                format!("{} ({})", grouped(params), notes.join(", "))
             },
         )?;
     }
@@ -1617,7 +1645,10 @@ pub fn model(
                 }
             }
             for b in ["initialization_binding", "update_binding"] {
-                let pairs: Vec<String> = t.messages(set, b).map(|e| pair_text(set, e)).collect();
+                let pairs: Vec<String> = t
+                    .messages(set, b)
+                    .map(|e| pair_text(set, e, opts))
+                    .collect();
                 if !pairs.is_empty() {
                     indent(w, 2)?;
                     writeln!(w, "{b}: {}", pairs.join(", "))?;
@@ -1702,7 +1733,7 @@ fn function(
         indent(w, d)?;
         writeln!(w, "opsets: {opsets}")?;
     }
-    metadata_line(w, set, f, d)?;
+    metadata_line(w, set, f, d, opts)?;
     let vis: Vec<&Message<'_>> = f.messages(set, "value_info").collect();
     if !vis.is_empty() {
         section(w, d, "value_info", vis.len())?;
@@ -1995,4 +2026,64 @@ pub fn sparse(
         writeln!(w, "(--dense shows the dense tensor)")?;
     }
     Ok(())
+}
+
+// ------------------------------------------------- data types, constants
+
+/// `to=INT64` for an attribute whose integer is a data type (Cast `to`,
+/// RandomNormal `dtype`, ...: `elide::DATA_TYPE_ATTRIBUTES`), else `text`.
+fn data_type_attribute(set: &SchemaSet, n: &Message<'_>, a: &Message<'_>, text: String) -> String {
+    let domain = str_of(set, n, "domain").unwrap_or_default();
+    let op = str_of(set, n, "op_type").unwrap_or_default();
+    let name = str_of(set, a, "name").unwrap_or_default();
+    if !super::elide::is_data_type_attribute(&domain, &op, &name) {
+        return text;
+    }
+    match a.int(set, "i") {
+        Some(code) if text == format!("{}={code}", name_text(name.as_bytes())) => format!(
+            "{}={}",
+            name_text(name.as_bytes()),
+            data_type_name(set, Some(code))
+        ),
+        _ => text,
+    }
+}
+
+/// Constant nodes of the default domain anywhere in the model (subgraphs,
+/// functions, training too), and the values they hold.
+fn constant_counts(set: &SchemaSet, m: &Message<'_>) -> (u64, u64) {
+    let node_id = msg_id(set, "onnx.NodeProto");
+    let mut nodes = 0u64;
+    let mut values = 0u64;
+    let _ = crate::formats::onnx::walk(m, &mut |x| {
+        if Some(x.def) != node_id {
+            return Ok(());
+        }
+        let domain = str_of(set, x, "domain").unwrap_or_default();
+        if !matches!(domain.as_ref(), "" | "ai.onnx")
+            || str_of(set, x, "op_type").as_deref() != Some("Constant")
+        {
+            return Ok(());
+        }
+        nodes = nodes.saturating_add(1);
+        for a in x.messages(set, "attribute") {
+            let n = match str_of(set, a, "name").as_deref() {
+                Some("value") => a
+                    .message(set, "t")
+                    .and_then(|t| declared_elements(&onnx_tensor::view(set, t))),
+                Some("sparse_value") => a
+                    .message(set, "sparse_tensor")
+                    .and_then(|sp| sp.message(set, "values"))
+                    .and_then(|t| declared_elements(&onnx_tensor::view(set, t))),
+                Some("value_float" | "value_int" | "value_string") => Some(1),
+                Some("value_floats") => Some(a.scalars(set, "floats").count() as u64),
+                Some("value_ints") => Some(a.scalars(set, "ints").count() as u64),
+                Some("value_strings") => Some(a.field(set, "strings").len() as u64),
+                _ => None,
+            };
+            values = values.saturating_add(n.unwrap_or(0));
+        }
+        Ok(())
+    });
+    (nodes, values)
 }

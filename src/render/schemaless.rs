@@ -315,7 +315,7 @@ fn text_field_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) ->
             write!(w, " {kind} = {total} {unit} [")?;
             write_packed(w, r, limit, false)?;
             if total > limit {
-                write!(w, ", … {} more", total - limit)?;
+                write!(w, ", … {} more", super::elide::grouped(total - limit))?;
             }
             write!(w, "]")?;
         }

@@ -300,7 +300,10 @@ pub fn message_fields(
                     }
                 }
                 let more = if total > items.len() as u64 {
-                    format!(", … {} more", total - items.len() as u64)
+                    format!(
+                        ", … {} more",
+                        super::elide::grouped(total - items.len() as u64)
+                    )
                 } else {
                     String::new()
                 };
@@ -446,7 +449,7 @@ pub fn tensor_block(
             w,
             "shape:     {}  ({} element{})",
             shape_text(&view),
-            c,
+            super::elide::grouped(c),
             if c == 1 { "" } else { "s" }
         )?,
         None => writeln!(w, "shape:     {}", shape_text(&view))?,
@@ -472,25 +475,6 @@ pub fn tensor_block(
         _ => {}
     }
     let total = view.elements;
-    let row = view
-        .dims
-        .as_deref()
-        .and_then(|d| d.last().copied())
-        .and_then(|x| u64::try_from(x).ok())
-        .unwrap_or(0);
-    let per_line = if row == 0 { 10 } else { row.min(10) };
-    // Statistics need every element: read them all for the tensor the user
-    // asked for (or with --stats); a nested tensor's preview reads only its
-    // first values, so the rest of a mapped model is never touched.
-    let read_all = root || opts.stats || total <= limit;
-    let (head, tail) = if total <= limit {
-        (total, 0)
-    } else if read_all {
-        (limit.div_ceil(2), limit / 2)
-    } else {
-        (limit, 0)
-    };
-    writeln!(w, "values:")?;
     let dims: Vec<u64> = view
         .dims
         .clone()
@@ -498,6 +482,26 @@ pub fn tensor_block(
         .iter()
         .map(|&d| u64::try_from(d).unwrap_or(0))
         .collect();
+    // Rows of whole trailing axes (see src/render/elide.rs).
+    let row = super::elide::row_len(&dims);
+    let per_line = if row == 0 {
+        super::elide::PER_LINE
+    } else {
+        row.min(super::elide::PER_LINE)
+    };
+    // Statistics need every element: read them all for the tensor the user
+    // asked for (or with --stats); a nested tensor's preview reads only its
+    // first values, so the rest of a mapped model is never touched.
+    let read_all = root || opts.stats || total <= limit;
+    let (head, tail) = if total <= limit {
+        (total, 0)
+    } else if read_all {
+        super::elide::whole_rows(total, limit, row)
+    } else {
+        // The first values only, cut at the end of a row.
+        (super::elide::whole_head(total, limit, row), 0)
+    };
+    writeln!(w, "values:")?;
     let mut line: Vec<String> = Vec::new();
     let mut line_start = 0u64;
     // The elements between head and tail are skipped, not decoded; the
@@ -509,19 +513,19 @@ pub fn tensor_block(
             writeln!(
                 w,
                 "… {} more values (--values all shows them)",
-                total - head
+                super::elide::grouped(total - head)
             )
         } else if capped {
             writeln!(
                 w,
                 "… {} values left out (implied by padding: --allow-implied shows them) …",
-                gap.end - gap.start
+                super::elide::grouped(gap.end - gap.start)
             )
         } else {
             writeln!(
                 w,
                 "… {} values left out (--values all shows them) …",
-                gap.end - gap.start
+                super::elide::grouped(gap.end - gap.start)
             )
         }
     };

@@ -1520,11 +1520,19 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
     writeln!(w)?;
     let children = references(set, n, "children");
     if !children.is_empty() {
-        writeln!(w, "        children: {}", children.join(", "))?;
+        writeln!(
+            w,
+            "        children: {}",
+            super::elide::list_long(&children, ", ", cx.opts)
+        )?;
     }
     let deps = references(set, n, "dependencies");
     if !deps.is_empty() {
-        writeln!(w, "        dependencies: {}", deps.join(", "))?;
+        writeln!(
+            w,
+            "        dependencies: {}",
+            super::elide::list_long(&deps, ", ", cx.opts)
+        )?;
     }
     if let Some((_, m)) = kind {
         let mut covered: Vec<&str> = covered_kind.to_vec();
