@@ -127,6 +127,9 @@ pub fn whole_head(total: u64, limit: u64, row: u64) -> u64 {
 /// name (`to=INT64`), as Netron does.
 pub const DATA_TYPE_ATTRIBUTES: &[(&str, &str)] = &[
     ("Cast", "to"),
+    ("BitCast", "to"),
+    ("SequenceEmpty", "dtype"),
+    ("Range", "stash_type"),
     ("EyeLike", "dtype"),
     ("RandomNormal", "dtype"),
     ("RandomNormalLike", "dtype"),
@@ -144,6 +147,8 @@ pub const DATA_TYPE_ATTRIBUTES: &[(&str, &str)] = &[
     ("RMSNormalization", "stash_type"),
     ("Attention", "softmax_precision"),
 ];
+// Checked against the onnx package's operator schemas (every INT attribute
+// of the default domain whose description names a data type).
 
 /// Whether attribute `attr` of operator `op` (of `domain`) holds a data type.
 pub fn is_data_type_attribute(domain: &str, op: &str, attr: &str) -> bool {
