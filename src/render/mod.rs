@@ -2,13 +2,17 @@
 //! decoded tree; they write to any `io::Write` (the binary passes a buffered,
 //! locked stdout) and never print on their own.
 
+pub mod fmt;
 pub mod json;
 pub mod onnx_view;
 pub mod schemaless;
+pub mod stats_view;
 pub mod text;
 pub mod tf_view;
+pub mod tree;
 
 pub use crate::tensor::{LoadedValues, for_each_element};
+pub use fmt::base64;
 
 use crate::decode::Message;
 use crate::formats::{onnx_tensor, tensorflow};
@@ -125,28 +129,6 @@ pub static TENSOR_ADAPTERS: &[TensorAdapter] = &[
 
 pub fn tensor_adapter(full_name: &str) -> Option<&'static TensorAdapter> {
     TENSOR_ADAPTERS.iter().find(|a| a.message == full_name)
-}
-
-/// Standard base64 with padding (the JSON form of bytes fields).
-pub fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 /// Resolves where a tensor's values are (external files relative to the
