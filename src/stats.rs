@@ -19,68 +19,7 @@ use crate::tensor::{
 };
 use std::path::Path;
 
-/// The value an element counts as for statistics and pictures: the number
-/// itself, the magnitude of a complex number, None for a string.
-pub fn scalar(e: &Element<'_>) -> Option<f64> {
-    Some(match *e {
-        Element::C64(re, im) => f64::from(re).hypot(f64::from(im)),
-        Element::C128(re, im) => re.hypot(im),
-        Element::Str(_) => return None,
-        ref other => other.as_f64()?,
-    })
-}
-
-/// A minimum or maximum, kept in the element's own kind so that it prints
-/// exactly (an int64 beyond 2^53 stays exact; a float32 prints as float32).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Extreme {
-    Int(i64),
-    UInt(u64),
-    F32(f32),
-    F64(f64),
-}
-
-impl Extreme {
-    pub(crate) fn of(e: &Element<'_>, magnitude: f64) -> Extreme {
-        match *e {
-            Element::I64(v) => Extreme::Int(v),
-            Element::U64(v) => Extreme::UInt(v),
-            Element::Bool(b) => Extreme::UInt(u64::from(b)),
-            Element::F32(v) => Extreme::F32(v),
-            Element::C64(..) => Extreme::F32(magnitude as f32),
-            _ => Extreme::F64(magnitude),
-        }
-    }
-
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Extreme::Int(v) => v as f64,
-            Extreme::UInt(v) => v as f64,
-            Extreme::F32(v) => f64::from(v),
-            Extreme::F64(v) => v,
-        }
-    }
-
-    /// Ordering that is exact for integers (all elements of one tensor are
-    /// of one kind).
-    pub(crate) fn less(self, other: Extreme) -> bool {
-        match (self, other) {
-            (Extreme::Int(a), Extreme::Int(b)) => a < b,
-            (Extreme::UInt(a), Extreme::UInt(b)) => a < b,
-            (a, b) => a.as_f64() < b.as_f64(),
-        }
-    }
-
-    /// Text: integers as integers, floats in their shortest exact form.
-    pub fn text(self) -> String {
-        match self {
-            Extreme::Int(v) => v.to_string(),
-            Extreme::UInt(v) => v.to_string(),
-            Extreme::F32(v) => format!("{v:?}"),
-            Extreme::F64(v) => format!("{v:?}"),
-        }
-    }
-}
+pub use kernel::{Extreme, scalar};
 
 /// Statistics of a tensor: [`compute`] gathers them in one pass;
 /// [`Stats::push`] adds one element (slow; for a few values).

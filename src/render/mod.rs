@@ -11,13 +11,12 @@ pub mod text;
 pub mod tf_view;
 pub mod tree;
 
-pub use crate::tensor::{LoadedValues, for_each_element};
+pub use crate::tensor::{
+    LoadedValues, MAX_IMPLIED_NPY_BYTES, MAX_IMPLIED_VALUES, for_each_element,
+};
 pub use fmt::base64;
 
-use crate::decode::Message;
-use crate::formats::{onnx_tensor, tensorflow};
 use crate::progress::Progress;
-use crate::schema::SchemaSet;
 use crate::tensor::TensorView;
 use std::path::PathBuf;
 
@@ -45,16 +44,6 @@ pub struct RenderOptions {
     /// Told of the progress of long passes over values.
     pub progress: ProgressHandle,
 }
-
-/// At most this many values implied by TensorFlow's padding rule (a short
-/// typed field repeats its last value up to the shape; no values means
-/// zeros) are printed unless `allow_implied` is set: a 61-byte Const of
-/// shape [2^34] would otherwise print 86 GB.
-pub const MAX_IMPLIED_VALUES: u64 = 1 << 20;
-
-/// A .npy file of a tensor with values implied by padding is written only
-/// up to this many bytes of values unless `allow_implied` is set.
-pub const MAX_IMPLIED_NPY_BYTES: u64 = 1 << 30;
 
 /// How many values of a tensor to print given the requested `limit`, and
 /// whether the cap on implied values lowered it.
@@ -97,39 +86,7 @@ impl std::fmt::Debug for ProgressHandle {
     }
 }
 
-/// A message type whose element-holding fields are shown as one decoded
-/// `values` list.
-pub struct TensorAdapter {
-    pub message: &'static str,
-    pub value_fields: &'static [&'static str],
-    /// Fields the text view already shows in the tensor's header lines.
-    pub header_fields: &'static [&'static str],
-    pub view: for<'m, 'a> fn(&SchemaSet, &'m Message<'a>) -> TensorView<'m, 'a>,
-    /// A problem of a tensor that still decodes, said next to its values
-    /// (text) or as `"warning"` (JSON).
-    pub warning: fn(&SchemaSet, &Message<'_>) -> Option<String>,
-}
-
-pub static TENSOR_ADAPTERS: &[TensorAdapter] = &[
-    TensorAdapter {
-        message: "onnx.TensorProto",
-        value_fields: onnx_tensor::VALUE_FIELDS,
-        header_fields: &["dims", "data_type"],
-        view: onnx_tensor::view,
-        warning: onnx_tensor::warning,
-    },
-    TensorAdapter {
-        message: "tensorflow.TensorProto",
-        value_fields: tensorflow::VALUE_FIELDS,
-        header_fields: &["dtype", "tensor_shape"],
-        view: tensorflow::view,
-        warning: |_, _| None,
-    },
-];
-
-pub fn tensor_adapter(full_name: &str) -> Option<&'static TensorAdapter> {
-    TENSOR_ADAPTERS.iter().find(|a| a.message == full_name)
-}
+pub use crate::formats::{TensorAdapter, tensor_adapter, tensor_adapters};
 
 /// Resolves where a tensor's values are (external files relative to the
 /// input's folder).
