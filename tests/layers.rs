@@ -357,3 +357,26 @@ fn the_module_graph_has_no_cycle() {
         panic!("{msg}");
     }
 }
+
+#[test]
+fn computation_and_export_do_not_reach_into_render() {
+    let graph = graph();
+    for m in [
+        "stats",
+        "stats::kernel",
+        "picture",
+        "npy",
+        "tensor",
+        "formats",
+    ] {
+        let deps = graph.get(m).unwrap_or_else(|| panic!("module {m} found"));
+        let up: Vec<&String> = deps.iter().filter(|d| d.starts_with("render")).collect();
+        assert!(up.is_empty(), "{m} imports {up:?}");
+    }
+    // The primitives of the views are a leaf of the render layer.
+    let fmt = graph.get("render::fmt").expect("render::fmt found");
+    assert!(
+        fmt.iter().all(|d| !d.starts_with("render")),
+        "render::fmt imports {fmt:?}"
+    );
+}
