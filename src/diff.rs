@@ -1457,7 +1457,7 @@ mod tests {
                 let mut m = a.to_vec();
                 m[at] = v;
                 let Ok(d) = crate::formats::decode_as(
-                    crate::formats::find("onnx-sequence").expect("format"),
+                    crate::formats::find(crate::formats::onnx::SEQUENCE.id).expect("format"),
                     &m,
                     &fopts,
                 ) else {

@@ -10,7 +10,7 @@
 
 use crate::decode::{Message, Value};
 use crate::formats::onnx::walk;
-use crate::render::tensor_adapter;
+use crate::formats::tensor_adapter;
 use crate::schema::SchemaSet;
 use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_element, load_values};
 use half::f16;
@@ -187,7 +187,7 @@ fn element(w: &mut dyn Write, elem: Elem, e: Element<'_>, width: u64) -> io::Res
 /// Choices of an export.
 #[derive(Default)]
 pub struct NpyOptions<'p> {
-    /// Export a tensor with more than [`crate::render::MAX_IMPLIED_VALUES`]
+    /// Export a tensor with more than [`crate::tensor::MAX_IMPLIED_VALUES`]
     /// values implied by TensorFlow's padding rule (`--allow-implied`).
     pub allow_implied: bool,
     /// Told of the progress of a big export.
@@ -252,13 +252,13 @@ pub fn write_npy_with<W: Write>(
     let shape = shape(view)?;
     let implied = view.implied_elements();
     let bytes = crate::tensor::raw_size(elem, view.elements).unwrap_or(u64::MAX);
-    if implied > 0 && bytes > crate::render::MAX_IMPLIED_NPY_BYTES && !opts.allow_implied {
+    if implied > 0 && bytes > crate::tensor::MAX_IMPLIED_NPY_BYTES && !opts.allow_implied {
         return Err(NpyError::TooLarge(format!(
             "{implied} of its {} values are implied by TensorFlow's padding rule (not stored), \
              and the file would hold {bytes} bytes of values; over {} bytes it is written \
              only with --allow-implied",
             view.elements,
-            crate::render::MAX_IMPLIED_NPY_BYTES
+            crate::tensor::MAX_IMPLIED_NPY_BYTES
         )));
     }
     let (base, widened) = descr(elem);

@@ -7,7 +7,6 @@
 
 use crate::wire::WireType;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// Index of a message in its [`SchemaSet`].
 pub type MsgId = usize;
@@ -188,45 +187,7 @@ pub struct SchemaSet {
     enum_index: HashMap<String, EnumId>,
 }
 
-/// The built-in schema files, in the order they are read.
-pub const BUILTIN_FILES: &[(&str, &str)] = &[
-    (
-        "onnx-tensor.proto",
-        include_str!("../schemas/onnx-tensor.proto"),
-    ),
-    (
-        "onnx-data.proto",
-        include_str!("../schemas/onnx-data.proto"),
-    ),
-    ("onnx.proto", include_str!("../schemas/onnx.proto")),
-    (
-        "google-protobuf.proto",
-        include_str!("../schemas/google-protobuf.proto"),
-    ),
-    (
-        "tf-framework.proto",
-        include_str!("../schemas/tf-framework.proto"),
-    ),
-    (
-        "tf-saved-model.proto",
-        include_str!("../schemas/tf-saved-model.proto"),
-    ),
-];
-
 impl SchemaSet {
-    /// The tables of every built-in format, parsed once.
-    pub fn builtin() -> &'static SchemaSet {
-        static SET: OnceLock<SchemaSet> = OnceLock::new();
-        SET.get_or_init(|| {
-            SchemaSet::from_files(
-                BUILTIN_FILES
-                    .iter()
-                    .map(|(n, t)| (n.to_string(), t.to_string())),
-            )
-            .unwrap_or_else(|e| panic!("built-in schema tables are broken: {e}"))
-        })
-    }
-
     pub fn message(&self, id: MsgId) -> &MessageDef {
         &self.messages[id]
     }

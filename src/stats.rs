@@ -17,80 +17,9 @@ use crate::progress::Progress;
 use crate::tensor::{
     Elem, Element, LoadedValues, TensorData, TensorView, for_each_element, load_values,
 };
-use std::io::{self, Write};
 use std::path::Path;
 
-/// The value an element counts as for statistics and pictures: the number
-/// itself, the magnitude of a complex number, None for a string.
-pub fn scalar(e: &Element<'_>) -> Option<f64> {
-    Some(match *e {
-        Element::C64(re, im) => f64::from(re).hypot(f64::from(im)),
-        Element::C128(re, im) => re.hypot(im),
-        Element::Str(_) => return None,
-        ref other => other.as_f64()?,
-    })
-}
-
-/// A minimum or maximum, kept in the element's own kind so that it prints
-/// exactly (an int64 beyond 2^53 stays exact; a float32 prints as float32).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Extreme {
-    Int(i64),
-    UInt(u64),
-    F32(f32),
-    F64(f64),
-}
-
-impl Extreme {
-    pub(crate) fn of(e: &Element<'_>, magnitude: f64) -> Extreme {
-        match *e {
-            Element::I64(v) => Extreme::Int(v),
-            Element::U64(v) => Extreme::UInt(v),
-            Element::Bool(b) => Extreme::UInt(u64::from(b)),
-            Element::F32(v) => Extreme::F32(v),
-            Element::C64(..) => Extreme::F32(magnitude as f32),
-            _ => Extreme::F64(magnitude),
-        }
-    }
-
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Extreme::Int(v) => v as f64,
-            Extreme::UInt(v) => v as f64,
-            Extreme::F32(v) => f64::from(v),
-            Extreme::F64(v) => v,
-        }
-    }
-
-    /// Ordering that is exact for integers (all elements of one tensor are
-    /// of one kind).
-    pub(crate) fn less(self, other: Extreme) -> bool {
-        match (self, other) {
-            (Extreme::Int(a), Extreme::Int(b)) => a < b,
-            (Extreme::UInt(a), Extreme::UInt(b)) => a < b,
-            (a, b) => a.as_f64() < b.as_f64(),
-        }
-    }
-
-    /// Text: integers as integers, floats in their shortest exact form.
-    pub fn text(self) -> String {
-        match self {
-            Extreme::Int(v) => v.to_string(),
-            Extreme::UInt(v) => v.to_string(),
-            Extreme::F32(v) => format!("{v:?}"),
-            Extreme::F64(v) => format!("{v:?}"),
-        }
-    }
-
-    pub fn write_json(self, w: &mut dyn Write) -> io::Result<()> {
-        match self {
-            Extreme::Int(v) => write!(w, "{v}"),
-            Extreme::UInt(v) => write!(w, "{v}"),
-            Extreme::F32(v) => crate::render::json::f32_json(w, v),
-            Extreme::F64(v) => crate::render::json::f64_json(w, v),
-        }
-    }
-}
+pub use kernel::{Extreme, scalar};
 
 /// Statistics of a tensor: [`compute`] gathers them in one pass;
 /// [`Stats::push`] adds one element (slow; for a few values).
@@ -190,65 +119,6 @@ impl Stats {
     pub fn is_numeric(&self) -> bool {
         !self.strings
     }
-
-    /// The two text lines of the text view, each prefixed by `indent`.
-    pub fn write_text(&self, w: &mut dyn Write, indent: &str) -> io::Result<()> {
-        if self.strings {
-            return Ok(());
-        }
-        let label = if self.magnitude {
-            "stats |z|:"
-        } else {
-            "stats:    "
-        };
-        write!(w, "{indent}{label} count {}", self.count)?;
-        if let (Some(min), Some(max)) = (self.min, self.max) {
-            write!(w, "  min {}  max {}", min.text(), max.text())?;
-        }
-        if let (Some(mean), Some(std)) = (self.mean(), self.std()) {
-            write!(w, "  mean {}  std {}", short(mean), short(std))?;
-        }
-        writeln!(w)?;
-        writeln!(
-            w,
-            "{indent}           NaN {}  +Inf {}  -Inf {}  zeros {}",
-            self.nan, self.pos_inf, self.neg_inf, self.zeros
-        )
-    }
-
-    /// The JSON object written under "stats": min, max, mean and std are
-    /// null when there are no finite values.
-    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
-        write!(w, "{{\"count\": {}, \"min\": ", self.count)?;
-        match self.min {
-            Some(m) => m.write_json(w)?,
-            None => write!(w, "null")?,
-        }
-        write!(w, ", \"max\": ")?;
-        match self.max {
-            Some(m) => m.write_json(w)?,
-            None => write!(w, "null")?,
-        }
-        write!(w, ", \"mean\": ")?;
-        match self.mean() {
-            Some(m) => crate::render::json::f64_json(w, m)?,
-            None => write!(w, "null")?,
-        }
-        write!(w, ", \"std\": ")?;
-        match self.std() {
-            Some(s) => crate::render::json::f64_json(w, s)?,
-            None => write!(w, "null")?,
-        }
-        write!(
-            w,
-            ", \"nan\": {}, \"pos_inf\": {}, \"neg_inf\": {}, \"zeros\": {}",
-            self.nan, self.pos_inf, self.neg_inf, self.zeros
-        )?;
-        if self.magnitude {
-            write!(w, ", \"of\": \"magnitude\"")?;
-        }
-        write!(w, "}}")
-    }
 }
 
 /// Statistics of a whole tensor in one pass (external data is read from
@@ -344,33 +214,6 @@ fn raw_pass(
     p
 }
 
-/// What the text view adds after a tensor's values: the statistics lines,
-/// the histogram (`opts.histogram`) and the colour preview of an
-/// image-shaped tensor (`opts.color`), each line prefixed by `indent`.
-/// Strings get nothing.
-pub fn write_text_summary(
-    w: &mut dyn Write,
-    indent: &str,
-    view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
-    stats: &Stats,
-    opts: &crate::render::RenderOptions,
-) -> io::Result<()> {
-    if !view.elem.is_some_and(Elem::is_numeric) || stats.strings {
-        return Ok(());
-    }
-    stats.write_text(w, indent)?;
-    if opts.histogram
-        && let Some(h) = histogram(view, dir, stats)
-    {
-        h.write_text(w, indent)?;
-    }
-    if opts.color {
-        crate::picture::write_preview(w, indent, view, dir, stats)?;
-    }
-    Ok(())
-}
-
 /// A number in at most 6 significant digits, for means and deviations
 /// (which are not values of the tensor, so need no exact form).
 pub fn short(v: f64) -> String {
@@ -400,8 +243,6 @@ pub fn short(v: f64) -> String {
 
 /// Bins of the text histogram.
 pub const HISTOGRAM_BINS: u64 = 16;
-/// Width of the longest bar, in characters.
-const BAR_WIDTH: u64 = 40;
 
 /// Counts of the finite values in equal-width bins over [min, max]; an
 /// integer tensor with few distinct values gets one bin per value.
@@ -459,7 +300,7 @@ impl Histogram {
     }
 
     /// The bin's range as text.
-    fn label(&self, i: usize) -> String {
+    pub(crate) fn label(&self, i: usize) -> String {
         if self.per_integer {
             return format!("{}", (self.lo + i as f64) as i64);
         }
@@ -473,50 +314,6 @@ impl Histogram {
         };
         let close = if i + 1 == self.counts.len() { "]" } else { ")" };
         format!("[{}, {}{close}", short(a), short(b))
-    }
-
-    /// `{"bins": [{"label": "[0, 0.5)", "count": 3}, ...]}`, the labels
-    /// as the text view writes them.
-    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
-        write!(w, "{{\"bins\": [")?;
-        for (i, c) in self.counts.iter().enumerate() {
-            if i > 0 {
-                write!(w, ", ")?;
-            }
-            write!(w, "{{\"label\": ")?;
-            crate::render::json::string(w, &self.label(i))?;
-            write!(w, ", \"count\": {c}}}")?;
-        }
-        write!(w, "]}}")
-    }
-
-    pub fn write_text(&self, w: &mut dyn Write, indent: &str) -> io::Result<()> {
-        writeln!(w, "{indent}histogram:")?;
-        let labels: Vec<String> = (0..self.counts.len()).map(|i| self.label(i)).collect();
-        let label_width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-        let count_width = self
-            .counts
-            .iter()
-            .map(|c| c.to_string().len())
-            .max()
-            .unwrap_or(1);
-        let top = self.counts.iter().copied().max().unwrap_or(0).max(1);
-        for (label, &c) in labels.iter().zip(&self.counts) {
-            // Any non-empty bin shows at least one mark.
-            let bar = if c == 0 {
-                0
-            } else {
-                (u128::from(c) * u128::from(BAR_WIDTH))
-                    .div_ceil(u128::from(top))
-                    .max(1)
-            };
-            writeln!(
-                w,
-                "{indent}  {label:<label_width$}  {c:>count_width$}  {}",
-                "#".repeat(bar as usize)
-            )?;
-        }
-        Ok(())
     }
 }
 

@@ -855,6 +855,16 @@ pub fn element_count(dims: &[u64]) -> Option<u64> {
     dims.iter().try_fold(1u64, |acc, &d| acc.checked_mul(d))
 }
 
+/// At most this many values implied by TensorFlow's padding rule (a short
+/// typed field repeats its last value up to the shape; no values means
+/// zeros) are printed unless the renderer's `allow_implied` is set: a 61-byte Const of
+/// shape [2^34] would otherwise print 86 GB.
+pub const MAX_IMPLIED_VALUES: u64 = 1 << 20;
+
+/// A .npy file of a tensor with values implied by padding is written only
+/// up to this many bytes of values unless the renderer's `allow_implied` is set.
+pub const MAX_IMPLIED_NPY_BYTES: u64 = 1 << 30;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -496,7 +496,7 @@ pub fn decode_named<'a>(
                     "read as {type_name}: {label} is declared {}",
                     port.declared.text()
                 ));
-                formats::find("onnx-sequence")
+                formats::find(formats::onnx::SEQUENCE.id)
                     .map(|format| {
                         Ok(Decoded {
                             format,

@@ -19,9 +19,12 @@ use std::sync::OnceLock;
 
 /// The format a user schema reads: any message, by the user's tables.
 pub static USER_FORMAT: Format = Format {
-    id: "protobuf",
+    id: crate::formats::SCHEMALESS_ID,
     title: "Protocol Buffers message (schema given by the user)",
+    schema_files: &[],
+    roots: &[],
     decode: refuse,
+    tensor_adapters: &[],
 };
 
 fn refuse<'a>(_: &'a [u8], _: &FormatOptions) -> crate::error::Result<Body<'a>> {

@@ -167,43 +167,26 @@ fn enum_value_names_are_unique() {
 
 #[test]
 fn every_format_has_its_root_messages() {
-    let roots: &[(&str, &[&str])] = &[
-        ("onnx-tensor", &["onnx.TensorProto"]),
-        (
-            "onnx-sequence",
-            &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
-        ),
-        ("onnx-sparse-tensor", &["onnx.SparseTensorProto"]),
-        ("onnx-model", &["onnx.ModelProto"]),
-        ("tf-saved-model", &["tensorflow.SavedModel"]),
-        ("tf-graph-def", &["tensorflow.GraphDef"]),
-        ("protobuf", &[]),
-    ];
+    // The roots and adapters come from each format's record (tests/registry.rs
+    // checks the rest of the record).
     let ids = pbdecode::formats::ids();
     assert_eq!(
         ids.len(),
         ids.iter().collect::<HashSet<_>>().len(),
         "format ids repeat: {ids:?}"
     );
-    for (id, messages) in roots {
-        assert!(pbdecode::formats::find(id).is_some(), "no format {id}");
-        for name in *messages {
+    for f in pbdecode::formats::REGISTRY {
+        for name in f.roots {
             assert!(
                 set().find_message(name).is_some(),
-                "{id}: no message {name}"
+                "{}: no message {name}",
+                f.id
             );
         }
     }
-    // Every registered format is one of these.
-    for id in &ids {
-        assert!(
-            roots.iter().any(|(r, _)| r == id),
-            "format {id} has no root listed here"
-        );
-    }
     // The tensor messages the renderers replace by `values`, and the fields
     // they replace.
-    for a in pbdecode::render::TENSOR_ADAPTERS {
+    for a in pbdecode::formats::tensor_adapters() {
         let id = set()
             .find_message(a.message)
             .unwrap_or_else(|| panic!("no {}", a.message));

@@ -1,65 +1,23 @@
-//! The format registry: an ordered list of formats, each a schema (root
-//! message) plus its own validation. `--as auto` tries them in order after
-//! the protobuf pre-checks; the schemaless reading comes last.
+//! The format registry: an ordered list of formats, each one record of
+//! everything about it (id, title, schema files, root messages, decoding
+//! and validation, tensor adapters), kept in the format's own file.
+//! `--as auto` tries them in order after the protobuf pre-checks; the
+//! schemaless reading comes last. The built-in schema tables and the tensor
+//! adapters are derived from the registry.
 
+mod base;
 pub mod onnx;
 pub mod onnx_tensor;
 pub mod other_files;
 pub mod tensorflow;
 
-use crate::decode::{DecodeContext, Message, decode_message};
+pub use base::{Body, DecodeFn, Format, FormatOptions, TensorAdapter, decode_builtin};
+
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::schema::SchemaSet;
-use crate::schemaless::{self, RawMessage};
+use crate::schemaless;
 use crate::wire::FieldReader;
-
-/// Options that reach every format's decoder.
-#[derive(Debug, Clone, Copy)]
-pub struct FormatOptions {
-    /// The user named this format with `--as`: decode what fits and show
-    /// unknown fields rather than refusing them, where the format allows.
-    pub forced: bool,
-    /// Nesting limit of the schemaless reading.
-    pub max_depth: u32,
-}
-
-impl Default for FormatOptions {
-    fn default() -> Self {
-        FormatOptions {
-            forced: false,
-            max_depth: schemaless::DEFAULT_MAX_DEPTH,
-        }
-    }
-}
-
-/// What a format made of the input.
-pub enum Body<'a> {
-    /// A message read with a schema: its full type name, the message, and
-    /// other types the same bytes are equally valid as.
-    Message {
-        type_name: String,
-        message: Message<'a>,
-        also: Vec<String>,
-    },
-    /// A message read without a schema.
-    Schemaless(RawMessage<'a>),
-    /// A message read with a schema the user gave (`--schema`,
-    /// `--descriptor-set`), and that schema's tables.
-    UserMessage {
-        set: &'a SchemaSet,
-        type_name: String,
-        message: Message<'a>,
-    },
-}
-
-pub type DecodeFn = for<'a> fn(&'a [u8], &FormatOptions) -> Result<Body<'a>>;
-
-pub struct Format {
-    pub id: &'static str,
-    /// What the format is, for people.
-    pub title: &'static str,
-    pub decode: DecodeFn,
-}
+use std::sync::OnceLock;
 
 /// A decoded input: which format took it and what it holds.
 pub struct Decoded<'a> {
@@ -70,44 +28,78 @@ pub struct Decoded<'a> {
     pub passed_over: Vec<(&'static Format, DecodeError)>,
 }
 
+/// The id of the schemaless reading, the last format tried.
+pub const SCHEMALESS_ID: &str = "protobuf";
+
 /// The formats in the order `--as auto` tries them (ONNX tensor first, schemaless last).
 pub static REGISTRY: &[Format] = &[
+    onnx_tensor::FORMAT,
+    onnx::SEQUENCE,
+    onnx::SPARSE,
+    onnx::MODEL,
+    tensorflow::SAVED_MODEL,
+    tensorflow::GRAPH_DEF,
     Format {
-        id: "onnx-tensor",
-        title: "ONNX tensor (TensorProto)",
-        decode: decode_onnx_tensor,
-    },
-    Format {
-        id: "onnx-sequence",
-        title: "ONNX sequence, optional or map (onnx-data.proto)",
-        decode: onnx::decode_sequence,
-    },
-    Format {
-        id: "onnx-sparse-tensor",
-        title: "ONNX sparse tensor (SparseTensorProto)",
-        decode: onnx::decode_sparse,
-    },
-    Format {
-        id: "onnx-model",
-        title: "ONNX model (ModelProto)",
-        decode: onnx::decode_model,
-    },
-    Format {
-        id: "tf-saved-model",
-        title: "TensorFlow SavedModel",
-        decode: tensorflow::decode_saved_model,
-    },
-    Format {
-        id: "tf-graph-def",
-        title: "TensorFlow GraphDef (frozen graph)",
-        decode: tensorflow::decode_graph_def,
-    },
-    Format {
-        id: "protobuf",
+        id: SCHEMALESS_ID,
         title: "Protocol Buffers message (no schema)",
+        schema_files: &[],
+        roots: &[],
         decode: decode_schemaless,
+        tensor_adapters: &[],
     },
 ];
+
+/// The built-in schema files: every format's files, each once, in registry
+/// order.
+pub fn builtin_files() -> Vec<(&'static str, &'static str)> {
+    let mut files: Vec<(&'static str, &'static str)> = Vec::new();
+    for f in REGISTRY {
+        for &(name, text) in f.schema_files {
+            if !files.iter().any(|(n, _)| *n == name) {
+                files.push((name, text));
+            }
+        }
+    }
+    files
+}
+
+impl SchemaSet {
+    /// The tables of every built-in format ([`builtin_files`]), parsed once.
+    pub fn builtin() -> &'static SchemaSet {
+        static SET: OnceLock<SchemaSet> = OnceLock::new();
+        SET.get_or_init(|| {
+            SchemaSet::from_files(
+                builtin_files()
+                    .into_iter()
+                    .map(|(n, t)| (n.to_string(), t.to_string())),
+            )
+            .unwrap_or_else(|e| panic!("built-in schema tables are broken: {e}"))
+        })
+    }
+}
+
+/// Every format's tensor adapters, each once, in registry order.
+pub fn tensor_adapters() -> impl Iterator<Item = &'static TensorAdapter> {
+    let mut seen: Vec<&'static str> = Vec::new();
+    REGISTRY
+        .iter()
+        .flat_map(|f| f.tensor_adapters.iter())
+        .filter(move |a| {
+            let new = !seen.contains(&a.message);
+            if new {
+                seen.push(a.message);
+            }
+            new
+        })
+}
+
+/// The tensor adapter of a message type, if any format has one.
+pub fn tensor_adapter(full_name: &str) -> Option<&'static TensorAdapter> {
+    REGISTRY
+        .iter()
+        .flat_map(|f| f.tensor_adapters.iter())
+        .find(|a| a.message == full_name)
+}
 
 pub fn find(id: &str) -> Option<&'static Format> {
     REGISTRY.iter().find(|f| f.id == id)
@@ -115,29 +107,6 @@ pub fn find(id: &str) -> Option<&'static Format> {
 
 pub fn ids() -> Vec<&'static str> {
     REGISTRY.iter().map(|f| f.id).collect()
-}
-
-/// Decodes `bytes` as the message `type_name` of the built-in tables.
-pub fn decode_builtin<'a>(
-    type_name: &str,
-    bytes: &'a [u8],
-    ctx: DecodeContext,
-) -> Result<Message<'a>> {
-    let set = SchemaSet::builtin();
-    let id = set
-        .find_message(type_name)
-        .ok_or_else(|| DecodeError::new(ErrorKind::NoSuchMessage(type_name.to_string()), 0))?;
-    decode_message(set, id, bytes, 0, ctx)
-}
-
-fn decode_onnx_tensor<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
-    let message = decode_builtin("onnx.TensorProto", bytes, DecodeContext::strict())?;
-    onnx_tensor::validate(SchemaSet::builtin(), &message)?;
-    Ok(Body::Message {
-        type_name: "onnx.TensorProto".into(),
-        message,
-        also: Vec::new(),
-    })
 }
 
 fn decode_schemaless<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
@@ -216,7 +185,7 @@ pub fn near_misses(
             );
             // A nested tensor (the container fitted) or the tensor file
             // format itself (its fields all fitted).
-            tensor_rule && (f.id == "onnx-tensor" || e.has_path())
+            tensor_rule && (f.id == onnx_tensor::FORMAT.id || e.has_path())
         })
         .map(|(f, e)| {
             let shown = decode_as(f, bytes, opts).is_ok();

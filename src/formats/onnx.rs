@@ -3,7 +3,8 @@
 //! schema table plus the checks below; every tensor inside is validated with
 //! the tensor file's own rules.
 
-use super::{Body, FormatOptions, decode_builtin, onnx_tensor};
+use super::base::{Body, Format, FormatOptions, decode_builtin};
+use super::onnx_tensor;
 use crate::decode::{DecodeContext, Message, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::schema::SchemaSet;
@@ -471,3 +472,41 @@ pub fn decode_container<'a>(type_name: &str, bytes: &'a [u8]) -> Result<Body<'a>
         also: Vec::new(),
     })
 }
+/// `onnx-data.proto`: SequenceProto, MapProto and OptionalProto.
+pub const DATA_FILE: (&str, &str) = (
+    "onnx-data.proto",
+    include_str!("../../schemas/onnx-data.proto"),
+);
+
+/// `onnx.proto`: ModelProto and the graph.
+pub const MODEL_FILE: (&str, &str) = ("onnx.proto", include_str!("../../schemas/onnx.proto"));
+
+/// A SequenceProto, OptionalProto or MapProto file.
+pub const SEQUENCE: Format = Format {
+    id: "onnx-sequence",
+    title: "ONNX sequence, optional or map (onnx-data.proto)",
+    schema_files: &[onnx_tensor::SCHEMA_FILE, DATA_FILE],
+    roots: &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
+    decode: decode_sequence,
+    tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+};
+
+/// A SparseTensorProto file.
+pub const SPARSE: Format = Format {
+    id: "onnx-sparse-tensor",
+    title: "ONNX sparse tensor (SparseTensorProto)",
+    schema_files: &[onnx_tensor::SCHEMA_FILE],
+    roots: &["onnx.SparseTensorProto"],
+    decode: decode_sparse,
+    tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+};
+
+/// An ONNX model (`.onnx`).
+pub const MODEL: Format = Format {
+    id: "onnx-model",
+    title: "ONNX model (ModelProto)",
+    schema_files: &[onnx_tensor::SCHEMA_FILE, MODEL_FILE],
+    roots: &["onnx.ModelProto"],
+    decode: decode_model,
+    tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+};

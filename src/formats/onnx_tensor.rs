@@ -1,7 +1,8 @@
 //! ONNX TensorProto: reading a decoded message as a tensor (type, shape,
 //! where the values are) and the validation rules of the .pb tensor file format.
 
-use crate::decode::{Field, Message, RawScalars, Value};
+use super::base::{Body, Format, FormatOptions, TensorAdapter, decode_builtin};
+use crate::decode::{DecodeContext, Field, Message, RawScalars, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::external::ExternalRef;
 use crate::schema::SchemaSet;
@@ -348,4 +349,39 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         }
     };
     v
+}
+/// `onnx-tensor.proto`: TensorProto and SparseTensorProto (the tensor
+/// messages every ONNX format holds).
+pub const SCHEMA_FILE: (&str, &str) = (
+    "onnx-tensor.proto",
+    include_str!("../../schemas/onnx-tensor.proto"),
+);
+
+/// The tensor message of every ONNX format.
+pub const TENSOR_ADAPTER: TensorAdapter = TensorAdapter {
+    message: "onnx.TensorProto",
+    value_fields: VALUE_FIELDS,
+    header_fields: &["dims", "data_type"],
+    view,
+    warning,
+};
+
+/// A TensorProto file (onnx's backend test `input_0.pb`).
+pub const FORMAT: Format = Format {
+    id: "onnx-tensor",
+    title: "ONNX tensor (TensorProto)",
+    schema_files: &[SCHEMA_FILE],
+    roots: &["onnx.TensorProto"],
+    decode,
+    tensor_adapters: &[TENSOR_ADAPTER],
+};
+
+fn decode<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
+    let message = decode_builtin("onnx.TensorProto", bytes, DecodeContext::strict())?;
+    validate(SchemaSet::builtin(), &message)?;
+    Ok(Body::Message {
+        type_name: "onnx.TensorProto".into(),
+        message,
+        also: Vec::new(),
+    })
 }

@@ -1,10 +1,10 @@
 //! TensorFlow formats: SavedModel (`saved_model.pb`) and GraphDef (frozen
 //! graphs), and TensorFlow's own TensorProto with its padding rule.
 
-use super::{Body, FormatOptions, decode_builtin};
+use super::base::{Body, Format, FormatOptions, TensorAdapter, decode_builtin};
+use super::onnx::walk;
 use crate::decode::{DecodeContext, Field, Message, RawScalars};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
-use crate::formats::onnx::walk;
 use crate::schema::SchemaSet;
 use crate::tensor::{Elem, TensorData, TensorView, element_count, raw_size};
 use crate::wire::WireType;
@@ -386,3 +386,50 @@ pub fn decode_graph_def<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Bod
         also: Vec::new(),
     })
 }
+/// `google-protobuf.proto`: the well-known types a SavedModel holds (Any,
+/// wrappers).
+pub const WELL_KNOWN_FILE: (&str, &str) = (
+    "google-protobuf.proto",
+    include_str!("../../schemas/google-protobuf.proto"),
+);
+
+/// `tf-framework.proto`: GraphDef, NodeDef, TensorProto and their parts.
+pub const FRAMEWORK_FILE: (&str, &str) = (
+    "tf-framework.proto",
+    include_str!("../../schemas/tf-framework.proto"),
+);
+
+/// `tf-saved-model.proto`: SavedModel, MetaGraphDef, the object graph.
+pub const SAVED_MODEL_FILE: (&str, &str) = (
+    "tf-saved-model.proto",
+    include_str!("../../schemas/tf-saved-model.proto"),
+);
+
+/// TensorFlow's tensor message.
+pub const TENSOR_ADAPTER: TensorAdapter = TensorAdapter {
+    message: "tensorflow.TensorProto",
+    value_fields: VALUE_FIELDS,
+    header_fields: &["dtype", "tensor_shape"],
+    view,
+    warning: |_, _| None,
+};
+
+/// A SavedModel (`saved_model.pb`).
+pub const SAVED_MODEL: Format = Format {
+    id: "tf-saved-model",
+    title: "TensorFlow SavedModel",
+    schema_files: &[WELL_KNOWN_FILE, FRAMEWORK_FILE, SAVED_MODEL_FILE],
+    roots: &["tensorflow.SavedModel"],
+    decode: decode_saved_model,
+    tensor_adapters: &[TENSOR_ADAPTER],
+};
+
+/// A GraphDef (a frozen graph).
+pub const GRAPH_DEF: Format = Format {
+    id: "tf-graph-def",
+    title: "TensorFlow GraphDef (frozen graph)",
+    schema_files: &[FRAMEWORK_FILE],
+    roots: &["tensorflow.GraphDef"],
+    decode: decode_graph_def,
+    tensor_adapters: &[TENSOR_ADAPTER],
+};

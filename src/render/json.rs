@@ -7,7 +7,8 @@
 //! base64; floats as numbers or "NaN"/"Infinity"/"-Infinity"; in tensor
 //! messages the element fields replaced by `values`.
 
-use super::{LoadedValues, RenderOptions, base64, for_each_element, load_values, tensor_adapter};
+use super::fmt::base64;
+use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
 use crate::error::DecodeError;
 use crate::formats::{Body, Decoded};
@@ -15,6 +16,8 @@ use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
 use crate::tensor::Element;
 use crate::wire::WireValue;
 use std::io::{self, Write};
+
+pub use super::fmt::{f32_json, f64_json, string};
 
 pub fn write_decoded(
     w: &mut dyn Write,
@@ -93,81 +96,11 @@ pub fn write_error(w: &mut dyn Write, e: &DecodeError) -> io::Result<()> {
     w.write_all(b"}}")
 }
 
-/// A JSON string with the escapes JSON requires.
-pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
-    w.write_all(b"\"")?;
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let esc: Option<&[u8]> = match b {
-            b'"' => Some(b"\\\""),
-            b'\\' => Some(b"\\\\"),
-            b'\n' => Some(b"\\n"),
-            b'\r' => Some(b"\\r"),
-            b'\t' => Some(b"\\t"),
-            0..=0x1f | 0x7f => None,
-            // C1 control characters (U+0080..U+009F, UTF-8 C2 80..C2 9F):
-            // allowed raw by JSON, but a terminal may act on them.
-            0xc2 if bytes.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) => {
-                w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
-                write!(w, "\\u{:04x}", bytes.get(i + 1).copied().unwrap_or(0))?;
-                i += 2;
-                start = i;
-                continue;
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
-        match esc {
-            Some(e) => w.write_all(e)?,
-            None => write!(w, "\\u{:04x}", b)?,
-        }
-        i += 1;
-        start = i;
-    }
-    w.write_all(bytes.get(start..).unwrap_or(&[]))?;
-    w.write_all(b"\"")
-}
-
 /// Text if it is UTF-8, else `{"base64": ...}`.
 fn text_or_base64(w: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
     match std::str::from_utf8(bytes) {
         Ok(s) => string(w, s),
         Err(_) => write!(w, "{{\"base64\": \"{}\"}}", base64(bytes)),
-    }
-}
-
-pub fn f32_json(w: &mut dyn Write, v: f32) -> io::Result<()> {
-    if v.is_nan() {
-        w.write_all(b"\"NaN\"")
-    } else if v.is_infinite() {
-        w.write_all(if v > 0.0 {
-            b"\"Infinity\""
-        } else {
-            b"\"-Infinity\""
-        })
-    } else {
-        // ryu: the shortest text that reads back to the same float32, and
-        // several times faster than std's formatting on huge tensors.
-        w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
-    }
-}
-
-pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
-    if v.is_nan() {
-        w.write_all(b"\"NaN\"")
-    } else if v.is_infinite() {
-        w.write_all(if v > 0.0 {
-            b"\"Infinity\""
-        } else {
-            b"\"-Infinity\""
-        })
-    } else {
-        w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
     }
 }
 

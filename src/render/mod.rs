@@ -3,18 +3,21 @@
 //! locked stdout) and never print on their own.
 
 pub mod elide;
+pub mod fmt;
 pub mod json;
 pub mod onnx_view;
 pub mod schemaless;
+pub mod stats_view;
 pub mod text;
 pub mod tf_view;
+pub mod tree;
 
-pub use crate::tensor::{LoadedValues, for_each_element};
+pub use crate::tensor::{
+    LoadedValues, MAX_IMPLIED_NPY_BYTES, MAX_IMPLIED_VALUES, for_each_element,
+};
+pub use fmt::base64;
 
-use crate::decode::Message;
-use crate::formats::{onnx_tensor, tensorflow};
 use crate::progress::Progress;
-use crate::schema::SchemaSet;
 use crate::tensor::TensorView;
 use std::path::PathBuf;
 
@@ -42,16 +45,6 @@ pub struct RenderOptions {
     /// Told of the progress of long passes over values.
     pub progress: ProgressHandle,
 }
-
-/// At most this many values implied by TensorFlow's padding rule (a short
-/// typed field repeats its last value up to the shape; no values means
-/// zeros) are printed unless `allow_implied` is set: a 61-byte Const of
-/// shape [2^34] would otherwise print 86 GB.
-pub const MAX_IMPLIED_VALUES: u64 = 1 << 20;
-
-/// A .npy file of a tensor with values implied by padding is written only
-/// up to this many bytes of values unless `allow_implied` is set.
-pub const MAX_IMPLIED_NPY_BYTES: u64 = 1 << 30;
 
 /// How many values of a tensor to print given the requested `limit`, and
 /// whether the cap on implied values lowered it.
@@ -94,61 +87,7 @@ impl std::fmt::Debug for ProgressHandle {
     }
 }
 
-/// A message type whose element-holding fields are shown as one decoded
-/// `values` list.
-pub struct TensorAdapter {
-    pub message: &'static str,
-    pub value_fields: &'static [&'static str],
-    /// Fields the text view already shows in the tensor's header lines.
-    pub header_fields: &'static [&'static str],
-    pub view: for<'m, 'a> fn(&SchemaSet, &'m Message<'a>) -> TensorView<'m, 'a>,
-    /// A problem of a tensor that still decodes, said next to its values
-    /// (text) or as `"warning"` (JSON).
-    pub warning: fn(&SchemaSet, &Message<'_>) -> Option<String>,
-}
-
-pub static TENSOR_ADAPTERS: &[TensorAdapter] = &[
-    TensorAdapter {
-        message: "onnx.TensorProto",
-        value_fields: onnx_tensor::VALUE_FIELDS,
-        header_fields: &["dims", "data_type"],
-        view: onnx_tensor::view,
-        warning: onnx_tensor::warning,
-    },
-    TensorAdapter {
-        message: "tensorflow.TensorProto",
-        value_fields: tensorflow::VALUE_FIELDS,
-        header_fields: &["dtype", "tensor_shape"],
-        view: tensorflow::view,
-        warning: |_, _| None,
-    },
-];
-
-pub fn tensor_adapter(full_name: &str) -> Option<&'static TensorAdapter> {
-    TENSOR_ADAPTERS.iter().find(|a| a.message == full_name)
-}
-
-/// Standard base64 with padding (the JSON form of bytes fields).
-pub fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
+pub use crate::formats::{TensorAdapter, tensor_adapter, tensor_adapters};
 
 /// Resolves where a tensor's values are (external files relative to the
 /// input's folder).

@@ -8,10 +8,10 @@
 //! where they are printed, so a mapped multi-gigabyte model is never paged
 //! in to be shown with `--values 8`.
 
-use super::text::{
-    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, element_text, flush_line, hex_preview,
-    is_unsafe_char, message_fields, plain, plain_bytes, quoted, quoted_str,
+use super::fmt::{
+    element_text, hex_preview, is_unsafe_char, plain, plain_bytes, quoted, quoted_str,
 };
+use super::tree::{DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, flush_line, message_fields};
 use super::{LoadedValues, RenderOptions, for_each_element, load_values};
 use crate::decode::{Field, Message, Value};
 use crate::formats::onnx_tensor;
@@ -26,7 +26,7 @@ const INLINE_VALUES: usize = 10;
 /// Items of a repeated attribute shown when `--values` is not given.
 const LIST_ITEMS: u64 = 64;
 
-use super::text::indent;
+use super::fmt::indent;
 
 /// A name as written in a graph line: bare when it cannot be misread,
 /// quoted otherwise (empty names, spaces, punctuation of the line syntax).
@@ -451,8 +451,8 @@ fn tensor_block(
         && p.unavailable.is_none()
         && let Some(stats) = crate::stats::compute(&view, opts.dir.as_deref())
     {
-        let pad = super::text::pad(depth + 1);
-        crate::stats::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)?;
+        let pad = super::fmt::pad(depth + 1);
+        super::stats_view::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)?;
     }
     rest(w, set, t, &shown, depth + 1, opts)
 }

@@ -5,8 +5,7 @@
 //! so any nesting depth prints without recursion.
 
 use super::RenderOptions;
-use super::json::{f32_json, f64_json, string};
-use super::text::{hex_preview, quoted_str};
+use super::fmt::{f32_json, f64_json, hex_preview, quoted_str, string};
 use crate::error::DecodeError;
 use crate::schemaless::{self, Kind, RawField, RawMessage, Reading, Span};
 use crate::wire::{PackedVarints, WireValue};
@@ -15,7 +14,7 @@ use std::io::{self, Write};
 /// Values of a packed field shown in text when `--values` is not given.
 const TEXT_VALUES: u64 = 64;
 
-use super::text::indent;
+use super::fmt::indent;
 
 fn f32_at(c: &[u8]) -> f32 {
     f32::from_le_bytes([c[0], c[1], c[2], c[3]])

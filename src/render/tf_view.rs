@@ -6,7 +6,8 @@
 //! library. Every field the view does not summarise is still printed with the
 //! generic field tree, unknown fields included.
 
-use super::text::{message_fields, plain, plain_bytes, quoted, quoted_str, tensor_block};
+use super::fmt::{plain, plain_bytes, quoted, quoted_str};
+use super::tree::{message_fields, tensor_block};
 use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
 use crate::decode::{Message, ScalarValue, Value};
 use crate::schema::{FieldType, SchemaSet};
@@ -68,7 +69,7 @@ pub fn graph_def(
     graph(w, &cx, msg, 0)
 }
 
-use super::text::indent;
+use super::fmt::indent;
 
 /// Prints the fields of `msg` not named in `covered` (unknown fields too)
 /// with the generic field tree, so that nothing is dropped.
@@ -232,7 +233,7 @@ fn bytes_text(cx: &Ctx<'_>, b: &[u8]) -> String {
 fn element_text(cx: &Ctx<'_>, e: Element<'_>) -> String {
     match e {
         Element::Str(s) => bytes_text(cx, s),
-        e => super::text::element_text(e),
+        e => super::fmt::element_text(e),
     }
 }
 

@@ -2,14 +2,14 @@
 //! (the JSON contract, the text view, the picture code), so the page shows
 //! what the command line shows.
 
-use super::State;
-use super::files::{Listed, OpenFile, Refusal};
+use super::files::{Listed, OpenFile, Refusal, TensorEntry};
 use super::http::{Request, Response};
+use super::state::State;
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::DecodeError;
 use crate::formats::{self, Body, Decoded, FormatOptions};
 use crate::render::{RenderOptions, json, tensor_adapter, text};
-use crate::schema::{MsgId, SchemaSet};
+use crate::schema::SchemaSet;
 use crate::tensor::{Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values};
 use crate::{npy, picture, stats};
 use std::io::Write;
@@ -208,16 +208,6 @@ fn values_param(req: &Request, default: Option<u64>) -> Result<Option<u64>, Resp
     }
 }
 
-/// A tensor of the decoded file: where its message is, so that a request
-/// for its values decodes that message alone.
-pub(super) struct TensorEntry {
-    name: String,
-    initializer: bool,
-    def: MsgId,
-    offset: u64,
-    end: u64,
-}
-
 fn tensor_entries(decoded: &Decoded<'_>) -> Vec<TensorEntry> {
     let set = SchemaSet::builtin();
     let Body::Message { message, .. } = &decoded.body else {
@@ -338,7 +328,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
     }
     let _ = write!(w, "], \"notes\": [");
     let mut notes: Vec<String> = Vec::new();
-    if decoded.format.id == "protobuf" && req.param("as").unwrap_or("auto") == "auto" {
+    if decoded.format.id == formats::SCHEMALESS_ID && req.param("as").unwrap_or("auto") == "auto" {
         for (f, e, shown) in formats::near_misses(&decoded, bytes, &FormatOptions::default()) {
             let hint = if shown {
                 format!(" ({} shows it anyway)", f.id)

@@ -49,7 +49,7 @@ pub struct OpenFile {
     /// For served files: the length and mtime it was mapped at.
     stamp: Option<(u64, Option<std::time::SystemTime>)>,
     /// The tensors found in it, per format asked for.
-    pub(super) cache: Mutex<HashMap<String, Arc<Vec<super::api::TensorEntry>>>>,
+    pub(super) cache: Mutex<HashMap<String, Arc<Vec<TensorEntry>>>>,
 }
 
 pub struct Files {
@@ -364,4 +364,13 @@ impl UploadSink {
             }
         }
     }
+}
+/// A tensor of the decoded file: where its message is, so that a request
+/// for its values decodes that message alone.
+pub(super) struct TensorEntry {
+    pub(super) name: String,
+    pub(super) initializer: bool,
+    pub(super) def: crate::schema::MsgId,
+    pub(super) offset: u64,
+    pub(super) end: u64,
 }

@@ -9,9 +9,71 @@
 //! merged in order, so the result does not depend on the number of threads
 //! or on how the values are stored.
 
-use super::Extreme;
 use crate::tensor::{Elem, Element, decode_bits};
 use std::sync::OnceLock;
+
+/// The value an element counts as for statistics and pictures: the number
+/// itself, the magnitude of a complex number, None for a string.
+pub fn scalar(e: &Element<'_>) -> Option<f64> {
+    Some(match *e {
+        Element::C64(re, im) => f64::from(re).hypot(f64::from(im)),
+        Element::C128(re, im) => re.hypot(im),
+        Element::Str(_) => return None,
+        ref other => other.as_f64()?,
+    })
+}
+
+/// A minimum or maximum, kept in the element's own kind so that it prints
+/// exactly (an int64 beyond 2^53 stays exact; a float32 prints as float32).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Extreme {
+    Int(i64),
+    UInt(u64),
+    F32(f32),
+    F64(f64),
+}
+
+impl Extreme {
+    pub(crate) fn of(e: &Element<'_>, magnitude: f64) -> Extreme {
+        match *e {
+            Element::I64(v) => Extreme::Int(v),
+            Element::U64(v) => Extreme::UInt(v),
+            Element::Bool(b) => Extreme::UInt(u64::from(b)),
+            Element::F32(v) => Extreme::F32(v),
+            Element::C64(..) => Extreme::F32(magnitude as f32),
+            _ => Extreme::F64(magnitude),
+        }
+    }
+
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Extreme::Int(v) => v as f64,
+            Extreme::UInt(v) => v as f64,
+            Extreme::F32(v) => f64::from(v),
+            Extreme::F64(v) => v,
+        }
+    }
+
+    /// Ordering that is exact for integers (all elements of one tensor are
+    /// of one kind).
+    pub(crate) fn less(self, other: Extreme) -> bool {
+        match (self, other) {
+            (Extreme::Int(a), Extreme::Int(b)) => a < b,
+            (Extreme::UInt(a), Extreme::UInt(b)) => a < b,
+            (a, b) => a.as_f64() < b.as_f64(),
+        }
+    }
+
+    /// Text: integers as integers, floats in their shortest exact form.
+    pub fn text(self) -> String {
+        match self {
+            Extreme::Int(v) => v.to_string(),
+            Extreme::UInt(v) => v.to_string(),
+            Extreme::F32(v) => format!("{v:?}"),
+            Extreme::F64(v) => format!("{v:?}"),
+        }
+    }
+}
 
 /// Elements per chunk (a chunk's buffer stays in the L1 cache).
 pub const CHUNK: usize = 4096;
@@ -89,7 +151,7 @@ impl Moments {
     }
 }
 
-/// Statistics of a run of elements, before they become [`super::Stats`].
+/// Statistics of a run of elements, before they become [`crate::stats::Stats`].
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Part {
     pub count: u64,
@@ -134,7 +196,7 @@ impl Part {
         if k == 0 {
             return Part::default();
         }
-        let Some(v) = super::scalar(e) else {
+        let Some(v) = scalar(e) else {
             return Part::default();
         };
         let mut p = Part {
@@ -948,7 +1010,7 @@ fn from_counts(elem: Elem, counts: &[u64], first_zero: impl Fn() -> Option<bool>
                 Elem::Bool => Element::Bool(code != 0),
                 _ => decode_bits(elem, code as u64),
             };
-            super::scalar(&e).map(|v| (e, v, c))
+            scalar(&e).map(|v| (e, v, c))
         })
         .collect();
     let mut zero_signs = (false, false);
@@ -1056,7 +1118,7 @@ pub fn raw_stats(
             }
         }
         let first_zero = || {
-            let zero = |e: Element<'_>| super::scalar(&e) == Some(0.0);
+            let zero = |e: Element<'_>| scalar(&e) == Some(0.0);
             bytes
                 .chunks_exact(width)
                 .map(|c| {
@@ -1070,7 +1132,7 @@ pub fn raw_stats(
                     }
                 })
                 .find(|&e| zero(e))
-                .and_then(|e| super::scalar(&e))
+                .and_then(|e| scalar(&e))
                 .map(f64::is_sign_negative)
         };
         return from_counts(elem, &counts, first_zero);

@@ -1,0 +1,214 @@
+//! The primitives every view writes through: indentation, the escaping of
+//! text from a file (bare, quoted, hex), element and number formatting for
+//! text and JSON, JSON strings and base64. A leaf: it imports no other
+//! module of the crate but the element type.
+
+use crate::tensor::Element;
+use std::io::{self, Write};
+
+/// Bytes shown of a long bytes field.
+const BYTES_PREVIEW: usize = 32;
+
+/// Nesting levels shown as indentation; deeper lines keep this indentation
+/// and say their depth (`[depth 240] `), so a deeply nested input cannot make
+/// the output grow with the square of its depth.
+pub const INDENT_LEVELS: usize = 32;
+
+/// The indentation of a line at nesting level `depth` (every text view
+/// indents through this).
+pub fn indent(w: &mut dyn Write, depth: usize) -> io::Result<()> {
+    const SPACES: &[u8; 2 * INDENT_LEVELS] = &[b' '; 2 * INDENT_LEVELS];
+    let shown = depth.min(INDENT_LEVELS);
+    w.write_all(SPACES.get(..2 * shown).unwrap_or(SPACES))?;
+    if depth > INDENT_LEVELS {
+        write!(w, "[depth {depth}] ")?;
+    }
+    Ok(())
+}
+
+/// The indentation of [`indent`] as a string (for code that takes a prefix).
+pub fn pad(depth: usize) -> String {
+    let mut out = Vec::new();
+    let _ = indent(&mut out, depth);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Characters a file must not send to the terminal as they are: control
+/// characters (C0, DEL, C1), and the invisible and direction-changing
+/// format characters that can make a line read other than it is.
+pub fn is_unsafe_char(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{ad}'
+                | '\u{61c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+        )
+}
+
+/// Text from a file, unquoted, with every unsafe character escaped as
+/// `\n`, `\t`, `\r` or `\u{1b}`: the one escaping of names, keys and other
+/// strings the text views print bare. [`quoted`] is its quoted form.
+pub fn plain(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_unsafe_char) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if is_unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Bytes from a file shown bare: [`plain`] text when UTF-8 (invalid
+/// sequences replaced), so nothing unsafe reaches the terminal.
+pub fn plain_bytes(bytes: &[u8]) -> String {
+    plain(&String::from_utf8_lossy(bytes)).into_owned()
+}
+
+/// Text in quotes with escapes (Rust's string escapes: quotes, backslashes,
+/// every unsafe character), or a hex preview for bytes.
+pub fn quoted(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => quoted_str(s),
+        Err(_) => hex_preview(bytes),
+    }
+}
+
+/// A string in quotes, escaped as [`quoted`] does.
+pub fn quoted_str(s: &str) -> String {
+    let mut out = format!("{s:?}");
+    // Rust's escapes cover every unsafe character but a few invisible ones
+    // it considers printable; escape those too.
+    if out.chars().any(is_unsafe_char) {
+        out = plain(&out).into_owned();
+    }
+    out
+}
+
+pub fn hex_preview(bytes: &[u8]) -> String {
+    let shown = bytes.get(..BYTES_PREVIEW).unwrap_or(bytes);
+    let hex: Vec<String> = shown.iter().map(|b| format!("{b:02x}")).collect();
+    if shown.len() < bytes.len() {
+        format!("<{} bytes: {} …>", bytes.len(), hex.join(" "))
+    } else {
+        format!("<{} bytes: {}>", bytes.len(), hex.join(" "))
+    }
+}
+
+/// One element as text (floats in their shortest round-trip form).
+pub fn element_text(e: Element<'_>) -> String {
+    match e {
+        Element::F32(v) => format!("{v:?}"),
+        Element::F64(v) => format!("{v:?}"),
+        Element::I64(v) => v.to_string(),
+        Element::U64(v) => v.to_string(),
+        Element::Bool(b) => b.to_string(),
+        Element::C64(r, i) => format!("{r:?}{:+?}i", i),
+        Element::C128(r, i) => format!("{r:?}{:+?}i", i),
+        Element::Str(s) => quoted(s),
+    }
+}
+
+/// A JSON string with the escapes JSON requires.
+pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
+    w.write_all(b"\"")?;
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let esc: Option<&[u8]> = match b {
+            b'"' => Some(b"\\\""),
+            b'\\' => Some(b"\\\\"),
+            b'\n' => Some(b"\\n"),
+            b'\r' => Some(b"\\r"),
+            b'\t' => Some(b"\\t"),
+            0..=0x1f | 0x7f => None,
+            // C1 control characters (U+0080..U+009F, UTF-8 C2 80..C2 9F):
+            // allowed raw by JSON, but a terminal may act on them.
+            0xc2 if bytes.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) => {
+                w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
+                write!(w, "\\u{:04x}", bytes.get(i + 1).copied().unwrap_or(0))?;
+                i += 2;
+                start = i;
+                continue;
+            }
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
+        match esc {
+            Some(e) => w.write_all(e)?,
+            None => write!(w, "\\u{:04x}", b)?,
+        }
+        i += 1;
+        start = i;
+    }
+    w.write_all(bytes.get(start..).unwrap_or(&[]))?;
+    w.write_all(b"\"")
+}
+
+pub fn f32_json(w: &mut dyn Write, v: f32) -> io::Result<()> {
+    if v.is_nan() {
+        w.write_all(b"\"NaN\"")
+    } else if v.is_infinite() {
+        w.write_all(if v > 0.0 {
+            b"\"Infinity\""
+        } else {
+            b"\"-Infinity\""
+        })
+    } else {
+        // ryu: the shortest text that reads back to the same float32, and
+        // several times faster than std's formatting on huge tensors.
+        w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
+    }
+}
+
+pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
+    if v.is_nan() {
+        w.write_all(b"\"NaN\"")
+    } else if v.is_infinite() {
+        w.write_all(if v > 0.0 {
+            b"\"Infinity\""
+        } else {
+            b"\"-Infinity\""
+        })
+    } else {
+        w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
+    }
+}
+
+/// Standard base64 with padding (the JSON form of bytes fields).
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,128 @@
+//! The format registry is the one record of each format: the tables that
+//! other layers key by name (schema files, tensor adapters, text views) are
+//! derived from it or checked against it here, so no string key can go
+//! stale.
+
+use pbdecode::formats::{self, FormatOptions, REGISTRY};
+use pbdecode::render::text::TEXT_VIEWS;
+use pbdecode::schema::SchemaSet;
+use std::collections::HashSet;
+
+#[test]
+fn format_ids_are_unique_and_found_by_id() {
+    let mut seen = HashSet::new();
+    for f in REGISTRY {
+        assert!(seen.insert(f.id), "format id {:?} appears twice", f.id);
+        assert!(!f.title.is_empty(), "{} has a title", f.id);
+        assert!(
+            formats::find(f.id).is_some_and(|g| std::ptr::eq(f, g)),
+            "find({:?}) is its record",
+            f.id
+        );
+    }
+    assert_eq!(
+        formats::ids(),
+        REGISTRY.iter().map(|f| f.id).collect::<Vec<_>>()
+    );
+    assert_eq!(REGISTRY.last().map(|f| f.id), Some(formats::SCHEMALESS_ID));
+}
+
+#[test]
+fn every_schema_file_of_a_format_is_in_the_builtin_tables() {
+    let files = formats::builtin_files();
+    let names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    let unique: HashSet<&str> = names.iter().copied().collect();
+    assert_eq!(unique.len(), names.len(), "each file once: {names:?}");
+    for f in REGISTRY {
+        for (name, text) in f.schema_files {
+            assert!(
+                files.iter().any(|(n, t)| n == name && t == text),
+                "{}: {name} is among the built-in files",
+                f.id
+            );
+            assert!(!text.is_empty(), "{}: {name} has text", f.id);
+        }
+    }
+    // The built-in set is exactly these files: parsing them alone gives the
+    // same messages.
+    let again = SchemaSet::from_files(files.iter().map(|(n, t)| (n.to_string(), t.to_string())))
+        .expect("the built-in files parse");
+    let set = SchemaSet::builtin();
+    assert_eq!(again.messages.len(), set.messages.len());
+}
+
+#[test]
+fn every_root_message_is_in_the_tables_of_its_format() {
+    for f in REGISTRY {
+        let own = SchemaSet::from_files(
+            f.schema_files
+                .iter()
+                .map(|(n, t)| (n.to_string(), t.to_string())),
+        )
+        .unwrap_or_else(|e| panic!("{}: its schema files parse alone: {e}", f.id));
+        for root in f.roots {
+            assert!(
+                own.find_message(root).is_some(),
+                "{}: root {root} is defined in its own schema files",
+                f.id
+            );
+        }
+    }
+    let schemaless = formats::find(formats::SCHEMALESS_ID).expect("schemaless format");
+    assert!(schemaless.roots.is_empty() && schemaless.schema_files.is_empty());
+}
+
+#[test]
+fn every_tensor_adapter_names_fields_of_its_message() {
+    let set = SchemaSet::builtin();
+    let mut count = 0;
+    for a in formats::tensor_adapters() {
+        count += 1;
+        let id = set
+            .find_message(a.message)
+            .unwrap_or_else(|| panic!("adapter message {} exists", a.message));
+        let def = set.message(id);
+        for name in a.value_fields.iter().chain(a.header_fields) {
+            assert!(
+                def.fields.iter().any(|f| f.name == *name),
+                "{}: field {name} exists",
+                a.message
+            );
+        }
+        assert!(
+            formats::tensor_adapter(a.message).is_some_and(|b| std::ptr::eq(a, b)),
+            "{} is found by its message",
+            a.message
+        );
+    }
+    assert!(count >= 2, "the ONNX and TensorFlow tensor adapters");
+}
+
+#[test]
+fn every_text_view_is_of_a_root_message_of_some_format() {
+    let set = SchemaSet::builtin();
+    let roots: HashSet<&str> = REGISTRY
+        .iter()
+        .flat_map(|f| f.roots.iter().copied())
+        .collect();
+    for (message, _) in TEXT_VIEWS {
+        assert!(set.find_message(message).is_some(), "{message} exists");
+        assert!(roots.contains(message), "{message} is a root of a format");
+    }
+}
+
+#[test]
+fn detection_tries_the_formats_in_registry_order() {
+    // A message that fits no schema: every format but the schemaless one
+    // turns it down, in order.
+    let bytes = [0x08, 0x96, 0x01, 0x12, 0x02, 0xff, 0xff, 0xa0, 0x1f, 0x01];
+    let decoded = formats::detect(&bytes, &FormatOptions::default()).expect("schemaless reads it");
+    assert_eq!(decoded.format.id, formats::SCHEMALESS_ID);
+    let tried: Vec<&str> = decoded.passed_over.iter().map(|(f, _)| f.id).collect();
+    let expected: Vec<&str> = REGISTRY
+        .iter()
+        .map(|f| f.id)
+        .take(REGISTRY.len() - 1)
+        .collect();
+    assert_eq!(tried, expected);
+}
