@@ -11,6 +11,7 @@
 //! two 1 GiB tensors compare in the memory of their maps.
 
 use crate::decode::Message;
+use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::onnx_tensor;
 use crate::render::json::{f64_json, string};
 use crate::schema::SchemaSet;
@@ -599,21 +600,6 @@ impl Entry {
     }
 }
 
-const SEQ_FIELDS: [&str; 5] = [
-    "tensor_values",
-    "sparse_tensor_values",
-    "sequence_values",
-    "map_values",
-    "optional_values",
-];
-const OPT_FIELDS: [&str; 5] = [
-    "tensor_value",
-    "sparse_tensor_value",
-    "sequence_value",
-    "map_value",
-    "optional_value",
-];
-
 fn short_name(set: &SchemaSet, m: &Message<'_>) -> String {
     let n = &m.def(set).full_name;
     n.strip_prefix("onnx.").unwrap_or(n).to_string()
@@ -638,7 +624,12 @@ fn map_keys(set: &SchemaSet, m: &Message<'_>) -> Vec<String> {
 
 fn map_values<'m, 'a>(set: &SchemaSet, m: &'m Message<'a>) -> Vec<&'m Message<'a>> {
     m.message(set, "values")
-        .map(|v| SEQ_FIELDS.iter().flat_map(|f| v.messages(set, f)).collect())
+        .map(|v| {
+            SEQUENCE_FIELDS
+                .iter()
+                .flat_map(|f| v.messages(set, f))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -718,8 +709,14 @@ fn compare_at(
             }
         }
         "SequenceProto" => {
-            let xs: Vec<_> = SEQ_FIELDS.iter().flat_map(|f| e.messages(set, f)).collect();
-            let ys: Vec<_> = SEQ_FIELDS.iter().flat_map(|f| a.messages(set, f)).collect();
+            let xs: Vec<_> = SEQUENCE_FIELDS
+                .iter()
+                .flat_map(|f| e.messages(set, f))
+                .collect();
+            let ys: Vec<_> = SEQUENCE_FIELDS
+                .iter()
+                .flat_map(|f| a.messages(set, f))
+                .collect();
             if xs.len() != ys.len() {
                 out.push(Entry {
                     path: path.clone(),
@@ -735,8 +732,8 @@ fn compare_at(
             }
         }
         "OptionalProto" => {
-            let x = OPT_FIELDS.iter().find_map(|f| e.message(set, f));
-            let y = OPT_FIELDS.iter().find_map(|f| a.message(set, f));
+            let x = OPTIONAL_FIELDS.iter().find_map(|f| e.message(set, f));
+            let y = OPTIONAL_FIELDS.iter().find_map(|f| a.message(set, f));
             match (x, y) {
                 (Some(x), Some(y)) => {
                     compare_at(set, x, y, dirs, opts, format!("{path}.value"), depth, out)

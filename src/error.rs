@@ -84,69 +84,59 @@ pub enum ErrorKind {
     StringUtf8 { index: u64, at: usize },
 }
 
-/// The rules a format adds to its schema table, each a check of its own so
-/// that a script can tell which one failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Rule {
-    // ONNX sequences, optionals and maps (onnx-data.proto).
-    ElemTypeMissing,
-    ElemTypeRange,
-    ElemTypeMismatch,
-    MapKeyType,
-    MapKeysField,
-    MapCount,
-    MapKeyRange,
-    // ONNX sparse tensors.
-    SparseValues,
-    SparseDims,
-    SparseIndices,
-    SparseIndexRange,
-    SparseIndexOrder,
-    // ONNX models and tensors.
-    ModelIrVersion,
-    ModelContent,
-    ExternalLocation,
-    // TensorFlow.
-    TfStringContent,
-    NodeName,
-    NodeOp,
-    FunctionName,
-    MetaGraphGraph,
-    AnyTypeUrl,
-    SavedModelMetaGraphs,
-    GraphDefContent,
+/// Declares [`Rule`] with the check name of each rule, and the list of
+/// them all, from one table.
+macro_rules! rules {
+    ($($(#[$doc:meta])* $rule:ident => $check:literal,)*) => {
+        /// The rules a format adds to its schema table, each a check of its
+        /// own so that a script can tell which one failed.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Rule {
+            $($(#[$doc])* $rule,)*
+        }
+
+        impl Rule {
+            /// Every rule, in declaration order.
+            pub const ALL: &[Rule] = &[$(Rule::$rule,)*];
+
+            /// The check's name as scripts see it (`"check"` in JSON errors).
+            pub fn check(self) -> &'static str {
+                match self {
+                    $(Rule::$rule => $check,)*
+                }
+            }
+        }
+    };
 }
 
-impl Rule {
-    /// The check's name as scripts see it (`"check"` in JSON errors).
-    pub fn check(self) -> &'static str {
-        use Rule::*;
-        match self {
-            ElemTypeMissing => "elem_type-missing",
-            ElemTypeRange => "elem_type-range",
-            ElemTypeMismatch => "elem_type-mismatch",
-            MapKeyType => "map-key_type",
-            MapKeysField => "map-keys-field",
-            MapCount => "map-count",
-            MapKeyRange => "map-key-range",
-            SparseValues => "sparse-values",
-            SparseDims => "sparse-dims",
-            SparseIndices => "sparse-indices",
-            SparseIndexRange => "sparse-index-range",
-            SparseIndexOrder => "sparse-index-order",
-            ModelIrVersion => "model-ir_version",
-            ModelContent => "model-content",
-            ExternalLocation => "external-location",
-            TfStringContent => "tf-string-content",
-            NodeName => "node-name",
-            NodeOp => "node-op",
-            FunctionName => "function-name",
-            MetaGraphGraph => "meta_graph-graph",
-            AnyTypeUrl => "any-type_url",
-            SavedModelMetaGraphs => "saved_model-meta_graphs",
-            GraphDefContent => "graph_def-content",
-        }
-    }
+rules! {
+    // ONNX sequences, optionals and maps (onnx-data.proto).
+    ElemTypeMissing => "elem_type-missing",
+    ElemTypeRange => "elem_type-range",
+    ElemTypeMismatch => "elem_type-mismatch",
+    MapKeyType => "map-key_type",
+    MapKeysField => "map-keys-field",
+    MapCount => "map-count",
+    MapKeyRange => "map-key-range",
+    // ONNX sparse tensors.
+    SparseValues => "sparse-values",
+    SparseDims => "sparse-dims",
+    SparseIndices => "sparse-indices",
+    SparseIndexRange => "sparse-index-range",
+    SparseIndexOrder => "sparse-index-order",
+    // ONNX models and tensors.
+    ModelIrVersion => "model-ir_version",
+    ModelContent => "model-content",
+    ExternalLocation => "external-location",
+    // TensorFlow.
+    TfStringContent => "tf-string-content",
+    NodeName => "node-name",
+    NodeOp => "node-op",
+    FunctionName => "function-name",
+    MetaGraphGraph => "meta_graph-graph",
+    AnyTypeUrl => "any-type_url",
+    SavedModelMetaGraphs => "saved_model-meta_graphs",
+    GraphDefContent => "graph_def-content",
 }
 
 /// How an end-group key fails to close a group, in words.
@@ -254,39 +244,14 @@ pub type Result<T> = std::result::Result<T, DecodeError>;
 
 #[cfg(test)]
 mod tests {
-    use super::Rule::{self, *};
+    use super::Rule;
     use std::collections::HashSet;
-
-    const ALL: [Rule; 23] = [
-        ElemTypeMissing,
-        ElemTypeRange,
-        ElemTypeMismatch,
-        MapKeyType,
-        MapKeysField,
-        MapCount,
-        MapKeyRange,
-        SparseValues,
-        SparseDims,
-        SparseIndices,
-        SparseIndexRange,
-        SparseIndexOrder,
-        ModelIrVersion,
-        ModelContent,
-        ExternalLocation,
-        TfStringContent,
-        NodeName,
-        NodeOp,
-        FunctionName,
-        MetaGraphGraph,
-        AnyTypeUrl,
-        SavedModelMetaGraphs,
-        GraphDefContent,
-    ];
 
     #[test]
     fn every_rule_has_a_check_name_of_its_own() {
-        let names: HashSet<&str> = ALL.iter().map(|r| r.check()).collect();
-        assert_eq!(names.len(), ALL.len());
+        let names: HashSet<&str> = Rule::ALL.iter().map(|r| r.check()).collect();
+        assert_eq!(names.len(), Rule::ALL.len());
+        assert!(Rule::ALL.len() >= 23);
         // Distinct from the wire and tensor checks too.
         for wire in ["wire", "length", "size", "place", "dims", "format"] {
             assert!(!names.contains(wire), "{wire}");

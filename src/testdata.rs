@@ -9,6 +9,7 @@
 
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
+use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::{self, Body, Decoded, FormatOptions, Rejection};
 use crate::schema::SchemaSet;
 use crate::wire::{FieldReader, WireValue};
@@ -591,21 +592,6 @@ fn dims_match(declared: &Option<Vec<Dim>>, actual: &[i64]) -> bool {
     }
 }
 
-const SEQ_FIELDS: [&str; 5] = [
-    "tensor_values",
-    "sparse_tensor_values",
-    "sequence_values",
-    "map_values",
-    "optional_values",
-];
-const OPT_FIELDS: [&str; 5] = [
-    "tensor_value",
-    "sparse_tensor_value",
-    "sequence_value",
-    "map_value",
-    "optional_value",
-];
-
 /// SequenceProto/OptionalProto elem_type code of a declared element type.
 fn container_code(d: &Declared) -> Option<i64> {
     Some(match d {
@@ -675,7 +661,7 @@ pub fn check(
             {
                 return mismatch();
             }
-            let elements = SEQ_FIELDS.iter().flat_map(|f| m.messages(set, f));
+            let elements = SEQUENCE_FIELDS.iter().flat_map(|f| m.messages(set, f));
             for (k, e) in elements.enumerate() {
                 check(set, inner, e, &format!("{path}[{k}]"), depth, out);
             }
@@ -691,7 +677,7 @@ pub fn check(
             {
                 return mismatch();
             }
-            if let Some(v) = OPT_FIELDS.iter().find_map(|f| m.message(set, f)) {
+            if let Some(v) = OPTIONAL_FIELDS.iter().find_map(|f| m.message(set, f)) {
                 check(set, inner, v, &format!("{path}.value"), depth, out);
             }
         }
@@ -723,7 +709,7 @@ pub fn check(
                     }),
             );
             if let Some(values) = m.message(set, "values") {
-                let elements = SEQ_FIELDS.iter().flat_map(|f| values.messages(set, f));
+                let elements = SEQUENCE_FIELDS.iter().flat_map(|f| values.messages(set, f));
                 for (k, e) in elements.enumerate() {
                     let key = keys.get(k).cloned().unwrap_or_else(|| k.to_string());
                     check(set, value, e, &format!("{path}[{key}]"), depth, out);

@@ -51,14 +51,14 @@ fn elements_field(elem_type: i64) -> Option<&'static str> {
     })
 }
 
-const SEQUENCE_FIELDS: [&str; 5] = [
+pub const SEQUENCE_FIELDS: [&str; 5] = [
     "tensor_values",
     "sparse_tensor_values",
     "sequence_values",
     "map_values",
     "optional_values",
 ];
-const OPTIONAL_FIELDS: [&str; 5] = [
+pub const OPTIONAL_FIELDS: [&str; 5] = [
     "tensor_value",
     "sparse_tensor_value",
     "sequence_value",
