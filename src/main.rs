@@ -2,6 +2,8 @@
 //! exit status: 0 decoded, 1 the input was turned down, 2 usage or I/O
 //! errors. A closed pipe (`decode big.pb | head`) is not an error.
 
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
 mod cli;
 
 use clap::Parser;

@@ -2,6 +2,14 @@
 //! on stderr naming the check and the byte offset), 2 (usage or I/O error);
 //! standard input; `--as`; `--values`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::Msg;
