@@ -230,7 +230,7 @@ fn usage_errors_exit_2() {
         assert!(stdout(&o).is_empty(), "{args:?}");
     }
     let o = decode(&["--as", "no-such-format", &x]);
-    assert!(stderr(&o).contains("unknown format"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("invalid value"), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("onnx-tensor"),
         "lists the formats: {}",

@@ -52,15 +52,15 @@ pub struct Args {
     #[arg(long)]
     strict: bool,
     /// The format: auto (try each in detection order) or one of the format ids.
-    #[arg(long = "as", default_value = "auto", value_name = "FORMAT")]
+    #[arg(long = "as", default_value = "auto", value_name = "FORMAT", value_parser = format_ids())]
     format: String,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
     /// How many values of each tensor to print: a number or `all`.
     /// Default: all in JSON; a preview in text.
-    #[arg(long, value_name = "N|all")]
-    values: Option<String>,
+    #[arg(long, value_name = "N|all", value_parser = parse_values)]
+    values: Option<u64>,
     /// Show each field's byte range (schemaless reading).
     #[arg(long)]
     offsets: bool,
@@ -95,8 +95,8 @@ pub struct Args {
     stats: bool,
     /// Colour previews of image-shaped tensors: never, always, or auto (when
     /// standard output is a colour terminal).
-    #[arg(long, default_value = "auto", value_name = "WHEN")]
-    color: String,
+    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
+    color: Color,
     /// Add a text histogram to each numeric tensor.
     #[arg(long)]
     histogram: bool,
@@ -126,6 +126,32 @@ pub struct Args {
     force: bool,
 }
 
+/// `--as`: `auto`, then the format ids in detection order (the registry's).
+fn format_ids() -> clap::builder::PossibleValuesParser {
+    std::iter::once("auto")
+        .chain(formats::REGISTRY.iter().map(|f| f.id))
+        .collect::<Vec<_>>()
+        .into()
+}
+
+/// `--values`: a number, or `all` (every value).
+fn parse_values(s: &str) -> Result<u64, String> {
+    match s {
+        "all" => Ok(u64::MAX),
+        n => n
+            .parse::<u64>()
+            .map_err(|_| "a number or `all` is expected".to_string()),
+    }
+}
+
+/// `--color`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Color {
+    Never,
+    Always,
+    Auto,
+}
+
 pub(crate) fn usage(msg: &str) -> io::Result<ExitCode> {
     eprintln!("decode: {msg}");
     Ok(ExitCode::from(2))
@@ -148,26 +174,9 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
     if args.dump_schema {
         return schema::dump_schema(args);
     }
-    let values = match args.values.as_deref() {
-        None => None,
-        Some("all") => Some(u64::MAX),
-        Some(n) => match n.parse::<u64>() {
-            Ok(n) => Some(n),
-            Err(_) => return usage(&format!("--values takes a number or `all`, not {n:?}")),
-        },
-    };
-    let format = match args.format.as_str() {
-        "auto" => None,
-        id => match formats::find(id) {
-            Some(f) => Some(f),
-            None => {
-                return usage(&format!(
-                    "unknown format {id:?}; one of: auto, {}",
-                    formats::ids().join(", ")
-                ));
-            }
-        },
-    };
+    let values = args.values;
+    // The value parser only lets through `auto` and the registry's ids.
+    let format = formats::find(&args.format);
     if args.recursive || args.jsonl || !args.more.is_empty() {
         return batch::run(args, values);
     }
@@ -277,18 +286,13 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
             }
         },
     };
-    let color = match args.color.as_str() {
-        "always" => true,
-        "never" => false,
-        "auto" => {
+    let color = match args.color {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
             io::stdout().is_terminal()
                 && std::env::var_os("NO_COLOR").is_none()
                 && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
-        }
-        other => {
-            return usage(&format!(
-                "--color takes never, always or auto, not {other:?}"
-            ));
         }
     };
     let ropts = RenderOptions {
