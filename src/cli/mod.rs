@@ -269,32 +269,50 @@ pub fn main() -> ExitCode {
 }
 
 pub fn run(args: &Args) -> io::Result<ExitCode> {
-    let mode = args.mode();
-    match mode {
-        Mode::DumpSchema => return schema::dump_schema(args),
-        Mode::Batch => return batch::run(args, args.values),
-        Mode::TestFolder => return testdata::folder(args, args.values),
-        Mode::Schema | Mode::TensorOutputs | Mode::Decode => {}
+    match args.mode() {
+        Mode::DumpSchema => schema::dump_schema(args),
+        Mode::Batch => batch::run(args, args.values),
+        Mode::TestFolder => testdata::folder(args, args.values),
+        Mode::Schema => with_input(args, |bytes, fopts, ropts| {
+            schema::decode_schema_or_schemaless(args, bytes, fopts, ropts)
+        }),
+        Mode::TensorOutputs => with_decoded(args, |decoded, _, ropts| {
+            tensors::tensor_outputs(args, decoded, ropts)
+        }),
+        Mode::Decode => with_decoded(args, |decoded, naming, ropts| {
+            print(args, decoded, naming, ropts)
+        }),
     }
+}
+
+/// Runs `then` on the input's bytes with the options of the arguments.
+fn with_input(
+    args: &Args,
+    then: impl FnOnce(&[u8], &FormatOptions, &RenderOptions) -> io::Result<ExitCode>,
+) -> io::Result<ExitCode> {
     let (input, dir) = open(args)?;
-    let bytes = input.bytes();
     let fopts = FormatOptions {
         max_depth: args.max_depth,
         ..FormatOptions::default()
     };
-    let ropts = args.render_options(dir);
-    match mode {
-        Mode::Schema => schema::decode_schema_or_schemaless(args, bytes, &fopts, &ropts),
-        _ if args.type_name.is_some() => usage("--type goes with --schema or --descriptor-set"),
-        Mode::TensorOutputs => match detect(args, bytes, &fopts)? {
-            Ok((decoded, _)) => tensors::tensor_outputs(args, &decoded, &ropts),
+    then(input.bytes(), &fopts, &args.render_options(dir))
+}
+
+/// Runs `then` on the input decoded as its detected format (or the one
+/// --as names); a turned-down input ends with its exit status.
+fn with_decoded(
+    args: &Args,
+    then: impl FnOnce(&Decoded<'_>, Option<&Naming>, &RenderOptions) -> io::Result<ExitCode>,
+) -> io::Result<ExitCode> {
+    with_input(args, |bytes, fopts, ropts| {
+        if args.type_name.is_some() {
+            return usage("--type goes with --schema or --descriptor-set");
+        }
+        match detect(args, bytes, fopts)? {
+            Ok((decoded, naming)) => then(&decoded, naming.as_ref(), ropts),
             Err(code) => Ok(code),
-        },
-        _ => match detect(args, bytes, &fopts)? {
-            Ok((decoded, naming)) => print(args, &decoded, naming.as_ref(), &ropts),
-            Err(code) => Ok(code),
-        },
-    }
+        }
+    })
 }
 
 /// The input: standard input, or the file mapped (with the folder its
