@@ -6,6 +6,14 @@
 //!
 //! `cargo bench -- NAME` runs the benchmarks whose name contains NAME.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use pbdecode::progress::Silent;
 use pbdecode::render::json::write_value_list;
 use pbdecode::stats::kernel;

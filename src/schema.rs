@@ -188,10 +188,13 @@ pub struct SchemaSet {
 }
 
 impl SchemaSet {
+    // Ids are issued by this set when it is built, never read from input.
+    #[allow(clippy::indexing_slicing)]
     pub fn message(&self, id: MsgId) -> &MessageDef {
         &self.messages[id]
     }
 
+    #[allow(clippy::indexing_slicing)]
     pub fn enum_def(&self, id: EnumId) -> &EnumDef {
         &self.enums[id]
     }
@@ -1529,8 +1532,12 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
             .map(|(i, f)| (f.number, i))
             .collect();
         by_number.sort();
-        if let Some(w) = by_number.windows(2).find(|w| w[0].0 == w[1].0) {
-            let (first, second) = (w[0].1.min(w[1].1), w[0].1.max(w[1].1));
+        let twice = by_number.windows(2).find_map(|w| match *w {
+            [a, b] if a.0 == b.0 => Some((a, b)),
+            _ => None,
+        });
+        if let Some((a, b)) = twice {
+            let (first, second) = (a.1.min(b.1), a.1.max(b.1));
             let other = p.ast.fields.get(first).map_or("", |f| f.name.as_str());
             return Err(match p.ast.fields.get(second) {
                 Some(f) => field_err(
@@ -1538,15 +1545,13 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                     f,
                     format!("field number {} is used twice (also by {other})", f.number),
                 ),
-                None => err(format!(
-                    "{}: field number {} is used twice",
-                    p.scope, w[0].0
-                )),
+                None => err(format!("{}: field number {} is used twice", p.scope, a.0)),
             });
         }
-        let m = &mut set.messages[id];
-        m.fields = fields;
-        m.by_number = by_number;
+        if let Some(m) = set.messages.get_mut(id) {
+            m.fields = fields;
+            m.by_number = by_number;
+        }
     }
     Ok(set)
 }

@@ -4,6 +4,14 @@
 //! decoded and rendered. Output goes to a sink that only counts bytes, so
 //! the numbers are the decoder's own.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::Msg;

@@ -7,6 +7,14 @@
 //! quadratic ones took minutes before and take a moment now. Also: the
 //! warning for a segment that does not fit, and errors worded for people.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::{LEN, Msg, SGROUP};

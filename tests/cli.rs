@@ -2,6 +2,14 @@
 //! on stderr naming the check and the byte offset), 2 (usage or I/O error);
 //! standard input; `--as`; `--values`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::Msg;
@@ -222,7 +230,7 @@ fn usage_errors_exit_2() {
         assert!(stdout(&o).is_empty(), "{args:?}");
     }
     let o = decode(&["--as", "no-such-format", &x]);
-    assert!(stderr(&o).contains("unknown format"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("invalid value"), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("onnx-tensor"),
         "lists the formats: {}",

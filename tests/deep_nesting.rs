@@ -6,6 +6,14 @@
 //! protobuf) is run through the binary on a 12,000-deep message, in text and
 //! in JSON.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::{Msg, varint};

@@ -6,6 +6,14 @@
 //! character but its own line ends, and exactly as many lines as the
 //! original. JSON escapes control characters by its own rules.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::json;

@@ -4,6 +4,14 @@
 //! `tests/fixtures/fuzz-regressions/TARGET/`; every one must finish without
 //! a panic and with bounded output.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 #[path = "../fuzz/src/paths.rs"]
 mod paths;
 

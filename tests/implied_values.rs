@@ -9,6 +9,14 @@
 //! implied values would run for minutes to hours, and the watchdog turns
 //! that into a failure instead of a hang. Nothing asserts how fast it is.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::Msg;

@@ -7,6 +7,14 @@
 //! turned into a message. Each test runs the built binary in its own
 //! temporary folder.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::Msg;

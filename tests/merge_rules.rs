@@ -7,6 +7,14 @@
 //! and the protobuf Python runtime when written;
 //! scripts/merge_crosscheck.py compares many random cases.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::Msg;

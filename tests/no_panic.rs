@@ -3,6 +3,14 @@
 //! every format's `--as`, and both renderers; hostile inputs (a 1 GiB length
 //! in a 100-byte file, 10,000 nested messages) do too.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::{Msg, all_fixture_files, render};

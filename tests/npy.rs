@@ -4,6 +4,14 @@
 //! test`, as it needs Python: `cargo test --test npy -- --ignored`)
 //! numpy.load on every file.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::build;

@@ -3,6 +3,14 @@
 //! tests/fixtures/onnx-containers (made by scripts/make_onnx_fixtures.py),
 //! and the validation rules of those formats.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use pbdecode::formats::{self, FormatOptions};

@@ -4,6 +4,14 @@
 //! statistics from the chunked, multi-threaded pass equal a plain
 //! sequential computation.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use pbdecode::progress::Silent;
 use pbdecode::render::json::write_value_list;
 use pbdecode::tensor::{Elem, Elements, LoadedValues, Source};

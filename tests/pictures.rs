@@ -3,6 +3,14 @@
 //! named tensors in models and TensorFlow graphs, the `--picture` and
 //! `--tensor` flags of the binary, and snapshots of the colour preview.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::build;

@@ -9,6 +9,14 @@
 //! protoc 35.1, and `scripts/proto_crosscheck.py` finds pbdecode's reading of
 //! each equal to protoc's descriptors; the snapshots keep that reading.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use pbdecode::schema::{FieldType, Label, SchemaSet, parse_proto};
 use pbdecode::user_schema::{self, load_proto};
 use std::path::{Path, PathBuf};

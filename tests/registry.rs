@@ -3,6 +3,14 @@
 //! derived from it or checked against it here, so no string key can go
 //! stale.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use pbdecode::formats::{self, FormatOptions, REGISTRY};
 use pbdecode::render::text::TEXT_VIEWS;
 use pbdecode::schema::SchemaSet;

@@ -3,6 +3,14 @@
 //! only where protobuf allows it, enum value names unique, every format's
 //! root message present; and ONNX's TensorProto is exactly the spec's.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use pbdecode::schema::{FieldType, Label, SchemaSet};
 use std::collections::HashSet;
 

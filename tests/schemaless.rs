@@ -2,6 +2,14 @@
 //! nesting, and the guessing measured against the real schemas (the
 //! built-in tables, read leniently, are the answer key).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::Msg;

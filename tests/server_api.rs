@@ -4,6 +4,14 @@
 //! concurrent requests; and the JSON, values, statistics and pictures
 //! compared with the command line's for the same file.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 use pbdecode::server::{Config, Server, Stopper};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

@@ -2,6 +2,14 @@
 //! histogram, complex magnitudes, a tensor inside a model) and the "stats"
 //! object of the JSON output.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::build;

@@ -4,6 +4,14 @@
 //! numbers written out by hand; and the check that the committed fixtures
 //! are exactly what the generator in tests/common/fixtures.rs makes.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::fixtures::{self, TYPES};

@@ -3,6 +3,14 @@
 //! model, files named by it and checked against the declared types;
 //! `decode diff` reports and exit codes; batches of many files.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::json::{self, Json};

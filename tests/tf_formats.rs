@@ -3,6 +3,14 @@
 //! its README.md), the decoys that must stay `protobuf`, and the validation
 //! rules, on messages hand-encoded here.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::{Msg, build};

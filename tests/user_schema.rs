@@ -3,6 +3,14 @@
 //! into the same tables as the built-in formats and rendered by the same
 //! renderers; fields the schema does not know are read without a schema.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use pbdecode::render::{RenderOptions, json, text};

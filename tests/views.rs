@@ -5,6 +5,14 @@
 //! previews cut at whole rows. The inputs are built here with the test
 //! encoder.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
 mod common;
 
 use common::Msg;

@@ -30,8 +30,8 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = diff::DEFAULT_ATOL)]
     atol: f64,
     /// How many mismatching elements to list: a number or `all`.
-    #[arg(long, default_value = "10", value_name = "K|all")]
-    values: String,
+    #[arg(long, default_value = "10", value_name = "K|all", value_parser = super::parse_values)]
+    values: u64,
     /// Print JSON (JSON Lines for folders).
     #[arg(long)]
     json: bool,
@@ -70,16 +70,7 @@ enum Pair {
 }
 
 fn run(args: &DiffArgs) -> io::Result<ExitCode> {
-    let show = match args.values.as_str() {
-        "all" => usize::MAX,
-        n => match n.parse::<usize>() {
-            Ok(n) => n,
-            Err(_) => {
-                eprintln!("decode diff: --values takes a number or `all`, not {n:?}");
-                return Ok(ExitCode::from(2));
-            }
-        },
-    };
+    let show = usize::try_from(args.values).unwrap_or(usize::MAX);
     if !(args.rtol >= 0.0 && args.atol >= 0.0) {
         eprintln!("decode diff: --rtol and --atol must be numbers >= 0");
         return Ok(ExitCode::from(2));

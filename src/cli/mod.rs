@@ -12,9 +12,10 @@ mod testdata;
 
 use clap::Parser;
 use pbdecode::error::DecodeError;
-use pbdecode::formats::{self, FormatOptions};
-use pbdecode::input::{exit_on_mapping_fault, open_input, read_stdin};
+use pbdecode::formats::{self, Decoded, FormatOptions};
+use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
 use pbdecode::render::{RenderOptions, json, text};
+use pbdecode::testdata::Naming;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -52,15 +53,15 @@ pub struct Args {
     #[arg(long)]
     strict: bool,
     /// The format: auto (try each in detection order) or one of the format ids.
-    #[arg(long = "as", default_value = "auto", value_name = "FORMAT")]
+    #[arg(long = "as", default_value = "auto", value_name = "FORMAT", value_parser = format_ids())]
     format: String,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
     /// How many values of each tensor to print: a number or `all`.
     /// Default: all in JSON; a preview in text.
-    #[arg(long, value_name = "N|all")]
-    values: Option<String>,
+    #[arg(long, value_name = "N|all", value_parser = parse_values)]
+    values: Option<u64>,
     /// Show each field's byte range (schemaless reading).
     #[arg(long)]
     offsets: bool,
@@ -95,8 +96,8 @@ pub struct Args {
     stats: bool,
     /// Colour previews of image-shaped tensors: never, always, or auto (when
     /// standard output is a colour terminal).
-    #[arg(long, default_value = "auto", value_name = "WHEN")]
-    color: String,
+    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
+    color: Color,
     /// Add a text histogram to each numeric tensor.
     #[arg(long)]
     histogram: bool,
@@ -126,6 +127,32 @@ pub struct Args {
     force: bool,
 }
 
+/// `--as`: `auto`, then the format ids in detection order (the registry's).
+fn format_ids() -> clap::builder::PossibleValuesParser {
+    std::iter::once("auto")
+        .chain(formats::REGISTRY.iter().map(|f| f.id))
+        .collect::<Vec<_>>()
+        .into()
+}
+
+/// `--values`: a number, or `all` (every value).
+fn parse_values(s: &str) -> Result<u64, String> {
+    match s {
+        "all" => Ok(u64::MAX),
+        n => n
+            .parse::<u64>()
+            .map_err(|_| "a number or `all` is expected".to_string()),
+    }
+}
+
+/// `--color`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Color {
+    Never,
+    Always,
+    Auto,
+}
+
 pub(crate) fn usage(msg: &str) -> io::Result<ExitCode> {
     eprintln!("decode: {msg}");
     Ok(ExitCode::from(2))
@@ -144,84 +171,183 @@ fn turned_down(args: &Args, e: &DecodeError) -> io::Result<ExitCode> {
     Ok(ExitCode::from(1))
 }
 
+/// What a command line asks for: one mode, computed from the arguments
+/// before any file is read, and one `match` on it in [`run`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// `--dump-schema`: print the schema read from --schema/--descriptor-set.
+    DumpSchema,
+    /// Several files, `-r` or `--jsonl`: a table or JSON Lines.
+    Batch,
+    /// An ONNX test folder (or one of its test_data_set_N folders).
+    TestFolder,
+    /// A user schema (--schema, --descriptor-set) or `--as protobuf`.
+    Schema,
+    /// `--picture`, `--npy`, `--npy-dir` or `--tensor`.
+    TensorOutputs,
+    /// Detect (or take --as) the format and print the file.
+    Decode,
+}
+
+impl Args {
+    fn mode(&self) -> Mode {
+        let tensor_flags = self.picture.is_some()
+            || self.npy.is_some()
+            || self.npy_dir.is_some()
+            || self.tensor.is_some();
+        if self.dump_schema {
+            Mode::DumpSchema
+        } else if self.recursive || self.jsonl || !self.more.is_empty() {
+            Mode::Batch
+        } else if self.file != "-" && Path::new(&self.file).is_dir() {
+            Mode::TestFolder
+        } else if self.schema.is_some()
+            || self.descriptor_set.is_some()
+            || (self.format == "protobuf" && !tensor_flags)
+        {
+            Mode::Schema
+        } else if tensor_flags {
+            Mode::TensorOutputs
+        } else {
+            Mode::Decode
+        }
+    }
+
+    /// How to render, from the arguments (`dir`: the input's folder, where
+    /// external data is looked for).
+    fn render_options(&self, dir: Option<PathBuf>) -> RenderOptions {
+        let color = match self.color {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => {
+                io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none()
+                    && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+            }
+        };
+        RenderOptions {
+            values: self.values,
+            dir,
+            offsets: self.offsets,
+            dense: self.dense,
+            color,
+            histogram: self.histogram,
+            stats: self.stats,
+            allow_implied: self.allow_implied,
+            progress: progress::handle(),
+        }
+    }
+}
+
+/// The whole program: `decode serve ...` and `decode diff ...` (detected on
+/// the first argument, each with arguments of its own), else the decoder.
+/// Maps the outcome to an exit status: 0 decoded, 1 the input was turned
+/// down, 2 usage or I/O errors; a closed pipe is not an error.
+pub fn main() -> ExitCode {
+    let first = std::env::args_os().nth(1);
+    if first.as_ref().is_some_and(|a| a == "serve") {
+        return serve::main();
+    }
+    if first.as_ref().is_some_and(|a| a == "diff") {
+        return diff::main();
+    }
+    let args = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    match run(&args) {
+        Ok(code) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("decode: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 pub fn run(args: &Args) -> io::Result<ExitCode> {
-    if args.dump_schema {
-        return schema::dump_schema(args);
+    match args.mode() {
+        Mode::DumpSchema => schema::dump_schema(args),
+        Mode::Batch => batch::run(args, args.values),
+        Mode::TestFolder => testdata::folder(args, args.values),
+        Mode::Schema => with_input(args, |bytes, fopts, ropts| {
+            schema::decode_schema_or_schemaless(args, bytes, fopts, ropts)
+        }),
+        Mode::TensorOutputs => with_decoded(args, |decoded, _, ropts| {
+            tensors::tensor_outputs(args, decoded, ropts)
+        }),
+        Mode::Decode => with_decoded(args, |decoded, naming, ropts| {
+            print(args, decoded, naming, ropts)
+        }),
     }
-    let values = match args.values.as_deref() {
-        None => None,
-        Some("all") => Some(u64::MAX),
-        Some(n) => match n.parse::<u64>() {
-            Ok(n) => Some(n),
-            Err(_) => return usage(&format!("--values takes a number or `all`, not {n:?}")),
-        },
-    };
-    let format = match args.format.as_str() {
-        "auto" => None,
-        id => match formats::find(id) {
-            Some(f) => Some(f),
-            None => {
-                return usage(&format!(
-                    "unknown format {id:?}; one of: auto, {}",
-                    formats::ids().join(", ")
-                ));
-            }
-        },
-    };
-    if args.recursive || args.jsonl || !args.more.is_empty() {
-        return batch::run(args, values);
-    }
-    if args.file != "-" && std::path::Path::new(&args.file).is_dir() {
-        return testdata::folder(args, values);
-    }
-    let (input, dir) = if args.file == "-" {
-        (read_stdin()?, None)
-    } else {
-        let path = PathBuf::from(&args.file);
-        // A mapped file cut short by another program faults on access: say
-        // so and exit 2 rather than die by SIGBUS.
-        exit_on_mapping_fault(format!(
-            "decode: {}: a file being read (this one or its external data) was cut short by another program; stopped\n",
-            args.file
-        ))?;
-        let input = open_input(&path)
-            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.file)))?;
-        let dir = path.parent().map(|p| {
-            if p.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                p.to_path_buf()
-            }
-        });
-        (input, dir)
-    };
-    let bytes = input.bytes();
+}
+
+/// Runs `then` on the input's bytes with the options of the arguments.
+fn with_input(
+    args: &Args,
+    then: impl FnOnce(&[u8], &FormatOptions, &RenderOptions) -> io::Result<ExitCode>,
+) -> io::Result<ExitCode> {
+    let (input, dir) = open(args)?;
     let fopts = FormatOptions {
         max_depth: args.max_depth,
         ..FormatOptions::default()
     };
-    // User schemas, and --as protobuf (which prints what it read up to a
-    // fault before reporting it).
-    let tensor_flags = args.picture.is_some()
-        || args.npy.is_some()
-        || args.npy_dir.is_some()
-        || args.tensor.is_some();
-    let schemaless_only = format.is_some_and(|f| f.id == "protobuf") && !tensor_flags;
-    if args.schema.is_some() || args.descriptor_set.is_some() || schemaless_only {
-        let ropts = RenderOptions {
-            values,
-            dir: dir.clone(),
-            offsets: args.offsets,
-            dense: args.dense,
-            histogram: args.histogram,
-            stats: args.stats,
-            ..RenderOptions::default()
-        };
-        return schema::decode_schema_or_schemaless(args, bytes, &fopts, &ropts);
+    then(input.bytes(), &fopts, &args.render_options(dir))
+}
+
+/// Runs `then` on the input decoded as its detected format (or the one
+/// --as names); a turned-down input ends with its exit status.
+fn with_decoded(
+    args: &Args,
+    then: impl FnOnce(&Decoded<'_>, Option<&Naming>, &RenderOptions) -> io::Result<ExitCode>,
+) -> io::Result<ExitCode> {
+    with_input(args, |bytes, fopts, ropts| {
+        if args.type_name.is_some() {
+            return usage("--type goes with --schema or --descriptor-set");
+        }
+        match detect(args, bytes, fopts)? {
+            Ok((decoded, naming)) => then(&decoded, naming.as_ref(), ropts),
+            Err(code) => Ok(code),
+        }
+    })
+}
+
+/// The input: standard input, or the file mapped (with the folder its
+/// external data is looked for in).
+fn open(args: &Args) -> io::Result<(InputBytes, Option<PathBuf>)> {
+    if args.file == "-" {
+        return Ok((read_stdin()?, None));
     }
-    if args.type_name.is_some() {
-        return usage("--type goes with --schema or --descriptor-set");
-    }
+    let path = PathBuf::from(&args.file);
+    // A mapped file cut short by another program faults on access: say
+    // so and exit 2 rather than die by SIGBUS.
+    exit_on_mapping_fault(format!(
+        "decode: {}: a file being read (this one or its external data) was cut short by another program; stopped\n",
+        args.file
+    ))?;
+    let input =
+        open_input(&path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.file)))?;
+    let dir = path.parent().map(|p| {
+        if p.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            p.to_path_buf()
+        }
+    });
+    Ok((input, dir))
+}
+
+/// The file decoded as its detected format (or the one --as names), with
+/// notes and warnings on stderr; `Err(exit code)` when it is turned down.
+fn detect<'a>(
+    args: &Args,
+    bytes: &'a [u8],
+    fopts: &FormatOptions,
+) -> io::Result<Result<(Decoded<'a>, Option<Naming>), ExitCode>> {
+    let format = formats::find(&args.format);
     let file_name = Path::new(&args.file).file_name().and_then(|n| n.to_str());
     let hint = formats::other_files::looks_like(bytes, file_name);
     let naming_ctx = match format {
@@ -230,13 +356,13 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
     };
     let mut naming = None;
     let decoded = match format {
-        None => match testdata::detect(bytes, &fopts, naming_ctx.as_ref(), &mut naming) {
+        None => match testdata::detect(bytes, fopts, naming_ctx.as_ref(), &mut naming) {
             Ok(d) => {
                 if d.format.id == "protobuf" {
                     if let Some(what) = hint {
                         eprintln!("decode: {}: note: this looks like {what}", args.file);
                     }
-                    for (f, e, shown) in formats::near_misses(&d, bytes, &fopts) {
+                    for (f, e, shown) in formats::near_misses(&d, bytes, fopts) {
                         let hint = if shown {
                             format!(" (--as {} shows it anyway)", f.id)
                         } else {
@@ -258,10 +384,10 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
                 if let Some(what) = hint {
                     eprintln!("decode: {}: this looks like {what}", args.file);
                 }
-                return turned_down(args, &rejection.error);
+                return turned_down(args, &rejection.error).map(Err);
             }
         },
-        Some(f) => match formats::decode_as(f, bytes, &fopts) {
+        Some(f) => match formats::decode_as(f, bytes, fopts) {
             Ok(d) => {
                 for problem in formats::tensor_problems(&d.body) {
                     eprintln!(
@@ -273,60 +399,39 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
             }
             Err(e) => {
                 eprintln!("decode: {}: not {}: {e}", args.file, f.id);
-                return turned_down(args, &e);
+                return turned_down(args, &e).map(Err);
             }
         },
     };
-    let color = match args.color.as_str() {
-        "always" => true,
-        "never" => false,
-        "auto" => {
-            io::stdout().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none()
-                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
-        }
-        other => {
-            return usage(&format!(
-                "--color takes never, always or auto, not {other:?}"
-            ));
-        }
-    };
-    let ropts = RenderOptions {
-        values,
-        dir,
-        offsets: args.offsets,
-        dense: args.dense,
-        color,
-        histogram: args.histogram,
-        stats: args.stats,
-        allow_implied: args.allow_implied,
-        progress: progress::handle(),
-    };
-    if args.picture.is_some()
-        || args.npy.is_some()
-        || args.npy_dir.is_some()
-        || args.tensor.is_some()
-    {
-        return tensors::tensor_outputs(args, &decoded, &ropts);
-    }
+    Ok(Ok((decoded, naming)))
+}
+
+/// The decoded file printed as text or JSON (with what an ONNX test
+/// folder's model says of it).
+fn print(
+    args: &Args,
+    decoded: &Decoded<'_>,
+    naming: Option<&Naming>,
+    ropts: &RenderOptions,
+) -> io::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-    if let Some(n) = &naming {
+    if let Some(n) = naming {
         testdata::warn(&args.file, n);
     }
     if args.json {
-        json::write_decoded_with(&mut out, &decoded, &ropts, None, &mut |w| {
-            testdata::json_tail(w, naming.as_ref())
+        json::write_decoded_with(&mut out, decoded, ropts, None, &mut |w| {
+            testdata::json_tail(w, naming)
         })?;
     } else {
-        if let Some(n) = &naming {
+        if let Some(n) = naming {
             n.write_text(&mut out)?;
             writeln!(out)?;
         }
-        text::write_decoded(&mut out, &decoded, &ropts)?;
+        text::write_decoded(&mut out, decoded, ropts)?;
     }
     out.flush()?;
-    if args.strict && naming.as_ref().is_some_and(|n| !n.mismatches.is_empty()) {
+    if args.strict && naming.is_some_and(|n| !n.mismatches.is_empty()) {
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

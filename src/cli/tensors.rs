@@ -2,10 +2,12 @@
 //! decoded file and write them as pictures, .npy files or on their own.
 
 use super::Args;
+use pbdecode::decode::Message;
 use pbdecode::formats::{Body, Decoded};
 use pbdecode::output::{Output, OutputError, Policy};
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
+use pbdecode::tensor::TensorView;
 use pbdecode::{npy, picture};
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, BufWriter, Write};
@@ -31,6 +33,9 @@ fn some_names(tensors: &[npy::NamedTensor<'_, '_>]) -> String {
     names.join(", ")
 }
 
+/// The end of a step: the command stops with this exit status.
+type Stop = ExitCode;
+
 /// --picture, --npy, --npy-dir and --tensor: pick the tensor(s), write the
 /// files; with --tensor alone, show that tensor.
 pub(crate) fn tensor_outputs(
@@ -47,48 +52,15 @@ pub(crate) fn tensor_outputs(
         return Ok(ExitCode::from(1));
     };
     let tensors = npy::named_tensors(set, root);
-    let dir = ropts.dir.as_deref();
     let single = args.picture.is_some() || args.npy.is_some() || args.npy_dir.is_none();
     // Refuse a bad output path before any work (the input itself, a
     // directory, a FIFO, ...).
     let picture_out = args.picture.as_deref().map(plan_named).transpose()?;
     let npy_out = args.npy.as_deref().map(plan_named).transpose()?;
     if single {
-        let chosen = match &args.tensor {
-            Some(name) => match tensors.iter().find(|t| &t.name == name) {
-                Some(t) => t,
-                None if tensors.is_empty() => {
-                    eprintln!(
-                        "decode: {}: no tensor {name:?}: the file has no tensors",
-                        args.file
-                    );
-                    return Ok(ExitCode::from(1));
-                }
-                None => {
-                    eprintln!(
-                        "decode: {}: no tensor {name:?}; tensors: {}",
-                        args.file,
-                        some_names(&tensors)
-                    );
-                    return Ok(ExitCode::from(1));
-                }
-            },
-            None => match tensors.iter().find(|t| std::ptr::eq(t.message, root)) {
-                Some(t) => t,
-                None if tensors.is_empty() => {
-                    eprintln!("decode: {}: the file has no tensors", args.file);
-                    return Ok(ExitCode::from(1));
-                }
-                None => {
-                    eprintln!(
-                        "decode: {}: the file holds {} tensors: name one with --tensor NAME ({})",
-                        args.file,
-                        tensors.len(),
-                        some_names(&tensors)
-                    );
-                    return Ok(ExitCode::from(2));
-                }
-            },
+        let chosen = match choose(args, root, &tensors) {
+            Ok(t) => t,
+            Err(code) => return Ok(code),
         };
         let Some(view) = chosen.view(set) else {
             eprintln!("decode: {}: {:?} is not a tensor", args.file, chosen.name);
@@ -99,77 +71,177 @@ pub(crate) fn tensor_outputs(
         } else {
             format!("{}: tensor {:?}", args.file, chosen.name)
         };
-        if let (Some(path), Some(target)) = (&args.picture, &picture_out) {
-            let pic = match picture::picture(&view, dir) {
-                Ok(p) => p,
-                Err(picture::PictureError::Io(e)) => return Err(e),
-                Err(e) => {
-                    eprintln!("decode: {what}: no picture: {e}");
-                    return Ok(ExitCode::from(1));
-                }
-            };
-            match target.write(|w| pic.write_png(w))? {
-                Ok(()) => eprintln!("decode: wrote {}: {}", path.display(), pic.describe()),
-                Err(e) => return Err(io::Error::other(format!("{}: {e}", path.display()))),
-            }
+        if let (Some(path), Some(target)) = (&args.picture, &picture_out)
+            && let Err(code) = write_picture(&view, path, target, &what, ropts)?
+        {
+            return Ok(code);
         }
-        if let (Some(path), Some(target)) = (&args.npy, &npy_out) {
-            let nopts = npy::NpyOptions {
-                allow_implied: ropts.allow_implied,
-                progress: Some(ropts.progress.get()),
-            };
-            match target.write(|w| npy::write_npy_with(&view, dir, w, &nopts))? {
-                Ok(info) => {
-                    if let Some(note) = &info.note {
-                        eprintln!("decode: note: {note}");
-                    }
-                    eprintln!(
-                        "decode: wrote {}: {} {:?}",
-                        path.display(),
-                        info.descr,
-                        info.shape
-                    );
-                }
-                Err(npy::NpyError::Io(e)) => {
-                    return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
-                }
-                Err(e) => {
-                    eprintln!("decode: {what}: {e}");
-                    return Ok(ExitCode::from(1));
-                }
-            }
+        if let (Some(path), Some(target)) = (&args.npy, &npy_out)
+            && let Err(code) = write_npy(&view, path, target, &what, ropts)?
+        {
+            return Ok(code);
         }
         if args.picture.is_none() && args.npy.is_none() {
             // --tensor alone: show that tensor as the root.
-            let stdout = io::stdout();
-            let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-            let full_name = &chosen.message.def(set).full_name;
-            if args.json {
-                write!(out, "{{\"format\": ")?;
-                json::string(&mut out, decoded.format.id)?;
-                write!(out, ", \"type\": ")?;
-                json::string(&mut out, full_name)?;
-                write!(out, ", \"tensor\": ")?;
-                json::string(&mut out, &chosen.name)?;
-                write!(out, ", \"value\": ")?;
-                json::write_root_message(&mut out, set, chosen.message, ropts)?;
-                writeln!(out, "}}")?;
-            } else {
-                writeln!(
-                    out,
-                    "format: {} ({})",
-                    decoded.format.id, decoded.format.title
-                )?;
-                writeln!(out, "tensor: {:?}  ({full_name})", chosen.name)?;
-                writeln!(out)?;
-                text::tensor_block(&mut out, set, chosen.message, 0, ropts, true)?;
-            }
-            out.flush()?;
+            show_tensor(args, decoded, set, chosen, ropts)?;
         }
     }
-    let Some(out_dir) = &args.npy_dir else {
-        return Ok(ExitCode::SUCCESS);
+    match &args.npy_dir {
+        Some(out_dir) => write_npy_dir(args, set, tensors, out_dir, ropts),
+        None => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// The tensor --tensor names, or the file's own tensor when it is one.
+fn choose<'t, 'm, 'a>(
+    args: &Args,
+    root: &Message<'a>,
+    tensors: &'t [npy::NamedTensor<'m, 'a>],
+) -> Result<&'t npy::NamedTensor<'m, 'a>, Stop> {
+    match &args.tensor {
+        Some(name) => match tensors.iter().find(|t| &t.name == name) {
+            Some(t) => Ok(t),
+            None if tensors.is_empty() => {
+                eprintln!(
+                    "decode: {}: no tensor {name:?}: the file has no tensors",
+                    args.file
+                );
+                Err(ExitCode::from(1))
+            }
+            None => {
+                eprintln!(
+                    "decode: {}: no tensor {name:?}; tensors: {}",
+                    args.file,
+                    some_names(tensors)
+                );
+                Err(ExitCode::from(1))
+            }
+        },
+        None => match tensors.iter().find(|t| std::ptr::eq(t.message, root)) {
+            Some(t) => Ok(t),
+            None if tensors.is_empty() => {
+                eprintln!("decode: {}: the file has no tensors", args.file);
+                Err(ExitCode::from(1))
+            }
+            None => {
+                eprintln!(
+                    "decode: {}: the file holds {} tensors: name one with --tensor NAME ({})",
+                    args.file,
+                    tensors.len(),
+                    some_names(tensors)
+                );
+                Err(ExitCode::from(2))
+            }
+        },
+    }
+}
+
+/// --picture: the tensor drawn as a PNG file.
+fn write_picture(
+    view: &TensorView<'_, '_>,
+    path: &Path,
+    target: &Output,
+    what: &str,
+    ropts: &RenderOptions,
+) -> io::Result<Result<(), Stop>> {
+    let pic = match picture::picture(view, ropts.dir.as_deref()) {
+        Ok(p) => p,
+        Err(picture::PictureError::Io(e)) => return Err(e),
+        Err(e) => {
+            eprintln!("decode: {what}: no picture: {e}");
+            return Ok(Err(ExitCode::from(1)));
+        }
     };
+    match target.write(|w| pic.write_png(w))? {
+        Ok(()) => eprintln!("decode: wrote {}: {}", path.display(), pic.describe()),
+        Err(e) => return Err(io::Error::other(format!("{}: {e}", path.display()))),
+    }
+    Ok(Ok(()))
+}
+
+fn npy_options(ropts: &RenderOptions) -> npy::NpyOptions<'_> {
+    npy::NpyOptions {
+        allow_implied: ropts.allow_implied,
+        progress: Some(ropts.progress.get()),
+    }
+}
+
+/// --npy: the tensor as a NumPy .npy file.
+fn write_npy(
+    view: &TensorView<'_, '_>,
+    path: &Path,
+    target: &Output,
+    what: &str,
+    ropts: &RenderOptions,
+) -> io::Result<Result<(), Stop>> {
+    let nopts = npy_options(ropts);
+    match target.write(|w| npy::write_npy_with(view, ropts.dir.as_deref(), w, &nopts))? {
+        Ok(info) => {
+            if let Some(note) = &info.note {
+                eprintln!("decode: note: {note}");
+            }
+            eprintln!(
+                "decode: wrote {}: {} {:?}",
+                path.display(),
+                info.descr,
+                info.shape
+            );
+            Ok(Ok(()))
+        }
+        Err(npy::NpyError::Io(e)) => {
+            Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+        }
+        Err(e) => {
+            eprintln!("decode: {what}: {e}");
+            Ok(Err(ExitCode::from(1)))
+        }
+    }
+}
+
+/// --tensor alone: that tensor printed as the root, in text or JSON.
+fn show_tensor(
+    args: &Args,
+    decoded: &Decoded<'_>,
+    set: &SchemaSet,
+    chosen: &npy::NamedTensor<'_, '_>,
+    ropts: &RenderOptions,
+) -> io::Result<()> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let full_name = &chosen.message.def(set).full_name;
+    if args.json {
+        write!(out, "{{\"format\": ")?;
+        json::string(&mut out, decoded.format.id)?;
+        write!(out, ", \"type\": ")?;
+        json::string(&mut out, full_name)?;
+        write!(out, ", \"tensor\": ")?;
+        json::string(&mut out, &chosen.name)?;
+        write!(out, ", \"value\": ")?;
+        json::write_root_message(&mut out, set, chosen.message, ropts)?;
+        writeln!(out, "}}")?;
+    } else {
+        writeln!(
+            out,
+            "format: {} ({})",
+            decoded.format.id, decoded.format.title
+        )?;
+        writeln!(out, "tensor: {:?}  ({full_name})", chosen.name)?;
+        writeln!(out)?;
+        text::tensor_block(&mut out, set, chosen.message, 0, ropts, true)?;
+    }
+    out.flush()
+}
+
+/// --npy-dir: every exported tensor as DIR/NAME.npy, every name checked
+/// before anything is created.
+fn write_npy_dir(
+    args: &Args,
+    set: &SchemaSet,
+    tensors: Vec<npy::NamedTensor<'_, '_>>,
+    out_dir: &Path,
+    ropts: &RenderOptions,
+) -> io::Result<ExitCode> {
+    let dir = ropts.dir.as_deref();
     let export = npy::export_set(tensors);
     if export.is_empty() {
         eprintln!("decode: {}: the file has no tensors to export", args.file);
@@ -211,10 +283,7 @@ pub(crate) fn tensor_outputs(
     let mut notes: BTreeMap<String, u64> = BTreeMap::new();
     let (mut written, mut failed) = (0u64, 0u64);
     for (t, view, path, target) in &planned {
-        let nopts = npy::NpyOptions {
-            allow_implied: ropts.allow_implied,
-            progress: Some(ropts.progress.get()),
-        };
+        let nopts = npy_options(ropts);
         match target.write(|w| npy::write_npy_with(view, dir, w, &nopts))? {
             Ok(info) => {
                 written += 1;

@@ -477,7 +477,7 @@ fn write_parallel(
                     for (d, s) in item[2..].iter_mut().zip(text) {
                         *d = *s;
                     }
-                    buf.extend_from_slice(&item[..len + 2]);
+                    buf.extend_from_slice(item.get(..len + 2).unwrap_or(&item));
                 } else {
                     buf.extend_from_slice(b", ");
                     f32_json(buf, v)?;

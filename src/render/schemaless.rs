@@ -16,12 +16,12 @@ const TEXT_VALUES: u64 = 64;
 
 use super::fmt::indent;
 
-fn f32_at(c: &[u8]) -> f32 {
-    f32::from_le_bytes([c[0], c[1], c[2], c[3]])
+fn f32_at(c: &[u8; 4]) -> f32 {
+    f32::from_le_bytes(*c)
 }
 
-fn f64_at(c: &[u8]) -> f64 {
-    f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
+fn f64_at(c: &[u8; 8]) -> f64 {
+    f64::from_le_bytes(*c)
 }
 
 /// The packed values of a reading as text, at most `limit` of them, and
@@ -39,13 +39,15 @@ fn packed_items(reading: &Reading<'_>, limit: u64) -> (Vec<String>, u64) {
         }
         Reading::PackedFixed32 { bytes, float } => {
             let items = bytes
-                .chunks_exact(4)
+                .as_chunks::<4>()
+                .0
+                .iter()
                 .take(limit)
                 .map(|c| {
                     if float {
                         format!("{:?}", f32_at(c))
                     } else {
-                        i32::from_le_bytes([c[0], c[1], c[2], c[3]]).to_string()
+                        i32::from_le_bytes(*c).to_string()
                     }
                 })
                 .collect();
@@ -53,14 +55,15 @@ fn packed_items(reading: &Reading<'_>, limit: u64) -> (Vec<String>, u64) {
         }
         Reading::PackedFixed64 { bytes, float } => {
             let items = bytes
-                .chunks_exact(8)
+                .as_chunks::<8>()
+                .0
+                .iter()
                 .take(limit)
                 .map(|c| {
                     if float {
                         format!("{:?}", f64_at(c))
                     } else {
-                        i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
-                            .to_string()
+                        i64::from_le_bytes(*c).to_string()
                     }
                 })
                 .collect();
@@ -95,23 +98,21 @@ fn nums<'r>(reading: &Reading<'r>) -> (Box<dyn Iterator<Item = Num> + 'r>, u64) 
             b.iter().filter(|&&x| x < 0x80).count() as u64,
         ),
         Reading::PackedFixed32 { bytes, float } => (
-            Box::new(bytes.chunks_exact(4).map(move |c| {
+            Box::new(bytes.as_chunks::<4>().0.iter().map(move |c| {
                 if float {
                     Num::F32(f32_at(c))
                 } else {
-                    Num::I(i64::from(i32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+                    Num::I(i64::from(i32::from_le_bytes(*c)))
                 }
             })),
             (bytes.len() / 4) as u64,
         ),
         Reading::PackedFixed64 { bytes, float } => (
-            Box::new(bytes.chunks_exact(8).map(move |c| {
+            Box::new(bytes.as_chunks::<8>().0.iter().map(move |c| {
                 if float {
                     Num::F64(f64_at(c))
                 } else {
-                    Num::I(i64::from_le_bytes([
-                        c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7],
-                    ]))
+                    Num::I(i64::from_le_bytes(*c))
                 }
             })),
             (bytes.len() / 8) as u64,
@@ -218,7 +219,9 @@ pub fn preview(kind: Kind, payload: &[u8]) -> String {
         Kind::PackedVarint => format!("packed_varint {}", packed(Reading::PackedVarint(payload))),
         Kind::PackedFixed32 => {
             let float = payload
-                .chunks_exact(4)
+                .as_chunks::<4>()
+                .0
+                .iter()
                 .all(|c| f32_at(c) == 0.0 || f32_at(c).abs() >= 1e-8);
             format!(
                 "packed_fixed32 {}",
@@ -230,7 +233,9 @@ pub fn preview(kind: Kind, payload: &[u8]) -> String {
         }
         Kind::PackedFixed64 => {
             let float = payload
-                .chunks_exact(8)
+                .as_chunks::<8>()
+                .0
+                .iter()
                 .all(|c| f64_at(c) == 0.0 || f64_at(c).abs() >= 1e-8);
             format!(
                 "packed_fixed64 {}",

@@ -9,6 +9,11 @@
 //! merged in order, so the result does not depend on the number of threads
 //! or on how the values are stored.
 
+// Indexes here are lane numbers below `LANES` and table slots addressed by a
+// byte, bounded by construction; a checked access in these loops would stop
+// them from vectorising.
+#![allow(clippy::indexing_slicing)]
+
 use crate::tensor::{Elem, Element, decode_bits};
 use std::sync::OnceLock;
 

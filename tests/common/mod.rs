@@ -5,6 +5,14 @@
 //! (`json`), and a runner that decodes and renders like the binary does.
 //!
 //! Each test crate uses only part of this module.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
 #![allow(dead_code)]
 
 pub mod build;
