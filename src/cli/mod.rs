@@ -203,7 +203,7 @@ impl Args {
             Mode::TestFolder
         } else if self.schema.is_some()
             || self.descriptor_set.is_some()
-            || (self.format == "protobuf" && !tensor_flags)
+            || (self.format == formats::SCHEMALESS_ID && !tensor_flags)
         {
             Mode::Schema
         } else if tensor_flags {
@@ -358,7 +358,7 @@ fn detect<'a>(
     let decoded = match format {
         None => match testdata::detect(bytes, fopts, naming_ctx.as_ref(), &mut naming) {
             Ok(d) => {
-                if d.format.id == "protobuf" {
+                if d.format.id == formats::SCHEMALESS_ID {
                     if let Some(what) = hint {
                         eprintln!("decode: {}: note: this looks like {what}", args.file);
                     }

@@ -66,7 +66,7 @@ pub(crate) fn decode_schema_or_schemaless(
     if args.schema.is_some() && args.descriptor_set.is_some() {
         return usage("give --schema or --descriptor-set, not both");
     }
-    if !matches!(args.format.as_str(), "auto" | "protobuf") {
+    if args.format != "auto" && args.format != formats::SCHEMALESS_ID {
         return usage("--schema and --descriptor-set decode as protobuf: leave out --as");
     }
     let loaded = load_user_schema(args);
@@ -117,7 +117,7 @@ pub(crate) fn decode_schema_or_schemaless(
             }
         }
         None => {
-            let Some(format) = formats::find("protobuf") else {
+            let Some(format) = formats::find(formats::SCHEMALESS_ID) else {
                 return usage("no protobuf format");
             };
             if bytes.is_empty() {
