@@ -17,73 +17,16 @@ mod common;
 use common::Msg;
 use pbdecode::formats::{self, FormatOptions, REGISTRY};
 use pbdecode::render::{RenderOptions, json, text};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::io::{self, Write};
 use std::path::Path;
 
-/// Counts the live heap bytes of each thread and their peak (per thread, so
-/// tests running in parallel do not disturb each other).
-struct Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
 
-thread_local! {
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn note(delta: isize) {
-    // try_with: a thread being torn down has no counters left.
-    let _ = LIVE.try_with(|live| {
-        let now = live.get() + delta;
-        live.set(now);
-        let _ = PEAK.try_with(|peak| {
-            if now > peak.get() {
-                peak.set(now);
-            }
-        });
-    });
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            note(layout.size() as isize);
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            note(layout.size() as isize);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        note(-(layout.size() as isize));
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            note(new_size as isize - layout.size() as isize);
-        }
-        p
-    }
-}
+use counting_alloc::{Counting, peak_during};
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
-
-/// Peak bytes allocated on this thread while `f` runs, above what was live
-/// when it started.
-fn peak_during(f: impl FnOnce()) -> usize {
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    f();
-    let peak = PEAK.with(Cell::get);
-    usize::try_from(peak - base).unwrap_or(0)
-}
 
 /// A writer that keeps nothing, counting what it is given and refusing
 /// more than 64 MiB (so an input that makes endless output fails fast).
@@ -148,7 +91,7 @@ fn bound(input: usize) -> usize {
 
 fn check(what: &str, bytes: &[u8]) {
     let mut out = 0;
-    let peak = peak_during(|| out = decode_and_render(bytes));
+    let ((), peak) = peak_during(|| out = decode_and_render(bytes));
     eprintln!(
         "{what}: {} bytes in, peak {peak} bytes allocated, {out} bytes out",
         bytes.len()
@@ -277,7 +220,7 @@ fn fixtures_use_memory_in_proportion_to_their_size() {
     for path in files {
         let bytes = std::fs::read(&path).unwrap();
         let mut out = 0;
-        let peak = peak_during(|| out = decode_and_render(&bytes));
+        let ((), peak) = peak_during(|| out = decode_and_render(&bytes));
         let name = path.file_name().unwrap().to_string_lossy();
         assert!(
             peak <= bound(bytes.len()),
@@ -311,7 +254,7 @@ fn tiny_field_ratios(bytes: &[u8]) -> Vec<(&'static str, f64)> {
     let ropts = ropts();
     let len = bytes.len() as f64;
     let mut out = Vec::new();
-    let peak = peak_during(|| {
+    let ((), peak) = peak_during(|| {
         let tree = pbdecode::schemaless::decode_partial(bytes, 0, Default::default());
         let mut sink = Sink(0);
         let d = formats::Decoded {
@@ -324,12 +267,12 @@ fn tiny_field_ratios(bytes: &[u8]) -> Vec<(&'static str, f64)> {
     });
     out.push(("schemaless", peak as f64 / len));
     for f in REGISTRY {
-        let peak = peak_during(|| {
+        let ((), peak) = peak_during(|| {
             let _ = formats::decode_as(f, bytes, &FormatOptions::default());
         });
         out.push((f.id, peak as f64 / len));
     }
-    let peak = peak_during(|| {
+    let ((), peak) = peak_during(|| {
         if let Ok(d) = formats::detect(bytes, &FormatOptions::default()) {
             let _ = text::write_decoded(&mut Sink(0), &d, &ropts);
         }
