@@ -410,7 +410,7 @@ fn tensor_block(
     let mut shown: Vec<&str> = TENSOR_SHOWN.to_vec();
     if let Some(e) = &external {
         write!(w, "  {e}")?;
-        shown.extend(["external_data", "data_location"]);
+        shown.extend(TENSOR_EXTERNAL_SHOWN.iter().copied());
     }
     let limit = opts.values.unwrap_or(default_limit);
     let p = preview(&view, opts, limit);
@@ -759,7 +759,7 @@ fn sparse_block(
         dense_view(w, depth + 1, &d, &vals, elem, opts, default_limit)?;
     }
     // Fields of the parts that the lines above did not show.
-    rest(w, set, sp, &["values", "indices", "dims"], depth + 1, opts)?;
+    rest(w, set, sp, SPARSE_SHOWN, depth + 1, opts)?;
     if let Some(v) = values
         && has_rest(set, v, TENSOR_SHOWN)
     {
@@ -947,14 +947,7 @@ fn value_info(
     }
     doc_line(w, set, vi, depth + 1)?;
     metadata_line(w, set, vi, depth + 1, opts)?;
-    rest(
-        w,
-        set,
-        vi,
-        &["name", "type", "metadata_props", "doc_string"],
-        depth + 1,
-        opts,
-    )
+    rest(w, set, vi, VALUE_INFO_SHOWN, depth + 1, opts)
 }
 
 // ------------------------------------------------------------- attributes
@@ -998,9 +991,9 @@ fn attribute_text<'m, 'a>(
         .find(|(t, _)| *t == ty)
         .or_else(|| ATTR_FIELDS.iter().find(|(_, f)| a.has(set, f)))
         .map(|(_, f)| *f);
-    let mut shown: Vec<&'static str> = vec!["name", "type"];
+    let mut shown: Vec<&'static str> = ATTR_SHOWN.to_vec();
     let value = if let Some(r) = a.bytes(set, "ref_attr_name") {
-        shown.push("ref_attr_name");
+        shown.push(ATTR_REF_SHOWN);
         let t = if ty == 0 {
             String::new()
         } else {
@@ -1119,7 +1112,7 @@ fn value_of<'m, 'a>(
         "sparse_tensor" | "sparse_tensors" => {
             let ss: Vec<&'m Message<'a>> = a.messages(set, field).collect();
             for (k, sp) in ss.iter().enumerate() {
-                let extra = has_rest(set, sp, &["values", "indices", "dims"])
+                let extra = has_rest(set, sp, SPARSE_SHOWN)
                     || sp
                         .message(set, "values")
                         .is_some_and(|v| has_rest(set, v, TENSOR_SHOWN))
@@ -1380,14 +1373,7 @@ fn graph(
                 name_text(a.bytes(set, "tensor_name").unwrap_or(&[])),
                 pairs.join(", ")
             )?;
-            rest(
-                w,
-                set,
-                a,
-                &["tensor_name", "quant_parameter_tensor_names"],
-                d + 2,
-                opts,
-            )?;
+            rest(w, set, a, ANNOTATION_SHOWN, d + 2, opts)?;
         }
     }
     rest(w, set, g, GRAPH_SHOWN, d, opts)
@@ -1619,7 +1605,7 @@ pub fn model(
                     .join(", ")
             ),
         )?;
-        rest(w, set, c, &["name", "num_devices", "device"], 2, opts)?;
+        rest(w, set, c, DEVICE_CONFIG_SHOWN, 2, opts)?;
     }
     writeln!(w)?;
     if let Some(g) = g {
@@ -1654,19 +1640,7 @@ pub fn model(
                     writeln!(w, "{b}: {}", pairs.join(", "))?;
                 }
             }
-            rest(
-                w,
-                set,
-                t,
-                &[
-                    "initialization",
-                    "algorithm",
-                    "initialization_binding",
-                    "update_binding",
-                ],
-                2,
-                opts,
-            )?;
+            rest(w, set, t, TRAINING_SHOWN, 2, opts)?;
         }
     }
     if has_rest(set, m, MODEL_SHOWN) {
@@ -1872,22 +1846,7 @@ fn optional_block(
             element(w, set, "", v, depth + 1, opts)?;
         }
     }
-    rest(
-        w,
-        set,
-        o,
-        &[
-            "name",
-            "elem_type",
-            "tensor_value",
-            "sparse_tensor_value",
-            "sequence_value",
-            "map_value",
-            "optional_value",
-        ],
-        depth + 1,
-        opts,
-    )
+    rest(w, set, o, OPTIONAL_SHOWN, depth + 1, opts)
 }
 
 fn map_block(
@@ -1945,14 +1904,7 @@ fn map_block(
         indent(w, depth + 1)?;
         writeln!(w, "}}")?;
     }
-    rest(
-        w,
-        set,
-        m,
-        &["name", "key_type", "keys", "string_keys", "values"],
-        depth + 1,
-        opts,
-    )
+    rest(w, set, m, MAP_SHOWN, depth + 1, opts)
 }
 
 /// The sequence view (TEXT_VIEWS entry of onnx.SequenceProto). At the root a
@@ -2086,4 +2038,81 @@ fn constant_counts(set: &SchemaSet, m: &Message<'_>) -> (u64, u64) {
         Ok(())
     });
     (nodes, values)
+}
+
+// Field lists named by the view, by message: tests check each name exists
+// in that message's schema table, so a renamed field cannot drop out.
+const SPARSE_SHOWN: &[&str] = &["values", "indices", "dims"];
+const VALUE_INFO_SHOWN: &[&str] = &["name", "type", "metadata_props", "doc_string"];
+const ANNOTATION_SHOWN: &[&str] = &["tensor_name", "quant_parameter_tensor_names"];
+const DEVICE_CONFIG_SHOWN: &[&str] = &["name", "num_devices", "device"];
+const TRAINING_SHOWN: &[&str] = &[
+    "initialization",
+    "algorithm",
+    "initialization_binding",
+    "update_binding",
+];
+const OPTIONAL_SHOWN: &[&str] = &[
+    "name",
+    "elem_type",
+    "tensor_value",
+    "sparse_tensor_value",
+    "sequence_value",
+    "map_value",
+    "optional_value",
+];
+const MAP_SHOWN: &[&str] = &["name", "key_type", "keys", "string_keys", "values"];
+const TENSOR_EXTERNAL_SHOWN: &[&str] = &["external_data", "data_location"];
+const ATTR_SHOWN: &[&str] = &["name", "type"];
+const ATTR_REF_SHOWN: &str = "ref_attr_name";
+
+/// Every list of field names this view prints by name, with the full
+/// name of the message they belong to.
+pub fn shown_field_lists() -> &'static [(&'static str, &'static [&'static str])] {
+    &[
+        ("onnx.TensorProto", TENSOR_SHOWN),
+        ("onnx.TensorProto", TENSOR_EXTERNAL_SHOWN),
+        ("onnx.SparseTensorProto", SPARSE_SHOWN),
+        ("onnx.ValueInfoProto", VALUE_INFO_SHOWN),
+        ("onnx.AttributeProto", ATTR_SHOWN),
+        ("onnx.AttributeProto", &[ATTR_REF_SHOWN]),
+        ("onnx.NodeProto", NODE_SHOWN),
+        ("onnx.GraphProto", GRAPH_SHOWN),
+        ("onnx.TensorAnnotation", ANNOTATION_SHOWN),
+        ("onnx.ModelProto", MODEL_SHOWN),
+        ("onnx.DeviceConfigurationProto", DEVICE_CONFIG_SHOWN),
+        ("onnx.TrainingInfoProto", TRAINING_SHOWN),
+        ("onnx.FunctionProto", FUNCTION_SHOWN),
+        ("onnx.SequenceProto", SEQ_SHOWN),
+        ("onnx.OptionalProto", OPTIONAL_SHOWN),
+        ("onnx.MapProto", MAP_SHOWN),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ATTR_FIELDS, CONTAINER_FIELDS};
+    use crate::schema::SchemaSet;
+
+    fn has(message: &str, field: &str) -> bool {
+        let set = SchemaSet::builtin();
+        set.find_message(message)
+            .is_some_and(|id| set.message(id).field_by_name(field).is_some())
+    }
+
+    #[test]
+    fn attribute_value_fields_exist() {
+        for (_, f) in ATTR_FIELDS {
+            assert!(has("onnx.AttributeProto", f), "{f}");
+        }
+    }
+
+    #[test]
+    fn container_fields_exist() {
+        for f in CONTAINER_FIELDS {
+            assert!(has("onnx.SequenceProto", &format!("{f}_values")), "{f}");
+            assert!(has("onnx.OptionalProto", &format!("{f}_value")), "{f}");
+        }
+        assert!(!has("onnx.OptionalProto", "no_such_value"));
+    }
 }
