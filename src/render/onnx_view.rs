@@ -113,6 +113,69 @@ fn leftover<'a>(set: &SchemaSet, msg: &Message<'a>, shown: &[&str]) -> Message<'
     }
 }
 
+/// A message and the fields of it a view has printed so far. Each accessor
+/// marks the field it reads as printed; `rest` prints every other field (and
+/// unknown fields) raw, so whatever the view did not print is not lost.
+struct Shown<'s, 'm, 'a> {
+    set: &'s SchemaSet,
+    msg: &'m Message<'a>,
+    taken: Vec<&'static str>,
+}
+
+impl<'s, 'm, 'a> Shown<'s, 'm, 'a> {
+    fn new(set: &'s SchemaSet, msg: &'m Message<'a>) -> Self {
+        Shown {
+            set,
+            msg,
+            taken: Vec::new(),
+        }
+    }
+
+    /// Marks `name` printed and gives the message to read it from (for
+    /// helpers that take the message).
+    fn take(&mut self, name: &'static str) -> &'m Message<'a> {
+        debug_assert!(
+            self.msg.def(self.set).field_by_name(name).is_some(),
+            "{} has no field {name}",
+            self.msg.def(self.set).full_name
+        );
+        if !self.taken.contains(&name) {
+            self.taken.push(name);
+        }
+        self.msg
+    }
+
+    fn int(&mut self, name: &'static str) -> Option<i64> {
+        self.take(name).int(self.set, name)
+    }
+
+    fn bytes(&mut self, name: &'static str) -> Option<&'a [u8]> {
+        self.take(name).bytes(self.set, name)
+    }
+
+    fn has(&mut self, name: &'static str) -> bool {
+        self.take(name).has(self.set, name)
+    }
+
+    fn message(&mut self, name: &'static str) -> Option<&'m Message<'a>> {
+        self.take(name).message(self.set, name)
+    }
+
+    fn messages(&mut self, name: &'static str) -> Vec<&'m Message<'a>> {
+        self.take(name).messages(self.set, name).collect()
+    }
+
+    /// Whether any field is left to print raw.
+    fn has_rest(&self) -> bool {
+        has_rest(self.set, self.msg, &self.taken)
+    }
+
+    /// Prints the fields not marked, with the generic field tree.
+    fn rest(&self, w: &mut dyn Write, depth: usize, opts: &RenderOptions) -> io::Result<()> {
+        rest(w, self.set, self.msg, &self.taken, depth, opts)
+    }
+}
+
 fn has_rest(set: &SchemaSet, msg: &Message<'_>, shown: &[&str]) -> bool {
     let def = msg.def(set);
     msg.fields
@@ -1427,21 +1490,6 @@ fn metadata_line(
 
 // ------------------------------------------------------------------- model
 
-const MODEL_SHOWN: &[&str] = &[
-    "ir_version",
-    "opset_import",
-    "producer_name",
-    "producer_version",
-    "domain",
-    "model_version",
-    "doc_string",
-    "graph",
-    "metadata_props",
-    "training_info",
-    "functions",
-    "configuration",
-];
-
 fn opsets_text(set: &SchemaSet, m: &Message<'_>) -> String {
     m.messages(set, "opset_import")
         .map(|o| {
@@ -1468,8 +1516,9 @@ pub fn model(
     m: &Message<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
+    let mut m = Shown::new(set, m);
     writeln!(w, "ONNX model")?;
-    if let Some(v) = m.int(set, "ir_version") {
+    if let Some(v) = m.int("ir_version") {
         match set
             .find_enum("onnx.Version")
             .and_then(|e| set.enum_def(e).name_of(v))
@@ -1478,13 +1527,13 @@ pub fn model(
             None => header(w, "IR version:", v)?,
         }
     }
-    let opsets = opsets_text(set, m);
+    let opsets = opsets_text(set, m.take("opset_import"));
     if !opsets.is_empty() {
         header(w, "opsets:", opsets)?;
     }
     let producer = [
-        str_of(set, m, "producer_name"),
-        str_of(set, m, "producer_version"),
+        str_of(set, m.take("producer_name"), "producer_name"),
+        str_of(set, m.take("producer_version"), "producer_version"),
     ]
     .iter()
     .flatten()
@@ -1492,20 +1541,21 @@ pub fn model(
     .map(Cow::as_ref)
     .collect::<Vec<_>>()
     .join(" ");
-    if m.has(set, "producer_name") || m.has(set, "producer_version") {
+    if m.has("producer_name") || m.has("producer_version") {
         header(w, "producer:", producer)?;
     }
-    if let Some(d) = m.bytes(set, "domain") {
+    if let Some(d) = m.bytes("domain") {
         header(w, "domain:", quoted(d))?;
     }
-    if let Some(v) = m.int(set, "model_version") {
+    if let Some(v) = m.int("model_version") {
         header(w, "model version:", v)?;
     }
-    if let Some(d) = m.bytes(set, "doc_string") {
+    if let Some(d) = m.bytes("doc_string") {
         header(w, "doc:", super::elide::quoted_long(d, opts))?;
     }
     let meta: Vec<String> = m
-        .messages(set, "metadata_props")
+        .messages("metadata_props")
+        .into_iter()
         .map(|e| pair_text(set, e, opts))
         .collect();
     if !meta.is_empty() {
@@ -1515,13 +1565,13 @@ pub fn model(
     // main graph's initializers and their elements.
     let node_id = msg_id(set, "onnx.NodeProto");
     let mut all_nodes = 0u64;
-    let _ = crate::formats::onnx::walk(m, &mut |x| {
+    let _ = crate::formats::onnx::walk(m.msg, &mut |x| {
         if Some(x.def) == node_id {
             all_nodes = all_nodes.saturating_add(1);
         }
         Ok(())
     });
-    let g = m.message(set, "graph");
+    let g = m.message("graph");
     if let Some(g) = g {
         let main = g.field(set, "node").len() as u64;
         let mut text = plural(main, "node", "nodes");
@@ -1553,7 +1603,7 @@ pub fn model(
         }
         // Weights held by Constant nodes (PaddleOCR, silero-vad): said next
         // to the initializers and counted with the parameters.
-        let (constants, in_constants) = constant_counts(set, m);
+        let (constants, in_constants) = constant_counts(set, m.msg);
         if constants > 0 {
             text.push_str(&format!(
                 " (and {} holding {})",
@@ -1580,12 +1630,12 @@ pub fn model(
             },
         )?;
     }
-    let functions: Vec<&Message<'_>> = m.messages(set, "functions").collect();
+    let functions = m.messages("functions");
     if !functions.is_empty() {
         let names: Vec<String> = functions.iter().map(|f| op_text(set, f, "name")).collect();
         header(w, "functions:", names.join(", "))?;
     }
-    for c in m.messages(set, "configuration") {
+    for c in m.messages("configuration") {
         let devices = strings(set, c, "device");
         header(
             w,
@@ -1618,7 +1668,7 @@ pub fn model(
             function(w, set, f, 1, opts)?;
         }
     }
-    let training: Vec<&Message<'_>> = m.messages(set, "training_info").collect();
+    let training = m.messages("training_info");
     if !training.is_empty() {
         writeln!(w)?;
         section(w, 0, "training_info", training.len())?;
@@ -1643,10 +1693,10 @@ pub fn model(
             rest(w, set, t, TRAINING_SHOWN, 2, opts)?;
         }
     }
-    if has_rest(set, m, MODEL_SHOWN) {
+    if m.has_rest() {
         writeln!(w)?;
         writeln!(w, "other fields:")?;
-        rest(w, set, m, MODEL_SHOWN, 1, opts)?;
+        m.rest(w, 1, opts)?;
     }
     Ok(())
 }
@@ -2079,7 +2129,6 @@ pub fn shown_field_lists() -> &'static [(&'static str, &'static [&'static str])]
         ("onnx.NodeProto", NODE_SHOWN),
         ("onnx.GraphProto", GRAPH_SHOWN),
         ("onnx.TensorAnnotation", ANNOTATION_SHOWN),
-        ("onnx.ModelProto", MODEL_SHOWN),
         ("onnx.DeviceConfigurationProto", DEVICE_CONFIG_SHOWN),
         ("onnx.TrainingInfoProto", TRAINING_SHOWN),
         ("onnx.FunctionProto", FUNCTION_SHOWN),
@@ -2091,8 +2140,32 @@ pub fn shown_field_lists() -> &'static [(&'static str, &'static [&'static str])]
 
 #[cfg(test)]
 mod tests {
-    use super::{ATTR_FIELDS, CONTAINER_FIELDS};
+    use super::{ATTR_FIELDS, CONTAINER_FIELDS, Shown};
+    use crate::decode::DecodeContext;
+    use crate::formats::decode_builtin;
+    use crate::render::RenderOptions;
     use crate::schema::SchemaSet;
+
+    #[test]
+    fn shown_prints_what_was_not_taken() -> Result<(), Box<dyn std::error::Error>> {
+        let set = SchemaSet::builtin();
+        // ir_version 8, producer_name "x".
+        let bytes = [0x08, 0x08, 0x12, 0x01, b'x'];
+        let m = decode_builtin("onnx.ModelProto", &bytes, DecodeContext::strict())?;
+        let mut s = Shown::new(set, &m);
+        assert_eq!(s.int("ir_version"), Some(8));
+        assert!(s.has_rest());
+        let mut out = Vec::new();
+        s.rest(&mut out, 0, &RenderOptions::default())?;
+        let text = String::from_utf8(out)?;
+        assert!(
+            text.contains("producer_name") && !text.contains("ir_version"),
+            "{text}"
+        );
+        assert_eq!(s.bytes("producer_name"), Some(&b"x"[..]));
+        assert!(!s.has_rest());
+        Ok(())
+    }
 
     fn has(message: &str, field: &str) -> bool {
         let set = SchemaSet::builtin();
