@@ -1335,19 +1335,6 @@ fn write_later(
     Ok(())
 }
 
-const GRAPH_SHOWN: &[&str] = &[
-    "node",
-    "name",
-    "initializer",
-    "sparse_initializer",
-    "doc_string",
-    "input",
-    "output",
-    "value_info",
-    "quantization_annotation",
-    "metadata_props",
-];
-
 fn section(w: &mut dyn Write, depth: usize, title: &str, n: usize) -> io::Result<()> {
     indent(w, depth)?;
     writeln!(w, "{title} ({}):", grouped(n as u64))
@@ -1363,14 +1350,15 @@ fn graph(
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    let nodes: Vec<&Message<'_>> = g.messages(set, "node").collect();
-    let inits: Vec<&Message<'_>> = g.messages(set, "initializer").collect();
-    let sparse: Vec<&Message<'_>> = g.messages(set, "sparse_initializer").collect();
+    let mut g = Shown::new(set, g);
+    let nodes = g.messages("node");
+    let inits = g.messages("initializer");
+    let sparse = g.messages("sparse_initializer");
     indent(w, depth)?;
     if !label.is_empty() {
         write!(w, "{label}: ")?;
     }
-    write!(w, "graph {}", quoted(g.bytes(set, "name").unwrap_or(&[])))?;
+    write!(w, "graph {}", quoted(g.bytes("name").unwrap_or(&[])))?;
     write!(w, "  ({}", plural(nodes.len() as u64, "node", "nodes"))?;
     if !inits.is_empty() {
         write!(
@@ -1384,17 +1372,17 @@ fn graph(
     }
     writeln!(w, ")")?;
     let d = depth + 1;
-    if let Some(doc) = g.bytes(set, "doc_string") {
+    if let Some(doc) = g.bytes("doc_string") {
         indent(w, d)?;
         writeln!(w, "doc: {}", quoted(doc))?;
     }
-    metadata_line(w, set, g, d, opts)?;
+    metadata_line(w, set, g.take("metadata_props"), d, opts)?;
     for (title, field) in [
         ("inputs", "input"),
         ("outputs", "output"),
         ("value_info", "value_info"),
     ] {
-        let vis: Vec<&Message<'_>> = g.messages(set, field).collect();
+        let vis = g.messages(field);
         if vis.is_empty() {
             continue;
         }
@@ -1421,7 +1409,7 @@ fn graph(
             sparse_block(w, set, "", sp, d + 1, opts, DEFAULT_NESTED_VALUES)?;
         }
     }
-    let annotations: Vec<&Message<'_>> = g.messages(set, "quantization_annotation").collect();
+    let annotations = g.messages("quantization_annotation");
     if !annotations.is_empty() {
         section(w, d, "quantization annotations", annotations.len())?;
         for a in annotations {
@@ -1439,7 +1427,7 @@ fn graph(
             rest(w, set, a, ANNOTATION_SHOWN, d + 2, opts)?;
         }
     }
-    rest(w, set, g, GRAPH_SHOWN, d, opts)
+    g.rest(w, d, opts)
 }
 
 /// `key = "value"` of a StringStringEntryProto (its unknown fields, if any,
@@ -2127,7 +2115,6 @@ pub fn shown_field_lists() -> &'static [(&'static str, &'static [&'static str])]
         ("onnx.AttributeProto", ATTR_SHOWN),
         ("onnx.AttributeProto", &[ATTR_REF_SHOWN]),
         ("onnx.NodeProto", NODE_SHOWN),
-        ("onnx.GraphProto", GRAPH_SHOWN),
         ("onnx.TensorAnnotation", ANNOTATION_SHOWN),
         ("onnx.DeviceConfigurationProto", DEVICE_CONFIG_SHOWN),
         ("onnx.TrainingInfoProto", TRAINING_SHOWN),
