@@ -10,8 +10,8 @@
 
 use crate::decode::{Message, Value};
 use crate::formats::onnx::walk;
-use crate::formats::tensor_adapter;
-use crate::schema::SchemaSet;
+use crate::formats::{self, tensor_adapter};
+use crate::schema::{MsgId, SchemaSet};
 use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_element, load_values};
 use half::f16;
 use std::collections::HashSet;
@@ -405,8 +405,10 @@ pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<Name
     let graph = set.find_message("onnx.GraphProto");
     let node = set.find_message("onnx.NodeProto");
     let tf_node = set.find_message("tensorflow.NodeDef");
-    let onnx_tensor = set.find_message("onnx.TensorProto");
-    let tf_tensor = set.find_message("tensorflow.TensorProto");
+    // The tensor messages: those of the formats' tensor adapters.
+    let tensors: Vec<MsgId> = formats::tensor_adapters()
+        .filter_map(|a| set.find_message(a.message))
+        .collect();
     let mut out: Vec<NamedTensor<'m, 'a>> = Vec::new();
     // The tensors already listed, by address: one look-up each, so a model
     // of many tensors is listed in linear time.
@@ -421,13 +423,8 @@ pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<Name
                 });
             }
         };
-    let own_name = |m: &Message<'a>| -> String {
-        if Some(m.def) == onnx_tensor {
-            m.str(set, "name").unwrap_or("").to_string()
-        } else {
-            String::new()
-        }
-    };
+    // A tensor's own name, where its message has one (ONNX's does).
+    let own_name = |m: &Message<'a>| -> String { m.str(set, "name").unwrap_or("").to_string() };
     let _ = walk(root, &mut |m: &'m Message<'a>| {
         if Some(m.def) == graph {
             for t in m.messages(set, "initializer") {
@@ -480,7 +477,7 @@ pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<Name
                     push(&mut out, name, t, is_const && key == "value");
                 }
             }
-        } else if Some(m.def) == onnx_tensor || Some(m.def) == tf_tensor {
+        } else if tensors.contains(&m.def) {
             // The tensor of a tensor file is its weight.
             push(&mut out, own_name(m), m, std::ptr::eq(m, root));
         }

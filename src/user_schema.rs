@@ -25,6 +25,7 @@ pub static USER_FORMAT: Format = Format {
     roots: &[],
     decode: refuse,
     tensor_adapters: &[],
+    views: &[],
 };
 
 fn refuse<'a>(_: &'a [u8], _: &FormatOptions) -> crate::error::Result<Body<'a>> {

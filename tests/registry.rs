@@ -120,6 +120,34 @@ fn every_text_view_is_of_a_root_message_of_some_format() {
 }
 
 #[test]
+fn the_views_a_format_names_are_the_text_views() {
+    let mut named: Vec<&str> = Vec::new();
+    for f in REGISTRY {
+        for view in f.views {
+            assert!(
+                f.roots.contains(view),
+                "{}: view {view} is of one of its roots",
+                f.id
+            );
+            assert!(
+                TEXT_VIEWS.iter().any(|(m, _)| m == view),
+                "{}: view {view} is in TEXT_VIEWS",
+                f.id
+            );
+            named.push(view);
+        }
+    }
+    for (message, _) in TEXT_VIEWS {
+        assert!(
+            named.contains(message),
+            "TEXT_VIEWS' {message} is named in a format's views"
+        );
+    }
+    let unique: HashSet<&str> = named.iter().copied().collect();
+    assert_eq!(unique.len(), TEXT_VIEWS.len(), "each view once: {named:?}");
+}
+
+#[test]
 fn detection_tries_the_formats_in_registry_order() {
     // A message that fits no schema: every format but the schemaless one
     // turns it down, in order.

@@ -91,4 +91,8 @@ pub struct Format {
     /// Message types inside this format whose values are shown as one
     /// decoded `values` list.
     pub tensor_adapters: &'static [TensorAdapter],
+    /// The root messages that have a dedicated text view (render's
+    /// `TEXT_VIEWS`, checked against this list both ways); other roots are
+    /// shown as the generic field tree.
+    pub views: &'static [&'static str],
 }

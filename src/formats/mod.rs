@@ -46,6 +46,7 @@ pub static REGISTRY: &[Format] = &[
         roots: &[],
         decode: decode_schemaless,
         tensor_adapters: &[],
+        views: &[],
     },
 ];
 

@@ -489,6 +489,7 @@ pub const SEQUENCE: Format = Format {
     roots: &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
     decode: decode_sequence,
     tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+    views: &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
 };
 
 /// A SparseTensorProto file.
@@ -499,6 +500,7 @@ pub const SPARSE: Format = Format {
     roots: &["onnx.SparseTensorProto"],
     decode: decode_sparse,
     tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+    views: &["onnx.SparseTensorProto"],
 };
 
 /// An ONNX model (`.onnx`).
@@ -509,4 +511,5 @@ pub const MODEL: Format = Format {
     roots: &["onnx.ModelProto"],
     decode: decode_model,
     tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+    views: &["onnx.ModelProto"],
 };

@@ -374,6 +374,7 @@ pub const FORMAT: Format = Format {
     roots: &["onnx.TensorProto"],
     decode,
     tensor_adapters: &[TENSOR_ADAPTER],
+    views: &[],
 };
 
 fn decode<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {

@@ -422,6 +422,7 @@ pub const SAVED_MODEL: Format = Format {
     roots: &["tensorflow.SavedModel"],
     decode: decode_saved_model,
     tensor_adapters: &[TENSOR_ADAPTER],
+    views: &["tensorflow.SavedModel"],
 };
 
 /// A GraphDef (a frozen graph).
@@ -432,4 +433,5 @@ pub const GRAPH_DEF: Format = Format {
     roots: &["tensorflow.GraphDef"],
     decode: decode_graph_def,
     tensor_adapters: &[TENSOR_ADAPTER],
+    views: &["tensorflow.GraphDef"],
 };

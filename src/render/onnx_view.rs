@@ -113,6 +113,69 @@ fn leftover<'a>(set: &SchemaSet, msg: &Message<'a>, shown: &[&str]) -> Message<'
     }
 }
 
+/// A message and the fields of it a view has printed so far. Each accessor
+/// marks the field it reads as printed; `rest` prints every other field (and
+/// unknown fields) raw, so whatever the view did not print is not lost.
+struct Shown<'s, 'm, 'a> {
+    set: &'s SchemaSet,
+    msg: &'m Message<'a>,
+    taken: Vec<&'static str>,
+}
+
+impl<'s, 'm, 'a> Shown<'s, 'm, 'a> {
+    fn new(set: &'s SchemaSet, msg: &'m Message<'a>) -> Self {
+        Shown {
+            set,
+            msg,
+            taken: Vec::new(),
+        }
+    }
+
+    /// Marks `name` printed and gives the message to read it from (for
+    /// helpers that take the message).
+    fn take(&mut self, name: &'static str) -> &'m Message<'a> {
+        debug_assert!(
+            self.msg.def(self.set).field_by_name(name).is_some(),
+            "{} has no field {name}",
+            self.msg.def(self.set).full_name
+        );
+        if !self.taken.contains(&name) {
+            self.taken.push(name);
+        }
+        self.msg
+    }
+
+    fn int(&mut self, name: &'static str) -> Option<i64> {
+        self.take(name).int(self.set, name)
+    }
+
+    fn bytes(&mut self, name: &'static str) -> Option<&'a [u8]> {
+        self.take(name).bytes(self.set, name)
+    }
+
+    fn has(&mut self, name: &'static str) -> bool {
+        self.take(name).has(self.set, name)
+    }
+
+    fn message(&mut self, name: &'static str) -> Option<&'m Message<'a>> {
+        self.take(name).message(self.set, name)
+    }
+
+    fn messages(&mut self, name: &'static str) -> Vec<&'m Message<'a>> {
+        self.take(name).messages(self.set, name).collect()
+    }
+
+    /// Whether any field is left to print raw.
+    fn has_rest(&self) -> bool {
+        has_rest(self.set, self.msg, &self.taken)
+    }
+
+    /// Prints the fields not marked, with the generic field tree.
+    fn rest(&self, w: &mut dyn Write, depth: usize, opts: &RenderOptions) -> io::Result<()> {
+        rest(w, self.set, self.msg, &self.taken, depth, opts)
+    }
+}
+
 fn has_rest(set: &SchemaSet, msg: &Message<'_>, shown: &[&str]) -> bool {
     let def = msg.def(set);
     msg.fields
@@ -410,7 +473,7 @@ fn tensor_block(
     let mut shown: Vec<&str> = TENSOR_SHOWN.to_vec();
     if let Some(e) = &external {
         write!(w, "  {e}")?;
-        shown.extend(["external_data", "data_location"]);
+        shown.extend(TENSOR_EXTERNAL_SHOWN.iter().copied());
     }
     let limit = opts.values.unwrap_or(default_limit);
     let p = preview(&view, opts, limit);
@@ -759,7 +822,7 @@ fn sparse_block(
         dense_view(w, depth + 1, &d, &vals, elem, opts, default_limit)?;
     }
     // Fields of the parts that the lines above did not show.
-    rest(w, set, sp, &["values", "indices", "dims"], depth + 1, opts)?;
+    rest(w, set, sp, SPARSE_SHOWN, depth + 1, opts)?;
     if let Some(v) = values
         && has_rest(set, v, TENSOR_SHOWN)
     {
@@ -947,14 +1010,7 @@ fn value_info(
     }
     doc_line(w, set, vi, depth + 1)?;
     metadata_line(w, set, vi, depth + 1, opts)?;
-    rest(
-        w,
-        set,
-        vi,
-        &["name", "type", "metadata_props", "doc_string"],
-        depth + 1,
-        opts,
-    )
+    rest(w, set, vi, VALUE_INFO_SHOWN, depth + 1, opts)
 }
 
 // ------------------------------------------------------------- attributes
@@ -998,9 +1054,9 @@ fn attribute_text<'m, 'a>(
         .find(|(t, _)| *t == ty)
         .or_else(|| ATTR_FIELDS.iter().find(|(_, f)| a.has(set, f)))
         .map(|(_, f)| *f);
-    let mut shown: Vec<&'static str> = vec!["name", "type"];
+    let mut shown: Vec<&'static str> = ATTR_SHOWN.to_vec();
     let value = if let Some(r) = a.bytes(set, "ref_attr_name") {
-        shown.push("ref_attr_name");
+        shown.push(ATTR_REF_SHOWN);
         let t = if ty == 0 {
             String::new()
         } else {
@@ -1119,7 +1175,7 @@ fn value_of<'m, 'a>(
         "sparse_tensor" | "sparse_tensors" => {
             let ss: Vec<&'m Message<'a>> = a.messages(set, field).collect();
             for (k, sp) in ss.iter().enumerate() {
-                let extra = has_rest(set, sp, &["values", "indices", "dims"])
+                let extra = has_rest(set, sp, SPARSE_SHOWN)
                     || sp
                         .message(set, "values")
                         .is_some_and(|v| has_rest(set, v, TENSOR_SHOWN))
@@ -1279,19 +1335,6 @@ fn write_later(
     Ok(())
 }
 
-const GRAPH_SHOWN: &[&str] = &[
-    "node",
-    "name",
-    "initializer",
-    "sparse_initializer",
-    "doc_string",
-    "input",
-    "output",
-    "value_info",
-    "quantization_annotation",
-    "metadata_props",
-];
-
 fn section(w: &mut dyn Write, depth: usize, title: &str, n: usize) -> io::Result<()> {
     indent(w, depth)?;
     writeln!(w, "{title} ({}):", grouped(n as u64))
@@ -1307,14 +1350,15 @@ fn graph(
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    let nodes: Vec<&Message<'_>> = g.messages(set, "node").collect();
-    let inits: Vec<&Message<'_>> = g.messages(set, "initializer").collect();
-    let sparse: Vec<&Message<'_>> = g.messages(set, "sparse_initializer").collect();
+    let mut g = Shown::new(set, g);
+    let nodes = g.messages("node");
+    let inits = g.messages("initializer");
+    let sparse = g.messages("sparse_initializer");
     indent(w, depth)?;
     if !label.is_empty() {
         write!(w, "{label}: ")?;
     }
-    write!(w, "graph {}", quoted(g.bytes(set, "name").unwrap_or(&[])))?;
+    write!(w, "graph {}", quoted(g.bytes("name").unwrap_or(&[])))?;
     write!(w, "  ({}", plural(nodes.len() as u64, "node", "nodes"))?;
     if !inits.is_empty() {
         write!(
@@ -1328,17 +1372,17 @@ fn graph(
     }
     writeln!(w, ")")?;
     let d = depth + 1;
-    if let Some(doc) = g.bytes(set, "doc_string") {
+    if let Some(doc) = g.bytes("doc_string") {
         indent(w, d)?;
         writeln!(w, "doc: {}", quoted(doc))?;
     }
-    metadata_line(w, set, g, d, opts)?;
+    metadata_line(w, set, g.take("metadata_props"), d, opts)?;
     for (title, field) in [
         ("inputs", "input"),
         ("outputs", "output"),
         ("value_info", "value_info"),
     ] {
-        let vis: Vec<&Message<'_>> = g.messages(set, field).collect();
+        let vis = g.messages(field);
         if vis.is_empty() {
             continue;
         }
@@ -1365,7 +1409,7 @@ fn graph(
             sparse_block(w, set, "", sp, d + 1, opts, DEFAULT_NESTED_VALUES)?;
         }
     }
-    let annotations: Vec<&Message<'_>> = g.messages(set, "quantization_annotation").collect();
+    let annotations = g.messages("quantization_annotation");
     if !annotations.is_empty() {
         section(w, d, "quantization annotations", annotations.len())?;
         for a in annotations {
@@ -1380,17 +1424,10 @@ fn graph(
                 name_text(a.bytes(set, "tensor_name").unwrap_or(&[])),
                 pairs.join(", ")
             )?;
-            rest(
-                w,
-                set,
-                a,
-                &["tensor_name", "quant_parameter_tensor_names"],
-                d + 2,
-                opts,
-            )?;
+            rest(w, set, a, ANNOTATION_SHOWN, d + 2, opts)?;
         }
     }
-    rest(w, set, g, GRAPH_SHOWN, d, opts)
+    g.rest(w, d, opts)
 }
 
 /// `key = "value"` of a StringStringEntryProto (its unknown fields, if any,
@@ -1441,21 +1478,6 @@ fn metadata_line(
 
 // ------------------------------------------------------------------- model
 
-const MODEL_SHOWN: &[&str] = &[
-    "ir_version",
-    "opset_import",
-    "producer_name",
-    "producer_version",
-    "domain",
-    "model_version",
-    "doc_string",
-    "graph",
-    "metadata_props",
-    "training_info",
-    "functions",
-    "configuration",
-];
-
 fn opsets_text(set: &SchemaSet, m: &Message<'_>) -> String {
     m.messages(set, "opset_import")
         .map(|o| {
@@ -1482,8 +1504,9 @@ pub fn model(
     m: &Message<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
+    let mut m = Shown::new(set, m);
     writeln!(w, "ONNX model")?;
-    if let Some(v) = m.int(set, "ir_version") {
+    if let Some(v) = m.int("ir_version") {
         match set
             .find_enum("onnx.Version")
             .and_then(|e| set.enum_def(e).name_of(v))
@@ -1492,13 +1515,13 @@ pub fn model(
             None => header(w, "IR version:", v)?,
         }
     }
-    let opsets = opsets_text(set, m);
+    let opsets = opsets_text(set, m.take("opset_import"));
     if !opsets.is_empty() {
         header(w, "opsets:", opsets)?;
     }
     let producer = [
-        str_of(set, m, "producer_name"),
-        str_of(set, m, "producer_version"),
+        str_of(set, m.take("producer_name"), "producer_name"),
+        str_of(set, m.take("producer_version"), "producer_version"),
     ]
     .iter()
     .flatten()
@@ -1506,20 +1529,21 @@ pub fn model(
     .map(Cow::as_ref)
     .collect::<Vec<_>>()
     .join(" ");
-    if m.has(set, "producer_name") || m.has(set, "producer_version") {
+    if m.has("producer_name") || m.has("producer_version") {
         header(w, "producer:", producer)?;
     }
-    if let Some(d) = m.bytes(set, "domain") {
+    if let Some(d) = m.bytes("domain") {
         header(w, "domain:", quoted(d))?;
     }
-    if let Some(v) = m.int(set, "model_version") {
+    if let Some(v) = m.int("model_version") {
         header(w, "model version:", v)?;
     }
-    if let Some(d) = m.bytes(set, "doc_string") {
+    if let Some(d) = m.bytes("doc_string") {
         header(w, "doc:", super::elide::quoted_long(d, opts))?;
     }
     let meta: Vec<String> = m
-        .messages(set, "metadata_props")
+        .messages("metadata_props")
+        .into_iter()
         .map(|e| pair_text(set, e, opts))
         .collect();
     if !meta.is_empty() {
@@ -1529,13 +1553,13 @@ pub fn model(
     // main graph's initializers and their elements.
     let node_id = msg_id(set, "onnx.NodeProto");
     let mut all_nodes = 0u64;
-    let _ = crate::formats::onnx::walk(m, &mut |x| {
+    let _ = crate::formats::onnx::walk(m.msg, &mut |x| {
         if Some(x.def) == node_id {
             all_nodes = all_nodes.saturating_add(1);
         }
         Ok(())
     });
-    let g = m.message(set, "graph");
+    let g = m.message("graph");
     if let Some(g) = g {
         let main = g.field(set, "node").len() as u64;
         let mut text = plural(main, "node", "nodes");
@@ -1567,7 +1591,7 @@ pub fn model(
         }
         // Weights held by Constant nodes (PaddleOCR, silero-vad): said next
         // to the initializers and counted with the parameters.
-        let (constants, in_constants) = constant_counts(set, m);
+        let (constants, in_constants) = constant_counts(set, m.msg);
         if constants > 0 {
             text.push_str(&format!(
                 " (and {} holding {})",
@@ -1594,12 +1618,12 @@ pub fn model(
             },
         )?;
     }
-    let functions: Vec<&Message<'_>> = m.messages(set, "functions").collect();
+    let functions = m.messages("functions");
     if !functions.is_empty() {
         let names: Vec<String> = functions.iter().map(|f| op_text(set, f, "name")).collect();
         header(w, "functions:", names.join(", "))?;
     }
-    for c in m.messages(set, "configuration") {
+    for c in m.messages("configuration") {
         let devices = strings(set, c, "device");
         header(
             w,
@@ -1619,7 +1643,7 @@ pub fn model(
                     .join(", ")
             ),
         )?;
-        rest(w, set, c, &["name", "num_devices", "device"], 2, opts)?;
+        rest(w, set, c, DEVICE_CONFIG_SHOWN, 2, opts)?;
     }
     writeln!(w)?;
     if let Some(g) = g {
@@ -1632,7 +1656,7 @@ pub fn model(
             function(w, set, f, 1, opts)?;
         }
     }
-    let training: Vec<&Message<'_>> = m.messages(set, "training_info").collect();
+    let training = m.messages("training_info");
     if !training.is_empty() {
         writeln!(w)?;
         section(w, 0, "training_info", training.len())?;
@@ -1654,25 +1678,13 @@ pub fn model(
                     writeln!(w, "{b}: {}", pairs.join(", "))?;
                 }
             }
-            rest(
-                w,
-                set,
-                t,
-                &[
-                    "initialization",
-                    "algorithm",
-                    "initialization_binding",
-                    "update_binding",
-                ],
-                2,
-                opts,
-            )?;
+            rest(w, set, t, TRAINING_SHOWN, 2, opts)?;
         }
     }
-    if has_rest(set, m, MODEL_SHOWN) {
+    if m.has_rest() {
         writeln!(w)?;
         writeln!(w, "other fields:")?;
-        rest(w, set, m, MODEL_SHOWN, 1, opts)?;
+        m.rest(w, 1, opts)?;
     }
     Ok(())
 }
@@ -1872,22 +1884,7 @@ fn optional_block(
             element(w, set, "", v, depth + 1, opts)?;
         }
     }
-    rest(
-        w,
-        set,
-        o,
-        &[
-            "name",
-            "elem_type",
-            "tensor_value",
-            "sparse_tensor_value",
-            "sequence_value",
-            "map_value",
-            "optional_value",
-        ],
-        depth + 1,
-        opts,
-    )
+    rest(w, set, o, OPTIONAL_SHOWN, depth + 1, opts)
 }
 
 fn map_block(
@@ -1945,14 +1942,7 @@ fn map_block(
         indent(w, depth + 1)?;
         writeln!(w, "}}")?;
     }
-    rest(
-        w,
-        set,
-        m,
-        &["name", "key_type", "keys", "string_keys", "values"],
-        depth + 1,
-        opts,
-    )
+    rest(w, set, m, MAP_SHOWN, depth + 1, opts)
 }
 
 /// The sequence view (TEXT_VIEWS entry of onnx.SequenceProto). At the root a
@@ -2086,4 +2076,103 @@ fn constant_counts(set: &SchemaSet, m: &Message<'_>) -> (u64, u64) {
         Ok(())
     });
     (nodes, values)
+}
+
+// Field lists named by the view, by message: tests check each name exists
+// in that message's schema table, so a renamed field cannot drop out.
+const SPARSE_SHOWN: &[&str] = &["values", "indices", "dims"];
+const VALUE_INFO_SHOWN: &[&str] = &["name", "type", "metadata_props", "doc_string"];
+const ANNOTATION_SHOWN: &[&str] = &["tensor_name", "quant_parameter_tensor_names"];
+const DEVICE_CONFIG_SHOWN: &[&str] = &["name", "num_devices", "device"];
+const TRAINING_SHOWN: &[&str] = &[
+    "initialization",
+    "algorithm",
+    "initialization_binding",
+    "update_binding",
+];
+const OPTIONAL_SHOWN: &[&str] = &[
+    "name",
+    "elem_type",
+    "tensor_value",
+    "sparse_tensor_value",
+    "sequence_value",
+    "map_value",
+    "optional_value",
+];
+const MAP_SHOWN: &[&str] = &["name", "key_type", "keys", "string_keys", "values"];
+const TENSOR_EXTERNAL_SHOWN: &[&str] = &["external_data", "data_location"];
+const ATTR_SHOWN: &[&str] = &["name", "type"];
+const ATTR_REF_SHOWN: &str = "ref_attr_name";
+
+/// Every list of field names this view prints by name, with the full
+/// name of the message they belong to.
+pub fn shown_field_lists() -> &'static [(&'static str, &'static [&'static str])] {
+    &[
+        ("onnx.TensorProto", TENSOR_SHOWN),
+        ("onnx.TensorProto", TENSOR_EXTERNAL_SHOWN),
+        ("onnx.SparseTensorProto", SPARSE_SHOWN),
+        ("onnx.ValueInfoProto", VALUE_INFO_SHOWN),
+        ("onnx.AttributeProto", ATTR_SHOWN),
+        ("onnx.AttributeProto", &[ATTR_REF_SHOWN]),
+        ("onnx.NodeProto", NODE_SHOWN),
+        ("onnx.TensorAnnotation", ANNOTATION_SHOWN),
+        ("onnx.DeviceConfigurationProto", DEVICE_CONFIG_SHOWN),
+        ("onnx.TrainingInfoProto", TRAINING_SHOWN),
+        ("onnx.FunctionProto", FUNCTION_SHOWN),
+        ("onnx.SequenceProto", SEQ_SHOWN),
+        ("onnx.OptionalProto", OPTIONAL_SHOWN),
+        ("onnx.MapProto", MAP_SHOWN),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ATTR_FIELDS, CONTAINER_FIELDS, Shown};
+    use crate::decode::DecodeContext;
+    use crate::formats::decode_builtin;
+    use crate::render::RenderOptions;
+    use crate::schema::SchemaSet;
+
+    #[test]
+    fn shown_prints_what_was_not_taken() -> Result<(), Box<dyn std::error::Error>> {
+        let set = SchemaSet::builtin();
+        // ir_version 8, producer_name "x".
+        let bytes = [0x08, 0x08, 0x12, 0x01, b'x'];
+        let m = decode_builtin("onnx.ModelProto", &bytes, DecodeContext::strict())?;
+        let mut s = Shown::new(set, &m);
+        assert_eq!(s.int("ir_version"), Some(8));
+        assert!(s.has_rest());
+        let mut out = Vec::new();
+        s.rest(&mut out, 0, &RenderOptions::default())?;
+        let text = String::from_utf8(out)?;
+        assert!(
+            text.contains("producer_name") && !text.contains("ir_version"),
+            "{text}"
+        );
+        assert_eq!(s.bytes("producer_name"), Some(&b"x"[..]));
+        assert!(!s.has_rest());
+        Ok(())
+    }
+
+    fn has(message: &str, field: &str) -> bool {
+        let set = SchemaSet::builtin();
+        set.find_message(message)
+            .is_some_and(|id| set.message(id).field_by_name(field).is_some())
+    }
+
+    #[test]
+    fn attribute_value_fields_exist() {
+        for (_, f) in ATTR_FIELDS {
+            assert!(has("onnx.AttributeProto", f), "{f}");
+        }
+    }
+
+    #[test]
+    fn container_fields_exist() {
+        for f in CONTAINER_FIELDS {
+            assert!(has("onnx.SequenceProto", &format!("{f}_values")), "{f}");
+            assert!(has("onnx.OptionalProto", &format!("{f}_value")), "{f}");
+        }
+        assert!(!has("onnx.OptionalProto", "no_such_value"));
+    }
 }

@@ -46,13 +46,7 @@ pub fn saved_model(
         writeln!(w)?;
         meta_graph(w, &cx, i, mg)?;
     }
-    rest(
-        w,
-        &cx,
-        msg,
-        &["saved_model_schema_version", "meta_graphs"],
-        0,
-    )
+    rest(w, &cx, msg, SAVED_MODEL_SHOWN, 0)
 }
 
 /// `tensorflow.GraphDef` (a frozen graph): see the module comment.
@@ -597,7 +591,7 @@ fn graph(w: &mut dyn Write, cx: &Ctx<'_>, g: &Message<'_>, depth: usize) -> io::
     if let Some(lib) = g.message(set, "library") {
         library(w, cx, lib, depth)?;
     }
-    rest(w, cx, g, &["node", "versions", "version", "library"], depth)
+    rest(w, cx, g, GRAPH_SHOWN, depth)
 }
 
 fn versions(w: &mut dyn Write, cx: &Ctx<'_>, v: &Message<'_>, depth: usize) -> io::Result<()> {
@@ -617,13 +611,7 @@ fn versions(w: &mut dyn Write, cx: &Ctx<'_>, v: &Message<'_>, depth: usize) -> i
         write!(w, ", bad_consumers [{}]", bad.join(", "))?;
     }
     writeln!(w)?;
-    rest(
-        w,
-        cx,
-        v,
-        &["producer", "min_consumer", "bad_consumers"],
-        depth + 1,
-    )
+    rest(w, cx, v, VERSIONS_SHOWN, depth + 1)
 }
 
 // ---------------------------------------------------------------------------
@@ -919,7 +907,7 @@ fn library(w: &mut dyn Write, cx: &Ctx<'_>, lib: &Message<'_>, depth: usize) -> 
             str_or(set, g, "function_name"),
             str_or(set, g, "gradient_func")
         )?;
-        rest(w, cx, g, &["function_name", "gradient_func"], depth + 2)?;
+        rest(w, cx, g, GRADIENT_SHOWN, depth + 2)?;
     }
     for g in lib.messages(set, "registered_gradients") {
         indent(w, depth + 1)?;
@@ -929,21 +917,9 @@ fn library(w: &mut dyn Write, cx: &Ctx<'_>, lib: &Message<'_>, depth: usize) -> 
             str_or(set, g, "registered_op_type"),
             str_or(set, g, "gradient_func")
         )?;
-        rest(
-            w,
-            cx,
-            g,
-            &["registered_op_type", "gradient_func"],
-            depth + 2,
-        )?;
+        rest(w, cx, g, REGISTERED_GRADIENT_SHOWN, depth + 2)?;
     }
-    rest(
-        w,
-        cx,
-        lib,
-        &["function", "gradient", "registered_gradients"],
-        depth + 1,
-    )
+    rest(w, cx, lib, LIBRARY_SHOWN, depth + 1)
 }
 
 fn plural(n: usize) -> &'static str {
@@ -1011,8 +987,7 @@ fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io
         }
         writeln!(w)?;
         writeln!(w, "  graph:")?;
-        let covered = ["library"];
-        let graph_only = without(cx, g, &covered);
+        let graph_only = without(cx, g, GRAPH_LIBRARY);
         graph(w, cx, &graph_only, 2)?;
     }
     if let Some(ops) = info.and_then(|m| m.message(set, "stripped_op_list")) {
@@ -1024,7 +999,7 @@ fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io
                 op_def(w, cx, op, 2, "")?;
             }
         }
-        rest(w, cx, ops, &["op"], 2)?;
+        rest(w, cx, ops, OP_LIST_SHOWN, 2)?;
     }
     let others = without(cx, mg, META_GRAPH_FIELDS);
     if !others.fields.is_empty() {
@@ -1100,13 +1075,7 @@ fn signatures(w: &mut dyn Write, cx: &Ctx<'_>, mg: &Message<'_>) -> io::Result<(
                 }
             }
         }
-        rest(
-            w,
-            cx,
-            sig,
-            &["inputs", "outputs", "method_name", "defaults"],
-            3,
-        )?;
+        rest(w, cx, sig, SIGNATURE_SHOWN, 3)?;
     }
     Ok(())
 }
@@ -1153,19 +1122,7 @@ fn tensor_info(
     } else {
         writeln!(w)?;
     }
-    rest(
-        w,
-        cx,
-        info,
-        &[
-            "name",
-            "coo_sparse",
-            "composite_tensor",
-            "dtype",
-            "tensor_shape",
-        ],
-        depth + 1,
-    )
+    rest(w, cx, info, TENSOR_INFO_SHOWN, depth + 1)
 }
 
 fn type_spec(set: &SchemaSet, s: &Message<'_>) -> String {
@@ -1340,19 +1297,9 @@ fn object_graph(w: &mut dyn Write, cx: &Ctx<'_>, og: &Message<'_>) -> io::Result
             writeln!(w, "          outputs: {}", structured(set, s))?;
             unknown_tree(w, cx, "output_signature", s, 5)?;
         }
-        rest(
-            w,
-            cx,
-            f,
-            &[
-                "bound_inputs",
-                "canonicalized_input_signature",
-                "output_signature",
-            ],
-            5,
-        )?;
+        rest(w, cx, f, CONCRETE_FUNCTION_SHOWN, 5)?;
     }
-    rest(w, cx, og, &["nodes", "concrete_functions"], 2)
+    rest(w, cx, og, OBJECT_GRAPH_SHOWN, 2)
 }
 
 /// A FunctionSpec: the Python signature and the input signature.
@@ -1383,13 +1330,7 @@ fn function_spec(
         writeln!(w, "{}", flags.join(", "))?;
     }
     unknown_tree(w, cx, "function_spec", spec, depth)?;
-    rest(
-        w,
-        cx,
-        spec,
-        &["fullargspec", "input_signature", "is_method", "jit_compile"],
-        depth,
-    )
+    rest(w, cx, spec, FUNCTION_SPEC_SHOWN, depth)
 }
 
 fn references(set: &SchemaSet, n: &Message<'_>, field: &str) -> Vec<String> {
@@ -1429,7 +1370,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
                             v.int(set, "min_consumer").unwrap_or(0)
                         )?;
                     }
-                    &["identifier", "version"]
+                    USER_OBJECT_SHOWN
                 }
                 "asset" => {
                     write!(
@@ -1437,7 +1378,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
                         " asset_file_def[{}]",
                         m.int(set, "asset_file_def_index").unwrap_or(0)
                     )?;
-                    &["asset_file_def_index"]
+                    ASSET_SHOWN
                 }
                 "function" => {
                     write!(
@@ -1445,7 +1386,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
                         " concrete [{}]",
                         strings(set, m, "concrete_functions").join(", ")
                     )?;
-                    &["concrete_functions"]
+                    FUNCTION_OBJECT_SHOWN
                 }
                 "variable" => {
                     write!(
@@ -1466,15 +1407,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
                     if let Some(d) = str_of(set, m, "device").filter(|d| !d.is_empty()) {
                         write!(w, " @{d}")?;
                     }
-                    &[
-                        "name",
-                        "dtype",
-                        "shape",
-                        "trainable",
-                        "synchronization",
-                        "aggregation",
-                        "device",
-                    ]
+                    VARIABLE_SHOWN
                 }
                 "bare_concrete_function" => {
                     write!(
@@ -1486,21 +1419,17 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
                     if let Some(p) = m.int(set, "allowed_positional_arguments") {
                         write!(w, " positional {p}")?;
                     }
-                    &[
-                        "concrete_function_name",
-                        "argument_keywords",
-                        "allowed_positional_arguments",
-                    ]
+                    BARE_FUNCTION_SHOWN
                 }
                 "constant" => {
                     write!(w, " {}", str_or(set, m, "operation"))?;
-                    &["operation"]
+                    CONSTANT_SHOWN
                 }
                 "resource" => {
                     if let Some(d) = str_of(set, m, "device").filter(|d| !d.is_empty()) {
                         write!(w, " @{d}")?;
                     }
-                    &["device"]
+                    RESOURCE_SHOWN
                 }
                 "captured_tensor" => {
                     write!(
@@ -1509,7 +1438,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
                         str_or(set, m, "name"),
                         str_or(set, m, "concrete_function")
                     )?;
-                    &["name", "concrete_function"]
+                    CAPTURED_TENSOR_SHOWN
                 }
                 _ => &[],
             }
@@ -1539,11 +1468,100 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
         let mut covered: Vec<&str> = covered_kind.to_vec();
         if let Some(spec) = m.message(set, "function_spec") {
             function_spec(w, cx, spec, 4)?;
-            covered.push("function_spec");
+            covered.extend(FUNCTION_SPEC_FIELD);
         }
         rest(w, cx, m, &covered, 4)?;
     }
-    let mut covered: Vec<&str> = vec!["children", "dependencies", "registered_name"];
+    let mut covered: Vec<&str> = SAVED_OBJECT_SHOWN.to_vec();
     covered.extend(OBJECT_KINDS);
     rest(w, cx, n, &covered, 4)
+}
+
+// Field lists named by the view, by message: tests check each name exists
+// in that message's schema table, so a renamed field cannot drop out.
+const SAVED_MODEL_SHOWN: &[&str] = &["saved_model_schema_version", "meta_graphs"];
+const GRAPH_SHOWN: &[&str] = &["node", "versions", "version", "library"];
+const VERSIONS_SHOWN: &[&str] = &["producer", "min_consumer", "bad_consumers"];
+const GRADIENT_SHOWN: &[&str] = &["function_name", "gradient_func"];
+const REGISTERED_GRADIENT_SHOWN: &[&str] = &["registered_op_type", "gradient_func"];
+const LIBRARY_SHOWN: &[&str] = &["function", "gradient", "registered_gradients"];
+const GRAPH_LIBRARY: &[&str] = &["library"];
+const OP_LIST_SHOWN: &[&str] = &["op"];
+const SIGNATURE_SHOWN: &[&str] = &["inputs", "outputs", "method_name", "defaults"];
+const TENSOR_INFO_SHOWN: &[&str] = &[
+    "name",
+    "coo_sparse",
+    "composite_tensor",
+    "dtype",
+    "tensor_shape",
+];
+const CONCRETE_FUNCTION_SHOWN: &[&str] = &[
+    "bound_inputs",
+    "canonicalized_input_signature",
+    "output_signature",
+];
+const FUNCTION_SPEC_SHOWN: &[&str] =
+    &["fullargspec", "input_signature", "is_method", "jit_compile"];
+const OBJECT_GRAPH_SHOWN: &[&str] = &["nodes", "concrete_functions"];
+const USER_OBJECT_SHOWN: &[&str] = &["identifier", "version"];
+const ASSET_SHOWN: &[&str] = &["asset_file_def_index"];
+const FUNCTION_OBJECT_SHOWN: &[&str] = &["concrete_functions"];
+const VARIABLE_SHOWN: &[&str] = &[
+    "name",
+    "dtype",
+    "shape",
+    "trainable",
+    "synchronization",
+    "aggregation",
+    "device",
+];
+const BARE_FUNCTION_SHOWN: &[&str] = &[
+    "concrete_function_name",
+    "argument_keywords",
+    "allowed_positional_arguments",
+];
+const CONSTANT_SHOWN: &[&str] = &["operation"];
+const RESOURCE_SHOWN: &[&str] = &["device"];
+const CAPTURED_TENSOR_SHOWN: &[&str] = &["name", "concrete_function"];
+const SAVED_OBJECT_SHOWN: &[&str] = &["children", "dependencies", "registered_name"];
+const FUNCTION_SPEC_FIELD: &[&str] = &["function_spec"];
+
+/// Every list of field names this view prints by name, with the full
+/// name of the message they belong to.
+pub fn shown_field_lists() -> &'static [(&'static str, &'static [&'static str])] {
+    &[
+        ("tensorflow.SavedModel", SAVED_MODEL_SHOWN),
+        ("tensorflow.TensorProto", TENSOR_COMPACT_FIELDS),
+        ("tensorflow.NodeDef", NODE_FIELDS),
+        ("tensorflow.GraphDef", GRAPH_SHOWN),
+        ("tensorflow.GraphDef", GRAPH_LIBRARY),
+        ("tensorflow.VersionDef", VERSIONS_SHOWN),
+        ("tensorflow.OpDef.ArgDef", ARG_FIELDS),
+        ("tensorflow.OpDef", OPDEF_FIELDS),
+        ("tensorflow.OpDef.AttrDef", ATTRDEF_FIELDS),
+        ("tensorflow.FunctionDef", FUNCTION_FIELDS),
+        ("tensorflow.GradientDef", GRADIENT_SHOWN),
+        ("tensorflow.RegisteredGradient", REGISTERED_GRADIENT_SHOWN),
+        ("tensorflow.FunctionDefLibrary", LIBRARY_SHOWN),
+        ("tensorflow.MetaGraphDef", META_GRAPH_FIELDS),
+        ("tensorflow.MetaGraphDef.MetaInfoDef", META_INFO_FIELDS),
+        ("tensorflow.OpList", OP_LIST_SHOWN),
+        ("tensorflow.SignatureDef", SIGNATURE_SHOWN),
+        ("tensorflow.TensorInfo", TENSOR_INFO_SHOWN),
+        ("tensorflow.SavedConcreteFunction", CONCRETE_FUNCTION_SHOWN),
+        ("tensorflow.FunctionSpec", FUNCTION_SPEC_SHOWN),
+        ("tensorflow.SavedObjectGraph", OBJECT_GRAPH_SHOWN),
+        ("tensorflow.SavedObject", OBJECT_KINDS),
+        ("tensorflow.SavedUserObject", USER_OBJECT_SHOWN),
+        ("tensorflow.SavedAsset", ASSET_SHOWN),
+        ("tensorflow.SavedFunction", FUNCTION_OBJECT_SHOWN),
+        ("tensorflow.SavedVariable", VARIABLE_SHOWN),
+        ("tensorflow.SavedBareConcreteFunction", BARE_FUNCTION_SHOWN),
+        ("tensorflow.SavedConstant", CONSTANT_SHOWN),
+        ("tensorflow.SavedResource", RESOURCE_SHOWN),
+        ("tensorflow.CapturedTensor", CAPTURED_TENSOR_SHOWN),
+        ("tensorflow.SavedObject", SAVED_OBJECT_SHOWN),
+        ("tensorflow.SavedFunction", FUNCTION_SPEC_FIELD),
+        ("tensorflow.SavedBareConcreteFunction", FUNCTION_SPEC_FIELD),
+    ]
 }
