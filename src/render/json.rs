@@ -450,12 +450,12 @@ fn write_parallel(
     // Each thread formats a run of values into its own buffer, kept from
     // one batch to the next.
     let unit = FORMAT_CHUNK * 4;
-    // Returns where the text of the run starts in `buf`: every value is
+    // Returns where the text of the run lies in `buf`: every value is
     // written with a leading ", ", which the first run of the list skips.
-    let format = |buf: &mut Vec<u8>, start: u64| -> io::Result<usize> {
+    let format = |buf: &mut Vec<u8>, start: u64| -> io::Result<(usize, usize)> {
         let end = start.saturating_add(unit).min(total);
-        if let Some(()) = format_raw(elem, bytes, start, end, buf) {
-            return Ok(if start == 0 { 2.min(buf.len()) } else { 0 });
+        if let Some(to) = format_raw(elem, bytes, start, end, buf) {
+            return Ok((if start == 0 { 2.min(to) } else { 0 }, to));
         }
         let mut it = Elements::new(elem, Source::Raw(bytes), end).byte_aligned(aligned);
         it.advance(start);
@@ -467,7 +467,7 @@ fn write_parallel(
             }
             element(buf, e)?;
         }
-        Ok(0)
+        Ok((0, buf.len()))
     };
     let big = total.saturating_mul(12) >= crate::progress::THRESHOLD_BYTES;
     if big {
@@ -480,7 +480,7 @@ fn write_parallel(
         let starts: Vec<u64> = (start..total.min(start + batch))
             .step_by(unit as usize)
             .collect();
-        let results: Vec<io::Result<usize>> = std::thread::scope(|scope| {
+        let results: Vec<io::Result<(usize, usize)>> = std::thread::scope(|scope| {
             // The last run of the batch is formatted on this thread.
             let mut bufs = pool.iter_mut().zip(&starts);
             let own = bufs.next_back();
@@ -488,7 +488,7 @@ fn write_parallel(
                 .map(|(buf, &s)| scope.spawn(move || format(buf, s)))
                 .collect();
             let own = own.map(|(buf, &s)| format(buf, s));
-            let mut done: Vec<io::Result<usize>> = handles
+            let mut done: Vec<io::Result<(usize, usize)>> = handles
                 .into_iter()
                 .map(|h| {
                     h.join()
@@ -499,8 +499,8 @@ fn write_parallel(
             done
         });
         for (buf, r) in pool.iter().zip(results) {
-            let from = r?;
-            w.write_all(buf.get(from..).unwrap_or(&[]))?;
+            let (from, to) = r?;
+            w.write_all(buf.get(from..to).unwrap_or(&[]))?;
         }
         let done = total.min(start + batch) - start;
         if big {
@@ -520,15 +520,17 @@ const SLOT: usize = 32;
 
 /// Formats values `start..end` of a little-endian fixed-width type straight
 /// from their bytes into `buf`, each as ", " and its text, with fixed-size
-/// copies into a buffer kept from one run to the next; `None` for the
-/// types read through the element reader. The text is that of [`element`].
+/// copies into a buffer kept from one run to the next (never shortened,
+/// so never zero-filled again); returns the end of the text, `None` for
+/// the types read through the element reader. The text is that of
+/// [`element`].
 fn format_raw(
     elem: crate::tensor::Elem,
     bytes: &[u8],
     start: u64,
     end: u64,
     buf: &mut Vec<u8>,
-) -> Option<()> {
+) -> Option<usize> {
     use crate::tensor::Elem;
     match elem {
         Elem::F32 => run::<4>(bytes, start, end, buf, |b, slot| {
@@ -571,9 +573,8 @@ fn format_raw(
         Elem::U64 => run::<8>(bytes, start, end, buf, |b, slot| {
             uint_text(u64::from_le_bytes(*b), false, slot)
         }),
-        _ => return None,
+        _ => None,
     }
-    Some(())
 }
 
 /// The values `start..end` of width `W` through `put`, which writes one
@@ -584,7 +585,7 @@ fn run<const W: usize>(
     end: u64,
     buf: &mut Vec<u8>,
     put: impl Fn(&[u8; W], &mut [u8; SLOT - 2]) -> usize,
-) {
+) -> Option<usize> {
     let w = W as u64;
     let from = usize::try_from(start.saturating_mul(w)).unwrap_or(usize::MAX);
     let to = usize::try_from(end.saturating_mul(w)).unwrap_or(usize::MAX);
@@ -609,7 +610,7 @@ fn run<const W: usize>(
         };
         pos += 2 + put(b, text);
     }
-    buf.truncate(pos);
+    Some(pos)
 }
 
 fn non_finite(nan: bool, positive: bool) -> &'static [u8] {
