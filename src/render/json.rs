@@ -450,48 +450,24 @@ fn write_parallel(
     // Each thread formats a run of values into its own buffer, kept from
     // one batch to the next.
     let unit = FORMAT_CHUNK * 4;
-    let format = |buf: &mut Vec<u8>, start: u64| -> io::Result<()> {
+    // Returns where the text of the run lies in `buf`: every value is
+    // written with a leading ", ", which the first run of the list skips.
+    let format = |buf: &mut Vec<u8>, start: u64| -> io::Result<(usize, usize)> {
         let end = start.saturating_add(unit).min(total);
+        if let Some(to) = format_raw(elem, bytes, start, end, buf) {
+            return Ok((if start == 0 { 2.min(to) } else { 0 }, to));
+        }
         let mut it = Elements::new(elem, Source::Raw(bytes), end).byte_aligned(aligned);
         it.advance(start);
         buf.clear();
         buf.reserve(((end - start) * 18) as usize);
-        if elem == crate::tensor::Elem::F32 && start > 0 {
-            // The common case without the element reader: floats straight
-            // from their bytes, one ryu buffer.
-            let from = usize::try_from(start)
-                .unwrap_or(usize::MAX)
-                .saturating_mul(4);
-            let to = usize::try_from(end).unwrap_or(usize::MAX).saturating_mul(4);
-            let mut r = ryu::Buffer::new();
-            for &b in bytes.get(from..to).unwrap_or(&[]).as_chunks::<4>().0 {
-                let v = f32::from_le_bytes(b);
-                if v.is_finite() {
-                    // A fixed 16-byte copy (inlined) instead of a call to
-                    // memmove per value; the length is set after.
-                    let text = r.format_finite(v).as_bytes();
-                    let mut item = [0u8; 18];
-                    item[0] = b',';
-                    item[1] = b' ';
-                    let len = text.len().min(16);
-                    for (d, s) in item[2..].iter_mut().zip(text) {
-                        *d = *s;
-                    }
-                    buf.extend_from_slice(item.get(..len + 2).unwrap_or(&item));
-                } else {
-                    buf.extend_from_slice(b", ");
-                    f32_json(buf, v)?;
-                }
-            }
-            return Ok(());
-        }
         for (k, e) in it.enumerate() {
             if start + k as u64 > 0 {
                 buf.extend_from_slice(b", ");
             }
             element(buf, e)?;
         }
-        Ok(())
+        Ok((0, buf.len()))
     };
     let big = total.saturating_mul(12) >= crate::progress::THRESHOLD_BYTES;
     if big {
@@ -504,23 +480,27 @@ fn write_parallel(
         let starts: Vec<u64> = (start..total.min(start + batch))
             .step_by(unit as usize)
             .collect();
-        let results: Vec<io::Result<()>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = pool
-                .iter_mut()
-                .zip(&starts)
+        let results: Vec<io::Result<(usize, usize)>> = std::thread::scope(|scope| {
+            // The last run of the batch is formatted on this thread.
+            let mut bufs = pool.iter_mut().zip(&starts);
+            let own = bufs.next_back();
+            let handles: Vec<_> = bufs
                 .map(|(buf, &s)| scope.spawn(move || format(buf, s)))
                 .collect();
-            handles
+            let own = own.map(|(buf, &s)| format(buf, s));
+            let mut done: Vec<io::Result<(usize, usize)>> = handles
                 .into_iter()
                 .map(|h| {
                     h.join()
                         .unwrap_or_else(|_| Err(io::Error::other("formatting failed")))
                 })
-                .collect()
+                .collect();
+            done.extend(own);
+            done
         });
         for (buf, r) in pool.iter().zip(results) {
-            r?;
-            w.write_all(buf)?;
+            let (from, to) = r?;
+            w.write_all(buf.get(from..to).unwrap_or(&[]))?;
         }
         let done = total.min(start + batch) - start;
         if big {
@@ -532,4 +512,151 @@ fn write_parallel(
         progress.finish();
     }
     Ok(total)
+}
+
+/// Bytes kept for one value in [`format_raw`]: ", " and the longest text
+/// (a float64 from ryu is at most 24 bytes, an integer at most 20).
+const SLOT: usize = 32;
+
+/// Formats values `start..end` of a little-endian fixed-width type straight
+/// from their bytes into `buf`, each as ", " and its text, with fixed-size
+/// copies into a buffer kept from one run to the next (never shortened,
+/// so never zero-filled again); returns the end of the text, `None` for
+/// the types read through the element reader. The text is that of
+/// [`element`].
+fn format_raw(
+    elem: crate::tensor::Elem,
+    bytes: &[u8],
+    start: u64,
+    end: u64,
+    buf: &mut Vec<u8>,
+) -> Option<usize> {
+    use crate::tensor::Elem;
+    match elem {
+        Elem::F32 => run::<4>(bytes, start, end, buf, |b, slot| {
+            let v = f32::from_le_bytes(*b);
+            if v.is_finite() {
+                copy_text(ryu::Buffer::new().format_finite(v).as_bytes(), slot)
+            } else {
+                copy_text(non_finite(v.is_nan(), v > 0.0), slot)
+            }
+        }),
+        Elem::F64 => run::<8>(bytes, start, end, buf, |b, slot| {
+            let v = f64::from_le_bytes(*b);
+            if v.is_finite() {
+                copy_text(ryu::Buffer::new().format_finite(v).as_bytes(), slot)
+            } else {
+                copy_text(non_finite(v.is_nan(), v > 0.0), slot)
+            }
+        }),
+        Elem::I8 => run::<1>(bytes, start, end, buf, |b, slot| {
+            int_text(i64::from(i8::from_le_bytes(*b)), slot)
+        }),
+        Elem::U8 => run::<1>(bytes, start, end, buf, |b, slot| {
+            uint_text(u64::from(b[0]), false, slot)
+        }),
+        Elem::I16 => run::<2>(bytes, start, end, buf, |b, slot| {
+            int_text(i64::from(i16::from_le_bytes(*b)), slot)
+        }),
+        Elem::U16 => run::<2>(bytes, start, end, buf, |b, slot| {
+            uint_text(u64::from(u16::from_le_bytes(*b)), false, slot)
+        }),
+        Elem::I32 => run::<4>(bytes, start, end, buf, |b, slot| {
+            int_text(i64::from(i32::from_le_bytes(*b)), slot)
+        }),
+        Elem::U32 => run::<4>(bytes, start, end, buf, |b, slot| {
+            uint_text(u64::from(u32::from_le_bytes(*b)), false, slot)
+        }),
+        Elem::I64 => run::<8>(bytes, start, end, buf, |b, slot| {
+            int_text(i64::from_le_bytes(*b), slot)
+        }),
+        Elem::U64 => run::<8>(bytes, start, end, buf, |b, slot| {
+            uint_text(u64::from_le_bytes(*b), false, slot)
+        }),
+        _ => None,
+    }
+}
+
+/// The values `start..end` of width `W` through `put`, which writes one
+/// value's text into a slot and returns its length.
+fn run<const W: usize>(
+    bytes: &[u8],
+    start: u64,
+    end: u64,
+    buf: &mut Vec<u8>,
+    put: impl Fn(&[u8; W], &mut [u8; SLOT - 2]) -> usize,
+) -> Option<usize> {
+    let w = W as u64;
+    let from = usize::try_from(start.saturating_mul(w)).unwrap_or(usize::MAX);
+    let to = usize::try_from(end.saturating_mul(w)).unwrap_or(usize::MAX);
+    let values = bytes.get(from..to).unwrap_or(&[]).as_chunks::<W>().0;
+    // Zero-filled once to the size of a full run; later runs overwrite it.
+    let need = values.len().saturating_add(1).saturating_mul(SLOT);
+    if buf.len() < need {
+        buf.resize(need, 0);
+    }
+    let mut pos = 0usize;
+    for b in values {
+        let Some((slot, _)) = buf
+            .get_mut(pos..)
+            .and_then(|t| t.split_first_chunk_mut::<SLOT>())
+        else {
+            break;
+        };
+        slot[0] = b',';
+        slot[1] = b' ';
+        let Some((text, _)) = slot[2..].split_first_chunk_mut::<{ SLOT - 2 }>() else {
+            break;
+        };
+        pos += 2 + put(b, text);
+    }
+    Some(pos)
+}
+
+fn non_finite(nan: bool, positive: bool) -> &'static [u8] {
+    if nan {
+        b"\"NaN\""
+    } else if positive {
+        b"\"Infinity\""
+    } else {
+        b"\"-Infinity\""
+    }
+}
+
+/// Copies a short text byte by byte (no call to memcpy for a few bytes).
+fn copy_text(text: &[u8], slot: &mut [u8; SLOT - 2]) -> usize {
+    let mut n = 0;
+    for (d, s) in slot.iter_mut().zip(text) {
+        *d = *s;
+        n += 1;
+    }
+    n
+}
+
+fn int_text(v: i64, slot: &mut [u8; SLOT - 2]) -> usize {
+    uint_text(v.unsigned_abs(), v < 0, slot)
+}
+
+/// Decimal digits of `v` (after a '-' if `neg`), as `{v}` writes them.
+fn uint_text(mut v: u64, neg: bool, slot: &mut [u8; SLOT - 2]) -> usize {
+    // Digits from the last, then copied in order after the sign.
+    let mut tmp = [0u8; 20];
+    let mut digits = 0;
+    for d in tmp.iter_mut().rev() {
+        *d = b'0' + (v % 10) as u8;
+        v /= 10;
+        digits += 1;
+        if v == 0 {
+            break;
+        }
+    }
+    let (sign, rest) = slot.split_at_mut(usize::from(neg));
+    if let Some(s) = sign.first_mut() {
+        *s = b'-';
+    }
+    let text = tmp.get(tmp.len() - digits..).unwrap_or(&[]);
+    for (d, s) in rest.iter_mut().zip(text) {
+        *d = *s;
+    }
+    usize::from(neg) + text.len()
 }
