@@ -24,7 +24,6 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
 
 /// A fresh folder under the system's temporary folder, removed on drop
 /// (`remove_dir_all` does not follow links out of it).
@@ -59,9 +58,10 @@ struct Run {
     stderr: String,
 }
 
-/// Runs `decode` with stdout and stderr in files (no pipe to fill up) and
-/// a guard that kills it if it hangs, so that a regression fails instead of
-/// blocking the test run.
+/// Runs `decode` with stdout and stderr in files (no pipe to fill up). A
+/// FIFO a test makes always has a partner on its other end
+/// ([`FifoPartner`]), so no run can block on one, whatever `decode` does
+/// with it.
 fn run_in(dir: &TempDir, args: &[&str], stdin: Stdio) -> Run {
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let out_path = dir.path(&format!(".run{n}.out"));
@@ -73,18 +73,7 @@ fn run_in(dir: &TempDir, args: &[&str], stdin: Stdio) -> Run {
         .stderr(fs::File::create(&err_path).unwrap())
         .spawn()
         .expect("run decode");
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > Duration::from_secs(120) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("decode {args:?} hung");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
+    let status = child.wait().unwrap();
     let run = Run {
         code: status.code(),
         stdout: fs::read(&out_path).unwrap(),
@@ -112,6 +101,58 @@ fn fixture(rel: &str) -> PathBuf {
 fn mkfifo(path: &Path) {
     let ok = Command::new("mkfifo").arg(path).status().unwrap().success();
     assert!(ok, "mkfifo {}", path.display());
+}
+
+/// The other end of a FIFO: a thread that opens it to write `data` (for a
+/// FIFO `decode` may read) or to read it to its end (for one `decode` may
+/// write), so that `decode` never waits on it. [`FifoPartner::release`]
+/// then opens the FIFO for reading and writing itself, which lets a thread
+/// still waiting (because `decode` never opened the FIFO, as it should not)
+/// finish.
+struct FifoPartner {
+    path: PathBuf,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl FifoPartner {
+    fn writing(path: &Path, data: Vec<u8>) -> Self {
+        let p = path.to_path_buf();
+        let thread = std::thread::spawn(move || {
+            use std::io::Write;
+            if let Ok(mut f) = fs::OpenOptions::new().write(true).open(&p) {
+                let _ = f.write_all(&data);
+            }
+        });
+        FifoPartner {
+            path: path.to_path_buf(),
+            thread,
+        }
+    }
+
+    fn reading(path: &Path) -> Self {
+        let p = path.to_path_buf();
+        let thread = std::thread::spawn(move || {
+            use std::io::Read;
+            if let Ok(mut f) = fs::File::open(&p) {
+                let _ = f.read_to_end(&mut Vec::new());
+            }
+        });
+        FifoPartner {
+            path: path.to_path_buf(),
+            thread,
+        }
+    }
+
+    fn release(self) {
+        // Opening a FIFO for reading and writing never blocks on Linux.
+        drop(
+            fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(&self.path),
+        );
+        self.thread.join().unwrap();
+    }
 }
 
 /// Names in a folder, sorted (to see that no temporary file is left).
@@ -240,7 +281,9 @@ fn non_regular_outputs_are_refused_and_left_in_place() {
     let sub = d.path("folder.png");
     fs::create_dir(&sub).unwrap();
     let x = fixture("example_x_3x4x5.pb");
+    let partner = FifoPartner::reading(&fifo);
     let r = run(&d, &["--npy", s(&fifo), s(&x)]);
+    partner.release();
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("FIFO"), "{}", r.stderr);
     let r = run(
@@ -450,7 +493,9 @@ fn a_fifo_as_external_data_is_refused_without_blocking() {
     mkfifo(&d.path("pipe.bin"));
     let f = d.path("x.pb");
     fs::write(&f, external_tensor("x", 4, "pipe.bin").bytes()).unwrap();
+    let partner = FifoPartner::writing(&d.path("pipe.bin"), vec![0; 4]);
     let r = run(&d, &["--json", s(&f)]);
+    partner.release();
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let j = tensor_json(&r);
     let why = j
@@ -496,11 +541,9 @@ fn a_pipe_as_file_is_read() {
     // A named pipe with a writer on the other end.
     let fifo = d.path("in.fifo");
     mkfifo(&fifo);
-    let fifo2 = fifo.clone();
-    let bytes = fs::read(&x).unwrap();
-    let writer = std::thread::spawn(move || fs::write(fifo2, bytes).unwrap());
+    let partner = FifoPartner::writing(&fifo, fs::read(&x).unwrap());
     let r = run(&d, &["--json", s(&fifo)]);
-    writer.join().unwrap();
+    partner.release();
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(String::from_utf8_lossy(&r.stdout).contains("\"dims\": [3, 4, 5]"));
 }
