@@ -639,6 +639,35 @@ impl<'a> Parser<'a> {
         self.error(t, format!("expected {what}, found {}", self.describe(t)))
     }
 
+    /// The first token of the next statement in the `{ ... }` of the `kind`
+    /// named `name`, opened at `open`: `None` at its closing `}` (consumed);
+    /// empty statements are skipped; the end of the file is an error naming
+    /// the block.
+    fn block_statement(
+        &mut self,
+        kind: &str,
+        name: &str,
+        open: &Token<'_>,
+    ) -> PResult<Option<Token<'a>>> {
+        loop {
+            let t = self.peek()?;
+            if t.kind == Tk::Eof {
+                return self.error(
+                    &t,
+                    format!("{kind} {name} (line {}) is not closed with `}}`", open.line),
+                );
+            }
+            if t.is("}") {
+                self.next()?;
+                return Ok(None);
+            }
+            if !t.is(";") {
+                return Ok(Some(t));
+            }
+            self.next()?;
+        }
+    }
+
     fn expect(&mut self, s: &str) -> PResult<Token<'a>> {
         let t = self.next()?;
         if t.is(s) {
@@ -940,24 +969,9 @@ impl<'a> Parser<'a> {
         };
         let open = self.expect("{")?;
         loop {
-            let t = self.peek()?;
-            if t.kind == Tk::Eof {
-                return self.error(
-                    &t,
-                    format!(
-                        "enum {} (line {}) is not closed with `}}`",
-                        e.name, open.line
-                    ),
-                );
-            }
-            if t.is("}") {
-                self.next()?;
+            let Some(t) = self.block_statement("enum", &e.name, &open)? else {
                 return Ok(e);
-            }
-            if t.is(";") {
-                self.next()?;
-                continue;
-            }
+            };
             if t.is("option") {
                 self.next()?;
                 self.option_statement(&mut Features::default())?;
@@ -1018,24 +1032,9 @@ impl<'a> Parser<'a> {
         };
         let open = self.expect("{")?;
         loop {
-            let t = self.peek()?;
-            if t.kind == Tk::Eof {
-                return self.error(
-                    &t,
-                    format!(
-                        "message {} (line {}) is not closed with `}}`",
-                        m.name, open.line
-                    ),
-                );
-            }
-            if t.is("}") {
-                self.next()?;
+            let Some(t) = self.block_statement("message", &m.name, &open)? else {
                 return Ok(m);
-            }
-            if t.is(";") {
-                self.next()?;
-                continue;
-            }
+            };
             if (t.is("export") || t.is("local"))
                 && (self.peek2()?.is("message") || self.peek2()?.is("enum"))
             {
