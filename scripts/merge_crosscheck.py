@@ -37,58 +37,15 @@ from onnx import helper, numpy_helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-PROTO = r'''
-syntax = "proto2";
-package mc;
-
-enum Color { RED = 0; GREEN = 1; BLUE = 2; }
-
-message Inner {
-  optional int32 a = 1;
-  repeated int32 r = 2 [packed = true];
-  optional string s = 3;
-  optional Inner child = 4;
-  map<string, int32> m = 5;
-  oneof o {
-    int32 oi = 6;
-    string os = 7;
-    Inner om = 8;
-  }
-  optional Color color = 9;
-}
-
-message Outer {
-  optional Inner one = 1;
-  repeated Inner many = 2;
-  optional int64 x = 3;
-  repeated int64 packed = 4 [packed = true];
-  map<int32, Inner> mi = 5;
-  map<string, string> ms = 6;
-  oneof choice {
-    Inner c1 = 7;
-    int32 c2 = 8;
-    bytes c3 = 9;
-  }
-  optional bytes b = 10;
-  optional double d = 11;
-  optional bool flag = 12;
-  optional sint32 z = 13;
-  repeated float fl = 14;
-  optional group G = 15 {
-    optional int32 ga = 16;
-    repeated int32 gr = 17;
-  }
-  map<bool, Inner> mb = 18;
-}
-'''
+# The schema of the generic cases: the committed fixture, so that the
+# script and tests/merge_rules.rs read the same file.
+PROTO = os.path.join(os.path.dirname(HERE), "tests", "fixtures", "merge", "merge.proto")
 
 
 def compile_proto(folder):
-    path = os.path.join(folder, "merge.proto")
-    with open(path, "w") as f:
-        f.write(PROTO)
+    path = PROTO
     from grpc_tools import protoc
-    rc = protoc.main(["protoc", f"-I{folder}", f"--python_out={folder}", path])
+    rc = protoc.main(["protoc", f"-I{os.path.dirname(path)}", f"--python_out={folder}", path])
     if rc != 0:
         sys.exit("protoc failed")
     spec = importlib.util.spec_from_file_location("merge_pb2", os.path.join(folder, "merge_pb2.py"))
