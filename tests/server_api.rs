@@ -58,11 +58,25 @@ fn start_with(config: Config) -> Running {
     }
 }
 
+/// A server whose deadlines no request of a test comes near, however
+/// loaded the machine: only a client that stalls on purpose meets them.
 fn start(paths: Vec<PathBuf>) -> Running {
     start_with(Config {
         paths,
-        head_timeout: Duration::from_secs(2),
-        io_timeout: Duration::from_secs(2),
+        head_timeout: Duration::from_secs(60),
+        io_timeout: Duration::from_secs(60),
+        ..Config::default()
+    })
+}
+
+/// A server with short deadlines, for the tests of clients that stall:
+/// their requests wait out the deadline whatever the machine's speed, and
+/// every other request on it writes its whole head at once.
+fn start_stalling(paths: Vec<PathBuf>) -> Running {
+    start_with(Config {
+        paths,
+        head_timeout: Duration::from_secs(5),
+        io_timeout: Duration::from_secs(5),
         ..Config::default()
     })
 }
@@ -550,8 +564,8 @@ fn uploads() {
     let s = start_with(Config {
         paths: vec![],
         max_upload: 200 << 20,
-        head_timeout: Duration::from_secs(2),
-        io_timeout: Duration::from_secs(2),
+        head_timeout: Duration::from_secs(60),
+        io_timeout: Duration::from_secs(60),
         ..Config::default()
     });
     let bytes = std::fs::read(fixtures().join("example_x_3x4x5.pb")).expect("read");
@@ -637,7 +651,15 @@ fn uploads() {
         "{}",
         r.text()
     );
-    // Stalled: the server gives up after its timeout.
+    // Stalled: the server gives up after its deadline (a server with a
+    // short one), and serves on.
+    let s = start_with(Config {
+        paths: vec![],
+        max_upload: 200 << 20,
+        head_timeout: Duration::from_secs(5),
+        io_timeout: Duration::from_secs(5),
+        ..Config::default()
+    });
     let mut c = TcpStream::connect(s.addr).expect("connect");
     c.write_all(
         format!(
@@ -657,7 +679,7 @@ fn uploads() {
 
 #[test]
 fn bad_requests_and_concurrency() {
-    let s = start(vec![fixtures()]);
+    let s = start_stalling(vec![fixtures()]);
     let h = host(s.addr);
     assert_eq!(raw(s.addr, b"GARBAGE\r\n\r\n").status, 400);
     assert_eq!(raw(s.addr, b"GET /%zz HTTP/1.1\r\n\r\n").status, 400);
