@@ -14,8 +14,8 @@
 mod common;
 
 use common::build;
+use pbdecode::formats::named_tensors;
 use pbdecode::formats::{self, Body, FormatOptions};
-use pbdecode::npy::named_tensors;
 use pbdecode::picture::{self, PictureError};
 use pbdecode::render::{RenderOptions, text};
 use pbdecode::schema::SchemaSet;

@@ -357,12 +357,44 @@ pub const SCHEMA_FILE: (&str, &str) = (
     include_str!("../../schemas/onnx-tensor.proto"),
 );
 
+/// A data type code's name (`FLOAT`), or the number when it has none.
+pub fn data_type_text(set: &SchemaSet, code: Option<i64>) -> String {
+    let code = code.unwrap_or(0);
+    set.find_enum("onnx.TensorProto.DataType")
+        .and_then(|e| set.enum_def(e).name_of(code).map(str::to_string))
+        .unwrap_or_else(|| code.to_string())
+}
+
+/// The `dims` of a message as written: `[3, 4, 5]`.
+pub fn dims_text(set: &SchemaSet, msg: &Message<'_>) -> String {
+    let d: Vec<String> = msg
+        .scalars(set, "dims")
+        .filter_map(|d| d.as_i64())
+        .map(|d| d.to_string())
+        .collect();
+    format!("[{}]", d.join(", "))
+}
+
+/// `FLOAT[3, 4, 5]`; empty for a message that is not a TensorProto.
+pub fn summary(set: &SchemaSet, msg: &Message<'_>) -> String {
+    if msg.def(set).full_name != TENSOR_ADAPTER.message {
+        return String::new();
+    }
+    format!(
+        "{}{}",
+        data_type_text(set, msg.int(set, "data_type")),
+        dims_text(set, msg)
+    )
+}
+
 /// The tensor message of every ONNX format.
 pub const TENSOR_ADAPTER: TensorAdapter = TensorAdapter {
     message: "onnx.TensorProto",
     value_fields: VALUE_FIELDS,
     header_fields: &["dims", "data_type"],
+    name_field: Some("name"),
     view,
+    validate,
     warning,
 };
 
@@ -374,6 +406,8 @@ pub const FORMAT: Format = Format {
     roots: &["onnx.TensorProto"],
     decode,
     tensor_adapters: &[TENSOR_ADAPTER],
+    tensor_namers: &[],
+    summary,
     views: &[],
 };
 
