@@ -249,3 +249,104 @@ fn the_as_choices_are_auto_then_the_registry_in_order() {
     assert!(AsFormat::parse(formats::SCHEMALESS_ID).is_some_and(AsFormat::is_schemaless));
     assert!(!AsFormat::Auto.is_schemaless());
 }
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The string literals of a file's code (comments left out), roughly: the
+/// text between each pair of unescaped double quotes on a line.
+fn string_literals(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with("//") {
+            continue;
+        }
+        let mut current: Option<String> = None;
+        let mut escaped = false;
+        for c in line.chars() {
+            match (&mut current, c) {
+                (Some(s), _) if escaped => {
+                    s.push(c);
+                    escaped = false;
+                }
+                (Some(_), '\\') => escaped = true,
+                (Some(s), '"') => {
+                    out.push(std::mem::take(s));
+                    current = None;
+                }
+                (Some(s), c) => s.push(c),
+                (None, '"') => current = Some(String::new()),
+                (None, _) => {}
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_code_outside_the_formats_keys_on_a_format_by_name() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    // The views know the messages they show; test folders and `decode
+    // diff` are ONNX features by definition.
+    let may_name_messages = [
+        "render/text.rs",
+        "render/onnx_view.rs",
+        "render/tf_view.rs",
+        "testdata.rs",
+        "diff.rs",
+        "cli/diff.rs",
+    ];
+    // The packages of the formats' root messages: `onnx.`, `tensorflow.`.
+    let packages: HashSet<String> = REGISTRY
+        .iter()
+        .flat_map(|f| f.roots.iter())
+        .filter_map(|r| r.split_once('.').map(|(p, _)| format!("{p}.")))
+        .collect();
+    assert!(!packages.is_empty());
+    let mut found = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let rel = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("formats/") {
+            continue;
+        }
+        checked += 1;
+        let text = std::fs::read_to_string(file).unwrap();
+        for lit in string_literals(&text) {
+            if REGISTRY.iter().any(|f| f.id == lit) {
+                found.push(format!("{rel}: format id {lit:?}"));
+            }
+            if !may_name_messages.contains(&rel.as_str())
+                && packages.iter().any(|p| lit.starts_with(p.as_str()))
+            {
+                found.push(format!("{rel}: message name {lit:?}"));
+            }
+        }
+    }
+    assert!(checked > 20, "read the files of src/: {checked}");
+    assert!(
+        found.is_empty(),
+        "format names outside src/formats/ (take them from the registry):\n{}",
+        found.join("\n")
+    );
+}
