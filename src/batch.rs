@@ -130,94 +130,14 @@ pub struct Row {
     pub size: u64,
 }
 
-fn dims(set: &SchemaSet, m: &crate::decode::Message<'_>) -> String {
-    let d: Vec<String> = m
-        .scalars(set, "dims")
-        .filter_map(|d| d.as_i64())
-        .map(|d| d.to_string())
-        .collect();
-    format!("[{}]", d.join(", "))
-}
-
-fn data_type(set: &SchemaSet, code: Option<i64>) -> String {
-    let code = code.unwrap_or(0);
-    set.find_enum("onnx.TensorProto.DataType")
-        .and_then(|e| set.enum_def(e).name_of(code).map(str::to_string))
-        .unwrap_or_else(|| code.to_string())
-}
-
-/// A short summary of what a decoded file holds: `FLOAT[3, 4, 5]`, `3
-/// elements`, `12 nodes, 4 initializers`.
+/// A short summary of what a decoded file holds: the format's own
+/// ([`crate::formats::Format::summary`]: `FLOAT[3, 4, 5]`, `3 elements`,
+/// `12 nodes, 4 initializers`), and what its model says of it.
 pub fn summary(d: &Decoded<'_>, naming: Option<&Naming>) -> String {
     let set = SchemaSet::builtin();
     let mut s = match &d.body {
-        Body::Message { message: m, .. } => match m.def(set).full_name.as_str() {
-            "onnx.TensorProto" => format!(
-                "{}{}",
-                data_type(set, m.int(set, "data_type")),
-                dims(set, m)
-            ),
-            "onnx.SparseTensorProto" => {
-                let elem = m
-                    .message(set, "values")
-                    .and_then(|v| v.int(set, "data_type"));
-                format!("sparse {}{}", data_type(set, elem), dims(set, m))
-            }
-            "onnx.SequenceProto" => {
-                let n: usize = [
-                    "tensor_values",
-                    "sparse_tensor_values",
-                    "sequence_values",
-                    "map_values",
-                    "optional_values",
-                ]
-                .iter()
-                .map(|f| m.field(set, f).len())
-                .sum();
-                format!("{n} element{}", if n == 1 { "" } else { "s" })
-            }
-            "onnx.OptionalProto" => {
-                let full = [
-                    "tensor_value",
-                    "sparse_tensor_value",
-                    "sequence_value",
-                    "map_value",
-                    "optional_value",
-                ]
-                .iter()
-                .any(|f| m.has(set, f));
-                if full {
-                    "holding a value".into()
-                } else {
-                    "empty".into()
-                }
-            }
-            "onnx.MapProto" => {
-                let n = m.scalars(set, "keys").count() + m.field(set, "string_keys").len();
-                format!(
-                    "{} keys, {n} entr{}",
-                    data_type(set, m.int(set, "key_type")),
-                    if n == 1 { "y" } else { "ies" }
-                )
-            }
-            "onnx.ModelProto" => match m.message(set, "graph") {
-                Some(g) => {
-                    let (n, i) = (
-                        g.field(set, "node").len(),
-                        g.field(set, "initializer").len(),
-                    );
-                    format!(
-                        "{n} node{}, {i} initializer{}",
-                        if n == 1 { "" } else { "s" },
-                        if i == 1 { "" } else { "s" }
-                    )
-                }
-                None => "no graph".into(),
-            },
-            "tensorflow.GraphDef" => format!("{} nodes", m.field(set, "node").len()),
-            "tensorflow.SavedModel" => format!("{} meta graphs", m.field(set, "meta_graphs").len()),
-            _ => String::new(),
-        },
+        // The format's own summary of its root message.
+        Body::Message { message: m, .. } => (d.format.summary)(set, m),
         Body::Schemaless(_) => "read without a schema".into(),
         Body::UserMessage { .. } => String::new(),
     };

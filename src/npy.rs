@@ -1,5 +1,6 @@
 //! Export to NumPy's .npy format (version 1.0), streamed to any writer, and
-//! finding the tensors of a decoded file by name.
+//! which of a file's tensors (named by [`crate::formats::named_tensors`])
+//! `--npy-dir` writes.
 //!
 //! Data types: the exact NumPy dtype where there is one (every integer
 //! width, bool, float16/32/64, complex64/128); float32 for bfloat16 and the
@@ -8,10 +9,7 @@
 //! strings, invalid UTF-8 replaced by U+FFFD. A widened type comes back as a
 //! note for the caller to show. Shape from the dims, row-major order.
 
-use crate::decode::{Message, Value};
-use crate::formats::onnx::walk;
-use crate::formats::{self, tensor_adapter};
-use crate::schema::{MsgId, SchemaSet};
+use crate::formats::NamedTensor;
 use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_element, load_values};
 use half::f16;
 use std::collections::HashSet;
@@ -380,115 +378,6 @@ pub fn file_name(tensor: &str, used: &mut HashSet<String>) -> String {
     }
     used.insert(name.to_ascii_lowercase());
     name
-}
-
-/// A tensor inside a decoded file.
-pub struct NamedTensor<'m, 'a> {
-    pub name: String,
-    pub message: &'m Message<'a>,
-    /// A weight: an ONNX graph initializer, the value of a TensorFlow Const
-    /// node, or the tensor of a tensor file.
-    pub initializer: bool,
-}
-
-impl<'m, 'a> NamedTensor<'m, 'a> {
-    pub fn view(&self, set: &SchemaSet) -> Option<TensorView<'m, 'a>> {
-        tensor_adapter(&self.message.def(set).full_name).map(|a| (a.view)(set, self.message))
-    }
-}
-
-/// Every tensor in `root`, in file order, with its name: an ONNX tensor's
-/// `name` (a Constant node's output when the tensor has none); a
-/// TensorFlow tensor's node name (`node/attr` for an attribute other than
-/// `value`); `tensorN` for a tensor with no name.
-pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<NamedTensor<'m, 'a>> {
-    let graph = set.find_message("onnx.GraphProto");
-    let node = set.find_message("onnx.NodeProto");
-    let tf_node = set.find_message("tensorflow.NodeDef");
-    // The tensor messages: those of the formats' tensor adapters.
-    let tensors: Vec<MsgId> = formats::tensor_adapters()
-        .filter_map(|a| set.find_message(a.message))
-        .collect();
-    let mut out: Vec<NamedTensor<'m, 'a>> = Vec::new();
-    // The tensors already listed, by address: one look-up each, so a model
-    // of many tensors is listed in linear time.
-    let mut seen: HashSet<*const Message<'a>> = HashSet::new();
-    let mut push =
-        |out: &mut Vec<NamedTensor<'m, 'a>>, name: String, m: &'m Message<'a>, init: bool| {
-            if seen.insert(std::ptr::from_ref(m)) {
-                out.push(NamedTensor {
-                    name,
-                    message: m,
-                    initializer: init,
-                });
-            }
-        };
-    // A tensor's own name, where its message has one (ONNX's does).
-    let own_name = |m: &Message<'a>| -> String { m.str(set, "name").unwrap_or("").to_string() };
-    let _ = walk(root, &mut |m: &'m Message<'a>| {
-        if Some(m.def) == graph {
-            for t in m.messages(set, "initializer") {
-                push(&mut out, own_name(t), t, true);
-            }
-        } else if Some(m.def) == node {
-            let output = m
-                .field(set, "output")
-                .first()
-                .and_then(|f| match f.value {
-                    Value::Bytes(b) => std::str::from_utf8(b).ok(),
-                    _ => None,
-                })
-                .unwrap_or("");
-            for a in m.messages(set, "attribute") {
-                if let Some(t) = a.message(set, "t") {
-                    let mut name = own_name(t);
-                    if name.is_empty() {
-                        name = output.to_string();
-                    }
-                    push(&mut out, name, t, false);
-                }
-            }
-        } else if Some(m.def) == tf_node {
-            let node_name = m.str(set, "name").unwrap_or("");
-            let is_const = m.str(set, "op") == Some("Const");
-            for entry in m.messages(set, "attr") {
-                let def = entry.def(set);
-                let key = def
-                    .field_by_number(1)
-                    .and_then(|(slot, _)| entry.slot(slot).last())
-                    .and_then(|f| match f.value {
-                        Value::Bytes(b) => std::str::from_utf8(b).ok(),
-                        _ => None,
-                    })
-                    .unwrap_or("");
-                let value = def
-                    .field_by_number(2)
-                    .and_then(|(slot, _)| entry.slot(slot).last())
-                    .and_then(|f| match &f.value {
-                        Value::Message(v) => Some(v.as_ref()),
-                        _ => None,
-                    });
-                if let Some(t) = value.and_then(|v| v.message(set, "tensor")) {
-                    let name = if key == "value" {
-                        node_name.to_string()
-                    } else {
-                        format!("{node_name}/{key}")
-                    };
-                    push(&mut out, name, t, is_const && key == "value");
-                }
-            }
-        } else if tensors.contains(&m.def) {
-            // The tensor of a tensor file is its weight.
-            push(&mut out, own_name(m), m, std::ptr::eq(m, root));
-        }
-        Ok(())
-    });
-    for (k, t) in out.iter_mut().enumerate() {
-        if t.name.is_empty() {
-            t.name = format!("tensor{k}");
-        }
-    }
-    out
 }
 
 /// The tensors `--npy-dir` writes: the weights (initializers, Const

@@ -1,5 +1,7 @@
-//! Tensor element types and value decoding: one table of ONNX's data types,
-//! the bit-level decoding of every element type (IEEE, bfloat16, the float8,
+//! Tensor element types and value decoding: the element types (each
+//! format maps its own data type codes to them: ONNX's in
+//! `formats::onnx_tensor`, TensorFlow's in `formats::tensorflow`), the
+//! bit-level decoding of every element type (IEEE, bfloat16, the float8,
 //! float6 and float4 families, sub-byte integers), and a streaming reader
 //! that decodes elements straight from borrowed bytes.
 
@@ -95,62 +97,6 @@ impl Elem {
             _ => 1,
         }
     }
-}
-
-/// An ONNX TensorProto.DataType.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DataType {
-    pub code: i32,
-    pub name: &'static str,
-    pub elem: Elem,
-    /// The TensorProto field that holds its values when not in raw_data.
-    pub typed_field: &'static str,
-}
-
-const fn dt(code: i32, name: &'static str, elem: Elem, typed_field: &'static str) -> DataType {
-    DataType {
-        code,
-        name,
-        elem,
-        typed_field,
-    }
-}
-
-/// Every ONNX data type (onnx 1.23), by code.
-pub const ONNX_TYPES: [DataType; 28] = [
-    dt(1, "FLOAT", Elem::F32, "float_data"),
-    dt(2, "UINT8", Elem::U8, "int32_data"),
-    dt(3, "INT8", Elem::I8, "int32_data"),
-    dt(4, "UINT16", Elem::U16, "int32_data"),
-    dt(5, "INT16", Elem::I16, "int32_data"),
-    dt(6, "INT32", Elem::I32, "int32_data"),
-    dt(7, "INT64", Elem::I64, "int64_data"),
-    dt(8, "STRING", Elem::Str, "string_data"),
-    dt(9, "BOOL", Elem::Bool, "int32_data"),
-    dt(10, "FLOAT16", Elem::F16, "int32_data"),
-    dt(11, "DOUBLE", Elem::F64, "double_data"),
-    dt(12, "UINT32", Elem::U32, "uint64_data"),
-    dt(13, "UINT64", Elem::U64, "uint64_data"),
-    dt(14, "COMPLEX64", Elem::C64, "float_data"),
-    dt(15, "COMPLEX128", Elem::C128, "double_data"),
-    dt(16, "BFLOAT16", Elem::BF16, "int32_data"),
-    dt(17, "FLOAT8E4M3FN", Elem::F8E4M3FN, "int32_data"),
-    dt(18, "FLOAT8E4M3FNUZ", Elem::F8E4M3FNUZ, "int32_data"),
-    dt(19, "FLOAT8E5M2", Elem::F8E5M2, "int32_data"),
-    dt(20, "FLOAT8E5M2FNUZ", Elem::F8E5M2FNUZ, "int32_data"),
-    dt(21, "UINT4", Elem::U4, "int32_data"),
-    dt(22, "INT4", Elem::I4, "int32_data"),
-    dt(23, "FLOAT4E2M1", Elem::F4E2M1, "int32_data"),
-    dt(24, "FLOAT8E8M0", Elem::F8E8M0, "int32_data"),
-    dt(25, "UINT2", Elem::U2, "int32_data"),
-    dt(26, "INT2", Elem::I2, "int32_data"),
-    dt(27, "FLOAT6E2M3", Elem::F6E2M3, "int32_data"),
-    dt(28, "FLOAT6E3M2", Elem::F6E3M2, "int32_data"),
-];
-
-pub fn onnx_type(code: i64) -> Option<&'static DataType> {
-    let i = usize::try_from(code.checked_sub(1)?).ok()?;
-    ONNX_TYPES.get(i)
 }
 
 /// One decoded element.

@@ -25,6 +25,8 @@ pub static USER_FORMAT: Format = Format {
     roots: &[],
     decode: refuse,
     tensor_adapters: &[],
+    tensor_namers: &[],
+    summary: crate::formats::no_summary,
     views: &[],
 };
 

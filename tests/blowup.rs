@@ -251,7 +251,7 @@ fn hundred_thousand_initializers_listed_once_each() {
     let formats::Body::Message { message, .. } = &decoded.body else {
         panic!("not a message");
     };
-    let tensors = pbdecode::npy::named_tensors(SchemaSet::builtin(), message);
+    let tensors = pbdecode::formats::named_tensors(SchemaSet::builtin(), message);
     assert_eq!(tensors.len(), n);
     assert!(tensors.iter().any(|t| t.name == "w5"));
 }

@@ -15,8 +15,9 @@
 mod common;
 
 use common::build;
+use pbdecode::formats::named_tensors;
 use pbdecode::formats::{self, Body, FormatOptions};
-use pbdecode::npy::{self, NpyInfo, named_tensors};
+use pbdecode::npy::{self, NpyInfo};
 use pbdecode::schema::SchemaSet;
 use std::path::PathBuf;
 use std::process::Command;

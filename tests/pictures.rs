@@ -14,8 +14,8 @@
 mod common;
 
 use common::build;
+use pbdecode::formats::named_tensors;
 use pbdecode::formats::{self, Body, FormatOptions};
-use pbdecode::npy::named_tensors;
 use pbdecode::picture::{self, PictureError};
 use pbdecode::render::{RenderOptions, text};
 use pbdecode::schema::SchemaSet;
@@ -175,7 +175,9 @@ fn every_numeric_data_type_draws() {
         if code == 8 {
             continue;
         }
-        let elem = pbdecode::tensor::onnx_type(code as i64).expect("type").elem;
+        let elem = pbdecode::formats::onnx_tensor::onnx_type(code as i64)
+            .expect("type")
+            .elem;
         let bytes = pbdecode::tensor::raw_size(elem, 4).expect("size") as usize;
         let raw: Vec<u8> = (0..bytes).map(|i| (i * 37 + 11) as u8).collect();
         let t = build::onnx_raw("", &[2, 2], code, &raw);

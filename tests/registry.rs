@@ -1,7 +1,7 @@
 //! The format registry is the one record of each format: the tables that
-//! other layers key by name (schema files, tensor adapters, text views) are
-//! derived from it or checked against it here, so no string key can go
-//! stale.
+//! other layers key by name (schema files, tensor adapters, tensor namers,
+//! text views, the `--as` choices) are derived from it or checked against
+//! it here, so no string key can go stale.
 
 #![allow(
     clippy::unwrap_used,
@@ -11,7 +11,7 @@
     clippy::print_stderr
 )]
 
-use pbdecode::formats::{self, FormatOptions, REGISTRY};
+use pbdecode::formats::{self, AsFormat, FormatOptions, REGISTRY};
 use pbdecode::render::text::TEXT_VIEWS;
 use pbdecode::schema::SchemaSet;
 use std::collections::HashSet;
@@ -161,4 +161,192 @@ fn detection_tries_the_formats_in_registry_order() {
         .take(REGISTRY.len() - 1)
         .collect();
     assert_eq!(tried, expected);
+}
+
+/// A format's own tables: its schema files parsed alone.
+fn own_tables(f: &formats::Format) -> SchemaSet {
+    SchemaSet::from_files(
+        f.schema_files
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.to_string())),
+    )
+    .unwrap_or_else(|e| panic!("{}: its schema files parse alone: {e}", f.id))
+}
+
+#[test]
+fn every_tensor_namer_is_of_a_message_of_its_format() {
+    let set = SchemaSet::builtin();
+    let mut messages: Vec<&str> = Vec::new();
+    for f in REGISTRY {
+        let own = own_tables(f);
+        for n in f.tensor_namers {
+            assert!(
+                set.find_message(n.message).is_some(),
+                "{}: namer message {} is in the built-in tables",
+                f.id,
+                n.message
+            );
+            assert!(
+                own.find_message(n.message).is_some(),
+                "{}: namer message {} is defined in its own schema files",
+                f.id,
+                n.message
+            );
+            assert!(
+                formats::tensor_namer(n.message).is_some(),
+                "{} is found by its message",
+                n.message
+            );
+            messages.push(n.message);
+        }
+    }
+    // The derived table is every format's namers, each message once.
+    let derived: Vec<&str> = formats::tensor_namers().map(|n| n.message).collect();
+    let unique: HashSet<&str> = messages.iter().copied().collect();
+    assert_eq!(derived.len(), unique.len(), "{derived:?}");
+    assert!(derived.iter().all(|m| unique.contains(m)));
+    for m in ["onnx.GraphProto", "onnx.NodeProto", "tensorflow.NodeDef"] {
+        assert!(derived.contains(&m), "{m} names its tensors: {derived:?}");
+    }
+    // A namer of no format's message is no namer.
+    assert!(formats::tensor_namer("onnx.TensorProto").is_none());
+}
+
+#[test]
+fn every_tensor_adapter_is_of_a_message_of_its_format_with_its_name_field() {
+    for f in REGISTRY {
+        let own = own_tables(f);
+        for a in f.tensor_adapters {
+            let id = own.find_message(a.message).unwrap_or_else(|| {
+                panic!(
+                    "{}: adapter message {} is defined in its own schema files",
+                    f.id, a.message
+                )
+            });
+            if let Some(name) = a.name_field {
+                assert!(
+                    own.message(id).fields.iter().any(|x| x.name == name),
+                    "{}: name field {name} exists",
+                    a.message
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_as_choices_are_auto_then_the_registry_in_order() {
+    let ids: Vec<&str> = AsFormat::all().map(AsFormat::id).collect();
+    let mut expected = vec!["auto"];
+    expected.extend(REGISTRY.iter().map(|f| f.id));
+    assert_eq!(ids, expected);
+    for a in AsFormat::all() {
+        assert_eq!(AsFormat::parse(a.id()), Some(a), "{} parses back", a.id());
+    }
+    assert_eq!(AsFormat::parse("auto"), Some(AsFormat::Auto));
+    assert!(AsFormat::parse("nope").is_none());
+    assert!(AsFormat::parse("").is_none());
+    assert!(AsFormat::parse(formats::SCHEMALESS_ID).is_some_and(AsFormat::is_schemaless));
+    assert!(!AsFormat::Auto.is_schemaless());
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The string literals of a file's code (comments left out), roughly: the
+/// text between each pair of unescaped double quotes on a line.
+fn string_literals(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with("//") {
+            continue;
+        }
+        let mut current: Option<String> = None;
+        let mut escaped = false;
+        for c in line.chars() {
+            match (&mut current, c) {
+                (Some(s), _) if escaped => {
+                    s.push(c);
+                    escaped = false;
+                }
+                (Some(_), '\\') => escaped = true,
+                (Some(s), '"') => {
+                    out.push(std::mem::take(s));
+                    current = None;
+                }
+                (Some(s), c) => s.push(c),
+                (None, '"') => current = Some(String::new()),
+                (None, _) => {}
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_code_outside_the_formats_keys_on_a_format_by_name() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    // The views know the messages they show; test folders and `decode
+    // diff` are ONNX features by definition.
+    let may_name_messages = [
+        "render/text.rs",
+        "render/onnx_view.rs",
+        "render/tf_view.rs",
+        "testdata.rs",
+        "diff.rs",
+        "cli/diff.rs",
+    ];
+    // The packages of the formats' root messages: `onnx.`, `tensorflow.`.
+    let packages: HashSet<String> = REGISTRY
+        .iter()
+        .flat_map(|f| f.roots.iter())
+        .filter_map(|r| r.split_once('.').map(|(p, _)| format!("{p}.")))
+        .collect();
+    assert!(!packages.is_empty());
+    let mut found = Vec::new();
+    let mut checked = 0;
+    for file in &files {
+        let rel = file
+            .strip_prefix(&src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.starts_with("formats/") {
+            continue;
+        }
+        checked += 1;
+        let text = std::fs::read_to_string(file).unwrap();
+        for lit in string_literals(&text) {
+            if REGISTRY.iter().any(|f| f.id == lit) {
+                found.push(format!("{rel}: format id {lit:?}"));
+            }
+            if !may_name_messages.contains(&rel.as_str())
+                && packages.iter().any(|p| lit.starts_with(p.as_str()))
+            {
+                found.push(format!("{rel}: message name {lit:?}"));
+            }
+        }
+    }
+    assert!(checked > 20, "read the files of src/: {checked}");
+    assert!(
+        found.is_empty(),
+        "format names outside src/formats/ (take them from the registry):\n{}",
+        found.join("\n")
+    );
 }

@@ -256,7 +256,7 @@ fn onnx_tensor_proto_is_the_specs() {
     // DataType: the 28 types of the tensor table, by code, and UNDEFINED.
     let dt = set().enum_def(set().find_enum("onnx.TensorProto.DataType").unwrap());
     assert_eq!(dt.name_of(0), Some("UNDEFINED"));
-    for t in pbdecode::tensor::ONNX_TYPES {
+    for t in pbdecode::formats::onnx_tensor::ONNX_TYPES {
         assert_eq!(
             dt.name_of(i64::from(t.code)),
             Some(t.name),
@@ -273,7 +273,7 @@ fn onnx_tensor_proto_is_the_specs() {
 #[test]
 fn every_onnx_type_has_its_typed_field() {
     let m = set().message(set().find_message("onnx.TensorProto").unwrap());
-    for t in pbdecode::tensor::ONNX_TYPES {
+    for t in pbdecode::formats::onnx_tensor::ONNX_TYPES {
         assert!(
             m.field_by_name(t.typed_field).is_some(),
             "{}: {}",

@@ -170,7 +170,7 @@ fn tensor_nested_in_a_model() {
     };
     let set = pbdecode::schema::SchemaSet::builtin();
     let mut out = Vec::new();
-    for t in pbdecode::npy::named_tensors(set, message) {
+    for t in pbdecode::formats::named_tensors(set, message) {
         writeln!(out, "{}:", t.name).expect("writes");
         text::tensor_block(
             &mut out,

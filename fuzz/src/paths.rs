@@ -78,7 +78,7 @@ fn implied_bound(len: usize) -> u64 {
 /// A tensor whose values are mostly implied (padded, zeros) and too many
 /// for the input's size: the known padded-tensor class.
 fn implied_too_large(set: &SchemaSet, root: &Message<'_>, len: usize) -> bool {
-    npy::named_tensors(set, root).iter().any(|t| {
+    formats::named_tensors(set, root).iter().any(|t| {
         t.view(set).is_some_and(|v| {
             let implied = matches!(
                 v.data,
@@ -99,7 +99,7 @@ fn sparse_small(set: &SchemaSet, root: &Message<'_>) -> bool {
         return true;
     };
     let mut small = true;
-    let _ = formats::onnx::walk(root, &mut |m| {
+    let _ = formats::walk(root, &mut |m| {
         if m.def == sparse {
             let size = m.scalars(set, "dims").try_fold(1u64, |acc, d| {
                 d.as_i64()
@@ -185,7 +185,7 @@ pub fn decode_all(bytes: &[u8]) -> Outcome {
 /// text and JSON renderers, as `--as protobuf` runs them.
 pub fn schemaless_all(bytes: &[u8]) -> Outcome {
     let mut out = Outcome::default();
-    let Some(format) = formats::find("protobuf") else {
+    let Some(format) = formats::find(formats::SCHEMALESS_ID) else {
         return out;
     };
     let opts = schemaless::Options {
@@ -300,7 +300,7 @@ pub fn tensor_outputs(bytes: &[u8]) -> Outcome {
             continue;
         };
         out.decoded += 1;
-        let tensors = npy::named_tensors(set, message);
+        let tensors = formats::named_tensors(set, message);
         let bound = implied_bound(bytes.len());
         let mut used = HashSet::new();
         for t in &tensors {

@@ -4,7 +4,7 @@
 
 use super::Args;
 use pbdecode::batch::{self, BatchOptions, Outcome};
-use pbdecode::formats::FormatOptions;
+use pbdecode::formats::{AsFormat, FormatOptions};
 use pbdecode::testdata::ModelCache;
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -36,7 +36,7 @@ fn files_of(args: &Args) -> io::Result<Result<Vec<PathBuf>, String>> {
 }
 
 pub fn run(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
-    if args.format != "auto" || args.schema.is_some() || args.descriptor_set.is_some() {
+    if args.format != AsFormat::Auto || args.schema.is_some() || args.descriptor_set.is_some() {
         return super::usage(
             "a batch decodes with --as auto (a model's test files as the model declares them)",
         );

@@ -12,7 +12,7 @@ mod testdata;
 
 use clap::Parser;
 use pbdecode::error::DecodeError;
-use pbdecode::formats::{self, Decoded, FormatOptions};
+use pbdecode::formats::{self, AsFormat, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::testdata::Naming;
@@ -52,9 +52,10 @@ pub struct Args {
     /// (exit 1), not a warning.
     #[arg(long)]
     strict: bool,
-    /// The format: auto (try each in detection order) or one of the format ids.
-    #[arg(long = "as", default_value = "auto", value_name = "FORMAT", value_parser = format_ids())]
-    format: String,
+    /// The format to read the file as: auto (detect it) or a format id;
+    /// the ids are listed in the order detection tries them.
+    #[arg(long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = as_format())]
+    format: AsFormat,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -127,12 +128,18 @@ pub struct Args {
     force: bool,
 }
 
-/// `--as`: `auto`, then the format ids in detection order (the registry's).
-fn format_ids() -> clap::builder::PossibleValuesParser {
-    std::iter::once("auto")
-        .chain(formats::REGISTRY.iter().map(|f| f.id))
-        .collect::<Vec<_>>()
-        .into()
+/// `--as`: `auto`, then the format ids in detection order (the
+/// registry's), each with its title in `--help`; parsed to an [`AsFormat`].
+fn as_format() -> impl clap::builder::TypedValueParser<Value = AsFormat> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(AsFormat::all().map(|a| {
+        PossibleValue::new(a.id()).help(match a {
+            AsFormat::Auto => "try each format in detection order",
+            AsFormat::Format(f) => f.title,
+        })
+    }))
+    // Only the values listed above get here, and each parses.
+    .map(|id| AsFormat::parse(&id).unwrap_or(AsFormat::Auto))
 }
 
 /// `--values`: a number, or `all` (every value).
@@ -203,7 +210,7 @@ impl Args {
             Mode::TestFolder
         } else if self.schema.is_some()
             || self.descriptor_set.is_some()
-            || (self.format == formats::SCHEMALESS_ID && !tensor_flags)
+            || (self.format.is_schemaless() && !tensor_flags)
         {
             Mode::Schema
         } else if tensor_flags {
@@ -347,7 +354,7 @@ fn detect<'a>(
     bytes: &'a [u8],
     fopts: &FormatOptions,
 ) -> io::Result<Result<(Decoded<'a>, Option<Naming>), ExitCode>> {
-    let format = formats::find(&args.format);
+    let format = args.format.format();
     let file_name = Path::new(&args.file).file_name().and_then(|n| n.to_str());
     let hint = formats::other_files::looks_like(bytes, file_name);
     let naming_ctx = match format {

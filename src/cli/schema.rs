@@ -2,7 +2,7 @@
 //! user's tables or none, print what was read, then any fault.
 
 use super::{Args, usage};
-use pbdecode::formats::{self, Body, Decoded, FormatOptions};
+use pbdecode::formats::{self, AsFormat, Body, Decoded, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -66,7 +66,7 @@ pub(crate) fn decode_schema_or_schemaless(
     if args.schema.is_some() && args.descriptor_set.is_some() {
         return usage("give --schema or --descriptor-set, not both");
     }
-    if args.format != "auto" && args.format != formats::SCHEMALESS_ID {
+    if args.format != AsFormat::Auto && !args.format.is_schemaless() {
         return usage("--schema and --descriptor-set decode as protobuf: leave out --as");
     }
     let loaded = load_user_schema(args);

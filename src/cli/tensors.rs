@@ -3,7 +3,7 @@
 
 use super::Args;
 use pbdecode::decode::Message;
-use pbdecode::formats::{Body, Decoded};
+use pbdecode::formats::{self, Body, Decoded};
 use pbdecode::output::{Output, OutputError, Policy};
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
@@ -21,7 +21,7 @@ fn plan_named(path: &Path) -> io::Result<Output> {
 }
 
 /// Up to ten tensor names, for messages.
-fn some_names(tensors: &[npy::NamedTensor<'_, '_>]) -> String {
+fn some_names(tensors: &[formats::NamedTensor<'_, '_>]) -> String {
     let mut names: Vec<String> = tensors
         .iter()
         .take(10)
@@ -51,7 +51,7 @@ pub(crate) fn tensor_outputs(
         );
         return Ok(ExitCode::from(1));
     };
-    let tensors = npy::named_tensors(set, root);
+    let tensors = formats::named_tensors(set, root);
     let single = args.picture.is_some() || args.npy.is_some() || args.npy_dir.is_none();
     // Refuse a bad output path before any work (the input itself, a
     // directory, a FIFO, ...).
@@ -96,8 +96,8 @@ pub(crate) fn tensor_outputs(
 fn choose<'t, 'm, 'a>(
     args: &Args,
     root: &Message<'a>,
-    tensors: &'t [npy::NamedTensor<'m, 'a>],
-) -> Result<&'t npy::NamedTensor<'m, 'a>, Stop> {
+    tensors: &'t [formats::NamedTensor<'m, 'a>],
+) -> Result<&'t formats::NamedTensor<'m, 'a>, Stop> {
     match &args.tensor {
         Some(name) => match tensors.iter().find(|t| &t.name == name) {
             Some(t) => Ok(t),
@@ -203,7 +203,7 @@ fn show_tensor(
     args: &Args,
     decoded: &Decoded<'_>,
     set: &SchemaSet,
-    chosen: &npy::NamedTensor<'_, '_>,
+    chosen: &formats::NamedTensor<'_, '_>,
     ropts: &RenderOptions,
 ) -> io::Result<()> {
     let stdout = io::stdout();
@@ -237,7 +237,7 @@ fn show_tensor(
 fn write_npy_dir(
     args: &Args,
     set: &SchemaSet,
-    tensors: Vec<npy::NamedTensor<'_, '_>>,
+    tensors: Vec<formats::NamedTensor<'_, '_>>,
     out_dir: &Path,
     ropts: &RenderOptions,
 ) -> io::Result<ExitCode> {

@@ -1,8 +1,9 @@
 //! What every format's decoder shares, below the registry: the options a
 //! decoder gets, what it makes of the input, the built-in tables' decoding,
-//! and the record of a tensor message type.
+//! the walk over a decoded tree, and the records of a tensor message type
+//! and of a message that names the tensors inside it.
 
-use crate::decode::{DecodeContext, Message, decode_message};
+use crate::decode::{DecodeContext, Message, Value, decode_message};
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::schema::SchemaSet;
 use crate::schemaless::{self, RawMessage};
@@ -62,6 +63,22 @@ pub fn decode_builtin<'a>(
     decode_message(set, id, bytes, 0, ctx)
 }
 
+/// Calls `f` on `msg` and every message nested in it, in file order (a
+/// message before the messages inside it). The depth is the decoded tree's,
+/// which the decoder's depth budget bounds.
+pub fn walk<'m, 'a>(
+    msg: &'m Message<'a>,
+    f: &mut dyn FnMut(&'m Message<'a>) -> Result<()>,
+) -> Result<()> {
+    f(msg)?;
+    for field in &msg.fields {
+        if let Value::Message(sub) = &field.value {
+            walk(sub, f)?;
+        }
+    }
+    Ok(())
+}
+
 /// A message type whose element-holding fields are shown as one decoded
 /// `values` list.
 pub struct TensorAdapter {
@@ -69,10 +86,41 @@ pub struct TensorAdapter {
     pub value_fields: &'static [&'static str],
     /// Fields the text view already shows in the tensor's header lines.
     pub header_fields: &'static [&'static str],
+    /// The field holding a tensor's own name (None: the tensor has none;
+    /// a [`TensorNamer`] of the message holding it names it).
+    pub name_field: Option<&'static str>,
     pub view: for<'m, 'a> fn(&SchemaSet, &'m Message<'a>) -> TensorView<'m, 'a>,
+    /// The format's rules for a tensor of this type, as `--as auto` checks
+    /// them (the tensors `--as FORMAT` shows anyway are warned of).
+    pub validate: fn(&SchemaSet, &Message<'_>) -> Result<()>,
     /// A problem of a tensor that still decodes, said next to its values
     /// (text) or as `"warning"` (JSON).
     pub warning: fn(&SchemaSet, &Message<'_>) -> Option<String>,
+}
+
+/// Where a [`TensorNamer`] reports a tensor: its name (empty when it has
+/// none: it is then called `tensorN`), the tensor message, and whether it
+/// is a weight (an ONNX initializer, the value of a TensorFlow Const node).
+pub type TensorSink<'s, 'm, 'a> = dyn FnMut(String, &'m Message<'a>, bool) + 's;
+
+/// A message type that holds tensors and knows their names: an ONNX graph
+/// (its initializers), an ONNX node (its attributes' tensors, named by the
+/// node's output), a TensorFlow node (its attributes' tensors, named by
+/// the node).
+pub struct TensorNamer {
+    pub message: &'static str,
+    /// Reports each tensor of one message of this type, in file order.
+    pub names: for<'s, 'm, 'a> fn(&SchemaSet, &'m Message<'a>, &mut TensorSink<'s, 'm, 'a>),
+}
+
+/// A format's one-line summary of a file of one of its roots (the batch
+/// table's `shape/summary` column): `FLOAT[3, 4]`, `12 nodes, 4
+/// initializers`.
+pub type SummaryFn = fn(&SchemaSet, &Message<'_>) -> String;
+
+/// The summary of a format that has none.
+pub fn no_summary(_: &SchemaSet, _: &Message<'_>) -> String {
+    String::new()
 }
 
 /// Everything about one format.
@@ -91,6 +139,11 @@ pub struct Format {
     /// Message types inside this format whose values are shown as one
     /// decoded `values` list.
     pub tensor_adapters: &'static [TensorAdapter],
+    /// Message types inside this format that name the tensors they hold
+    /// (`--tensor NAME`, `--npy-dir`, the explorer's tensor list).
+    pub tensor_namers: &'static [TensorNamer],
+    /// The one-line summary of a decoded root message.
+    pub summary: SummaryFn,
     /// The root messages that have a dedicated text view (render's
     /// `TEXT_VIEWS`, checked against this list both ways); other roots are
     /// shown as the generic field tree.

@@ -1,9 +1,10 @@
 //! The format registry: an ordered list of formats, each one record of
 //! everything about it (id, title, schema files, root messages, decoding
-//! and validation, tensor adapters), kept in the format's own file.
-//! `--as auto` tries them in order after the protobuf pre-checks; the
-//! schemaless reading comes last. The built-in schema tables and the tensor
-//! adapters are derived from the registry.
+//! and validation, tensor adapters and naming, summary), kept in the
+//! format's own file. `--as auto` tries them in order after the protobuf
+//! pre-checks; the schemaless reading comes last. The built-in schema
+//! tables, the tensor adapters, the tensor namers and the `--as` choices are
+//! derived from the registry.
 
 mod base;
 pub mod onnx;
@@ -11,12 +12,18 @@ pub mod onnx_tensor;
 pub mod other_files;
 pub mod tensorflow;
 
-pub use base::{Body, DecodeFn, Format, FormatOptions, TensorAdapter, decode_builtin};
+pub use base::{
+    Body, DecodeFn, Format, FormatOptions, SummaryFn, TensorAdapter, TensorNamer, TensorSink,
+    decode_builtin, no_summary, walk,
+};
 
+use crate::decode::Message;
 use crate::error::{DecodeError, ErrorKind, Result};
-use crate::schema::SchemaSet;
+use crate::schema::{MsgId, SchemaSet};
 use crate::schemaless;
+use crate::tensor::TensorView;
 use crate::wire::FieldReader;
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// A decoded input: which format took it and what it holds.
@@ -46,6 +53,8 @@ pub static REGISTRY: &[Format] = &[
         roots: &[],
         decode: decode_schemaless,
         tensor_adapters: &[],
+        tensor_namers: &[],
+        summary: no_summary,
         views: &[],
     },
 ];
@@ -102,6 +111,89 @@ pub fn tensor_adapter(full_name: &str) -> Option<&'static TensorAdapter> {
         .find(|a| a.message == full_name)
 }
 
+/// Every format's tensor namers, each message once, in registry order.
+pub fn tensor_namers() -> impl Iterator<Item = &'static TensorNamer> {
+    let mut seen: Vec<&'static str> = Vec::new();
+    REGISTRY
+        .iter()
+        .flat_map(|f| f.tensor_namers.iter())
+        .filter(move |n| {
+            let new = !seen.contains(&n.message);
+            if new {
+                seen.push(n.message);
+            }
+            new
+        })
+}
+
+/// The tensor namer of a message type, if any format has one.
+pub fn tensor_namer(full_name: &str) -> Option<&'static TensorNamer> {
+    tensor_namers().find(|n| n.message == full_name)
+}
+
+/// A tensor inside a decoded file.
+pub struct NamedTensor<'m, 'a> {
+    pub name: String,
+    pub message: &'m Message<'a>,
+    /// A weight: an ONNX graph initializer, the value of a TensorFlow Const
+    /// node, or the tensor of a tensor file.
+    pub initializer: bool,
+}
+
+impl<'m, 'a> NamedTensor<'m, 'a> {
+    pub fn view(&self, set: &SchemaSet) -> Option<TensorView<'m, 'a>> {
+        tensor_adapter(&self.message.def(set).full_name).map(|a| (a.view)(set, self.message))
+    }
+}
+
+/// Every tensor in `root`, in file order, each once, with its name: the
+/// messages that hold tensors name them (the formats' [`TensorNamer`]s:
+/// an ONNX initializer or Constant by its `name` or the node's output, a
+/// TensorFlow tensor by its node, `node/attr` for an attribute other than
+/// `value`); any other tensor by its own name field, if its adapter has
+/// one; `tensorN` (its place in the list) for a tensor with no name. The
+/// root, when it is a tensor, is a weight.
+pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<NamedTensor<'m, 'a>> {
+    let namers: Vec<(MsgId, &TensorNamer)> = tensor_namers()
+        .filter_map(|n| set.find_message(n.message).map(|id| (id, n)))
+        .collect();
+    let adapters: Vec<(MsgId, &TensorAdapter)> = tensor_adapters()
+        .filter_map(|a| set.find_message(a.message).map(|id| (id, a)))
+        .collect();
+    let mut out: Vec<NamedTensor<'m, 'a>> = Vec::new();
+    // The tensors already listed, by address: one look-up each, so a model
+    // of many tensors is listed in linear time.
+    let mut seen: HashSet<*const Message<'a>> = HashSet::new();
+    let mut push = |name: String, m: &'m Message<'a>, initializer: bool| {
+        if seen.insert(std::ptr::from_ref(m)) {
+            out.push(NamedTensor {
+                name,
+                message: m,
+                initializer,
+            });
+        }
+    };
+    let _ = walk(root, &mut |m: &'m Message<'a>| {
+        if let Some((_, namer)) = namers.iter().find(|(id, _)| *id == m.def) {
+            (namer.names)(set, m, &mut push);
+        } else if let Some((_, adapter)) = adapters.iter().find(|(id, _)| *id == m.def) {
+            let name = adapter
+                .name_field
+                .and_then(|f| m.str(set, f))
+                .unwrap_or("")
+                .to_string();
+            push(name, m, std::ptr::eq(m, root));
+        }
+        Ok(())
+    });
+    for (k, t) in out.iter_mut().enumerate() {
+        if t.name.is_empty() {
+            t.name = format!("tensor{k}");
+        }
+    }
+    out
+}
+
 pub fn find(id: &str) -> Option<&'static Format> {
     REGISTRY.iter().find(|f| f.id == id)
 }
@@ -109,6 +201,68 @@ pub fn find(id: &str) -> Option<&'static Format> {
 pub fn ids() -> Vec<&'static str> {
     REGISTRY.iter().map(|f| f.id).collect()
 }
+
+/// What `--as` names: detection, or one format.
+#[derive(Clone, Copy)]
+pub enum AsFormat {
+    /// Try every format in registry order (`auto`).
+    Auto,
+    Format(&'static Format),
+}
+
+impl AsFormat {
+    /// The word for detection.
+    pub const AUTO: &'static str = "auto";
+
+    /// `auto` or a format id.
+    pub fn parse(s: &str) -> Option<AsFormat> {
+        if s == Self::AUTO {
+            Some(AsFormat::Auto)
+        } else {
+            find(s).map(AsFormat::Format)
+        }
+    }
+
+    /// The word `--as` takes for it.
+    pub fn id(self) -> &'static str {
+        match self {
+            AsFormat::Auto => Self::AUTO,
+            AsFormat::Format(f) => f.id,
+        }
+    }
+
+    /// Every choice: `auto`, then the formats in detection order.
+    pub fn all() -> impl Iterator<Item = AsFormat> {
+        std::iter::once(AsFormat::Auto).chain(REGISTRY.iter().map(AsFormat::Format))
+    }
+
+    /// The named format (None for `auto`).
+    pub fn format(self) -> Option<&'static Format> {
+        match self {
+            AsFormat::Auto => None,
+            AsFormat::Format(f) => Some(f),
+        }
+    }
+
+    /// Whether it names the schemaless reading.
+    pub fn is_schemaless(self) -> bool {
+        self.format().is_some_and(|f| f.id == SCHEMALESS_ID)
+    }
+}
+
+impl std::fmt::Debug for AsFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+impl PartialEq for AsFormat {
+    fn eq(&self, other: &Self) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for AsFormat {}
 
 fn decode_schemaless<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
     if bytes.is_empty() {
@@ -133,17 +287,15 @@ pub fn tensor_problems(body: &Body<'_>) -> Vec<DecodeError> {
         return Vec::new();
     };
     let set = SchemaSet::builtin();
-    let onnx = set.find_message("onnx.TensorProto");
-    let tf = set.find_message("tensorflow.TensorProto");
+    let adapters: Vec<(MsgId, &TensorAdapter)> = tensor_adapters()
+        .filter_map(|a| set.find_message(a.message).map(|id| (id, a)))
+        .collect();
     let mut problems = Vec::new();
-    let _ = onnx::walk(message, &mut |m| {
-        let found = if Some(m.def) == onnx {
-            onnx_tensor::validate(set, m).err()
-        } else if Some(m.def) == tf {
-            tensorflow::validate_tensor(set, m).err()
-        } else {
-            None
-        };
+    let _ = walk(message, &mut |m| {
+        let found = adapters
+            .iter()
+            .find(|(id, _)| *id == m.def)
+            .and_then(|(_, a)| (a.validate)(set, m).err());
         if let Some(e) = found {
             let name = m
                 .str(set, "name")
@@ -184,9 +336,9 @@ pub fn near_misses(
                     | ErrorKind::NegativeDim { .. }
                     | ErrorKind::ElementCountOverflow
             );
-            // A nested tensor (the container fitted) or the tensor file
-            // format itself (its fields all fitted).
-            tensor_rule && (f.id == onnx_tensor::FORMAT.id || e.has_path())
+            // A nested tensor (the container fitted) or a format whose
+            // file is a tensor (its fields all fitted).
+            tensor_rule && (e.has_path() || f.roots.iter().any(|r| tensor_adapter(r).is_some()))
         })
         .map(|(f, e)| {
             let shown = decode_as(f, bytes, opts).is_ok();

@@ -3,26 +3,16 @@
 //! schema table plus the checks below; every tensor inside is validated with
 //! the tensor file's own rules.
 
-use super::base::{Body, Format, FormatOptions, decode_builtin};
+use super::base::{Body, Format, FormatOptions, TensorNamer, TensorSink, decode_builtin};
 use super::onnx_tensor;
 use crate::decode::{DecodeContext, Message, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::schema::SchemaSet;
 use crate::tensor::element_count;
 
-/// Calls `f` on `msg` and every message nested in it.
-pub fn walk<'m, 'a>(
-    msg: &'m Message<'a>,
-    f: &mut dyn FnMut(&'m Message<'a>) -> Result<()>,
-) -> Result<()> {
-    f(msg)?;
-    for field in &msg.fields {
-        if let Value::Message(sub) = &field.value {
-            walk(sub, f)?;
-        }
-    }
-    Ok(())
-}
+/// The walk over a decoded tree (`formats::walk`), where the ONNX views
+/// reach it.
+pub use super::base::walk;
 
 /// Validates every TensorProto and SparseTensorProto inside `msg`.
 pub fn validate_tensors(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
@@ -240,8 +230,8 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
     }
 }
 
-/// A SparseTensorProto: values 1-D [NNZ], indices INT64 [NNZ, rank] or
-/// [NNZ] (linear, ascending), every index inside dims.
+/// A SparseTensorProto: values 1-D `[NNZ]`, indices INT64 `[NNZ, rank]` or
+/// `[NNZ]` (linear, ascending), every index inside dims.
 pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
     let values = m.message(set, "values").ok_or_else(|| {
         DecodeError::rule(
@@ -472,6 +462,120 @@ pub fn decode_container<'a>(type_name: &str, bytes: &'a [u8]) -> Result<Body<'a>
         also: Vec::new(),
     })
 }
+
+/// A tensor's own `name`.
+fn own_name(set: &SchemaSet, t: &Message<'_>) -> String {
+    t.str(set, "name").unwrap_or("").to_string()
+}
+
+/// A graph's initializers, by their names: the model's weights.
+fn graph_tensors<'s, 'm, 'a>(
+    set: &SchemaSet,
+    graph: &'m Message<'a>,
+    sink: &mut TensorSink<'s, 'm, 'a>,
+) {
+    for t in graph.messages(set, "initializer") {
+        sink(own_name(set, t), t, true);
+    }
+}
+
+/// A node's attribute tensors (a Constant's value), by their names, else
+/// by the node's first output.
+fn node_tensors<'s, 'm, 'a>(
+    set: &SchemaSet,
+    node: &'m Message<'a>,
+    sink: &mut TensorSink<'s, 'm, 'a>,
+) {
+    let output = node
+        .field(set, "output")
+        .first()
+        .and_then(|f| match f.value {
+            Value::Bytes(b) => std::str::from_utf8(b).ok(),
+            _ => None,
+        })
+        .unwrap_or("");
+    for a in node.messages(set, "attribute") {
+        if let Some(t) = a.message(set, "t") {
+            let mut name = own_name(set, t);
+            if name.is_empty() {
+                name = output.to_string();
+            }
+            sink(name, t, false);
+        }
+    }
+}
+
+/// The messages of a model that name its tensors.
+const MODEL_NAMERS: &[TensorNamer] = &[
+    TensorNamer {
+        message: "onnx.GraphProto",
+        names: graph_tensors,
+    },
+    TensorNamer {
+        message: "onnx.NodeProto",
+        names: node_tensors,
+    },
+];
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// `sparse FLOAT[4, 4]`, `3 elements`, `holding a value`/`empty`, `INT64
+/// keys, 2 entries`.
+fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
+    match m.def(set).full_name.as_str() {
+        "onnx.SparseTensorProto" => {
+            let elem = m
+                .message(set, "values")
+                .and_then(|v| v.int(set, "data_type"));
+            format!(
+                "sparse {}{}",
+                onnx_tensor::data_type_text(set, elem),
+                onnx_tensor::dims_text(set, m)
+            )
+        }
+        "onnx.SequenceProto" => {
+            let n: usize = SEQUENCE_FIELDS.iter().map(|f| m.field(set, f).len()).sum();
+            plural(n, "element", "elements")
+        }
+        "onnx.OptionalProto" => {
+            let full = OPTIONAL_FIELDS.iter().any(|f| m.has(set, f));
+            if full {
+                "holding a value".into()
+            } else {
+                "empty".into()
+            }
+        }
+        "onnx.MapProto" => {
+            let n = m.scalars(set, "keys").count() + m.field(set, "string_keys").len();
+            format!(
+                "{} keys, {}",
+                onnx_tensor::data_type_text(set, m.int(set, "key_type")),
+                plural(n, "entry", "entries")
+            )
+        }
+        // A model's declared type can make a tensor file one of these.
+        _ => onnx_tensor::summary(set, m),
+    }
+}
+
+/// `12 nodes, 4 initializers`.
+fn model_summary(set: &SchemaSet, m: &Message<'_>) -> String {
+    match m.message(set, "graph") {
+        Some(g) => format!(
+            "{}, {}",
+            plural(g.field(set, "node").len(), "node", "nodes"),
+            plural(
+                g.field(set, "initializer").len(),
+                "initializer",
+                "initializers"
+            )
+        ),
+        None => "no graph".into(),
+    }
+}
+
 /// `onnx-data.proto`: SequenceProto, MapProto and OptionalProto.
 pub const DATA_FILE: (&str, &str) = (
     "onnx-data.proto",
@@ -489,6 +593,8 @@ pub const SEQUENCE: Format = Format {
     roots: &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
     decode: decode_sequence,
     tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+    tensor_namers: &[],
+    summary: container_summary,
     views: &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
 };
 
@@ -500,6 +606,8 @@ pub const SPARSE: Format = Format {
     roots: &["onnx.SparseTensorProto"],
     decode: decode_sparse,
     tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+    tensor_namers: &[],
+    summary: container_summary,
     views: &["onnx.SparseTensorProto"],
 };
 
@@ -511,5 +619,7 @@ pub const MODEL: Format = Format {
     roots: &["onnx.ModelProto"],
     decode: decode_model,
     tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+    tensor_namers: MODEL_NAMERS,
+    summary: model_summary,
     views: &["onnx.ModelProto"],
 };

@@ -1,15 +1,70 @@
-//! ONNX TensorProto: reading a decoded message as a tensor (type, shape,
-//! where the values are) and the validation rules of the .pb tensor file format.
+//! ONNX TensorProto: ONNX's data types, reading a decoded message as a
+//! tensor (type, shape, where the values are) and the validation rules of
+//! the .pb tensor file format.
 
 use super::base::{Body, Format, FormatOptions, TensorAdapter, decode_builtin};
 use crate::decode::{DecodeContext, Field, Message, RawScalars, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::external::ExternalRef;
 use crate::schema::SchemaSet;
-use crate::tensor::{
-    DataType, Elem, TensorData, TensorView, element_count, onnx_type, raw_capacity, raw_size,
-};
+use crate::tensor::{Elem, TensorData, TensorView, element_count, raw_capacity, raw_size};
 use crate::wire::WireType;
+
+/// An ONNX TensorProto.DataType.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DataType {
+    pub code: i32,
+    pub name: &'static str,
+    pub elem: Elem,
+    /// The TensorProto field that holds its values when not in raw_data.
+    pub typed_field: &'static str,
+}
+
+const fn dt(code: i32, name: &'static str, elem: Elem, typed_field: &'static str) -> DataType {
+    DataType {
+        code,
+        name,
+        elem,
+        typed_field,
+    }
+}
+
+/// Every ONNX data type (onnx 1.23), by code.
+pub const ONNX_TYPES: [DataType; 28] = [
+    dt(1, "FLOAT", Elem::F32, "float_data"),
+    dt(2, "UINT8", Elem::U8, "int32_data"),
+    dt(3, "INT8", Elem::I8, "int32_data"),
+    dt(4, "UINT16", Elem::U16, "int32_data"),
+    dt(5, "INT16", Elem::I16, "int32_data"),
+    dt(6, "INT32", Elem::I32, "int32_data"),
+    dt(7, "INT64", Elem::I64, "int64_data"),
+    dt(8, "STRING", Elem::Str, "string_data"),
+    dt(9, "BOOL", Elem::Bool, "int32_data"),
+    dt(10, "FLOAT16", Elem::F16, "int32_data"),
+    dt(11, "DOUBLE", Elem::F64, "double_data"),
+    dt(12, "UINT32", Elem::U32, "uint64_data"),
+    dt(13, "UINT64", Elem::U64, "uint64_data"),
+    dt(14, "COMPLEX64", Elem::C64, "float_data"),
+    dt(15, "COMPLEX128", Elem::C128, "double_data"),
+    dt(16, "BFLOAT16", Elem::BF16, "int32_data"),
+    dt(17, "FLOAT8E4M3FN", Elem::F8E4M3FN, "int32_data"),
+    dt(18, "FLOAT8E4M3FNUZ", Elem::F8E4M3FNUZ, "int32_data"),
+    dt(19, "FLOAT8E5M2", Elem::F8E5M2, "int32_data"),
+    dt(20, "FLOAT8E5M2FNUZ", Elem::F8E5M2FNUZ, "int32_data"),
+    dt(21, "UINT4", Elem::U4, "int32_data"),
+    dt(22, "INT4", Elem::I4, "int32_data"),
+    dt(23, "FLOAT4E2M1", Elem::F4E2M1, "int32_data"),
+    dt(24, "FLOAT8E8M0", Elem::F8E8M0, "int32_data"),
+    dt(25, "UINT2", Elem::U2, "int32_data"),
+    dt(26, "INT2", Elem::I2, "int32_data"),
+    dt(27, "FLOAT6E2M3", Elem::F6E2M3, "int32_data"),
+    dt(28, "FLOAT6E3M2", Elem::F6E3M2, "int32_data"),
+];
+
+pub fn onnx_type(code: i64) -> Option<&'static DataType> {
+    let i = usize::try_from(code.checked_sub(1)?).ok()?;
+    ONNX_TYPES.get(i)
+}
 
 /// The fields of TensorProto that can hold elements.
 pub const VALUE_FIELDS: &[&str] = &[
@@ -357,12 +412,44 @@ pub const SCHEMA_FILE: (&str, &str) = (
     include_str!("../../schemas/onnx-tensor.proto"),
 );
 
+/// A data type code's name (`FLOAT`), or the number when it has none.
+pub fn data_type_text(set: &SchemaSet, code: Option<i64>) -> String {
+    let code = code.unwrap_or(0);
+    set.find_enum("onnx.TensorProto.DataType")
+        .and_then(|e| set.enum_def(e).name_of(code).map(str::to_string))
+        .unwrap_or_else(|| code.to_string())
+}
+
+/// The `dims` of a message as written: `[3, 4, 5]`.
+pub fn dims_text(set: &SchemaSet, msg: &Message<'_>) -> String {
+    let d: Vec<String> = msg
+        .scalars(set, "dims")
+        .filter_map(|d| d.as_i64())
+        .map(|d| d.to_string())
+        .collect();
+    format!("[{}]", d.join(", "))
+}
+
+/// `FLOAT[3, 4, 5]`; empty for a message that is not a TensorProto.
+pub fn summary(set: &SchemaSet, msg: &Message<'_>) -> String {
+    if msg.def(set).full_name != TENSOR_ADAPTER.message {
+        return String::new();
+    }
+    format!(
+        "{}{}",
+        data_type_text(set, msg.int(set, "data_type")),
+        dims_text(set, msg)
+    )
+}
+
 /// The tensor message of every ONNX format.
 pub const TENSOR_ADAPTER: TensorAdapter = TensorAdapter {
     message: "onnx.TensorProto",
     value_fields: VALUE_FIELDS,
     header_fields: &["dims", "data_type"],
+    name_field: Some("name"),
     view,
+    validate,
     warning,
 };
 
@@ -374,6 +461,8 @@ pub const FORMAT: Format = Format {
     roots: &["onnx.TensorProto"],
     decode,
     tensor_adapters: &[TENSOR_ADAPTER],
+    tensor_namers: &[],
+    summary,
     views: &[],
 };
 

@@ -1,9 +1,10 @@
 //! TensorFlow formats: SavedModel (`saved_model.pb`) and GraphDef (frozen
 //! graphs), and TensorFlow's own TensorProto with its padding rule.
 
-use super::base::{Body, Format, FormatOptions, TensorAdapter, decode_builtin};
-use super::onnx::walk;
-use crate::decode::{DecodeContext, Field, Message, RawScalars};
+use super::base::{
+    Body, Format, FormatOptions, TensorAdapter, TensorNamer, TensorSink, decode_builtin, walk,
+};
+use crate::decode::{DecodeContext, Field, Message, RawScalars, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::schema::SchemaSet;
 use crate::tensor::{Elem, TensorData, TensorView, element_count, raw_size};
@@ -405,14 +406,70 @@ pub const SAVED_MODEL_FILE: (&str, &str) = (
     include_str!("../../schemas/tf-saved-model.proto"),
 );
 
-/// TensorFlow's tensor message.
+/// TensorFlow's tensor message (it has no name: its node names it).
 pub const TENSOR_ADAPTER: TensorAdapter = TensorAdapter {
     message: "tensorflow.TensorProto",
     value_fields: VALUE_FIELDS,
     header_fields: &["dtype", "tensor_shape"],
+    name_field: None,
     view,
+    validate: validate_tensor,
     warning: |_, _| None,
 };
+
+/// A node's attribute tensors: the `value` of a node is named by the node
+/// (a weight when the node is a Const), any other attribute `node/attr`.
+fn node_tensors<'s, 'm, 'a>(
+    set: &SchemaSet,
+    node: &'m Message<'a>,
+    sink: &mut TensorSink<'s, 'm, 'a>,
+) {
+    let node_name = node.str(set, "name").unwrap_or("");
+    let is_const = node.str(set, "op") == Some("Const");
+    for entry in node.messages(set, "attr") {
+        // A map entry: key 1, value 2.
+        let def = entry.def(set);
+        let key = def
+            .field_by_number(1)
+            .and_then(|(slot, _)| entry.slot(slot).last())
+            .and_then(|f| match f.value {
+                Value::Bytes(b) => std::str::from_utf8(b).ok(),
+                _ => None,
+            })
+            .unwrap_or("");
+        let value = def
+            .field_by_number(2)
+            .and_then(|(slot, _)| entry.slot(slot).last())
+            .and_then(|f| match &f.value {
+                Value::Message(v) => Some(v.as_ref()),
+                _ => None,
+            });
+        if let Some(t) = value.and_then(|v| v.message(set, "tensor")) {
+            let name = if key == "value" {
+                node_name.to_string()
+            } else {
+                format!("{node_name}/{key}")
+            };
+            sink(name, t, is_const && key == "value");
+        }
+    }
+}
+
+/// The message of every TensorFlow format that names its tensors.
+const NAMERS: &[TensorNamer] = &[TensorNamer {
+    message: "tensorflow.NodeDef",
+    names: node_tensors,
+}];
+
+/// `12 nodes`.
+fn graph_summary(set: &SchemaSet, m: &Message<'_>) -> String {
+    format!("{} nodes", m.field(set, "node").len())
+}
+
+/// `1 meta graphs`.
+fn saved_model_summary(set: &SchemaSet, m: &Message<'_>) -> String {
+    format!("{} meta graphs", m.field(set, "meta_graphs").len())
+}
 
 /// A SavedModel (`saved_model.pb`).
 pub const SAVED_MODEL: Format = Format {
@@ -422,6 +479,8 @@ pub const SAVED_MODEL: Format = Format {
     roots: &["tensorflow.SavedModel"],
     decode: decode_saved_model,
     tensor_adapters: &[TENSOR_ADAPTER],
+    tensor_namers: NAMERS,
+    summary: saved_model_summary,
     views: &["tensorflow.SavedModel"],
 };
 
@@ -433,5 +492,7 @@ pub const GRAPH_DEF: Format = Format {
     roots: &["tensorflow.GraphDef"],
     decode: decode_graph_def,
     tensor_adapters: &[TENSOR_ADAPTER],
+    tensor_namers: NAMERS,
+    summary: graph_summary,
     views: &["tensorflow.GraphDef"],
 };

@@ -7,11 +7,11 @@ use super::http::{Request, Response};
 use super::state::State;
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::DecodeError;
-use crate::formats::{self, Body, Decoded, FormatOptions};
+use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions};
 use crate::render::{RenderOptions, json, tensor_adapter, text};
 use crate::schema::SchemaSet;
 use crate::tensor::{Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values};
-use crate::{npy, picture, stats};
+use crate::{picture, stats};
 use std::io::Write;
 use std::sync::Arc;
 
@@ -148,16 +148,30 @@ enum Failure {
 /// decodes it.
 fn decode<'a>(req: &Request, bytes: &'a [u8]) -> Result<Decoded<'a>, Failure> {
     let fopts = FormatOptions::default();
-    match req.param("as").unwrap_or("auto") {
-        "auto" => formats::detect(bytes, &fopts).map_err(Failure::Rejected),
-        id => match formats::find(id) {
-            Some(f) => formats::decode_as(f, bytes, &fopts).map_err(|e| Failure::NotThis(f.id, e)),
-            None => Err(Failure::BadFormat(format!(
-                "unknown format {id:?}; one of: auto, {}",
-                formats::ids().join(", ")
-            ))),
-        },
+    match AsFormat::parse(asked(req)) {
+        Some(AsFormat::Auto) => formats::detect(bytes, &fopts).map_err(Failure::Rejected),
+        Some(AsFormat::Format(f)) => {
+            formats::decode_as(f, bytes, &fopts).map_err(|e| Failure::NotThis(f.id, e))
+        }
+        None => Err(Failure::BadFormat(format!(
+            "unknown format {:?}; one of: {}",
+            asked(req),
+            AsFormat::all()
+                .map(AsFormat::id)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
     }
+}
+
+/// The `as` parameter: `auto` or a format id (`auto` when absent).
+fn asked(req: &Request) -> &str {
+    req.param("as").unwrap_or(AsFormat::AUTO)
+}
+
+/// Whether the format is detected (`as` absent or `auto`).
+fn detected(req: &Request) -> bool {
+    asked(req) == AsFormat::AUTO
 }
 
 fn failure_json(w: &mut Vec<u8>, f: &Failure) {
@@ -213,7 +227,7 @@ fn tensor_entries(decoded: &Decoded<'_>) -> Vec<TensorEntry> {
     let Body::Message { message, .. } = &decoded.body else {
         return Vec::new();
     };
-    npy::named_tensors(set, message)
+    formats::named_tensors(set, message)
         .into_iter()
         .map(|t| TensorEntry {
             name: t.name,
@@ -290,7 +304,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
     let _ = write!(w, ", \"name\": ");
     let _ = json::string(&mut w, &file.name);
     let _ = write!(w, ", \"size\": {}}}, \"as\": ", bytes.len());
-    let _ = json::string(&mut w, req.param("as").unwrap_or("auto"));
+    let _ = json::string(&mut w, asked(req));
     let _ = write!(w, ", \"formats\": [");
     for (i, f) in formats::REGISTRY.iter().enumerate() {
         if i > 0 {
@@ -328,7 +342,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
     }
     let _ = write!(w, "], \"notes\": [");
     let mut notes: Vec<String> = Vec::new();
-    if decoded.format.id == formats::SCHEMALESS_ID && req.param("as").unwrap_or("auto") == "auto" {
+    if decoded.format.id == formats::SCHEMALESS_ID && detected(req) {
         for (f, e, shown) in formats::near_misses(&decoded, bytes, &FormatOptions::default()) {
             let hint = if shown {
                 format!(" ({} shows it anyway)", f.id)
@@ -340,7 +354,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
     }
     // Only a format named with `as` can take a file whose tensors break
     // its rules (as on the command line).
-    if req.param("as").unwrap_or("auto") != "auto" {
+    if !detected(req) {
         for problem in formats::tensor_problems(&decoded.body) {
             notes.push(format!("shown as {} anyway: {problem}", decoded.format.id));
         }
@@ -354,7 +368,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
     let _ = write!(w, "], \"tensors\": [");
     let set = SchemaSet::builtin();
     if let Body::Message { message, .. } = &decoded.body {
-        let named = npy::named_tensors(set, message);
+        let named = formats::named_tensors(set, message);
         // The tensor index, kept for the requests for values that follow.
         let entries = named
             .iter()
@@ -367,10 +381,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
             })
             .collect();
         if let Ok(mut c) = file.cache.lock() {
-            c.insert(
-                req.param("as").unwrap_or("auto").to_string(),
-                Arc::new(entries),
-            );
+            c.insert(asked(req).to_string(), Arc::new(entries));
         }
         for (i, t) in named.iter().enumerate() {
             if i > 0 {
@@ -567,7 +578,7 @@ struct TensorRef<'r, 'm, 'a> {
 
 /// The tensor index of a file read as `as`, made once per file and format.
 fn file_entries(req: &Request, file: &OpenFile) -> Result<Arc<Vec<TensorEntry>>, Response> {
-    let key = req.param("as").unwrap_or("auto").to_string();
+    let key = asked(req).to_string();
     if let Some(e) = file.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return Ok(e);
     }
