@@ -424,7 +424,8 @@ pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<Name
             }
         };
     // A tensor's own name, where its message has one (ONNX's does).
-    let own_name = |m: &Message<'a>| -> String { m.str(set, "name").unwrap_or("").to_string() };
+    let own_name =
+        |m: &Message<'a>| -> String { m.probe_str(set, "name").unwrap_or("").to_string() };
     let _ = walk(root, &mut |m: &'m Message<'a>| {
         if Some(m.def) == graph {
             for t in m.messages(set, "initializer") {

@@ -146,7 +146,7 @@ pub fn tensor_problems(body: &Body<'_>) -> Vec<DecodeError> {
         };
         if let Some(e) = found {
             let name = m
-                .str(set, "name")
+                .probe_str(set, "name")
                 .filter(|n| !n.is_empty())
                 .map(|n| format!("tensor {n:?}"));
             problems.push(match name {
