@@ -24,8 +24,6 @@ use std::io::{self, Write};
 /// Values printed on the header line when a 1-D tensor has at most this many
 /// to show; longer previews go in rows.
 const INLINE_VALUES: usize = 10;
-/// Items of a repeated attribute shown when `--values` is not given.
-const LIST_ITEMS: u64 = 64;
 
 use super::fmt::indent;
 
@@ -924,7 +922,7 @@ fn value_info(
         }
         None => writeln!(w, "{}: (no type)", name_text(name))?,
     }
-    doc_line(w, &mut vi, depth + 1)?;
+    doc_line(w, &mut vi, depth + 1, opts)?;
     metadata_line(w, &mut vi, depth + 1, opts)?;
     vi.rest(w, depth + 1, opts)
 }
@@ -1004,7 +1002,7 @@ fn value_of<'s, 'm, 'a>(
 ) -> String {
     let set = s.set();
     let a = s.take(field);
-    let limit = opts.values.unwrap_or(LIST_ITEMS);
+    let limit = super::elide::list_limit(opts);
     let list = |items: Vec<String>, total: usize| -> String {
         let more = total.saturating_sub(items.len());
         if more > 0 {
@@ -1020,7 +1018,9 @@ fn value_of<'s, 'm, 'a>(
             other => format!("{other:?}"),
         }),
         "i" => a.int(set, "i").map_or("?".into(), |v| v.to_string()),
-        "s" => a.bytes(set, "s").map_or("?".into(), quoted),
+        "s" => a
+            .bytes(set, "s")
+            .map_or("?".into(), |s| super::elide::quoted_long(s, opts)),
         "floats" => {
             let all: Vec<String> = a
                 .scalars(set, "floats")
@@ -1044,7 +1044,11 @@ fn value_of<'s, 'm, 'a>(
         "strings" => {
             let all = strings(set, a, "strings");
             let n = all.len();
-            list(all.into_iter().take(take).map(quoted).collect(), n)
+            let items = all.into_iter().take(take);
+            list(
+                items.map(|s| super::elide::quoted_long(s, opts)).collect(),
+                n,
+            )
         }
         "t" | "tensors" => {
             let ts: Vec<&'m Message<'a>> = a.messages(set, field).collect();
@@ -1200,7 +1204,7 @@ fn node(
         write!(w, "  # {}", name_text(name))?;
     }
     writeln!(w)?;
-    doc_line(w, &mut n, depth + 1)?;
+    doc_line(w, &mut n, depth + 1, opts)?;
     metadata_line(w, &mut n, depth + 1, opts)?;
     write_later(w, set, &later, depth + 1, opts)?;
     n.rest(w, depth + 1, opts)
@@ -1279,10 +1283,7 @@ fn graph(
     }
     writeln!(w, ")")?;
     let d = depth + 1;
-    if let Some(doc) = g.bytes("doc_string") {
-        indent(w, d)?;
-        writeln!(w, "doc: {}", quoted(doc))?;
-    }
+    doc_line(w, &mut g, d, opts)?;
     metadata_line(w, &mut g, d, opts)?;
     for (title, field) in [
         ("inputs", "input"),
@@ -1355,12 +1356,17 @@ fn pair_text(set: &SchemaSet, e: &Message<'_>, opts: &RenderOptions) -> String {
     s
 }
 
-/// `doc: "..."` when the message has a doc_string.
-fn doc_line(w: &mut dyn Write, m: &mut Shown<'_, '_, '_>, depth: usize) -> io::Result<()> {
+/// `doc: "..."` when the message has a doc_string (a long one cut).
+fn doc_line(
+    w: &mut dyn Write,
+    m: &mut Shown<'_, '_, '_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     match m.bytes("doc_string") {
         Some(doc) => {
             indent(w, depth)?;
-            writeln!(w, "doc: {}", quoted(doc))
+            writeln!(w, "doc: {}", super::elide::quoted_long(doc, opts))
         }
         None => Ok(()),
     }
@@ -1642,10 +1648,7 @@ fn function(
     writeln!(w)?;
     let d = depth + 1;
     write_later(w, set, &later, d, opts)?;
-    if let Some(doc) = f.bytes("doc_string") {
-        indent(w, d)?;
-        writeln!(w, "doc: {}", quoted(doc))?;
-    }
+    doc_line(w, &mut f, d, opts)?;
     let opsets = opsets_text(&mut f);
     if !opsets.is_empty() {
         indent(w, d)?;

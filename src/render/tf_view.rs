@@ -339,7 +339,9 @@ fn list_value<'m, 'a>(
     for (k, f) in list.messages(set, "func").enumerate() {
         items.push(func_text(cx, &format!("{label}[{k}]"), f, blocks));
     }
-    format!("[{}]", items.join(", "))
+    let total = items.len() as u64;
+    items.truncate(usize::try_from(super::elide::list_limit(cx.opts)).unwrap_or(usize::MAX));
+    super::elide::bracketed(&items, total)
 }
 
 /// A NameAttrList: `Name{k=v, ...}` (just `Name` without attributes).
@@ -574,7 +576,7 @@ fn versions(w: &mut dyn Write, cx: &Ctx<'_>, v: &Message<'_>, depth: usize) -> i
 
 /// `name: type` of an OpDef.ArgDef: a dtype, a type attr, `N*T` for a
 /// number attr, a type-list attr; `ref`, resource handle data, full type.
-fn arg_text(a: &mut Shown<'_, '_, '_>) -> String {
+fn arg_text(a: &mut Shown<'_, '_, '_>, opts: &RenderOptions) -> String {
     let set = a.set();
     // Each way of naming the type is read (and so marked printed) only
     // when the ones before it are absent: one set beside it shows raw.
@@ -610,21 +612,27 @@ fn arg_text(a: &mut Shown<'_, '_, '_>) -> String {
     }
     let mut s = format!("{}: {ty}", plain(a.str("name").unwrap_or("")));
     if let Some(d) = a.str("description").filter(|s| !s.is_empty()) {
-        s.push_str(&format!(" # {}", quoted_str(d)));
+        s.push_str(&format!(
+            " # {}",
+            super::elide::quoted_long(d.as_bytes(), opts)
+        ));
     }
     s
 }
 
 /// `Name(a: T, b: DT_INT32) -> (y: T), control outputs [..] [stateful]`,
 /// and the arguments with the fields the line shows marked printed.
-fn op_signature<'s, 'm, 'a>(op: &mut Shown<'s, 'm, 'a>) -> (String, Vec<Shown<'s, 'm, 'a>>) {
+fn op_signature<'s, 'm, 'a>(
+    op: &mut Shown<'s, 'm, 'a>,
+    opts: &RenderOptions,
+) -> (String, Vec<Shown<'s, 'm, 'a>>) {
     let set = op.set();
     let mut args = Vec::new();
     let mut texts = |field: &str| -> String {
         let mut out = Vec::new();
         for a in op.messages(field) {
             let mut a = Shown::new(set, a);
-            out.push(arg_text(&mut a));
+            out.push(arg_text(&mut a, opts));
             args.push(a);
         }
         out.join(", ")
@@ -682,7 +690,10 @@ fn attr_def<'m, 'a>(
         ));
     }
     if let Some(d) = a.str("description").filter(|s| !s.is_empty()) {
-        s.push_str(&format!(" # {}", quoted_str(d)));
+        s.push_str(&format!(
+            " # {}",
+            super::elide::quoted_long(d.as_bytes(), cx.opts)
+        ));
     }
     s
 }
@@ -698,7 +709,7 @@ fn op_def(
     let set = cx.set;
     let mut op = Shown::new(set, op);
     indent(w, depth)?;
-    let (signature, args) = op_signature(&mut op);
+    let (signature, args) = op_signature(&mut op, cx.opts);
     writeln!(w, "{what}{signature}")?;
     let mut blocks = Vec::new();
     let mut attr_defs: Vec<Shown<'_, '_, '_>> = op
