@@ -109,3 +109,28 @@ fn values_n_cuts_lists_at_n() {
     let (text, _) = render(&bytes, &opts);
     assert!(text.contains("[0, 1, 2, … 97 more]"), "{text}");
 }
+
+/// A SavedModel whose concrete function is bound to 100 inputs.
+fn saved_model() -> Vec<u8> {
+    let bound: Vec<u64> = (0..100).collect();
+    let f = Msg::new().packed_varints(2, &bound);
+    let og = Msg::new().message(2, &Msg::new().string(1, "f").message(2, &f));
+    let mg = Msg::new().len_field(2, &[]).message(7, &og);
+    Msg::new().int(1, 1).message(2, &mg).buf
+}
+
+#[test]
+fn long_integer_lists_of_a_view_are_cut() {
+    let bytes = saved_model();
+    let saved_model = |opts: &RenderOptions| {
+        let format = formats::find("tf-saved-model").unwrap();
+        let decoded = formats::decode_as(format, &bytes, &FormatOptions::default()).unwrap();
+        common::render(&decoded, opts).0
+    };
+    let out = saved_model(&RenderOptions::default());
+    let line = out.lines().find(|l| l.contains("bound inputs")).unwrap();
+    assert!(line.ends_with(", 62, 63, … 36 more]"), "{line}");
+    snap("bound_inputs", line);
+    let all = saved_model(&all_values());
+    assert!(all.contains(", 98, 99]"), "{all}");
+}

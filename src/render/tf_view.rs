@@ -164,6 +164,20 @@ fn shape_text(set: &SchemaSet, shape: Option<&Message<'_>>) -> String {
     format!("[{}]", dims.join(", "))
 }
 
+/// A repeated integer field as `[1, 2, … N more]`, cut at `--values N`
+/// items (64 without it; `--values all` shows every one).
+fn int_list(cx: &Ctx<'_>, values: Vec<ScalarValue>) -> String {
+    let total = values.len() as u64;
+    let limit = usize::try_from(super::elide::list_limit(cx.opts)).unwrap_or(usize::MAX);
+    let items: Vec<String> = values
+        .into_iter()
+        .filter_map(ScalarValue::as_i64)
+        .take(limit)
+        .map(|x| x.to_string())
+        .collect();
+    super::elide::bracketed(&items, total)
+}
+
 fn float_text(v: f64) -> String {
     format!("{v:?}")
 }
@@ -558,14 +572,9 @@ fn versions(w: &mut dyn Write, cx: &Ctx<'_>, v: &Message<'_>, depth: usize) -> i
         v.int("producer").unwrap_or(0),
         v.int("min_consumer").unwrap_or(0)
     )?;
-    let bad: Vec<String> = v
-        .scalars("bad_consumers")
-        .into_iter()
-        .filter_map(|x| x.as_i64())
-        .map(|x| x.to_string())
-        .collect();
+    let bad = v.scalars("bad_consumers");
     if !bad.is_empty() {
-        write!(w, ", bad_consumers [{}]", bad.join(", "))?;
+        write!(w, ", bad_consumers {}", int_list(cx, bad))?;
     }
     writeln!(w)?;
     v.rest(w, depth + 1, cx.opts)
@@ -1186,15 +1195,10 @@ fn object_graph(w: &mut dyn Write, cx: &Ctx<'_>, og: &Message<'_>) -> io::Result
             continue;
         };
         let mut f = Shown::new(set, f);
-        let bound: Vec<String> = f
-            .scalars("bound_inputs")
-            .into_iter()
-            .filter_map(|v| v.as_i64())
-            .map(|v| v.to_string())
-            .collect();
+        let bound = f.scalars("bound_inputs");
         write!(w, "      {name}")?;
         if !bound.is_empty() {
-            write!(w, "  bound inputs: nodes [{}]", bound.join(", "))?;
+            write!(w, "  bound inputs: nodes {}", int_list(cx, bound))?;
         }
         writeln!(w)?;
         if let Some(s) = f.message("canonicalized_input_signature") {
