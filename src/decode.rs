@@ -685,12 +685,49 @@ impl<'a> Message<'a> {
         self.fields.get(start..end).unwrap_or(&[])
     }
 
-    /// The occurrences of the named field (empty when absent or unknown).
+    /// The slot and definition of a field the caller knows the message has.
+    /// Every named accessor goes through here: in debug builds (tests) a
+    /// name the message's schema table does not hold fails at once, so a
+    /// field renamed in a schema cannot silently drop out of a view.
+    fn lookup<'s>(&self, set: &'s SchemaSet, name: &str) -> Option<(usize, &'s FieldDef)> {
+        let found = self.def(set).field_by_name(name);
+        debug_assert!(
+            found.is_some(),
+            "{} has no field {name}",
+            self.def(set).full_name
+        );
+        found
+    }
+
+    /// The occurrences of the named field (empty when absent). The name
+    /// must be a field of the message's type (checked in debug builds).
     pub fn field(&self, set: &SchemaSet, name: &str) -> &[Field<'a>] {
+        match self.lookup(set, name) {
+            Some((slot, _)) => self.slot(slot),
+            None => &[],
+        }
+    }
+
+    /// Like [`Message::field`], for a name that may not be a field of the
+    /// message's type (user schemas, names built from data): empty then.
+    pub fn probe_field(&self, set: &SchemaSet, name: &str) -> &[Field<'a>] {
         match self.def(set).field_by_name(name) {
             Some((slot, _)) => self.slot(slot),
             None => &[],
         }
+    }
+
+    /// Like [`Message::str`], for a name that may not be a field of the
+    /// message's type (a tensor's own name, which only ONNX's has).
+    pub fn probe_str(&self, set: &SchemaSet, name: &str) -> Option<&'a str> {
+        self.probe_field(set, name)
+            .iter()
+            .rev()
+            .find_map(|f| match f.value {
+                Value::Bytes(b) => Some(b),
+                _ => None,
+            })
+            .and_then(|b| std::str::from_utf8(b).ok())
     }
 
     pub fn has(&self, set: &SchemaSet, name: &str) -> bool {
@@ -729,8 +766,10 @@ impl<'a> Message<'a> {
         set: &'f SchemaSet,
         name: &str,
     ) -> impl Iterator<Item = ScalarValue> + 'f {
-        let fdef = self.def(set).field_by_name(name).map(|(_, f)| f.ty);
-        let occurrences = self.field(set, name);
+        let (occurrences, fdef) = match self.lookup(set, name) {
+            Some((slot, f)) => (self.slot(slot), Some(f.ty)),
+            None => (&[][..], None),
+        };
         occurrences.iter().flat_map(move |f| {
             let ty = fdef.unwrap_or(FieldType::Scalar(Scalar::UInt64));
             RawScalars::new(&f.value, ty.wire_type()).map(move |raw| ScalarValue::from_raw(ty, raw))

@@ -331,10 +331,12 @@ fn expected_kind(
                 (pdef.full_name.as_str(), fdef.name.as_str()),
                 ("onnx.TensorProto", "raw_data") | ("tensorflow.TensorProto", "tensor_content")
             );
-            let dtype = parent
-                .int(set, "data_type")
-                .or_else(|| parent.int(set, "dtype"))
-                .unwrap_or(0);
+            let dtype = match pdef.full_name.as_str() {
+                "onnx.TensorProto" => parent.int(set, "data_type"),
+                "tensorflow.TensorProto" => parent.int(set, "dtype"),
+                _ => None,
+            }
+            .unwrap_or(0);
             // One-byte elements below 0x80 are each their own varint: the
             // packed-varint reading shows the right values.
             let one_byte = matches!(

@@ -295,10 +295,11 @@ pub fn tensor_problems(body: &Body<'_>) -> Vec<DecodeError> {
         let found = adapters
             .iter()
             .find(|(id, _)| *id == m.def)
-            .and_then(|(_, a)| (a.validate)(set, m).err());
-        if let Some(e) = found {
-            let name = m
-                .str(set, "name")
+            .and_then(|(_, a)| (a.validate)(set, m).err().map(|e| (a, e)));
+        if let Some((adapter, e)) = found {
+            let name = adapter
+                .name_field
+                .and_then(|f| m.str(set, f))
                 .filter(|n| !n.is_empty())
                 .map(|n| format!("tensor {n:?}"));
             problems.push(match name {

@@ -68,6 +68,25 @@ pub fn list_long(items: &[String], sep: &str, opts: &RenderOptions) -> String {
     )
 }
 
+/// Items of a repeated field shown when `--values` is not given.
+pub const LIST_ITEMS: u64 = 64;
+
+/// How many items of a repeated field a text view shows: `--values N`
+/// items, [`LIST_ITEMS`] without it, every one with `--values all`.
+pub fn list_limit(opts: &RenderOptions) -> u64 {
+    opts.values.unwrap_or(LIST_ITEMS)
+}
+
+/// `[a, b, … N more]`: the first items of a list of `total` items.
+pub fn bracketed(items: &[String], total: u64) -> String {
+    let more = total.saturating_sub(items.len() as u64);
+    if more > 0 {
+        format!("[{}, … {} more]", items.join(", "), grouped(more))
+    } else {
+        format!("[{}]", items.join(", "))
+    }
+}
+
 /// Values a preview line holds at most.
 pub const PER_LINE: u64 = 10;
 
@@ -168,6 +187,24 @@ mod tests {
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(65848), "65,848");
         assert_eq!(grouped(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn long_things_are_cut_unless_all_is_asked() {
+        let opts = RenderOptions::default();
+        let all = RenderOptions {
+            values: Some(u64::MAX),
+            ..Default::default()
+        };
+        let long = "x".repeat(LONG_TEXT + 1);
+        let cut = quoted_long(long.as_bytes(), &opts);
+        assert!(cut.contains("57 of 257 characters left out"), "{cut}");
+        assert_eq!(quoted_long(long.as_bytes(), &all).len(), LONG_TEXT + 3);
+        assert_eq!(list_limit(&opts), LIST_ITEMS);
+        assert_eq!(list_limit(&all), u64::MAX);
+        let items = vec!["1".to_string(), "2".to_string()];
+        assert_eq!(bracketed(&items, 2), "[1, 2]");
+        assert_eq!(bracketed(&items, 1002), "[1, 2, … 1,000 more]");
     }
 
     #[test]

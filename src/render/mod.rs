@@ -7,6 +7,7 @@ pub mod fmt;
 pub mod json;
 pub mod onnx_view;
 pub mod schemaless;
+pub mod shown;
 pub mod stats_view;
 pub mod text;
 pub mod tf_view;

@@ -11,9 +11,10 @@
 use super::fmt::{
     element_text, hex_preview, is_unsafe_char, plain, plain_bytes, quoted, quoted_str,
 };
+use super::shown::Shown;
 use super::tree::{DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, flush_line, message_fields};
 use super::{LoadedValues, RenderOptions, for_each_element, load_values};
-use crate::decode::{Field, Message, Value};
+use crate::decode::{Message, Value};
 use crate::formats::onnx_tensor;
 use crate::schema::{MsgId, SchemaSet};
 use crate::tensor::{Elem, Element, Elements, Source, TensorData, TensorView, element_count};
@@ -23,8 +24,6 @@ use std::io::{self, Write};
 /// Values printed on the header line when a 1-D tensor has at most this many
 /// to show; longer previews go in rows.
 const INLINE_VALUES: usize = 10;
-/// Items of a repeated attribute shown when `--values` is not given.
-const LIST_ITEMS: u64 = 64;
 
 use super::fmt::indent;
 
@@ -75,115 +74,6 @@ fn is(set: &SchemaSet, msg: &Message<'_>, full_name: &str) -> bool {
 
 fn msg_id(set: &SchemaSet, full_name: &str) -> Option<MsgId> {
     set.find_message(full_name)
-}
-
-/// Prints the fields of `msg` that the view did not show (by name) and any
-/// unknown fields, with the generic field tree.
-fn rest(
-    w: &mut dyn Write,
-    set: &SchemaSet,
-    msg: &Message<'_>,
-    shown: &[&str],
-    depth: usize,
-    opts: &RenderOptions,
-) -> io::Result<()> {
-    let leftover = leftover(set, msg, shown);
-    if leftover.fields.is_empty() {
-        return Ok(());
-    }
-    message_fields(w, set, &leftover, depth, opts)
-}
-
-fn leftover<'a>(set: &SchemaSet, msg: &Message<'a>, shown: &[&str]) -> Message<'a> {
-    let def = msg.def(set);
-    let fields: Vec<Field<'a>> = msg
-        .fields
-        .iter()
-        .filter(|f| match f.slot.and_then(|s| def.fields.get(s)) {
-            Some(fdef) => !shown.contains(&fdef.name.as_str()),
-            None => true,
-        })
-        .cloned()
-        .collect();
-    Message {
-        def: msg.def,
-        offset: msg.offset,
-        end: msg.end,
-        fields,
-    }
-}
-
-/// A message and the fields of it a view has printed so far. Each accessor
-/// marks the field it reads as printed; `rest` prints every other field (and
-/// unknown fields) raw, so whatever the view did not print is not lost.
-struct Shown<'s, 'm, 'a> {
-    set: &'s SchemaSet,
-    msg: &'m Message<'a>,
-    taken: Vec<&'static str>,
-}
-
-impl<'s, 'm, 'a> Shown<'s, 'm, 'a> {
-    fn new(set: &'s SchemaSet, msg: &'m Message<'a>) -> Self {
-        Shown {
-            set,
-            msg,
-            taken: Vec::new(),
-        }
-    }
-
-    /// Marks `name` printed and gives the message to read it from (for
-    /// helpers that take the message).
-    fn take(&mut self, name: &'static str) -> &'m Message<'a> {
-        debug_assert!(
-            self.msg.def(self.set).field_by_name(name).is_some(),
-            "{} has no field {name}",
-            self.msg.def(self.set).full_name
-        );
-        if !self.taken.contains(&name) {
-            self.taken.push(name);
-        }
-        self.msg
-    }
-
-    fn int(&mut self, name: &'static str) -> Option<i64> {
-        self.take(name).int(self.set, name)
-    }
-
-    fn bytes(&mut self, name: &'static str) -> Option<&'a [u8]> {
-        self.take(name).bytes(self.set, name)
-    }
-
-    fn has(&mut self, name: &'static str) -> bool {
-        self.take(name).has(self.set, name)
-    }
-
-    fn message(&mut self, name: &'static str) -> Option<&'m Message<'a>> {
-        self.take(name).message(self.set, name)
-    }
-
-    fn messages(&mut self, name: &'static str) -> Vec<&'m Message<'a>> {
-        self.take(name).messages(self.set, name).collect()
-    }
-
-    /// Whether any field is left to print raw.
-    fn has_rest(&self) -> bool {
-        has_rest(self.set, self.msg, &self.taken)
-    }
-
-    /// Prints the fields not marked, with the generic field tree.
-    fn rest(&self, w: &mut dyn Write, depth: usize, opts: &RenderOptions) -> io::Result<()> {
-        rest(w, self.set, self.msg, &self.taken, depth, opts)
-    }
-}
-
-fn has_rest(set: &SchemaSet, msg: &Message<'_>, shown: &[&str]) -> bool {
-    let def = msg.def(set);
-    msg.fields
-        .iter()
-        .any(|f| match f.slot.and_then(|s| def.fields.get(s)) {
-            Some(fdef) => !shown.contains(&fdef.name.as_str()),
-            None => true,
-        })
 }
 
 fn enum_name(set: &SchemaSet, enum_name: &str, n: i64) -> String {
@@ -387,18 +277,18 @@ fn inline_values(p: &Preview) -> String {
 
 // --------------------------------------------------------------- tensors
 
-const TENSOR_SHOWN: &[&str] = &[
-    "name",
-    "dims",
-    "data_type",
-    "raw_data",
-    "float_data",
-    "int32_data",
-    "string_data",
-    "int64_data",
-    "double_data",
-    "uint64_data",
-];
+/// A tensor with the fields its header line and values show marked
+/// printed: name, type, shape and the fields that hold its values.
+fn tensor_shown<'s, 'm, 'a>(set: &'s SchemaSet, t: &'m Message<'a>) -> Shown<'s, 'm, 'a> {
+    let mut s = Shown::new(set, t);
+    s.take("name");
+    s.take("dims");
+    s.take("data_type");
+    for f in onnx_tensor::VALUE_FIELDS {
+        s.take(f);
+    }
+    s
+}
 
 /// `FLOAT[2, 3]`; a scalar is `FLOAT[]`.
 fn tensor_type_text(view: &TensorView<'_, '_>) -> String {
@@ -425,13 +315,16 @@ fn declared_elements(view: &TensorView<'_, '_>) -> Option<u64> {
     element_count(&udims(view))
 }
 
-/// External data as the tensor names it.
-fn external_text(set: &SchemaSet, t: &Message<'_>) -> Option<String> {
+/// External data as the tensor names it (its fields marked printed only
+/// when it is external).
+fn external_text(s: &mut Shown<'_, '_, '_>) -> Option<String> {
+    let (set, t) = (s.set(), s.msg());
     if !t.has(set, "external_data") && t.int(set, "data_location") != Some(1) {
         return None;
     }
+    s.take("data_location");
     let mut parts = Vec::new();
-    for entry in t.messages(set, "external_data") {
+    for entry in s.messages("external_data") {
         let key = str_of(set, entry, "key").unwrap_or(Cow::Borrowed("?"));
         let value = entry.bytes(set, "value").unwrap_or(&[]);
         parts.push(match key.as_ref() {
@@ -469,11 +362,9 @@ fn tensor_block(
     {
         write!(w, "  ({})", plural(n, "element", "elements"))?;
     }
-    let external = external_text(set, t);
-    let mut shown: Vec<&str> = TENSOR_SHOWN.to_vec();
-    if let Some(e) = &external {
+    let mut shown = tensor_shown(set, t);
+    if let Some(e) = external_text(&mut shown) {
         write!(w, "  {e}")?;
-        shown.extend(TENSOR_EXTERNAL_SHOWN.iter().copied());
     }
     let limit = opts.values.unwrap_or(default_limit);
     let p = preview(&view, opts, limit);
@@ -517,7 +408,7 @@ fn tensor_block(
         let pad = super::fmt::pad(depth + 1);
         super::stats_view::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)?;
     }
-    rest(w, set, t, &shown, depth + 1, opts)
+    shown.rest(w, depth + 1, opts)
 }
 
 /// A tensor on one line (attribute values): `tensor "name" TYPE[shape] [values]`.
@@ -733,6 +624,34 @@ fn sparse_inline(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> Str
     s
 }
 
+/// A sparse tensor and its values and indices tensors, with the fields
+/// [`sparse_block`] shows marked printed.
+struct SparseShown<'s, 'm, 'a> {
+    sparse: Shown<'s, 'm, 'a>,
+    values: Option<Shown<'s, 'm, 'a>>,
+    indices: Option<Shown<'s, 'm, 'a>>,
+}
+
+impl<'s, 'm, 'a> SparseShown<'s, 'm, 'a> {
+    fn new(set: &'s SchemaSet, sp: &'m Message<'a>) -> Self {
+        let mut sparse = Shown::new(set, sp);
+        sparse.take("dims");
+        let values = sparse.message("values").map(|v| tensor_shown(set, v));
+        let indices = sparse.message("indices").map(|i| tensor_shown(set, i));
+        SparseShown {
+            sparse,
+            values,
+            indices,
+        }
+    }
+
+    fn has_rest(&self) -> bool {
+        self.sparse.has_rest()
+            || self.values.as_ref().is_some_and(Shown::has_rest)
+            || self.indices.as_ref().is_some_and(Shown::has_rest)
+    }
+}
+
 /// A sparse tensor as a block: type and density, the non-zeros with their
 /// coordinates, and with `--dense` the dense tensor.
 fn sparse_block(
@@ -744,10 +663,11 @@ fn sparse_block(
     opts: &RenderOptions,
     default_limit: u64,
 ) -> io::Result<()> {
+    let shown = SparseShown::new(set, sp);
     let d = sparse_data(set, sp, opts);
     let (vals, unavailable, elem) = sparse_values(set, sp, opts);
-    let values = sp.message(set, "values");
-    let indices = sp.message(set, "indices");
+    let values = shown.values.as_ref().map(Shown::msg);
+    let indices = shown.indices.as_ref().map(Shown::msg);
     let vname = values
         .and_then(|v| v.bytes(set, "name"))
         .filter(|n| !n.is_empty());
@@ -822,24 +742,17 @@ fn sparse_block(
         dense_view(w, depth + 1, &d, &vals, elem, opts, default_limit)?;
     }
     // Fields of the parts that the lines above did not show.
-    rest(w, set, sp, SPARSE_SHOWN, depth + 1, opts)?;
-    if let Some(v) = values
-        && has_rest(set, v, TENSOR_SHOWN)
-    {
-        indent(w, depth + 1)?;
-        writeln!(w, "values {{")?;
-        rest(w, set, v, TENSOR_SHOWN, depth + 2, opts)?;
-        indent(w, depth + 1)?;
-        writeln!(w, "}}")?;
-    }
-    if let Some(i) = indices
-        && has_rest(set, i, TENSOR_SHOWN)
-    {
-        indent(w, depth + 1)?;
-        writeln!(w, "indices {{")?;
-        rest(w, set, i, TENSOR_SHOWN, depth + 2, opts)?;
-        indent(w, depth + 1)?;
-        writeln!(w, "}}")?;
+    shown.sparse.rest(w, depth + 1, opts)?;
+    for (label, part) in [("values", &shown.values), ("indices", &shown.indices)] {
+        if let Some(part) = part
+            && part.has_rest()
+        {
+            indent(w, depth + 1)?;
+            writeln!(w, "{label} {{")?;
+            part.rest(w, depth + 2, opts)?;
+            indent(w, depth + 1)?;
+            writeln!(w, "}}")?;
+        }
     }
     Ok(())
 }
@@ -993,9 +906,10 @@ fn value_info(
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
+    let mut vi = Shown::new(set, vi);
     indent(w, depth)?;
-    let name = vi.bytes(set, "name").unwrap_or(&[]);
-    match vi.message(set, "type") {
+    let name = vi.bytes("name").unwrap_or(&[]);
+    match vi.message("type") {
         Some(tp) => {
             writeln!(w, "{}: {}", name_text(name), type_text(set, tp))?;
             if !type_complete(set, tp) {
@@ -1008,17 +922,20 @@ fn value_info(
         }
         None => writeln!(w, "{}: (no type)", name_text(name))?,
     }
-    doc_line(w, set, vi, depth + 1)?;
-    metadata_line(w, set, vi, depth + 1, opts)?;
-    rest(w, set, vi, VALUE_INFO_SHOWN, depth + 1, opts)
+    doc_line(w, &mut vi, depth + 1, opts)?;
+    metadata_line(w, &mut vi, depth + 1, opts)?;
+    vi.rest(w, depth + 1, opts)
 }
 
 // ------------------------------------------------------------- attributes
 
 /// What a node line defers: subgraphs and fields shown under it.
-enum Later<'m, 'a> {
+enum Later<'s, 'm, 'a> {
     Graph(String, &'m Message<'a>),
-    Rest(String, &'m Message<'a>, Vec<&'static str>),
+    /// The fields of a message the line did not show.
+    Rest(String, Shown<'s, 'm, 'a>),
+    /// A sparse tensor whose parts have fields the line did not show.
+    Sparse(String, &'m Message<'a>),
     Type(String, &'m Message<'a>),
 }
 
@@ -1040,23 +957,22 @@ const ATTR_FIELDS: [(i64, &str); 14] = [
 ];
 
 /// `name=value` for one attribute; subgraphs and extra fields go to `later`.
-fn attribute_text<'m, 'a>(
-    set: &SchemaSet,
+fn attribute_text<'s, 'm, 'a>(
+    set: &'s SchemaSet,
     a: &'m Message<'a>,
     opts: &RenderOptions,
-    later: &mut Vec<Later<'m, 'a>>,
+    later: &mut Vec<Later<'s, 'm, 'a>>,
 ) -> String {
-    let name = name_text(a.bytes(set, "name").unwrap_or(&[]));
-    let ty = a.int(set, "type").unwrap_or(0);
+    let mut s = Shown::new(set, a);
+    let name = name_text(s.bytes("name").unwrap_or(&[]));
+    let ty = s.int("type").unwrap_or(0);
     // The value field the type names; without a type, the first present.
     let field = ATTR_FIELDS
         .iter()
         .find(|(t, _)| *t == ty)
         .or_else(|| ATTR_FIELDS.iter().find(|(_, f)| a.has(set, f)))
         .map(|(_, f)| *f);
-    let mut shown: Vec<&'static str> = ATTR_SHOWN.to_vec();
-    let value = if let Some(r) = a.bytes(set, "ref_attr_name") {
-        shown.push(ATTR_REF_SHOWN);
+    let value = if let Some(r) = s.bytes("ref_attr_name") {
         let t = if ty == 0 {
             String::new()
         } else {
@@ -1067,26 +983,26 @@ fn attribute_text<'m, 'a>(
         };
         format!("@{}{t}", name_text(r))
     } else if let Some(field) = field {
-        shown.push(field);
-        value_of(set, a, field, &name, opts, later)
+        value_of(&mut s, field, &name, opts, later)
     } else {
         "(no value)".to_string()
     };
-    if has_rest(set, a, &shown) {
-        later.push(Later::Rest(format!("attribute {name}"), a, shown));
+    if s.has_rest() {
+        later.push(Later::Rest(format!("attribute {name}"), s));
     }
     format!("{name}={value}")
 }
 
-fn value_of<'m, 'a>(
-    set: &SchemaSet,
-    a: &'m Message<'a>,
+fn value_of<'s, 'm, 'a>(
+    s: &mut Shown<'s, 'm, 'a>,
     field: &str,
     attr: &str,
     opts: &RenderOptions,
-    later: &mut Vec<Later<'m, 'a>>,
+    later: &mut Vec<Later<'s, 'm, 'a>>,
 ) -> String {
-    let limit = opts.values.unwrap_or(LIST_ITEMS);
+    let set = s.set();
+    let a = s.take(field);
+    let limit = super::elide::list_limit(opts);
     let list = |items: Vec<String>, total: usize| -> String {
         let more = total.saturating_sub(items.len());
         if more > 0 {
@@ -1102,7 +1018,9 @@ fn value_of<'m, 'a>(
             other => format!("{other:?}"),
         }),
         "i" => a.int(set, "i").map_or("?".into(), |v| v.to_string()),
-        "s" => a.bytes(set, "s").map_or("?".into(), quoted),
+        "s" => a
+            .bytes(set, "s")
+            .map_or("?".into(), |s| super::elide::quoted_long(s, opts)),
         "floats" => {
             let all: Vec<String> = a
                 .scalars(set, "floats")
@@ -1126,18 +1044,23 @@ fn value_of<'m, 'a>(
         "strings" => {
             let all = strings(set, a, "strings");
             let n = all.len();
-            list(all.into_iter().take(take).map(quoted).collect(), n)
+            let items = all.into_iter().take(take);
+            list(
+                items.map(|s| super::elide::quoted_long(s, opts)).collect(),
+                n,
+            )
         }
         "t" | "tensors" => {
             let ts: Vec<&'m Message<'a>> = a.messages(set, field).collect();
             for (k, t) in ts.iter().enumerate() {
-                if has_rest(set, t, TENSOR_SHOWN) {
+                let shown = tensor_shown(set, t);
+                if shown.has_rest() {
                     let label = if field == "t" {
                         format!("{attr} tensor")
                     } else {
                         format!("{attr}[{k}] tensor")
                     };
-                    later.push(Later::Rest(label, t, TENSOR_SHOWN.to_vec()));
+                    later.push(Later::Rest(label, shown));
                 }
             }
             let texts: Vec<String> = ts
@@ -1175,20 +1098,13 @@ fn value_of<'m, 'a>(
         "sparse_tensor" | "sparse_tensors" => {
             let ss: Vec<&'m Message<'a>> = a.messages(set, field).collect();
             for (k, sp) in ss.iter().enumerate() {
-                let extra = has_rest(set, sp, SPARSE_SHOWN)
-                    || sp
-                        .message(set, "values")
-                        .is_some_and(|v| has_rest(set, v, TENSOR_SHOWN))
-                    || sp
-                        .message(set, "indices")
-                        .is_some_and(|v| has_rest(set, v, TENSOR_SHOWN));
-                if extra {
+                if SparseShown::new(set, sp).has_rest() {
                     let label = if field == "sparse_tensor" {
                         format!("{attr} sparse tensor")
                     } else {
                         format!("{attr}[{k}] sparse tensor")
                     };
-                    later.push(Later::Rest(label, sp, Vec::new()));
+                    later.push(Later::Sparse(label, sp));
                 }
             }
             let texts: Vec<String> = ss
@@ -1231,25 +1147,15 @@ fn value_of<'m, 'a>(
 
 // ------------------------------------------------------------------ graphs
 
-const NODE_SHOWN: &[&str] = &[
-    "input",
-    "output",
-    "name",
-    "op_type",
-    "domain",
-    "overload",
-    "attribute",
-    "metadata_props",
-    "doc_string",
-];
-
-fn op_text(set: &SchemaSet, m: &Message<'_>, op_field: &str) -> String {
-    let op = name_text(m.bytes(set, op_field).unwrap_or(&[]));
-    let mut s = match str_of(set, m, "domain").filter(|d| !d.is_empty()) {
+/// `domain.op:overload` of a node (`op_field` "op_type") or a function
+/// ("name").
+fn op_text(m: &mut Shown<'_, '_, '_>, op_field: &str) -> String {
+    let op = name_text(m.bytes(op_field).unwrap_or(&[]));
+    let mut s = match m.str("domain").map(plain).filter(|d| !d.is_empty()) {
         Some(d) => format!("{d}.{op}"),
         None => op,
     };
-    if let Some(o) = m.bytes(set, "overload").filter(|o| !o.is_empty()) {
+    if let Some(o) = m.bytes("overload").filter(|o| !o.is_empty()) {
         s.push(':');
         s.push_str(&name_text(o));
     }
@@ -1273,14 +1179,16 @@ fn node(
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    let outputs = strings(set, n, "output");
-    let inputs = strings(set, n, "input");
+    let mut n = Shown::new(set, n);
+    let outputs = n.strings("output");
+    let inputs = n.strings("input");
     let mut later = Vec::new();
     let attrs: Vec<String> = n
-        .messages(set, "attribute")
+        .messages("attribute")
+        .into_iter()
         .map(|a| {
             let text = attribute_text(set, a, opts, &mut later);
-            data_type_attribute(set, n, a, text)
+            data_type_attribute(set, n.msg(), a, text)
         })
         .collect();
     indent(w, depth)?;
@@ -1288,38 +1196,41 @@ fn node(
     if !outputs.is_empty() {
         write!(w, "{} = ", names(&outputs))?;
     }
-    write!(w, "{}({})", op_text(set, n, "op_type"), names(&inputs))?;
+    write!(w, "{}({})", op_text(&mut n, "op_type"), names(&inputs))?;
     if !attrs.is_empty() {
         write!(w, " {{{}}}", attrs.join(", "))?;
     }
-    if let Some(name) = n.bytes(set, "name").filter(|s| !s.is_empty()) {
+    if let Some(name) = n.bytes("name").filter(|s| !s.is_empty()) {
         write!(w, "  # {}", name_text(name))?;
     }
     writeln!(w)?;
-    doc_line(w, set, n, depth + 1)?;
-    metadata_line(w, set, n, depth + 1, opts)?;
+    doc_line(w, &mut n, depth + 1, opts)?;
+    metadata_line(w, &mut n, depth + 1, opts)?;
     write_later(w, set, &later, depth + 1, opts)?;
-    rest(w, set, n, NODE_SHOWN, depth + 1, opts)
+    n.rest(w, depth + 1, opts)
 }
 
 fn write_later(
     w: &mut dyn Write,
     set: &SchemaSet,
-    later: &[Later<'_, '_>],
+    later: &[Later<'_, '_, '_>],
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
     for item in later {
         match item {
             Later::Graph(label, g) => graph(w, set, label, g, depth, opts)?,
-            Later::Rest(label, m, shown) => {
+            Later::Rest(label, shown) => {
                 indent(w, depth)?;
                 writeln!(w, "{label} {{")?;
-                if is(set, m, "onnx.SparseTensorProto") {
-                    sparse_block(w, set, "", m, depth + 1, opts, DEFAULT_NESTED_VALUES)?;
-                } else {
-                    rest(w, set, m, shown, depth + 1, opts)?;
-                }
+                shown.rest(w, depth + 1, opts)?;
+                indent(w, depth)?;
+                writeln!(w, "}}")?;
+            }
+            Later::Sparse(label, m) => {
+                indent(w, depth)?;
+                writeln!(w, "{label} {{")?;
+                sparse_block(w, set, "", m, depth + 1, opts, DEFAULT_NESTED_VALUES)?;
                 indent(w, depth)?;
                 writeln!(w, "}}")?;
             }
@@ -1372,11 +1283,8 @@ fn graph(
     }
     writeln!(w, ")")?;
     let d = depth + 1;
-    if let Some(doc) = g.bytes("doc_string") {
-        indent(w, d)?;
-        writeln!(w, "doc: {}", quoted(doc))?;
-    }
-    metadata_line(w, set, g.take("metadata_props"), d, opts)?;
+    doc_line(w, &mut g, d, opts)?;
+    metadata_line(w, &mut g, d, opts)?;
     for (title, field) in [
         ("inputs", "input"),
         ("outputs", "output"),
@@ -1413,18 +1321,20 @@ fn graph(
     if !annotations.is_empty() {
         section(w, d, "quantization annotations", annotations.len())?;
         for a in annotations {
+            let mut a = Shown::new(set, a);
             indent(w, d + 1)?;
             let pairs: Vec<String> = a
-                .messages(set, "quant_parameter_tensor_names")
+                .messages("quant_parameter_tensor_names")
+                .into_iter()
                 .map(|e| pair_text(set, e, opts))
                 .collect();
             writeln!(
                 w,
                 "{}: {}",
-                name_text(a.bytes(set, "tensor_name").unwrap_or(&[])),
+                name_text(a.bytes("tensor_name").unwrap_or(&[])),
                 pairs.join(", ")
             )?;
-            rest(w, set, a, ANNOTATION_SHOWN, d + 2, opts)?;
+            a.rest(w, d + 2, opts)?;
         }
     }
     g.rest(w, d, opts)
@@ -1446,12 +1356,17 @@ fn pair_text(set: &SchemaSet, e: &Message<'_>, opts: &RenderOptions) -> String {
     s
 }
 
-/// `doc: "..."` when the message has a doc_string.
-fn doc_line(w: &mut dyn Write, set: &SchemaSet, m: &Message<'_>, depth: usize) -> io::Result<()> {
-    match m.bytes(set, "doc_string") {
+/// `doc: "..."` when the message has a doc_string (a long one cut).
+fn doc_line(
+    w: &mut dyn Write,
+    m: &mut Shown<'_, '_, '_>,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    match m.bytes("doc_string") {
         Some(doc) => {
             indent(w, depth)?;
-            writeln!(w, "doc: {}", quoted(doc))
+            writeln!(w, "doc: {}", super::elide::quoted_long(doc, opts))
         }
         None => Ok(()),
     }
@@ -1460,13 +1375,14 @@ fn doc_line(w: &mut dyn Write, set: &SchemaSet, m: &Message<'_>, depth: usize) -
 /// `metadata: key = "value", ...` when the message has metadata_props.
 fn metadata_line(
     w: &mut dyn Write,
-    set: &SchemaSet,
-    m: &Message<'_>,
+    m: &mut Shown<'_, '_, '_>,
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
+    let set = m.set();
     let pairs: Vec<String> = m
-        .messages(set, "metadata_props")
+        .messages("metadata_props")
+        .into_iter()
         .map(|e| pair_text(set, e, opts))
         .collect();
     if pairs.is_empty() {
@@ -1478,8 +1394,10 @@ fn metadata_line(
 
 // ------------------------------------------------------------------- model
 
-fn opsets_text(set: &SchemaSet, m: &Message<'_>) -> String {
-    m.messages(set, "opset_import")
+fn opsets_text(m: &mut Shown<'_, '_, '_>) -> String {
+    let set = m.set();
+    m.messages("opset_import")
+        .into_iter()
         .map(|o| {
             let domain = str_of(set, o, "domain")
                 .filter(|d| !d.is_empty())
@@ -1515,13 +1433,13 @@ pub fn model(
             None => header(w, "IR version:", v)?,
         }
     }
-    let opsets = opsets_text(set, m.take("opset_import"));
+    let opsets = opsets_text(&mut m);
     if !opsets.is_empty() {
         header(w, "opsets:", opsets)?;
     }
     let producer = [
-        str_of(set, m.take("producer_name"), "producer_name"),
-        str_of(set, m.take("producer_version"), "producer_version"),
+        m.str("producer_name").map(plain),
+        m.str("producer_version").map(plain),
     ]
     .iter()
     .flatten()
@@ -1553,7 +1471,7 @@ pub fn model(
     // main graph's initializers and their elements.
     let node_id = msg_id(set, "onnx.NodeProto");
     let mut all_nodes = 0u64;
-    let _ = crate::formats::onnx::walk(m.msg, &mut |x| {
+    let _ = crate::formats::onnx::walk(m.msg(), &mut |x| {
         if Some(x.def) == node_id {
             all_nodes = all_nodes.saturating_add(1);
         }
@@ -1591,7 +1509,7 @@ pub fn model(
         }
         // Weights held by Constant nodes (PaddleOCR, silero-vad): said next
         // to the initializers and counted with the parameters.
-        let (constants, in_constants) = constant_counts(set, m.msg);
+        let (constants, in_constants) = constant_counts(set, m.msg());
         if constants > 0 {
             text.push_str(&format!(
                 " (and {} holding {})",
@@ -1620,19 +1538,23 @@ pub fn model(
     }
     let functions = m.messages("functions");
     if !functions.is_empty() {
-        let names: Vec<String> = functions.iter().map(|f| op_text(set, f, "name")).collect();
+        let names: Vec<String> = functions
+            .iter()
+            .map(|f| op_text(&mut Shown::new(set, f), "name"))
+            .collect();
         header(w, "functions:", names.join(", "))?;
     }
     for c in m.messages("configuration") {
-        let devices = strings(set, c, "device");
+        let mut c = Shown::new(set, c);
+        let devices = c.strings("device");
         header(
             w,
             "configuration:",
             format!(
                 "{}: {} [{}]",
-                name_text(c.bytes(set, "name").unwrap_or(&[])),
+                name_text(c.bytes("name").unwrap_or(&[])),
                 plural(
-                    c.int(set, "num_devices").unwrap_or(0).max(0) as u64,
+                    c.int("num_devices").unwrap_or(0).max(0) as u64,
                     "device",
                     "devices"
                 ),
@@ -1643,7 +1565,7 @@ pub fn model(
                     .join(", ")
             ),
         )?;
-        rest(w, set, c, DEVICE_CONFIG_SHOWN, 2, opts)?;
+        c.rest(w, 2, opts)?;
     }
     writeln!(w)?;
     if let Some(g) = g {
@@ -1661,16 +1583,18 @@ pub fn model(
         writeln!(w)?;
         section(w, 0, "training_info", training.len())?;
         for (k, t) in training.iter().enumerate() {
+            let mut t = Shown::new(set, t);
             indent(w, 1)?;
             writeln!(w, "[{k}]")?;
             for part in ["initialization", "algorithm"] {
-                if let Some(g) = t.message(set, part) {
+                if let Some(g) = t.message(part) {
                     graph(w, set, part, g, 2, opts)?;
                 }
             }
             for b in ["initialization_binding", "update_binding"] {
                 let pairs: Vec<String> = t
-                    .messages(set, b)
+                    .messages(b)
+                    .into_iter()
                     .map(|e| pair_text(set, e, opts))
                     .collect();
                 if !pairs.is_empty() {
@@ -1678,7 +1602,7 @@ pub fn model(
                     writeln!(w, "{b}: {}", pairs.join(", "))?;
                 }
             }
-            rest(w, set, t, TRAINING_SHOWN, 2, opts)?;
+            t.rest(w, 2, opts)?;
         }
     }
     if m.has_rest() {
@@ -1689,21 +1613,6 @@ pub fn model(
     Ok(())
 }
 
-const FUNCTION_SHOWN: &[&str] = &[
-    "name",
-    "input",
-    "output",
-    "attribute",
-    "attribute_proto",
-    "node",
-    "doc_string",
-    "opset_import",
-    "domain",
-    "overload",
-    "value_info",
-    "metadata_props",
-];
-
 /// `function domain.name(inputs) -> (outputs) {attributes}`, its opsets,
 /// value_info and nodes.
 fn function(
@@ -1713,22 +1622,25 @@ fn function(
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
+    let mut f = Shown::new(set, f);
     let mut later = Vec::new();
-    let mut attrs: Vec<String> = strings(set, f, "attribute")
+    let mut attrs: Vec<String> = f
+        .strings("attribute")
         .iter()
         .map(|a| name_text(a))
         .collect();
     attrs.extend(
-        f.messages(set, "attribute_proto")
+        f.messages("attribute_proto")
+            .into_iter()
             .map(|a| attribute_text(set, a, opts, &mut later)),
     );
     indent(w, depth)?;
     write!(
         w,
         "function {}({}) -> ({})",
-        op_text(set, f, "name"),
-        names(&strings(set, f, "input")),
-        names(&strings(set, f, "output"))
+        op_text(&mut f, "name"),
+        names(&f.strings("input")),
+        names(&f.strings("output"))
     )?;
     if !attrs.is_empty() {
         write!(w, " {{{}}}", attrs.join(", "))?;
@@ -1736,29 +1648,26 @@ fn function(
     writeln!(w)?;
     let d = depth + 1;
     write_later(w, set, &later, d, opts)?;
-    if let Some(doc) = f.bytes(set, "doc_string") {
-        indent(w, d)?;
-        writeln!(w, "doc: {}", quoted(doc))?;
-    }
-    let opsets = opsets_text(set, f);
+    doc_line(w, &mut f, d, opts)?;
+    let opsets = opsets_text(&mut f);
     if !opsets.is_empty() {
         indent(w, d)?;
         writeln!(w, "opsets: {opsets}")?;
     }
-    metadata_line(w, set, f, d, opts)?;
-    let vis: Vec<&Message<'_>> = f.messages(set, "value_info").collect();
+    metadata_line(w, &mut f, d, opts)?;
+    let vis = f.messages("value_info");
     if !vis.is_empty() {
         section(w, d, "value_info", vis.len())?;
         for vi in vis {
             value_info(w, set, vi, d + 1, opts)?;
         }
     }
-    let nodes: Vec<&Message<'_>> = f.messages(set, "node").collect();
+    let nodes = f.messages("node");
     section(w, d, "nodes", nodes.len())?;
     for (i, n) in nodes.iter().enumerate() {
         node(w, set, i, n, d + 1, opts)?;
     }
-    rest(w, set, f, FUNCTION_SHOWN, d, opts)
+    f.rest(w, d, opts)
 }
 
 // -------------------------------------------------------------- containers
@@ -1766,16 +1675,16 @@ fn function(
 const CONTAINER_FIELDS: [&str; 5] = ["tensor", "sparse_tensor", "sequence", "map", "optional"];
 
 /// The elements of a SequenceProto (all five element fields, in order).
-fn seq_elements<'m, 'a>(set: &SchemaSet, s: &'m Message<'a>) -> Vec<&'m Message<'a>> {
+fn seq_elements<'m, 'a>(s: &mut Shown<'_, 'm, 'a>) -> Vec<&'m Message<'a>> {
     CONTAINER_FIELDS
         .iter()
-        .flat_map(|f| s.messages(set, &format!("{f}_values")).collect::<Vec<_>>())
+        .flat_map(|f| s.messages(&format!("{f}_values")))
         .collect()
 }
 
-fn elem_type_text(set: &SchemaSet, msg: &Message<'_>, enum_full: &str) -> String {
-    match msg.int(set, "elem_type") {
-        Some(t) => enum_name(set, enum_full, t),
+fn elem_type_text(msg: &mut Shown<'_, '_, '_>, enum_full: &str) -> String {
+    match msg.int("elem_type") {
+        Some(t) => enum_name(msg.set(), enum_full, t),
         None => "?".into(),
     }
 }
@@ -1815,30 +1724,19 @@ fn element(
 
 fn label_name(
     w: &mut dyn Write,
-    set: &SchemaSet,
     label: &str,
     kind: &str,
-    m: &Message<'_>,
+    m: &mut Shown<'_, '_, '_>,
 ) -> io::Result<()> {
     if !label.is_empty() {
         write!(w, "{label} ")?;
     }
     write!(w, "{kind}")?;
-    if let Some(n) = m.bytes(set, "name").filter(|n| !n.is_empty()) {
+    if let Some(n) = m.bytes("name").filter(|n| !n.is_empty()) {
         write!(w, " {}", quoted(n))?;
     }
     Ok(())
 }
-
-const SEQ_SHOWN: &[&str] = &[
-    "name",
-    "elem_type",
-    "tensor_values",
-    "sparse_tensor_values",
-    "sequence_values",
-    "map_values",
-    "optional_values",
-];
 
 fn sequence_block(
     w: &mut dyn Write,
@@ -1848,19 +1746,20 @@ fn sequence_block(
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    let elements = seq_elements(set, s);
+    let mut s = Shown::new(set, s);
+    let elements = seq_elements(&mut s);
     indent(w, depth)?;
-    label_name(w, set, label, "sequence", s)?;
+    label_name(w, label, "sequence", &mut s)?;
     writeln!(
         w,
         " of {}, {}",
-        elem_type_text(set, s, "onnx.SequenceProto.DataType"),
+        elem_type_text(&mut s, "onnx.SequenceProto.DataType"),
         plural(elements.len() as u64, "element", "elements")
     )?;
     for (k, e) in elements.iter().enumerate() {
         element(w, set, &format!("[{k}]"), e, depth + 1, opts)?;
     }
-    rest(w, set, s, SEQ_SHOWN, depth + 1, opts)
+    s.rest(w, depth + 1, opts)
 }
 
 fn optional_block(
@@ -1871,12 +1770,15 @@ fn optional_block(
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
+    let mut o = Shown::new(set, o);
+    // The first value present; any other is not shown here and so printed
+    // raw below.
     let value = CONTAINER_FIELDS
         .iter()
-        .find_map(|f| o.message(set, &format!("{f}_value")));
+        .find_map(|f| o.message(&format!("{f}_value")));
     indent(w, depth)?;
-    label_name(w, set, label, "optional", o)?;
-    let ty = elem_type_text(set, o, "onnx.OptionalProto.DataType");
+    label_name(w, label, "optional", &mut o)?;
+    let ty = elem_type_text(&mut o, "onnx.OptionalProto.DataType");
     match value {
         None => writeln!(w, " of {ty}: empty (no value)")?,
         Some(v) => {
@@ -1884,7 +1786,7 @@ fn optional_block(
             element(w, set, "", v, depth + 1, opts)?;
         }
     }
-    rest(w, set, o, OPTIONAL_SHOWN, depth + 1, opts)
+    o.rest(w, depth + 1, opts)
 }
 
 fn map_block(
@@ -1895,20 +1797,22 @@ fn map_block(
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    let key_type = data_type_name(set, m.int(set, "key_type"));
-    let string_keys = strings(set, m, "string_keys");
+    let mut m = Shown::new(set, m);
+    let key_type = data_type_name(set, m.int("key_type"));
+    let string_keys = m.strings("string_keys");
     let mut keys: Vec<String> = m
-        .scalars(set, "keys")
+        .scalars("keys")
+        .into_iter()
         .filter_map(|v| v.as_i64())
         .map(|v| v.to_string())
         .collect();
     keys.extend(string_keys.iter().map(|k| quoted(k)));
-    let values = m.message(set, "values");
-    let elements = values.map(|v| seq_elements(set, v)).unwrap_or_default();
+    let mut values = m.message("values").map(|v| Shown::new(set, v));
+    let elements = values.as_mut().map(seq_elements).unwrap_or_default();
     indent(w, depth)?;
-    label_name(w, set, label, "map", m)?;
-    let vt = values.map_or("?".into(), |v| {
-        elem_type_text(set, v, "onnx.SequenceProto.DataType")
+    label_name(w, label, "map", &mut m)?;
+    let vt = values.as_mut().map_or("?".into(), |v| {
+        elem_type_text(v, "onnx.SequenceProto.DataType")
     });
     writeln!(
         w,
@@ -1916,7 +1820,8 @@ fn map_block(
         plural(keys.len() as u64, "entry", "entries")
     )?;
     if let Some(n) = values
-        .and_then(|v| v.bytes(set, "name"))
+        .as_mut()
+        .and_then(|v| v.bytes("name"))
         .filter(|n| !n.is_empty())
     {
         indent(w, depth + 1)?;
@@ -1934,15 +1839,15 @@ fn map_block(
         }
     }
     if let Some(v) = values
-        && has_rest(set, v, SEQ_SHOWN)
+        && v.has_rest()
     {
         indent(w, depth + 1)?;
         writeln!(w, "values {{")?;
-        rest(w, set, v, SEQ_SHOWN, depth + 2, opts)?;
+        v.rest(w, depth + 2, opts)?;
         indent(w, depth + 1)?;
         writeln!(w, "}}")?;
     }
-    rest(w, set, m, MAP_SHOWN, depth + 1, opts)
+    m.rest(w, depth + 1, opts)
 }
 
 /// The sequence view (TEXT_VIEWS entry of onnx.SequenceProto). At the root a
@@ -1955,9 +1860,10 @@ pub fn sequence(
     opts: &RenderOptions,
 ) -> io::Result<()> {
     sequence_block(w, set, "", m, 0, opts)?;
-    let n = seq_elements(set, m).len();
+    let mut m = Shown::new(set, m);
+    let n = seq_elements(&mut m).len();
     if n <= 1 {
-        let ty = elem_type_text(set, m, "onnx.SequenceProto.DataType");
+        let ty = elem_type_text(&mut m, "onnx.SequenceProto.DataType");
         writeln!(w)?;
         if n == 0 {
             writeln!(w, "read as an OptionalProto: an empty optional of {ty}")?;
@@ -2078,81 +1984,10 @@ fn constant_counts(set: &SchemaSet, m: &Message<'_>) -> (u64, u64) {
     (nodes, values)
 }
 
-// Field lists named by the view, by message: tests check each name exists
-// in that message's schema table, so a renamed field cannot drop out.
-const SPARSE_SHOWN: &[&str] = &["values", "indices", "dims"];
-const VALUE_INFO_SHOWN: &[&str] = &["name", "type", "metadata_props", "doc_string"];
-const ANNOTATION_SHOWN: &[&str] = &["tensor_name", "quant_parameter_tensor_names"];
-const DEVICE_CONFIG_SHOWN: &[&str] = &["name", "num_devices", "device"];
-const TRAINING_SHOWN: &[&str] = &[
-    "initialization",
-    "algorithm",
-    "initialization_binding",
-    "update_binding",
-];
-const OPTIONAL_SHOWN: &[&str] = &[
-    "name",
-    "elem_type",
-    "tensor_value",
-    "sparse_tensor_value",
-    "sequence_value",
-    "map_value",
-    "optional_value",
-];
-const MAP_SHOWN: &[&str] = &["name", "key_type", "keys", "string_keys", "values"];
-const TENSOR_EXTERNAL_SHOWN: &[&str] = &["external_data", "data_location"];
-const ATTR_SHOWN: &[&str] = &["name", "type"];
-const ATTR_REF_SHOWN: &str = "ref_attr_name";
-
-/// Every list of field names this view prints by name, with the full
-/// name of the message they belong to.
-pub fn shown_field_lists() -> &'static [(&'static str, &'static [&'static str])] {
-    &[
-        ("onnx.TensorProto", TENSOR_SHOWN),
-        ("onnx.TensorProto", TENSOR_EXTERNAL_SHOWN),
-        ("onnx.SparseTensorProto", SPARSE_SHOWN),
-        ("onnx.ValueInfoProto", VALUE_INFO_SHOWN),
-        ("onnx.AttributeProto", ATTR_SHOWN),
-        ("onnx.AttributeProto", &[ATTR_REF_SHOWN]),
-        ("onnx.NodeProto", NODE_SHOWN),
-        ("onnx.TensorAnnotation", ANNOTATION_SHOWN),
-        ("onnx.DeviceConfigurationProto", DEVICE_CONFIG_SHOWN),
-        ("onnx.TrainingInfoProto", TRAINING_SHOWN),
-        ("onnx.FunctionProto", FUNCTION_SHOWN),
-        ("onnx.SequenceProto", SEQ_SHOWN),
-        ("onnx.OptionalProto", OPTIONAL_SHOWN),
-        ("onnx.MapProto", MAP_SHOWN),
-    ]
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{ATTR_FIELDS, CONTAINER_FIELDS, Shown};
-    use crate::decode::DecodeContext;
-    use crate::formats::decode_builtin;
-    use crate::render::RenderOptions;
+    use super::{ATTR_FIELDS, CONTAINER_FIELDS};
     use crate::schema::SchemaSet;
-
-    #[test]
-    fn shown_prints_what_was_not_taken() -> Result<(), Box<dyn std::error::Error>> {
-        let set = SchemaSet::builtin();
-        // ir_version 8, producer_name "x".
-        let bytes = [0x08, 0x08, 0x12, 0x01, b'x'];
-        let m = decode_builtin("onnx.ModelProto", &bytes, DecodeContext::strict())?;
-        let mut s = Shown::new(set, &m);
-        assert_eq!(s.int("ir_version"), Some(8));
-        assert!(s.has_rest());
-        let mut out = Vec::new();
-        s.rest(&mut out, 0, &RenderOptions::default())?;
-        let text = String::from_utf8(out)?;
-        assert!(
-            text.contains("producer_name") && !text.contains("ir_version"),
-            "{text}"
-        );
-        assert_eq!(s.bytes("producer_name"), Some(&b"x"[..]));
-        assert!(!s.has_rest());
-        Ok(())
-    }
 
     fn has(message: &str, field: &str) -> bool {
         let set = SchemaSet::builtin();

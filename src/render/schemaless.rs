@@ -303,7 +303,11 @@ fn text_field_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) ->
             write!(w, ")")?;
         }
         Reading::Message(_) | Reading::Group(_) => write!(w, " {kind} {{")?,
-        Reading::Text(s) => write!(w, " {kind} = {}", quoted_str(s))?,
+        Reading::Text(s) => write!(
+            w,
+            " {kind} = {}",
+            super::elide::quoted_long(s.as_bytes(), opts)
+        )?,
         Reading::Bytes(b) => write!(w, " {kind} = {}", hex_preview(b))?,
         r @ (Reading::PackedVarint(_)
         | Reading::PackedFixed32 { .. }

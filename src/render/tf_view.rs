@@ -7,6 +7,7 @@
 //! generic field tree, unknown fields included.
 
 use super::fmt::{plain, plain_bytes, quoted, quoted_str};
+use super::shown::Shown;
 use super::tree::{message_fields, tensor_block};
 use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
 use crate::decode::{Message, ScalarValue, Value};
@@ -36,17 +37,17 @@ pub fn saved_model(
         set: SchemaSet::builtin(),
         opts,
     };
-    let set = cx.set;
-    if let Some(v) = msg.int(set, "saved_model_schema_version") {
+    let mut msg = Shown::new(cx.set, msg);
+    if let Some(v) = msg.int("saved_model_schema_version") {
         writeln!(w, "saved_model_schema_version: {v}")?;
     }
-    let metas: Vec<&Message<'_>> = msg.messages(set, "meta_graphs").collect();
+    let metas = msg.messages("meta_graphs");
     writeln!(w, "meta graphs: {}", metas.len())?;
     for (i, mg) in metas.iter().enumerate() {
         writeln!(w)?;
         meta_graph(w, &cx, i, mg)?;
     }
-    rest(w, &cx, msg, SAVED_MODEL_SHOWN, 0)
+    msg.rest(w, 0, opts)
 }
 
 /// `tensorflow.GraphDef` (a frozen graph): see the module comment.
@@ -60,42 +61,10 @@ pub fn graph_def(
         set: SchemaSet::builtin(),
         opts,
     };
-    graph(w, &cx, msg, 0)
+    graph(w, &cx, &mut Shown::new(cx.set, msg), 0)
 }
 
 use super::fmt::indent;
-
-/// Prints the fields of `msg` not named in `covered` (unknown fields too)
-/// with the generic field tree, so that nothing is dropped.
-fn rest(
-    w: &mut dyn Write,
-    cx: &Ctx<'_>,
-    msg: &Message<'_>,
-    covered: &[&str],
-    depth: usize,
-) -> io::Result<()> {
-    let def = msg.def(cx.set);
-    let keep = |slot: Option<usize>| match slot.and_then(|s| def.fields.get(s)) {
-        Some(f) => !covered.contains(&f.name.as_str()),
-        None => true,
-    };
-    if !msg.fields.iter().any(|f| keep(f.slot)) {
-        return Ok(());
-    }
-    // Only the uncovered fields are copied, so this costs what they print.
-    let sub = Message {
-        def: msg.def,
-        offset: msg.offset,
-        end: msg.end,
-        fields: msg
-            .fields
-            .iter()
-            .filter(|f| keep(f.slot))
-            .cloned()
-            .collect(),
-    };
-    message_fields(w, cx.set, &sub, depth, cx.opts)
-}
 
 /// True when `msg` or a message inside it has fields the schema does not
 /// know (only under `--as`): its compact form would hide them.
@@ -195,6 +164,20 @@ fn shape_text(set: &SchemaSet, shape: Option<&Message<'_>>) -> String {
     format!("[{}]", dims.join(", "))
 }
 
+/// A repeated integer field as `[1, 2, … N more]`, cut at `--values N`
+/// items (64 without it; `--values all` shows every one).
+fn int_list(cx: &Ctx<'_>, values: Vec<ScalarValue>) -> String {
+    let total = values.len() as u64;
+    let limit = usize::try_from(super::elide::list_limit(cx.opts)).unwrap_or(usize::MAX);
+    let items: Vec<String> = values
+        .into_iter()
+        .filter_map(ScalarValue::as_i64)
+        .take(limit)
+        .map(|x| x.to_string())
+        .collect();
+    super::elide::bracketed(&items, total)
+}
+
 fn float_text(v: f64) -> String {
     format!("{v:?}")
 }
@@ -231,35 +214,28 @@ fn element_text(cx: &Ctx<'_>, e: Element<'_>) -> String {
     }
 }
 
-/// The fields of a tensorflow.TensorProto a compact form shows.
-const TENSOR_COMPACT_FIELDS: &[&str] = &["dtype", "tensor_shape"];
-
 /// A small tensor on one line (`DT_INT32 [2, 2] {1, 2, 3, 4}`), or None when
 /// it needs a block: many values, fields beyond dtype/shape/values, values
 /// that cannot be shown.
 fn tensor_inline(cx: &Ctx<'_>, t: &Message<'_>) -> Option<String> {
     let set = cx.set;
     let adapter = tensor_adapter(&t.def(set).full_name)?;
-    let simple = t.fields.iter().all(|f| {
-        f.slot
-            .and_then(|s| t.def(set).fields.get(s))
-            .is_some_and(|fd| {
-                TENSOR_COMPACT_FIELDS.contains(&fd.name.as_str())
-                    || adapter.value_fields.contains(&fd.name.as_str())
-            })
-    });
-    if !simple {
+    // The line shows the type (the view's type name), the shape and the
+    // values; a tensor with any other field gets a block.
+    let mut shown = Shown::new(set, t);
+    shown.take("dtype");
+    let shape = shape_text(set, shown.message("tensor_shape"));
+    for f in adapter.value_fields {
+        shown.take(f);
+    }
+    if shown.has_rest() {
         return None;
     }
     let view = (adapter.view)(set, t);
     if view.elements > INLINE_VALUES {
         return None;
     }
-    let head = format!(
-        "{} {}",
-        view.type_name,
-        shape_text(set, t.message(set, "tensor_shape"))
-    );
+    let head = format!("{} {shape}", view.type_name);
     let mut loaded = load_values(&view, cx.opts);
     let mut items: Vec<String> = Vec::new();
     match &loaded {
@@ -377,7 +353,9 @@ fn list_value<'m, 'a>(
     for (k, f) in list.messages(set, "func").enumerate() {
         items.push(func_text(cx, &format!("{label}[{k}]"), f, blocks));
     }
-    format!("[{}]", items.join(", "))
+    let total = items.len() as u64;
+    items.truncate(usize::try_from(super::elide::list_limit(cx.opts)).unwrap_or(usize::MAX));
+    super::elide::bracketed(&items, total)
 }
 
 /// A NameAttrList: `Name{k=v, ...}` (just `Name` without attributes).
@@ -388,7 +366,7 @@ fn func_text<'m, 'a>(
     blocks: &mut Vec<(String, &'m Message<'a>)>,
 ) -> String {
     let set = cx.set;
-    let attrs = attr_map(cx, label, f, "attr", blocks);
+    let attrs = attr_map(cx, label, f.messages(set, "attr").collect(), blocks);
     let name = str_or(set, f, "name");
     if attrs.is_empty() {
         name.to_string()
@@ -422,10 +400,10 @@ fn entry<'m, 'a>(set: &SchemaSet, e: &'m Message<'a>) -> (String, Option<&'m Val
 /// The entries of a map field whose values are messages, in wire order.
 fn map_messages<'m, 'a>(
     set: &SchemaSet,
-    msg: &'m Message<'a>,
-    field: &str,
+    entries: Vec<&'m Message<'a>>,
 ) -> Vec<(String, Option<&'m Message<'a>>)> {
-    msg.messages(set, field)
+    entries
+        .into_iter()
         .map(|e| {
             let (k, v) = entry(set, e);
             let m = match v {
@@ -437,15 +415,14 @@ fn map_messages<'m, 'a>(
         .collect()
 }
 
-/// A map<string, AttrValue> as `k=v, k=v`.
+/// A map<string, AttrValue> (its entries) as `k=v, k=v`.
 fn attr_map<'m, 'a>(
     cx: &Ctx<'_>,
     label: &str,
-    msg: &'m Message<'a>,
-    field: &str,
+    entries: Vec<&'m Message<'a>>,
     blocks: &mut Vec<(String, &'m Message<'a>)>,
 ) -> String {
-    map_messages(cx.set, msg, field)
+    map_messages(cx.set, entries)
         .into_iter()
         .map(|(k, v)| {
             let shown = match v {
@@ -458,9 +435,10 @@ fn attr_map<'m, 'a>(
         .join(", ")
 }
 
-/// A map<string, string> (or other scalar map) as `k = v, ...`.
-fn scalar_map(set: &SchemaSet, msg: &Message<'_>, field: &str, sep: &str) -> String {
-    msg.messages(set, field)
+/// A map<string, string> (or other scalar map; its entries) as `k = v, ...`.
+fn scalar_map(set: &SchemaSet, entries: Vec<&Message<'_>>, sep: &str) -> String {
+    entries
+        .into_iter()
         .map(|e| {
             let (k, v) = entry(set, e);
             let v = match v {
@@ -491,42 +469,27 @@ fn full_type(set: &SchemaSet, t: &Message<'_>) -> String {
 // ---------------------------------------------------------------------------
 // Graphs and nodes
 
-const NODE_FIELDS: &[&str] = &[
-    "name",
-    "op",
-    "input",
-    "device",
-    "attr",
-    "experimental_debug_info",
-    "experimental_type",
-];
-
 /// `name = Op(inputs) {attrs} @device`, then the blocks of large tensors,
 /// debug info, the full type and any other field.
 fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::Result<()> {
     let set = cx.set;
-    let name = str_or(set, n, "name");
-    let inputs: Vec<String> = n
-        .field(set, "input")
-        .iter()
-        .filter_map(|f| match f.value {
-            Value::Bytes(b) => Some(plain_bytes(b)),
-            _ => None,
-        })
-        .collect();
+    let mut n = Shown::new(set, n);
+    let name = plain(n.str("name").unwrap_or(""));
+    let inputs = strings(&mut n, "input");
     let mut blocks = Vec::new();
-    let attrs = attr_map(cx, "", n, "attr", &mut blocks);
+    let attr_entries = n.messages("attr");
+    let attrs = attr_map(cx, "", attr_entries.clone(), &mut blocks);
     indent(w, depth)?;
     write!(
         w,
         "{name} = {}({})",
-        str_or(set, n, "op"),
+        plain(n.str("op").unwrap_or("")),
         inputs.join(", ")
     )?;
     if !attrs.is_empty() {
         write!(w, " {{{attrs}}}")?;
     }
-    if let Some(d) = str_of(set, n, "device").filter(|d| !d.is_empty()) {
+    if let Some(d) = n.str("device").map(plain).filter(|d| !d.is_empty()) {
         write!(w, " @{d}")?;
     }
     writeln!(w)?;
@@ -535,7 +498,7 @@ fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::R
         writeln!(w, "{}:", label.trim_start_matches('.'))?;
         tensor_block(w, set, t, depth + 3, cx.opts, false)?;
     }
-    if let Some(dbg) = n.message(set, "experimental_debug_info") {
+    if let Some(dbg) = n.message("experimental_debug_info") {
         let list = |field: &str| -> Vec<String> {
             dbg.field(set, field)
                 .iter()
@@ -556,31 +519,36 @@ fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::R
         )?;
         unknown_tree(w, cx, "experimental_debug_info", dbg, depth + 2)?;
     }
-    if let Some(t) = n.message(set, "experimental_type") {
+    if let Some(t) = n.message("experimental_type") {
         indent(w, depth + 2)?;
         writeln!(w, "full type: {}", full_type(set, t))?;
         unknown_tree(w, cx, "experimental_type", t, depth + 2)?;
     }
-    for (key, av) in map_messages(set, n, "attr") {
+    for (key, av) in map_messages(set, attr_entries) {
         if let Some(av) = av {
             unknown_tree(w, cx, &format!("attr[{key}]"), av, depth + 2)?;
         }
     }
-    rest(w, cx, n, NODE_FIELDS, depth + 2)
+    n.rest(w, depth + 2, cx.opts)
 }
 
-/// A GraphDef: versions, nodes, the function library, debug info.
-fn graph(w: &mut dyn Write, cx: &Ctx<'_>, g: &Message<'_>, depth: usize) -> io::Result<()> {
-    let set = cx.set;
-    if let Some(v) = g.message(set, "versions") {
+/// A GraphDef: versions, nodes, the function library (unless already
+/// printed: marked in `g`), debug info.
+fn graph(
+    w: &mut dyn Write,
+    cx: &Ctx<'_>,
+    g: &mut Shown<'_, '_, '_>,
+    depth: usize,
+) -> io::Result<()> {
+    if let Some(v) = g.message("versions") {
         indent(w, depth)?;
         versions(w, cx, v, depth)?;
     }
-    if let Some(v) = g.int(set, "version") {
+    if let Some(v) = g.int("version") {
         indent(w, depth)?;
         writeln!(w, "version (deprecated): {v}")?;
     }
-    let nodes = g.field(set, "node");
+    let nodes = g.field("node");
     indent(w, depth)?;
     writeln!(w, "nodes ({}):", nodes.len())?;
     for f in nodes {
@@ -588,65 +556,55 @@ fn graph(w: &mut dyn Write, cx: &Ctx<'_>, g: &Message<'_>, depth: usize) -> io::
             node(w, cx, n, depth + 1)?;
         }
     }
-    if let Some(lib) = g.message(set, "library") {
+    if !g.marked("library")
+        && let Some(lib) = g.message("library")
+    {
         library(w, cx, lib, depth)?;
     }
-    rest(w, cx, g, GRAPH_SHOWN, depth)
+    g.rest(w, depth, cx.opts)
 }
 
 fn versions(w: &mut dyn Write, cx: &Ctx<'_>, v: &Message<'_>, depth: usize) -> io::Result<()> {
-    let set = cx.set;
+    let mut v = Shown::new(cx.set, v);
     write!(
         w,
         "versions: producer {}, min_consumer {}",
-        v.int(set, "producer").unwrap_or(0),
-        v.int(set, "min_consumer").unwrap_or(0)
+        v.int("producer").unwrap_or(0),
+        v.int("min_consumer").unwrap_or(0)
     )?;
-    let bad: Vec<String> = v
-        .scalars(set, "bad_consumers")
-        .filter_map(|x| x.as_i64())
-        .map(|x| x.to_string())
-        .collect();
+    let bad = v.scalars("bad_consumers");
     if !bad.is_empty() {
-        write!(w, ", bad_consumers [{}]", bad.join(", "))?;
+        write!(w, ", bad_consumers {}", int_list(cx, bad))?;
     }
     writeln!(w)?;
-    rest(w, cx, v, VERSIONS_SHOWN, depth + 1)
+    v.rest(w, depth + 1, cx.opts)
 }
 
 // ---------------------------------------------------------------------------
 // Op signatures and the function library
 
-const ARG_FIELDS: &[&str] = &[
-    "name",
-    "description",
-    "type",
-    "type_attr",
-    "number_attr",
-    "type_list_attr",
-    "handle_data",
-    "is_ref",
-    "experimental_full_type",
-];
-
 /// `name: type` of an OpDef.ArgDef: a dtype, a type attr, `N*T` for a
 /// number attr, a type-list attr; `ref`, resource handle data, full type.
-fn arg_text(set: &SchemaSet, a: &Message<'_>) -> String {
-    let mut ty = if a.has(set, "type") {
-        dtype_of(set, a, "type")
-    } else if let Some(t) = str_of(set, a, "type_list_attr").filter(|s| !s.is_empty()) {
+fn arg_text(a: &mut Shown<'_, '_, '_>, opts: &RenderOptions) -> String {
+    let set = a.set();
+    // Each way of naming the type is read (and so marked printed) only
+    // when the ones before it are absent: one set beside it shows raw.
+    let mut ty = if a.has("type") {
+        dtype_name(set, a.int("type").unwrap_or(0))
+    } else if let Some(t) = a.str("type_list_attr").map(plain).filter(|s| !s.is_empty()) {
         t.to_string()
     } else {
-        str_or(set, a, "type_attr").to_string()
+        plain(a.str("type_attr").unwrap_or("")).to_string()
     };
-    if let Some(n) = str_of(set, a, "number_attr").filter(|s| !s.is_empty()) {
+    if let Some(n) = a.str("number_attr").map(plain).filter(|s| !s.is_empty()) {
         ty = format!("{n}*{ty}");
     }
-    if a.scalar(set, "is_ref") == Some(ScalarValue::Bool(true)) {
+    if a.scalar("is_ref") == Some(ScalarValue::Bool(true)) {
         ty = format!("ref {ty}");
     }
     let handles: Vec<String> = a
-        .messages(set, "handle_data")
+        .messages("handle_data")
+        .into_iter()
         .map(|h| {
             format!(
                 "{} {}",
@@ -658,48 +616,43 @@ fn arg_text(set: &SchemaSet, a: &Message<'_>) -> String {
     if !handles.is_empty() {
         ty.push_str(&format!(" <{}>", handles.join(", ")));
     }
-    if let Some(t) = a.message(set, "experimental_full_type") {
+    if let Some(t) = a.message("experimental_full_type") {
         ty.push_str(&format!(" :: {}", full_type(set, t)));
     }
-    let mut s = format!("{}: {ty}", str_or(set, a, "name"));
-    if let Some(d) = a.str(set, "description").filter(|s| !s.is_empty()) {
-        s.push_str(&format!(" # {}", quoted_str(d)));
+    let mut s = format!("{}: {ty}", plain(a.str("name").unwrap_or("")));
+    if let Some(d) = a.str("description").filter(|s| !s.is_empty()) {
+        s.push_str(&format!(
+            " # {}",
+            super::elide::quoted_long(d.as_bytes(), opts)
+        ));
     }
     s
 }
 
-const OPDEF_FIELDS: &[&str] = &[
-    "name",
-    "input_arg",
-    "output_arg",
-    "control_output",
-    "attr",
-    "is_commutative",
-    "is_aggregate",
-    "is_stateful",
-    "allows_uninitialized_input",
-    "is_distributed_communication",
-];
-
-/// `Name(a: T, b: DT_INT32) -> (y: T), control outputs [..] [stateful]`.
-fn op_signature(set: &SchemaSet, op: &Message<'_>) -> String {
-    let args = |field: &str| -> Vec<String> {
-        op.messages(set, field).map(|a| arg_text(set, a)).collect()
+/// `Name(a: T, b: DT_INT32) -> (y: T), control outputs [..] [stateful]`,
+/// and the arguments with the fields the line shows marked printed.
+fn op_signature<'s, 'm, 'a>(
+    op: &mut Shown<'s, 'm, 'a>,
+    opts: &RenderOptions,
+) -> (String, Vec<Shown<'s, 'm, 'a>>) {
+    let set = op.set();
+    let mut args = Vec::new();
+    let mut texts = |field: &str| -> String {
+        let mut out = Vec::new();
+        for a in op.messages(field) {
+            let mut a = Shown::new(set, a);
+            out.push(arg_text(&mut a, opts));
+            args.push(a);
+        }
+        out.join(", ")
     };
+    let inputs = texts("input_arg");
+    let outputs = texts("output_arg");
     let mut s = format!(
-        "{}({}) -> ({})",
-        str_or(set, op, "name"),
-        args("input_arg").join(", "),
-        args("output_arg").join(", ")
+        "{}({inputs}) -> ({outputs})",
+        plain(op.str("name").unwrap_or(""))
     );
-    let control: Vec<String> = op
-        .field(set, "control_output")
-        .iter()
-        .filter_map(|f| match f.value {
-            Value::Bytes(b) => Some(plain_bytes(b)),
-            _ => None,
-        })
-        .collect();
+    let control = strings(op, "control_output");
     if !control.is_empty() {
         s.push_str(&format!(", control outputs [{}]", control.join(", ")));
     }
@@ -711,51 +664,45 @@ fn op_signature(set: &SchemaSet, op: &Message<'_>) -> String {
         ("is_distributed_communication", "distributed communication"),
     ]
     .iter()
-    .filter(|(f, _)| op.scalar(set, f) == Some(ScalarValue::Bool(true)))
+    .filter(|(f, _)| op.scalar(f) == Some(ScalarValue::Bool(true)))
     .map(|(_, label)| *label)
     .collect();
     if !flags.is_empty() {
         s.push_str(&format!(" [{}]", flags.join(", ")));
     }
-    s
+    (s, args)
 }
-
-const ATTRDEF_FIELDS: &[&str] = &[
-    "name",
-    "type",
-    "default_value",
-    "description",
-    "has_minimum",
-    "minimum",
-    "allowed_values",
-];
 
 /// `T: type in {DT_FLOAT, DT_DOUBLE} = DT_FLOAT`, `N: int >= 1`.
 fn attr_def<'m, 'a>(
     cx: &Ctx<'_>,
-    a: &'m Message<'a>,
+    a: &mut Shown<'_, 'm, 'a>,
     blocks: &mut Vec<(String, &'m Message<'a>)>,
 ) -> String {
-    let set = cx.set;
-    let name = str_or(set, a, "name");
-    let mut s = format!("{name}: {}", str_or(set, a, "type"));
-    if let Some(allowed) = a.message(set, "allowed_values") {
+    let name = plain(a.str("name").unwrap_or(""));
+    let mut s = format!("{name}: {}", plain(a.str("type").unwrap_or("")));
+    if let Some(allowed) = a.message("allowed_values") {
         s.push_str(&format!(
             " in {}",
             attr_value(cx, &format!("{name}.allowed"), allowed, blocks)
         ));
     }
-    if a.scalar(set, "has_minimum") == Some(ScalarValue::Bool(true)) {
-        s.push_str(&format!(" >= {}", a.int(set, "minimum").unwrap_or(0)));
+    // The minimum is shown only when has_minimum says it applies; one set
+    // without it is printed raw.
+    if a.scalar("has_minimum") == Some(ScalarValue::Bool(true)) {
+        s.push_str(&format!(" >= {}", a.int("minimum").unwrap_or(0)));
     }
-    if let Some(d) = a.message(set, "default_value") {
+    if let Some(d) = a.message("default_value") {
         s.push_str(&format!(
             " = {}",
             attr_value(cx, &format!("{name}.default"), d, blocks)
         ));
     }
-    if let Some(d) = a.str(set, "description").filter(|s| !s.is_empty()) {
-        s.push_str(&format!(" # {}", quoted_str(d)));
+    if let Some(d) = a.str("description").filter(|s| !s.is_empty()) {
+        s.push_str(&format!(
+            " # {}",
+            super::elide::quoted_long(d.as_bytes(), cx.opts)
+        ));
     }
     s
 }
@@ -769,11 +716,18 @@ fn op_def(
     what: &str,
 ) -> io::Result<()> {
     let set = cx.set;
+    let mut op = Shown::new(set, op);
     indent(w, depth)?;
-    writeln!(w, "{what}{}", op_signature(set, op))?;
+    let (signature, args) = op_signature(&mut op, cx.opts);
+    writeln!(w, "{what}{signature}")?;
     let mut blocks = Vec::new();
-    let attrs: Vec<String> = op
-        .messages(set, "attr")
+    let mut attr_defs: Vec<Shown<'_, '_, '_>> = op
+        .messages("attr")
+        .into_iter()
+        .map(|a| Shown::new(set, a))
+        .collect();
+    let attrs: Vec<String> = attr_defs
+        .iter_mut()
         .map(|a| attr_def(cx, a, &mut blocks))
         .collect();
     if !attrs.is_empty() {
@@ -785,39 +739,24 @@ fn op_def(
         writeln!(w, "{label}:")?;
         tensor_block(w, set, t, depth + 3, cx.opts, false)?;
     }
-    for a in op
-        .messages(set, "input_arg")
-        .chain(op.messages(set, "output_arg"))
-    {
-        rest(w, cx, a, ARG_FIELDS, depth + 2)?;
+    for a in &args {
+        a.rest(w, depth + 2, cx.opts)?;
     }
-    for a in op.messages(set, "attr") {
-        rest(w, cx, a, ATTRDEF_FIELDS, depth + 2)?;
-        for (field, m) in [
-            ("default_value", a.message(set, "default_value")),
-            ("allowed_values", a.message(set, "allowed_values")),
-        ] {
-            if let Some(m) = m {
+    for a in &mut attr_defs {
+        a.rest(w, depth + 2, cx.opts)?;
+        for field in ["default_value", "allowed_values"] {
+            if let Some(m) = a.message(field) {
                 unknown_tree(w, cx, field, m, depth + 2)?;
             }
         }
     }
-    rest(w, cx, op, OPDEF_FIELDS, depth + 2)
+    op.rest(w, depth + 2, cx.opts)
 }
-
-const FUNCTION_FIELDS: &[&str] = &[
-    "signature",
-    "attr",
-    "arg_attr",
-    "resource_arg_unique_id",
-    "node_def",
-    "ret",
-    "control_ret",
-];
 
 fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> io::Result<()> {
     let set = cx.set;
-    match f.message(set, "signature") {
+    let mut f = Shown::new(set, f);
+    match f.message("signature") {
         Some(sig) => op_def(w, cx, sig, depth, "")?,
         None => {
             indent(w, depth)?;
@@ -826,15 +765,18 @@ fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> i
     }
     let d = depth + 2;
     let mut blocks = Vec::new();
-    let attrs = attr_map(cx, "attr", f, "attr", &mut blocks);
+    let attr_entries = f.messages("attr");
+    let attrs = attr_map(cx, "attr", attr_entries.clone(), &mut blocks);
     if !attrs.is_empty() {
         indent(w, d)?;
         writeln!(w, "function attrs: {attrs}")?;
     }
-    for e in f.messages(set, "arg_attr") {
+    let arg_attrs = f.messages("arg_attr");
+    for e in &arg_attrs {
         let (k, v) = entry(set, e);
         if let Some(Value::Message(m)) = v {
-            let shown = attr_map(cx, &format!("arg {k}"), m, "attr", &mut blocks);
+            let entries = m.messages(set, "attr").collect();
+            let shown = attr_map(cx, &format!("arg {k}"), entries, &mut blocks);
             indent(w, d)?;
             writeln!(w, "arg {k} attrs: {shown}")?;
         }
@@ -844,12 +786,12 @@ fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> i
         writeln!(w, "{label}:")?;
         tensor_block(w, set, t, d + 1, cx.opts, false)?;
     }
-    let ids = scalar_map(set, f, "resource_arg_unique_id", " -> ");
+    let ids = scalar_map(set, f.messages("resource_arg_unique_id"), " -> ");
     if !ids.is_empty() {
         indent(w, d)?;
         writeln!(w, "resource arg unique ids: {ids}")?;
     }
-    let nodes = f.field(set, "node_def");
+    let nodes = f.field("node_def");
     if !nodes.is_empty() {
         indent(w, d)?;
         writeln!(w, "nodes ({}):", nodes.len())?;
@@ -859,30 +801,31 @@ fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> i
             }
         }
     }
-    let ret = scalar_map(set, f, "ret", " = ");
+    let ret = scalar_map(set, f.messages("ret"), " = ");
     if !ret.is_empty() {
         indent(w, d)?;
         writeln!(w, "ret: {ret}")?;
     }
-    let cret = scalar_map(set, f, "control_ret", " = ");
+    let cret = scalar_map(set, f.messages("control_ret"), " = ");
     if !cret.is_empty() {
         indent(w, d)?;
         writeln!(w, "control ret: {cret}")?;
     }
-    for e in f.messages(set, "arg_attr") {
+    for e in arg_attrs {
         unknown_tree(w, cx, "arg_attr", e, d)?;
     }
-    for e in f.messages(set, "attr") {
+    for e in attr_entries {
         unknown_tree(w, cx, "attr", e, d)?;
     }
-    rest(w, cx, f, FUNCTION_FIELDS, d)
+    f.rest(w, d, cx.opts)
 }
 
 fn library(w: &mut dyn Write, cx: &Ctx<'_>, lib: &Message<'_>, depth: usize) -> io::Result<()> {
     let set = cx.set;
-    let functions = lib.field(set, "function");
-    let gradients = lib.field(set, "gradient");
-    let registered = lib.field(set, "registered_gradients");
+    let mut lib = Shown::new(set, lib);
+    let functions = lib.field("function");
+    let gradients = lib.messages("gradient");
+    let registered = lib.messages("registered_gradients");
     indent(w, depth)?;
     writeln!(
         w,
@@ -899,27 +842,29 @@ fn library(w: &mut dyn Write, cx: &Ctx<'_>, lib: &Message<'_>, depth: usize) -> 
             function(w, cx, f, depth + 1)?;
         }
     }
-    for g in lib.messages(set, "gradient") {
+    for g in gradients {
+        let mut g = Shown::new(set, g);
         indent(w, depth + 1)?;
         writeln!(
             w,
             "gradient of {}: {}",
-            str_or(set, g, "function_name"),
-            str_or(set, g, "gradient_func")
+            plain(g.str("function_name").unwrap_or("")),
+            plain(g.str("gradient_func").unwrap_or(""))
         )?;
-        rest(w, cx, g, GRADIENT_SHOWN, depth + 2)?;
+        g.rest(w, depth + 2, cx.opts)?;
     }
-    for g in lib.messages(set, "registered_gradients") {
+    for g in registered {
+        let mut g = Shown::new(set, g);
         indent(w, depth + 1)?;
         writeln!(
             w,
             "registered gradient of op {}: {}",
-            str_or(set, g, "registered_op_type"),
-            str_or(set, g, "gradient_func")
+            plain(g.str("registered_op_type").unwrap_or("")),
+            plain(g.str("gradient_func").unwrap_or(""))
         )?;
-        rest(w, cx, g, REGISTERED_GRADIENT_SHOWN, depth + 2)?;
+        g.rest(w, depth + 2, cx.opts)?;
     }
-    rest(w, cx, lib, LIBRARY_SHOWN, depth + 1)
+    lib.rest(w, depth + 1, cx.opts)
 }
 
 fn plural(n: usize) -> &'static str {
@@ -929,69 +874,57 @@ fn plural(n: usize) -> &'static str {
 // ---------------------------------------------------------------------------
 // SavedModel parts
 
-const META_GRAPH_FIELDS: &[&str] = &[
-    "meta_info_def",
-    "signature_def",
-    "object_graph_def",
-    "graph_def",
-];
-const META_INFO_FIELDS: &[&str] = &[
-    "meta_graph_version",
-    "stripped_op_list",
-    "tags",
-    "tensorflow_version",
-    "tensorflow_git_version",
-    "stripped_default_attrs",
-];
-
-fn strings(set: &SchemaSet, msg: &Message<'_>, field: &str) -> Vec<String> {
-    msg.field(set, field)
-        .iter()
-        .filter_map(|f| match f.value {
-            Value::Bytes(b) => Some(plain_bytes(b)),
-            _ => None,
-        })
-        .collect()
+/// The strings of a repeated string field, escaped.
+fn strings(msg: &mut Shown<'_, '_, '_>, field: &str) -> Vec<String> {
+    msg.strings(field).into_iter().map(plain_bytes).collect()
 }
 
 fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io::Result<()> {
     let set = cx.set;
-    let info = mg.message(set, "meta_info_def");
-    let tags = info.map(|m| strings(set, m, "tags")).unwrap_or_default();
+    let mut mg = Shown::new(set, mg);
+    let mut info = mg.message("meta_info_def").map(|m| Shown::new(set, m));
+    let tags = info
+        .as_mut()
+        .map(|m| strings(m, "tags"))
+        .unwrap_or_default();
     writeln!(w, "MetaGraphDef {i} with tag-set: {{{}}}", tags.join(", "))?;
-    if let Some(info) = info {
+    let mut ops = None;
+    if let Some(info) = &mut info {
         for (field, label) in [
             ("tensorflow_version", "tensorflow version"),
             ("tensorflow_git_version", "tensorflow git version"),
             ("meta_graph_version", "meta graph version"),
         ] {
-            if let Some(v) = str_of(set, info, field) {
+            if let Some(v) = info.str(field).map(plain) {
                 writeln!(w, "  {label}: {v}")?;
             }
         }
-        if let Some(ScalarValue::Bool(b)) = info.scalar(set, "stripped_default_attrs") {
+        if let Some(ScalarValue::Bool(b)) = info.scalar("stripped_default_attrs") {
             writeln!(w, "  stripped default attrs: {b}")?;
         }
-        rest(w, cx, info, META_INFO_FIELDS, 1)?;
+        // Printed last, below.
+        ops = info.message("stripped_op_list");
+        info.rest(w, 1, cx.opts)?;
     }
     writeln!(w)?;
-    signatures(w, cx, mg)?;
-    if let Some(og) = mg.message(set, "object_graph_def") {
+    signatures(w, cx, mg.messages("signature_def"))?;
+    if let Some(og) = mg.message("object_graph_def") {
         writeln!(w)?;
         object_graph(w, cx, og)?;
     }
-    if let Some(g) = mg.message(set, "graph_def") {
-        if let Some(lib) = g.message(set, "library") {
+    if let Some(g) = mg.message("graph_def") {
+        let mut g = Shown::new(set, g);
+        if let Some(lib) = g.message("library") {
             writeln!(w)?;
             library(w, cx, lib, 1)?;
         }
         writeln!(w)?;
         writeln!(w, "  graph:")?;
-        let graph_only = without(cx, g, GRAPH_LIBRARY);
-        graph(w, cx, &graph_only, 2)?;
+        graph(w, cx, &mut g, 2)?;
     }
-    if let Some(ops) = info.and_then(|m| m.message(set, "stripped_op_list")) {
-        let list = ops.field(set, "op");
+    if let Some(ops) = ops {
+        let mut ops = Shown::new(set, ops);
+        let list = ops.field("op");
         writeln!(w)?;
         writeln!(w, "  stripped op list ({} ops):", list.len())?;
         for op in list {
@@ -999,56 +932,36 @@ fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io
                 op_def(w, cx, op, 2, "")?;
             }
         }
-        rest(w, cx, ops, OP_LIST_SHOWN, 2)?;
+        ops.rest(w, 2, cx.opts)?;
     }
-    let others = without(cx, mg, META_GRAPH_FIELDS);
-    if !others.fields.is_empty() {
+    if mg.has_rest() {
         writeln!(w)?;
-        message_fields(w, set, &others, 1, cx.opts)?;
+        mg.rest(w, 1, cx.opts)?;
     }
     Ok(())
 }
 
-/// A copy of `msg` without the fields named in `drop`.
-fn without<'a>(cx: &Ctx<'_>, msg: &Message<'a>, drop: &[&str]) -> Message<'a> {
-    let def = msg.def(cx.set);
-    Message {
-        def: msg.def,
-        offset: msg.offset,
-        end: msg.end,
-        fields: msg
-            .fields
-            .iter()
-            .filter(|f| {
-                f.slot
-                    .and_then(|s| def.fields.get(s))
-                    .is_none_or(|fd| !drop.contains(&fd.name.as_str()))
-            })
-            .cloned()
-            .collect(),
-    }
-}
-
-fn signatures(w: &mut dyn Write, cx: &Ctx<'_>, mg: &Message<'_>) -> io::Result<()> {
+fn signatures(w: &mut dyn Write, cx: &Ctx<'_>, entries: Vec<&Message<'_>>) -> io::Result<()> {
     let set = cx.set;
-    let sigs = map_messages(set, mg, "signature_def");
+    let sigs = map_messages(set, entries);
     writeln!(w, "  signatures ({}):", sigs.len())?;
     for (name, sig) in sigs {
         let Some(sig) = sig else {
             writeln!(w, "    signature_def[{}]: (empty)", requote(&name))?;
             continue;
         };
+        let mut sig = Shown::new(set, sig);
         writeln!(
             w,
             "    signature_def[{}]  method: {}",
             requote(&name),
-            match str_of(set, sig, "method_name") {
+            match sig.str("method_name").map(plain) {
                 Some(m) if !m.is_empty() => m,
                 _ => Cow::Borrowed("(none)"),
             }
         )?;
         for (field, label) in [("inputs", "inputs"), ("outputs", "outputs")] {
-            let items = map_messages(set, sig, field);
+            let items = map_messages(set, sig.messages(field));
             if items.is_empty() {
                 writeln!(w, "      {label}: (none)")?;
                 continue;
@@ -1061,7 +974,7 @@ fn signatures(w: &mut dyn Write, cx: &Ctx<'_>, mg: &Message<'_>) -> io::Result<(
                 }
             }
         }
-        let defaults = map_messages(set, sig, "defaults");
+        let defaults = map_messages(set, sig.messages("defaults"));
         if !defaults.is_empty() {
             writeln!(w, "      defaults:")?;
             for (key, t) in defaults {
@@ -1075,7 +988,7 @@ fn signatures(w: &mut dyn Write, cx: &Ctx<'_>, mg: &Message<'_>) -> io::Result<(
                 }
             }
         }
-        rest(w, cx, sig, SIGNATURE_SHOWN, 3)?;
+        sig.rest(w, 3, cx.opts)?;
     }
     Ok(())
 }
@@ -1089,16 +1002,17 @@ fn tensor_info(
     depth: usize,
 ) -> io::Result<()> {
     let set = cx.set;
+    let mut info = Shown::new(set, info);
     indent(w, depth)?;
     write!(
         w,
         "{key}: {} {}",
-        dtype_of(set, info, "dtype"),
-        shape_text(set, info.message(set, "tensor_shape"))
+        dtype_name(set, info.int("dtype").unwrap_or(0)),
+        shape_text(set, info.message("tensor_shape"))
     )?;
-    if let Some(name) = str_of(set, info, "name") {
+    if let Some(name) = info.str("name").map(plain) {
         writeln!(w, " <- {name}")?;
-    } else if let Some(coo) = info.message(set, "coo_sparse") {
+    } else if let Some(coo) = info.message("coo_sparse") {
         writeln!(
             w,
             " <- sparse (values {}, indices {}, dense_shape {})",
@@ -1107,7 +1021,7 @@ fn tensor_info(
             str_or(set, coo, "dense_shape_tensor_name")
         )?;
         unknown_tree(w, cx, "coo_sparse", coo, depth + 1)?;
-    } else if let Some(ct) = info.message(set, "composite_tensor") {
+    } else if let Some(ct) = info.message("composite_tensor") {
         let spec = ct
             .message(set, "type_spec")
             .map_or_else(|| "?".to_string(), |s| type_spec(set, s));
@@ -1122,7 +1036,7 @@ fn tensor_info(
     } else {
         writeln!(w)?;
     }
-    rest(w, cx, info, TENSOR_INFO_SHOWN, depth + 1)
+    info.rest(w, depth + 1, cx.opts)
 }
 
 fn type_spec(set: &SchemaSet, s: &Message<'_>) -> String {
@@ -1258,8 +1172,9 @@ const OBJECT_KINDS: &[&str] = &[
 
 fn object_graph(w: &mut dyn Write, cx: &Ctx<'_>, og: &Message<'_>) -> io::Result<()> {
     let set = cx.set;
-    let nodes = og.field(set, "nodes");
-    let concrete = map_messages(set, og, "concrete_functions");
+    let mut og = Shown::new(set, og);
+    let nodes = og.field("nodes");
+    let concrete = map_messages(set, og.messages("concrete_functions"));
     writeln!(
         w,
         "  object graph ({} nodes, {} concrete functions):",
@@ -1279,27 +1194,24 @@ fn object_graph(w: &mut dyn Write, cx: &Ctx<'_>, og: &Message<'_>) -> io::Result
             writeln!(w, "      {name}")?;
             continue;
         };
-        let bound: Vec<String> = f
-            .scalars(set, "bound_inputs")
-            .filter_map(|v| v.as_i64())
-            .map(|v| v.to_string())
-            .collect();
+        let mut f = Shown::new(set, f);
+        let bound = f.scalars("bound_inputs");
         write!(w, "      {name}")?;
         if !bound.is_empty() {
-            write!(w, "  bound inputs: nodes [{}]", bound.join(", "))?;
+            write!(w, "  bound inputs: nodes {}", int_list(cx, bound))?;
         }
         writeln!(w)?;
-        if let Some(s) = f.message(set, "canonicalized_input_signature") {
+        if let Some(s) = f.message("canonicalized_input_signature") {
             writeln!(w, "          inputs:  {}", structured(set, s))?;
             unknown_tree(w, cx, "canonicalized_input_signature", s, 5)?;
         }
-        if let Some(s) = f.message(set, "output_signature") {
+        if let Some(s) = f.message("output_signature") {
             writeln!(w, "          outputs: {}", structured(set, s))?;
             unknown_tree(w, cx, "output_signature", s, 5)?;
         }
-        rest(w, cx, f, CONCRETE_FUNCTION_SHOWN, 5)?;
+        f.rest(w, 5, cx.opts)?;
     }
-    rest(w, cx, og, OBJECT_GRAPH_SHOWN, 2)
+    og.rest(w, 2, cx.opts)
 }
 
 /// A FunctionSpec: the Python signature and the input signature.
@@ -1310,31 +1222,33 @@ fn function_spec(
     depth: usize,
 ) -> io::Result<()> {
     let set = cx.set;
-    if let Some(a) = spec.message(set, "fullargspec") {
+    let raw = spec;
+    let mut spec = Shown::new(set, spec);
+    if let Some(a) = spec.message("fullargspec") {
         indent(w, depth)?;
         writeln!(w, "argspec: {}", structured(set, a))?;
     }
-    if let Some(s) = spec.message(set, "input_signature") {
+    if let Some(s) = spec.message("input_signature") {
         indent(w, depth)?;
         writeln!(w, "input signature: {}", structured(set, s))?;
     }
     let mut flags = Vec::new();
-    if spec.scalar(set, "is_method") == Some(ScalarValue::Bool(true)) {
+    if spec.scalar("is_method") == Some(ScalarValue::Bool(true)) {
         flags.push("method".to_string());
     }
-    if let Some(j) = enum_text(set, spec, "jit_compile") {
+    if let Some(j) = enum_text(set, spec.take("jit_compile"), "jit_compile") {
         flags.push(format!("jit_compile {j}"));
     }
     if !flags.is_empty() {
         indent(w, depth)?;
         writeln!(w, "{}", flags.join(", "))?;
     }
-    unknown_tree(w, cx, "function_spec", spec, depth)?;
-    rest(w, cx, spec, FUNCTION_SPEC_SHOWN, depth)
+    unknown_tree(w, cx, "function_spec", raw, depth)?;
+    spec.rest(w, depth, cx.opts)
 }
 
-fn references(set: &SchemaSet, n: &Message<'_>, field: &str) -> Vec<String> {
-    n.messages(set, field)
+fn references(set: &SchemaSet, refs: Vec<&Message<'_>>) -> Vec<String> {
+    refs.into_iter()
         .map(|r| {
             format!(
                 "{}={}",
@@ -1348,21 +1262,21 @@ fn references(set: &SchemaSet, n: &Message<'_>, field: &str) -> Vec<String> {
 /// One SavedObject: `[i] kind details`, then its references and the rest.
 fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> io::Result<()> {
     let set = cx.set;
-    let kind = OBJECT_KINDS
+    let mut n = Shown::new(set, n);
+    // The kind is a oneof: at most one of these is set.
+    let mut kind = OBJECT_KINDS
         .iter()
-        .find_map(|k| n.message(set, k).map(|m| (*k, m)));
+        .find_map(|k| n.message(k).map(|m| (*k, Shown::new(set, m))));
     write!(w, "    [{i}] ")?;
-    let covered_kind: &[&str] = match kind {
-        None => {
-            write!(w, "(no kind)")?;
-            &[]
-        }
+    let mut spec = None;
+    match &mut kind {
+        None => write!(w, "(no kind)")?,
         Some((k, m)) => {
             write!(w, "{k}")?;
-            match k {
+            match *k {
                 "user_object" => {
-                    write!(w, " {}", str_or(set, m, "identifier"))?;
-                    if let Some(v) = m.message(set, "version") {
+                    write!(w, " {}", plain(m.str("identifier").unwrap_or("")))?;
+                    if let Some(v) = m.message("version") {
                         write!(
                             w,
                             " (version producer {}, min_consumer {})",
@@ -1370,85 +1284,83 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
                             v.int(set, "min_consumer").unwrap_or(0)
                         )?;
                     }
-                    USER_OBJECT_SHOWN
                 }
                 "asset" => {
                     write!(
                         w,
                         " asset_file_def[{}]",
-                        m.int(set, "asset_file_def_index").unwrap_or(0)
+                        m.int("asset_file_def_index").unwrap_or(0)
                     )?;
-                    ASSET_SHOWN
                 }
                 "function" => {
                     write!(
                         w,
                         " concrete [{}]",
-                        strings(set, m, "concrete_functions").join(", ")
+                        strings(m, "concrete_functions").join(", ")
                     )?;
-                    FUNCTION_OBJECT_SHOWN
+                    spec = m.message("function_spec");
                 }
                 "variable" => {
                     write!(
                         w,
                         " {}: {} {}",
-                        str_or(set, m, "name"),
-                        dtype_of(set, m, "dtype"),
-                        shape_text(set, m.message(set, "shape"))
+                        plain(m.str("name").unwrap_or("")),
+                        dtype_name(set, m.int("dtype").unwrap_or(0)),
+                        shape_text(set, m.message("shape"))
                     )?;
-                    if m.scalar(set, "trainable") == Some(ScalarValue::Bool(true)) {
+                    if m.scalar("trainable") == Some(ScalarValue::Bool(true)) {
                         write!(w, " trainable")?;
                     }
                     for f in ["synchronization", "aggregation"] {
-                        if let Some(v) = enum_text(set, m, f) {
+                        if let Some(v) = enum_text(set, m.take(f), f) {
                             write!(w, " {v}")?;
                         }
                     }
-                    if let Some(d) = str_of(set, m, "device").filter(|d| !d.is_empty()) {
+                    if let Some(d) = m.str("device").map(plain).filter(|d| !d.is_empty()) {
                         write!(w, " @{d}")?;
                     }
-                    VARIABLE_SHOWN
                 }
                 "bare_concrete_function" => {
                     write!(
                         w,
                         " {} arguments [{}]",
-                        str_or(set, m, "concrete_function_name"),
-                        strings(set, m, "argument_keywords").join(", ")
+                        plain(m.str("concrete_function_name").unwrap_or("")),
+                        strings(m, "argument_keywords").join(", ")
                     )?;
-                    if let Some(p) = m.int(set, "allowed_positional_arguments") {
+                    if let Some(p) = m.int("allowed_positional_arguments") {
                         write!(w, " positional {p}")?;
                     }
-                    BARE_FUNCTION_SHOWN
+                    spec = m.message("function_spec");
                 }
                 "constant" => {
-                    write!(w, " {}", str_or(set, m, "operation"))?;
-                    CONSTANT_SHOWN
+                    write!(w, " {}", plain(m.str("operation").unwrap_or("")))?;
                 }
                 "resource" => {
-                    if let Some(d) = str_of(set, m, "device").filter(|d| !d.is_empty()) {
+                    if let Some(d) = m.str("device").map(plain).filter(|d| !d.is_empty()) {
                         write!(w, " @{d}")?;
                     }
-                    RESOURCE_SHOWN
                 }
                 "captured_tensor" => {
                     write!(
                         w,
                         " {} from {}",
-                        str_or(set, m, "name"),
-                        str_or(set, m, "concrete_function")
+                        plain(m.str("name").unwrap_or("")),
+                        plain(m.str("concrete_function").unwrap_or(""))
                     )?;
-                    CAPTURED_TENSOR_SHOWN
                 }
-                _ => &[],
+                _ => {}
             }
         }
-    };
-    if let Some(r) = str_of(set, n, "registered_name").filter(|s| !s.is_empty()) {
+    }
+    if let Some(r) = n
+        .str("registered_name")
+        .map(plain)
+        .filter(|s| !s.is_empty())
+    {
         write!(w, " registered as {r}")?;
     }
     writeln!(w)?;
-    let children = references(set, n, "children");
+    let children = references(set, n.messages("children"));
     if !children.is_empty() {
         writeln!(
             w,
@@ -1456,7 +1368,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
             super::elide::list_long(&children, ", ", cx.opts)
         )?;
     }
-    let deps = references(set, n, "dependencies");
+    let deps = references(set, n.messages("dependencies"));
     if !deps.is_empty() {
         writeln!(
             w,
@@ -1465,103 +1377,10 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
         )?;
     }
     if let Some((_, m)) = kind {
-        let mut covered: Vec<&str> = covered_kind.to_vec();
-        if let Some(spec) = m.message(set, "function_spec") {
+        if let Some(spec) = spec {
             function_spec(w, cx, spec, 4)?;
-            covered.extend(FUNCTION_SPEC_FIELD);
         }
-        rest(w, cx, m, &covered, 4)?;
+        m.rest(w, 4, cx.opts)?;
     }
-    let mut covered: Vec<&str> = SAVED_OBJECT_SHOWN.to_vec();
-    covered.extend(OBJECT_KINDS);
-    rest(w, cx, n, &covered, 4)
-}
-
-// Field lists named by the view, by message: tests check each name exists
-// in that message's schema table, so a renamed field cannot drop out.
-const SAVED_MODEL_SHOWN: &[&str] = &["saved_model_schema_version", "meta_graphs"];
-const GRAPH_SHOWN: &[&str] = &["node", "versions", "version", "library"];
-const VERSIONS_SHOWN: &[&str] = &["producer", "min_consumer", "bad_consumers"];
-const GRADIENT_SHOWN: &[&str] = &["function_name", "gradient_func"];
-const REGISTERED_GRADIENT_SHOWN: &[&str] = &["registered_op_type", "gradient_func"];
-const LIBRARY_SHOWN: &[&str] = &["function", "gradient", "registered_gradients"];
-const GRAPH_LIBRARY: &[&str] = &["library"];
-const OP_LIST_SHOWN: &[&str] = &["op"];
-const SIGNATURE_SHOWN: &[&str] = &["inputs", "outputs", "method_name", "defaults"];
-const TENSOR_INFO_SHOWN: &[&str] = &[
-    "name",
-    "coo_sparse",
-    "composite_tensor",
-    "dtype",
-    "tensor_shape",
-];
-const CONCRETE_FUNCTION_SHOWN: &[&str] = &[
-    "bound_inputs",
-    "canonicalized_input_signature",
-    "output_signature",
-];
-const FUNCTION_SPEC_SHOWN: &[&str] =
-    &["fullargspec", "input_signature", "is_method", "jit_compile"];
-const OBJECT_GRAPH_SHOWN: &[&str] = &["nodes", "concrete_functions"];
-const USER_OBJECT_SHOWN: &[&str] = &["identifier", "version"];
-const ASSET_SHOWN: &[&str] = &["asset_file_def_index"];
-const FUNCTION_OBJECT_SHOWN: &[&str] = &["concrete_functions"];
-const VARIABLE_SHOWN: &[&str] = &[
-    "name",
-    "dtype",
-    "shape",
-    "trainable",
-    "synchronization",
-    "aggregation",
-    "device",
-];
-const BARE_FUNCTION_SHOWN: &[&str] = &[
-    "concrete_function_name",
-    "argument_keywords",
-    "allowed_positional_arguments",
-];
-const CONSTANT_SHOWN: &[&str] = &["operation"];
-const RESOURCE_SHOWN: &[&str] = &["device"];
-const CAPTURED_TENSOR_SHOWN: &[&str] = &["name", "concrete_function"];
-const SAVED_OBJECT_SHOWN: &[&str] = &["children", "dependencies", "registered_name"];
-const FUNCTION_SPEC_FIELD: &[&str] = &["function_spec"];
-
-/// Every list of field names this view prints by name, with the full
-/// name of the message they belong to.
-pub fn shown_field_lists() -> &'static [(&'static str, &'static [&'static str])] {
-    &[
-        ("tensorflow.SavedModel", SAVED_MODEL_SHOWN),
-        ("tensorflow.TensorProto", TENSOR_COMPACT_FIELDS),
-        ("tensorflow.NodeDef", NODE_FIELDS),
-        ("tensorflow.GraphDef", GRAPH_SHOWN),
-        ("tensorflow.GraphDef", GRAPH_LIBRARY),
-        ("tensorflow.VersionDef", VERSIONS_SHOWN),
-        ("tensorflow.OpDef.ArgDef", ARG_FIELDS),
-        ("tensorflow.OpDef", OPDEF_FIELDS),
-        ("tensorflow.OpDef.AttrDef", ATTRDEF_FIELDS),
-        ("tensorflow.FunctionDef", FUNCTION_FIELDS),
-        ("tensorflow.GradientDef", GRADIENT_SHOWN),
-        ("tensorflow.RegisteredGradient", REGISTERED_GRADIENT_SHOWN),
-        ("tensorflow.FunctionDefLibrary", LIBRARY_SHOWN),
-        ("tensorflow.MetaGraphDef", META_GRAPH_FIELDS),
-        ("tensorflow.MetaGraphDef.MetaInfoDef", META_INFO_FIELDS),
-        ("tensorflow.OpList", OP_LIST_SHOWN),
-        ("tensorflow.SignatureDef", SIGNATURE_SHOWN),
-        ("tensorflow.TensorInfo", TENSOR_INFO_SHOWN),
-        ("tensorflow.SavedConcreteFunction", CONCRETE_FUNCTION_SHOWN),
-        ("tensorflow.FunctionSpec", FUNCTION_SPEC_SHOWN),
-        ("tensorflow.SavedObjectGraph", OBJECT_GRAPH_SHOWN),
-        ("tensorflow.SavedObject", OBJECT_KINDS),
-        ("tensorflow.SavedUserObject", USER_OBJECT_SHOWN),
-        ("tensorflow.SavedAsset", ASSET_SHOWN),
-        ("tensorflow.SavedFunction", FUNCTION_OBJECT_SHOWN),
-        ("tensorflow.SavedVariable", VARIABLE_SHOWN),
-        ("tensorflow.SavedBareConcreteFunction", BARE_FUNCTION_SHOWN),
-        ("tensorflow.SavedConstant", CONSTANT_SHOWN),
-        ("tensorflow.SavedResource", RESOURCE_SHOWN),
-        ("tensorflow.CapturedTensor", CAPTURED_TENSOR_SHOWN),
-        ("tensorflow.SavedObject", SAVED_OBJECT_SHOWN),
-        ("tensorflow.SavedFunction", FUNCTION_SPEC_FIELD),
-        ("tensorflow.SavedBareConcreteFunction", FUNCTION_SPEC_FIELD),
-    ]
+    n.rest(w, 4, cx.opts)
 }

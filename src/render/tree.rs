@@ -3,7 +3,7 @@
 //! values row by row (long value lists elided in the middle with a count of
 //! what was left out; `--values all` prints everything).
 
-use super::fmt::{element_text, hex_preview, indent, pad, plain, quoted, quoted_str};
+use super::fmt::{element_text, hex_preview, indent, pad, plain};
 use super::{LoadedValues, RenderOptions, load_values, tensor_adapter};
 use crate::decode::{Message, RawScalars, ScalarValue, Value};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
@@ -33,13 +33,15 @@ fn scalar_text(set: &SchemaSet, ty: FieldType, v: ScalarValue) -> String {
     }
 }
 
-fn value_text(set: &SchemaSet, fdef: &FieldDef, v: &Value<'_>) -> String {
+/// A scalar, string or bytes value; a long string is cut as
+/// [`super::elide::quoted_long`] says (`--values all` shows it whole).
+fn value_text(set: &SchemaSet, fdef: &FieldDef, v: &Value<'_>, opts: &RenderOptions) -> String {
     match v {
         Value::Scalar(raw) => scalar_text(set, fdef.ty, ScalarValue::from_raw(fdef.ty, *raw)),
         Value::Bytes(b) => match fdef.ty {
-            FieldType::Scalar(Scalar::String) => quoted(b),
+            FieldType::Scalar(Scalar::String) => super::elide::quoted_long(b, opts),
             _ => match crate::schemaless::is_text(b) {
-                Some(s) if !s.is_empty() => quoted_str(s),
+                Some(s) if !s.is_empty() => super::elide::quoted_long(s.as_bytes(), opts),
                 _ => hex_preview(b),
             },
         },
@@ -95,6 +97,7 @@ pub fn message_fields(
             }
             _ if fdef.repeated() => {
                 indent(w, depth)?;
+                let limit = usize::try_from(super::elide::list_limit(opts)).unwrap_or(usize::MAX);
                 let mut items: Vec<String> = Vec::new();
                 let mut total = 0u64;
                 for f in group {
@@ -102,7 +105,7 @@ pub fn message_fields(
                         Value::Scalar(_) | Value::Packed(_) => {
                             for raw in RawScalars::new(&f.value, fdef.ty.wire_type()) {
                                 total += 1;
-                                if items.len() < 64 {
+                                if items.len() < limit {
                                     items.push(scalar_text(
                                         set,
                                         fdef.ty,
@@ -113,21 +116,18 @@ pub fn message_fields(
                         }
                         _ => {
                             total += 1;
-                            if items.len() < 64 {
-                                items.push(value_text(set, fdef, &f.value));
+                            if items.len() < limit {
+                                items.push(value_text(set, fdef, &f.value, opts));
                             }
                         }
                     }
                 }
-                let more = if total > items.len() as u64 {
-                    format!(
-                        ", … {} more",
-                        super::elide::grouped(total - items.len() as u64)
-                    )
-                } else {
-                    String::new()
-                };
-                writeln!(w, "{}: [{}{more}]", plain(&fdef.name), items.join(", "))?;
+                writeln!(
+                    w,
+                    "{}: {}",
+                    plain(&fdef.name),
+                    super::elide::bracketed(&items, total)
+                )?;
             }
             _ => {
                 if let Some(last) = group.last() {
@@ -138,7 +138,7 @@ pub fn message_fields(
                         w,
                         "{}: {}",
                         plain(&fdef.name),
-                        value_text(set, fdef, &last.value)
+                        value_text(set, fdef, &last.value, opts)
                     )?;
                 }
             }
@@ -200,7 +200,7 @@ fn map_entry(
             entry
                 .slot(slot)
                 .last()
-                .map(|f| value_text(set, kdef, &f.value))
+                .map(|f| value_text(set, kdef, &f.value, opts))
         })
         .unwrap_or_default();
     match def.field_by_number(2) {
@@ -211,7 +211,7 @@ fn map_entry(
                 indent(w, depth)?;
                 writeln!(w, "}}")
             }
-            Some(v) => writeln!(w, "{label}[{key}]: {}", value_text(set, vdef, v)),
+            Some(v) => writeln!(w, "{label}[{key}]: {}", value_text(set, vdef, v, opts)),
             None => writeln!(w, "{label}[{key}]: (default)"),
         },
         None => writeln!(w, "{label}[{key}]"),
