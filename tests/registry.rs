@@ -332,7 +332,12 @@ fn no_code_outside_the_formats_keys_on_a_format_by_name() {
         }
         checked += 1;
         let text = std::fs::read_to_string(file).unwrap();
-        for lit in string_literals(&text) {
+        // A module's unit tests may build any message they test with.
+        let code = text
+            .split("\n#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or_default();
+        for lit in string_literals(code) {
             if REGISTRY.iter().any(|f| f.id == lit) {
                 found.push(format!("{rel}: format id {lit:?}"));
             }
