@@ -598,7 +598,8 @@ fn rows_parallel(
                     break;
                 };
                 if k > s {
-                    buf.extend_from_slice(b"  ");
+                    buf.push(b' ');
+                    buf.push(b' ');
                 }
                 push_element_text(buf, v);
             }
@@ -633,10 +634,17 @@ fn rows_parallel(
     Ok(())
 }
 
+/// A few bytes appended one by one (no call to memcpy for a number).
+fn push_short(buf: &mut Vec<u8>, text: &[u8]) {
+    for &b in text {
+        buf.push(b);
+    }
+}
+
 fn push_u64(buf: &mut Vec<u8>, v: u64) {
     let mut slot = [0u8; super::json::SLOT - 2];
     let n = super::json::uint_text(v, false, &mut slot);
-    buf.extend_from_slice(slot.get(..n).unwrap_or(&[]));
+    push_short(buf, slot.get(..n).unwrap_or(&[]));
 }
 
 /// [`index_prefix`] appended to `buf`, with `idx` as scratch (one slot per
@@ -684,7 +692,7 @@ fn push_element_text(buf: &mut Vec<u8>, e: Element<'_>) {
                 (frac | 1 << 23, exp - 150)
             };
             if v.is_finite() && ryu_is_debug(v.abs().into(), sig, e2, 24) {
-                buf.extend_from_slice(ryu::Buffer::new().format_finite(v).as_bytes());
+                push_short(buf, ryu::Buffer::new().format_finite(v).as_bytes());
             } else {
                 let _ = write!(buf, "{v:?}");
             }
@@ -699,7 +707,7 @@ fn push_element_text(buf: &mut Vec<u8>, e: Element<'_>) {
                 (frac | 1 << 52, exp - 1075)
             };
             if v.is_finite() && ryu_is_debug(v.abs(), sig, e2, 53) {
-                buf.extend_from_slice(ryu::Buffer::new().format_finite(v).as_bytes());
+                push_short(buf, ryu::Buffer::new().format_finite(v).as_bytes());
             } else {
                 let _ = write!(buf, "{v:?}");
             }
@@ -707,7 +715,7 @@ fn push_element_text(buf: &mut Vec<u8>, e: Element<'_>) {
         Element::I64(v) => {
             let mut slot = [0u8; super::json::SLOT - 2];
             let n = super::json::int_text(v, &mut slot);
-            buf.extend_from_slice(slot.get(..n).unwrap_or(&[]));
+            push_short(buf, slot.get(..n).unwrap_or(&[]));
         }
         Element::U64(v) => push_u64(buf, v),
         Element::Bool(b) => buf.extend_from_slice(if b { b"true" } else { b"false" }),
@@ -739,10 +747,22 @@ fn ryu_is_debug(abs: f64, sig: u64, e2: i32, precision: u32) -> bool {
         // needed and no shorter text reads back to it.
         return i64::from(64 - m.leading_zeros()) + i64::from(e) <= i64::from(precision);
     }
-    let j = e.unsigned_abs();
-    if j > 27 {
-        // m * 5^j >= 5^28 > 10^19: a long expansion.
-        return true;
+    // m * 5^j >= 10^18, with 5^j >= 5^28 > 10^19 always long.
+    match TIE_FREE_FROM.get(e.unsigned_abs() as usize) {
+        Some(&least) => m >= least,
+        None => true,
     }
-    u128::from(m).saturating_mul(5u128.pow(j)) >= 10u128.pow(18)
 }
+
+/// For j = 0..=27, the least m with m * 5^j >= 10^18.
+const TIE_FREE_FROM: [u64; 28] = {
+    let mut out = [0u64; 28];
+    let mut p: u64 = 1;
+    let mut j = 0;
+    while j < 28 {
+        out[j] = 1_000_000_000_000_000_000u64.div_ceil(p);
+        p = p.saturating_mul(5);
+        j += 1;
+    }
+    out
+};
