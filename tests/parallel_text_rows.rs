@@ -10,7 +10,8 @@
     clippy::expect_used,
     clippy::indexing_slicing,
     clippy::print_stdout,
-    clippy::print_stderr
+    clippy::print_stderr,
+    clippy::single_range_in_vec_init
 )]
 
 use pbdecode::progress::Silent;

@@ -487,6 +487,11 @@ fn write_parallel(
     Ok(total)
 }
 
+/// Fills a buffer with the text of the elements `start..end` and returns
+/// where that text lies in it.
+pub(super) type FormatRun<'f> =
+    dyn Fn(&mut Vec<u8>, u64, u64) -> io::Result<(usize, usize)> + Sync + 'f;
+
 /// Formats `runs` (element ranges, in order) on up to `threads` threads,
 /// `threads` runs at a time, each into a buffer kept from one batch to the
 /// next, and writes the texts in the order of the runs. `format` fills a
@@ -496,7 +501,7 @@ pub(super) fn write_runs(
     w: &mut dyn Write,
     runs: &[(u64, u64)],
     threads: usize,
-    format: &(dyn Fn(&mut Vec<u8>, u64, u64) -> io::Result<(usize, usize)> + Sync),
+    format: &FormatRun<'_>,
     done: &mut dyn FnMut(u64),
 ) -> io::Result<()> {
     let threads = threads.max(1);

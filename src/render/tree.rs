@@ -416,8 +416,8 @@ fn line_layout(dims: &[u64]) -> (u64, u64) {
 /// end of a row, or at `end`.
 fn line_end(s: u64, end: u64, per_line: u64, row: u64) -> u64 {
     let mut e = s.saturating_add(per_line);
-    if row > 0 {
-        e = e.min((s / row).saturating_add(1).saturating_mul(row));
+    if let Some(r) = s.checked_div(row) {
+        e = e.min(r.saturating_add(1).saturating_mul(row));
     }
     e.min(end)
 }
@@ -755,14 +755,33 @@ fn ryu_is_debug(abs: f64, sig: u64, e2: i32, precision: u32) -> bool {
 }
 
 /// For j = 0..=27, the least m with m * 5^j >= 10^18.
-const TIE_FREE_FROM: [u64; 28] = {
-    let mut out = [0u64; 28];
-    let mut p: u64 = 1;
-    let mut j = 0;
-    while j < 28 {
-        out[j] = 1_000_000_000_000_000_000u64.div_ceil(p);
-        p = p.saturating_mul(5);
-        j += 1;
-    }
-    out
-};
+const TIE_FREE_FROM: [u64; 28] = [
+    1_000_000_000_000_000_000,
+    200_000_000_000_000_000,
+    40_000_000_000_000_000,
+    8_000_000_000_000_000,
+    1_600_000_000_000_000,
+    320_000_000_000_000,
+    64_000_000_000_000,
+    12_800_000_000_000,
+    2_560_000_000_000,
+    512_000_000_000,
+    102_400_000_000,
+    20_480_000_000,
+    4_096_000_000,
+    819_200_000,
+    163_840_000,
+    32_768_000,
+    6_553_600,
+    1_310_720,
+    262_144,
+    52_429,
+    10_486,
+    2_098,
+    420,
+    84,
+    17,
+    4,
+    1,
+    1,
+];
