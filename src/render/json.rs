@@ -644,7 +644,7 @@ fn non_finite(nan: bool, positive: bool) -> &'static [u8] {
 }
 
 /// Copies a short text byte by byte (no call to memcpy for a few bytes).
-fn copy_text(text: &[u8], slot: &mut [u8; SLOT - 2]) -> usize {
+pub(super) fn copy_text(text: &[u8], slot: &mut [u8; SLOT - 2]) -> usize {
     let mut n = 0;
     for (d, s) in slot.iter_mut().zip(text) {
         *d = *s;

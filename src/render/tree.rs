@@ -586,27 +586,88 @@ fn rows_parallel(
     let format = |buf: &mut Vec<u8>, start: u64, end: u64| -> io::Result<(usize, usize)> {
         let mut it = Elements::new(elem, Source::Raw(bytes), end).byte_aligned(aligned);
         it.advance(start);
-        buf.clear();
         let mut idx: Vec<u64> = vec![0; dims.len()];
         let mut s = start;
+        if elem.is_complex() {
+            // Texts of any length: appended.
+            buf.clear();
+            while s < end {
+                let e = line_end(s, end, per_line, row);
+                buf.extend_from_slice(pad.as_bytes());
+                push_index_prefix(buf, dims, s, &mut idx);
+                for k in s..e {
+                    let Some(v) = it.next() else {
+                        break;
+                    };
+                    if k > s {
+                        buf.extend_from_slice(b"  ");
+                    }
+                    push_element_text(buf, v);
+                }
+                buf.push(b'\n');
+                s = e;
+            }
+            return Ok((0, buf.len()));
+        }
+        // Every value's text fits a slot: written into a buffer kept from
+        // one run to the next (never shortened, so zero-filled once).
+        let line_max = pad
+            .len()
+            .saturating_add(dims.len().saturating_add(1).saturating_mul(21))
+            .saturating_add(
+                usize::try_from(per_line)
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(super::json::SLOT),
+            )
+            .saturating_add(1);
+        let mut prefix: Vec<u8> = Vec::new();
+        let mut pos = 0usize;
         while s < end {
             let e = line_end(s, end, per_line, row);
-            buf.extend_from_slice(pad.as_bytes());
-            push_index_prefix(buf, dims, s, &mut idx);
+            let need = pos.saturating_add(line_max);
+            if buf.len() < need {
+                buf.resize(need.saturating_add(1 << 16), 0);
+            }
+            prefix.clear();
+            prefix.extend_from_slice(pad.as_bytes());
+            push_index_prefix(&mut prefix, dims, s, &mut idx);
+            let Some(to) = buf.get_mut(pos..pos.saturating_add(prefix.len())) else {
+                break;
+            };
+            to.copy_from_slice(&prefix);
+            pos += prefix.len();
             for k in s..e {
                 let Some(v) = it.next() else {
                     break;
                 };
+                let Some((cell, _)) = buf
+                    .get_mut(pos..)
+                    .and_then(|t| t.split_first_chunk_mut::<{ super::json::SLOT }>())
+                else {
+                    break;
+                };
+                let (sep, rest) = cell.split_at_mut(2);
+                let Some((text, _)) = rest.split_first_chunk_mut::<{ super::json::SLOT - 2 }>()
+                else {
+                    break;
+                };
+                let n = slot_text(v, text);
                 if k > s {
-                    buf.push(b' ');
-                    buf.push(b' ');
+                    sep.copy_from_slice(b"  ");
+                    pos += 2 + n;
+                } else {
+                    // The line's first value: no separator before it.
+                    buf.copy_within(pos + 2..pos + 2 + n, pos);
+                    pos += n;
                 }
-                push_element_text(buf, v);
             }
-            buf.push(b'\n');
+            if let Some(b) = buf.get_mut(pos) {
+                *b = b'\n';
+            }
+            pos += 1;
             s = e;
         }
-        Ok((0, buf.len()))
+        Ok((0, pos))
     };
     let mut runs: Vec<(u64, u64)> = Vec::new();
     let mut s = range.start;
@@ -678,35 +739,70 @@ fn push_index_prefix(buf: &mut Vec<u8>, dims: &[u64], start: u64, idx: &mut [u64
     }
 }
 
+/// Whether ryu writes the `{:?}` text of a float32 (see [`ryu_is_debug`]).
+fn f32_by_ryu(v: f32) -> bool {
+    let bits = v.to_bits();
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let frac = u64::from(bits & 0x7f_ffff);
+    let (sig, e2) = if exp == 0 {
+        (frac, -149)
+    } else {
+        (frac | 1 << 23, exp - 150)
+    };
+    v.is_finite() && ryu_is_debug(v.abs().into(), sig, e2, 24)
+}
+
+/// Whether ryu writes the `{:?}` text of a float64 (see [`ryu_is_debug`]).
+fn f64_by_ryu(v: f64) -> bool {
+    let bits = v.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & 0xf_ffff_ffff_ffff;
+    let (sig, e2) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | 1 << 52, exp - 1075)
+    };
+    v.is_finite() && ryu_is_debug(v.abs(), sig, e2, 53)
+}
+
+/// [`element_text`] of a value that is not complex (at most 24 bytes),
+/// written into a slot; returns its length.
+fn slot_text(e: Element<'_>, slot: &mut [u8; super::json::SLOT - 2]) -> usize {
+    use super::json::copy_text;
+    let debug = |slot: &mut [u8; super::json::SLOT - 2], args: std::fmt::Arguments<'_>| {
+        let mut c = io::Cursor::new(&mut slot[..]);
+        let _ = c.write_fmt(args);
+        usize::try_from(c.position()).unwrap_or(0)
+    };
+    match e {
+        Element::F32(v) if f32_by_ryu(v) => {
+            copy_text(ryu::Buffer::new().format_finite(v).as_bytes(), slot)
+        }
+        Element::F32(v) => debug(slot, format_args!("{v:?}")),
+        Element::F64(v) if f64_by_ryu(v) => {
+            copy_text(ryu::Buffer::new().format_finite(v).as_bytes(), slot)
+        }
+        Element::F64(v) => debug(slot, format_args!("{v:?}")),
+        Element::I64(v) => super::json::int_text(v, slot),
+        Element::U64(v) => super::json::uint_text(v, false, slot),
+        Element::Bool(b) => copy_text(if b { b"true" } else { b"false" }, slot),
+        e => copy_text(element_text(e).as_bytes(), slot),
+    }
+}
+
 /// [`element_text`] appended to `buf`: floats through ryu where its text is
 /// the `{:?}` text, integers digit by digit.
 fn push_element_text(buf: &mut Vec<u8>, e: Element<'_>) {
     match e {
         Element::F32(v) => {
-            let bits = v.to_bits();
-            let exp = ((bits >> 23) & 0xff) as i32;
-            let frac = u64::from(bits & 0x7f_ffff);
-            let (sig, e2) = if exp == 0 {
-                (frac, -149)
-            } else {
-                (frac | 1 << 23, exp - 150)
-            };
-            if v.is_finite() && ryu_is_debug(v.abs().into(), sig, e2, 24) {
+            if f32_by_ryu(v) {
                 push_short(buf, ryu::Buffer::new().format_finite(v).as_bytes());
             } else {
                 let _ = write!(buf, "{v:?}");
             }
         }
         Element::F64(v) => {
-            let bits = v.to_bits();
-            let exp = ((bits >> 52) & 0x7ff) as i32;
-            let frac = bits & 0xf_ffff_ffff_ffff;
-            let (sig, e2) = if exp == 0 {
-                (frac, -1074)
-            } else {
-                (frac | 1 << 52, exp - 1075)
-            };
-            if v.is_finite() && ryu_is_debug(v.abs(), sig, e2, 53) {
+            if f64_by_ryu(v) {
                 push_short(buf, ryu::Buffer::new().format_finite(v).as_bytes());
             } else {
                 let _ = write!(buf, "{v:?}");
