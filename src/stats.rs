@@ -299,6 +299,63 @@ impl Histogram {
         }
     }
 
+    /// The counts of raw little-endian values of a plain numeric type
+    /// (whose value is its number, as [`scalar`] reads it), binned by the
+    /// rule of [`Histogram::push`] in a loop over the bytes; None for the
+    /// other types.
+    fn count_raw(&self, elem: Elem, bytes: &[u8]) -> Option<Vec<u64>> {
+        fn run<const W: usize>(
+            h: &Histogram,
+            bytes: &[u8],
+            conv: impl Fn([u8; W]) -> f64,
+        ) -> Vec<u64> {
+            let bins = h.counts.len();
+            let last = bins.saturating_sub(1);
+            // Four counters a bin, so that runs of values in one bin do
+            // not wait on each other's increments.
+            let mut counts = vec![[0u64; 4]; bins];
+            let half_lo = h.lo / 2.0;
+            let span = h.hi / 2.0 - half_lo;
+            let nb = bins as f64;
+            for (k, &w) in bytes.as_chunks::<W>().0.iter().enumerate() {
+                let v = conv(w);
+                if !v.is_finite() {
+                    continue;
+                }
+                let i = if h.per_integer {
+                    (v - h.lo) as usize
+                } else if h.hi > h.lo {
+                    (((v / 2.0 - half_lo) / span) * nb) as usize
+                } else {
+                    0
+                };
+                if let Some(c) = counts.get_mut(i.min(last)).and_then(|c| c.get_mut(k & 3)) {
+                    *c = c.saturating_add(1);
+                }
+            }
+            counts
+                .iter()
+                .map(|c| c.iter().fold(0u64, |a, &b| a.saturating_add(b)))
+                .collect()
+        }
+        Some(match elem {
+            Elem::F32 => run(self, bytes, |b| f64::from(f32::from_le_bytes(b))),
+            Elem::F64 => run(self, bytes, f64::from_le_bytes),
+            Elem::I8 => run(self, bytes, |b: [u8; 1]| f64::from(i8::from_le_bytes(b))),
+            Elem::U8 => run(self, bytes, |b: [u8; 1]| f64::from(b[0])),
+            Elem::I16 => run(self, bytes, |b| f64::from(i16::from_le_bytes(b))),
+            Elem::U16 => run(self, bytes, |b| f64::from(u16::from_le_bytes(b))),
+            Elem::F16 => run(self, bytes, |b| {
+                f64::from(kernel::f16_to_f32(u16::from_le_bytes(b)))
+            }),
+            Elem::I32 => run(self, bytes, |b| f64::from(i32::from_le_bytes(b))),
+            Elem::U32 => run(self, bytes, |b| f64::from(u32::from_le_bytes(b))),
+            Elem::I64 => run(self, bytes, |b| i64::from_le_bytes(b) as f64),
+            Elem::U64 => run(self, bytes, |b| u64::from_le_bytes(b) as f64),
+            _ => return None,
+        })
+    }
+
     /// The bin's range as text.
     pub(crate) fn label(&self, i: usize) -> String {
         if self.per_integer {
@@ -325,6 +382,59 @@ pub fn histogram(
 ) -> Option<Histogram> {
     let mut h = Histogram::new(stats)?;
     let mut loaded = load_values(view, dir);
+    let raw = match &loaded {
+        LoadedValues::Ready(it, n) => it.raw_parts().map(|(b, e, a)| (b, e, a, *n)),
+        LoadedValues::External(bytes, elem, n) => Some((bytes.bytes(), *elem, false, *n)),
+        _ => None,
+    };
+    let threads = crate::progress::threads();
+    if let Some((bytes, elem, aligned, n)) = raw
+        && threads > 1
+        && n >= kernel::BLOCK
+        && kernel::raw_fast(elem, aligned)
+    {
+        let width = kernel::raw_width(elem).max(1);
+        let body = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(width))
+            .and_then(|len| bytes.get(..len));
+        if let Some(body) = body {
+            // Counts are sums: each thread bins a share of the values with
+            // the same rule, and the counts are added.
+            let per = (body.len() / width).div_ceil(threads).max(1) * width;
+            let shares: Vec<Vec<u64>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = body
+                    .chunks(per)
+                    .map(|piece| {
+                        let mut local = Histogram {
+                            counts: vec![0; h.counts.len()],
+                            ..h
+                        };
+                        scope.spawn(move || {
+                            if let Some(counts) = local.count_raw(elem, piece) {
+                                return counts;
+                            }
+                            let count = (piece.len() / width) as u64;
+                            let source = crate::tensor::Source::Raw(piece);
+                            for e in crate::tensor::Elements::new(elem, source, count) {
+                                local.push(&e);
+                            }
+                            local.counts
+                        })
+                    })
+                    .collect();
+                handles.into_iter().filter_map(|t| t.join().ok()).collect()
+            });
+            if shares.len() == body.len().div_ceil(per) {
+                for share in shares {
+                    for (c, k) in h.counts.iter_mut().zip(share) {
+                        *c = c.saturating_add(k);
+                    }
+                }
+                return Some(h);
+            }
+        }
+    }
     let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
         h.push(&e);
         Ok(())

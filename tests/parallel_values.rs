@@ -93,7 +93,9 @@ fn chunked_statistics_equal_a_sequential_pass() {
         Elem::I8,
         Elem::U16,
         Elem::I32,
+        Elem::U32,
         Elem::I64,
+        Elem::U64,
     ] {
         let n: u64 = 3 * 262_144 + 999;
         let raw = bytes(usize::try_from(n * elem.bits() / 8).expect("size"));

@@ -41,6 +41,14 @@ impl Progress for Bar {
             bar.finish_and_clear();
         }
     }
+
+    fn suspend(&self, f: &mut dyn FnMut()) {
+        let bar = self.0.lock().ok().and_then(|slot| slot.clone());
+        match bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
 }
 
 /// The progress reporter of this run: a bar when standard error is a

@@ -282,9 +282,41 @@ fn write_npy_dir(
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out_dir.display())))?;
     let mut notes: BTreeMap<String, u64> = BTreeMap::new();
     let (mut written, mut failed) = (0u64, 0u64);
+    // One bar for the whole export when its values come to more than
+    // about a second of writing, moved by each tensor's own steps.
+    let size = |view: &TensorView<'_, '_>| {
+        view.elem
+            .and_then(|e| pbdecode::tensor::raw_size(e, view.elements))
+            .unwrap_or(0)
+    };
+    let total = planned
+        .iter()
+        .fold(0u64, |acc, (_, view, ..)| acc.saturating_add(size(view)));
+    let whole = total >= pbdecode::progress::THRESHOLD_BYTES;
+    let bar = ropts.progress.get();
+    if whole {
+        bar.start("writing .npy files", total);
+    }
     for (t, view, path, target) in &planned {
-        let nopts = npy_options(ropts);
-        match target.write(|w| npy::write_npy_with(view, dir, w, &nopts))? {
+        let part = pbdecode::progress::Part::new(bar);
+        let mut nopts = npy_options(ropts);
+        if whole {
+            nopts.progress = Some(&part);
+        }
+        let result = target.write(|w| npy::write_npy_with(view, dir, w, &nopts));
+        if whole {
+            bar.advance(size(view).saturating_sub(part.done()));
+        }
+        let result = match result {
+            Ok(r) => r,
+            Err(e) => {
+                if whole {
+                    bar.finish();
+                }
+                return Err(e.into());
+            }
+        };
+        match result {
             Ok(info) => {
                 written += 1;
                 if let Some(note) = info.note {
@@ -292,16 +324,24 @@ fn write_npy_dir(
                 }
             }
             Err(npy::NpyError::Io(e)) => {
+                if whole {
+                    bar.finish();
+                }
                 return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
             }
             Err(e) => {
                 failed += 1;
-                eprintln!(
-                    "decode: {}: tensor {:?} not written: {e}",
-                    args.file, t.name
-                );
+                bar.suspend(&mut || {
+                    eprintln!(
+                        "decode: {}: tensor {:?} not written: {e}",
+                        args.file, t.name
+                    )
+                });
             }
         }
+    }
+    if whole {
+        bar.finish();
     }
     for (note, n) in &notes {
         let files = if *n == 1 { "file" } else { "files" };

@@ -452,8 +452,7 @@ fn write_parallel(
     let unit = FORMAT_CHUNK * 4;
     // Returns where the text of the run lies in `buf`: every value is
     // written with a leading ", ", which the first run of the list skips.
-    let format = |buf: &mut Vec<u8>, start: u64| -> io::Result<(usize, usize)> {
-        let end = start.saturating_add(unit).min(total);
+    let format = |buf: &mut Vec<u8>, start: u64, end: u64| -> io::Result<(usize, usize)> {
         if let Some(to) = format_raw(elem, bytes, start, end, buf) {
             return Ok((if start == 0 { 2.min(to) } else { 0 }, to));
         }
@@ -473,50 +472,71 @@ fn write_parallel(
     if big {
         progress.start("formatting values", total);
     }
-    let batch = threads as u64 * unit;
-    let mut pool: Vec<Vec<u8>> = (0..threads).map(|_| Vec::new()).collect();
-    let mut start = 0u64;
-    while start < total {
-        let starts: Vec<u64> = (start..total.min(start + batch))
-            .step_by(unit as usize)
-            .collect();
-        let results: Vec<io::Result<(usize, usize)>> = std::thread::scope(|scope| {
-            // The last run of the batch is formatted on this thread.
-            let mut bufs = pool.iter_mut().zip(&starts);
-            let own = bufs.next_back();
-            let handles: Vec<_> = bufs
-                .map(|(buf, &s)| scope.spawn(move || format(buf, s)))
-                .collect();
-            let own = own.map(|(buf, &s)| format(buf, s));
-            let mut done: Vec<io::Result<(usize, usize)>> = handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(io::Error::other("formatting failed")))
-                })
-                .collect();
-            done.extend(own);
-            done
-        });
-        for (buf, r) in pool.iter().zip(results) {
-            let (from, to) = r?;
-            w.write_all(buf.get(from..to).unwrap_or(&[]))?;
-        }
-        let done = total.min(start + batch) - start;
+    let runs: Vec<(u64, u64)> = (0..total)
+        .step_by(usize::try_from(unit).unwrap_or(usize::MAX))
+        .map(|s| (s, s.saturating_add(unit).min(total)))
+        .collect();
+    write_runs(w, &runs, threads, &format, &mut |done| {
         if big {
             progress.advance(done);
         }
-        start += done;
-    }
+    })?;
     if big {
         progress.finish();
     }
     Ok(total)
 }
 
+/// Fills a buffer with the text of the elements `start..end` and returns
+/// where that text lies in it.
+pub(super) type FormatRun<'f> =
+    dyn Fn(&mut Vec<u8>, u64, u64) -> io::Result<(usize, usize)> + Sync + 'f;
+
+/// Formats `runs` (element ranges, in order) on up to `threads` threads,
+/// `threads` runs at a time, each into a buffer kept from one batch to the
+/// next, and writes the texts in the order of the runs. `format` fills a
+/// buffer with the text of one run and returns where that text lies in it;
+/// `done` is told of the elements written after each batch.
+pub(super) fn write_runs(
+    w: &mut dyn Write,
+    runs: &[(u64, u64)],
+    threads: usize,
+    format: &FormatRun<'_>,
+    done: &mut dyn FnMut(u64),
+) -> io::Result<()> {
+    let threads = threads.max(1);
+    let mut pool: Vec<Vec<u8>> = (0..threads).map(|_| Vec::new()).collect();
+    for batch in runs.chunks(threads) {
+        let results: Vec<io::Result<(usize, usize)>> = std::thread::scope(|scope| {
+            // The last run of the batch is formatted on this thread.
+            let mut bufs = pool.iter_mut().zip(batch);
+            let own = bufs.next_back();
+            let handles: Vec<_> = bufs
+                .map(|(buf, &(s, e))| scope.spawn(move || format(buf, s, e)))
+                .collect();
+            let own = own.map(|(buf, &(s, e))| format(buf, s, e));
+            let mut out: Vec<io::Result<(usize, usize)>> = handles
+                .into_iter()
+                .map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err(io::Error::other("formatting failed")))
+                })
+                .collect();
+            out.extend(own);
+            out
+        });
+        for (buf, r) in pool.iter().zip(results) {
+            let (from, to) = r?;
+            w.write_all(buf.get(from..to).unwrap_or(&[]))?;
+        }
+        done(batch.iter().map(|&(s, e)| e.saturating_sub(s)).sum());
+    }
+    Ok(())
+}
+
 /// Bytes kept for one value in [`format_raw`]: ", " and the longest text
 /// (a float64 from ryu is at most 24 bytes, an integer at most 20).
-const SLOT: usize = 32;
+pub(super) const SLOT: usize = 32;
 
 /// Formats values `start..end` of a little-endian fixed-width type straight
 /// from their bytes into `buf`, each as ", " and its text, with fixed-size
@@ -624,7 +644,7 @@ fn non_finite(nan: bool, positive: bool) -> &'static [u8] {
 }
 
 /// Copies a short text byte by byte (no call to memcpy for a few bytes).
-fn copy_text(text: &[u8], slot: &mut [u8; SLOT - 2]) -> usize {
+pub(super) fn copy_text(text: &[u8], slot: &mut [u8; SLOT - 2]) -> usize {
     let mut n = 0;
     for (d, s) in slot.iter_mut().zip(text) {
         *d = *s;
@@ -633,12 +653,12 @@ fn copy_text(text: &[u8], slot: &mut [u8; SLOT - 2]) -> usize {
     n
 }
 
-fn int_text(v: i64, slot: &mut [u8; SLOT - 2]) -> usize {
+pub(super) fn int_text(v: i64, slot: &mut [u8; SLOT - 2]) -> usize {
     uint_text(v.unsigned_abs(), v < 0, slot)
 }
 
 /// Decimal digits of `v` (after a '-' if `neg`), as `{v}` writes them.
-fn uint_text(mut v: u64, neg: bool, slot: &mut [u8; SLOT - 2]) -> usize {
+pub(super) fn uint_text(mut v: u64, neg: bool, slot: &mut [u8; SLOT - 2]) -> usize {
     // Digits from the last, then copied in order after the sign.
     let mut tmp = [0u8; 20];
     let mut digits = 0;

@@ -6,8 +6,10 @@
 use super::fmt::{element_text, hex_preview, indent, pad, plain};
 use super::{LoadedValues, RenderOptions, load_values, tensor_adapter};
 use crate::decode::{Message, RawScalars, ScalarValue, Value};
+use crate::progress::Progress;
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
 use crate::tensor::TensorView;
+use crate::tensor::{Element, Elements, Source};
 use crate::wire::WireValue;
 use std::io::{self, Write};
 
@@ -290,11 +292,6 @@ pub fn tensor_block(
         .collect();
     // Rows of whole trailing axes (see src/render/elide.rs).
     let row = super::elide::row_len(&dims);
-    let per_line = if row == 0 {
-        super::elide::PER_LINE
-    } else {
-        row.min(super::elide::PER_LINE)
-    };
     // Statistics need every element: read them all for the tensor the user
     // asked for (or with --stats); a nested tensor's preview reads only its
     // first values, so the rest of a mapped model is never touched.
@@ -308,54 +305,43 @@ pub fn tensor_block(
         (super::elide::whole_head(total, limit, row), 0)
     };
     writeln!(w, "values:")?;
-    let mut line: Vec<String> = Vec::new();
-    let mut line_start = 0u64;
     // The elements between head and tail are skipped, not decoded; the
     // statistics come from their own pass (src/stats.rs).
     let gap = head..total - tail;
-    let gap_line = |w: &mut dyn Write| -> io::Result<()> {
+    let threads = crate::progress::threads();
+    let progress = opts.progress.get();
+    write_value_rows(w, &mut loaded, 0..head, depth + 1, &dims, threads, progress)?;
+    if !gap.is_empty() {
         indent(w, depth + 1)?;
         if !read_all {
             writeln!(
                 w,
                 "… {} more values (--values all shows them)",
                 super::elide::grouped(total - head)
-            )
+            )?;
         } else if capped {
             writeln!(
                 w,
                 "… {} values left out (implied by padding: --allow-implied shows them) …",
                 super::elide::grouped(gap.end - gap.start)
-            )
+            )?;
         } else {
             writeln!(
                 w,
                 "… {} values left out (--values all shows them) …",
                 super::elide::grouped(gap.end - gap.start)
-            )
+            )?;
         }
-    };
-    let mut gap_shown = gap.is_empty();
-    crate::tensor::for_each_element_except(&mut loaded, gap.clone(), |i, e| -> io::Result<()> {
-        if !gap_shown && i >= gap.end {
-            flush_line(w, depth + 1, &dims, line_start, &mut line)?;
-            gap_line(w)?;
-            gap_shown = true;
-        }
-        if line.is_empty() {
-            line_start = i;
-        }
-        line.push(element_text(e));
-        let row_end = row > 0 && (i + 1).is_multiple_of(row);
-        if line.len() as u64 >= per_line || row_end {
-            flush_line(w, depth + 1, &dims, line_start, &mut line)?;
-        }
-        Ok(())
-    })?;
-    flush_line(w, depth + 1, &dims, line_start, &mut line)?;
-    if !gap_shown {
-        gap_line(w)?;
     }
+    write_value_rows(
+        w,
+        &mut loaded,
+        gap.end..total,
+        depth + 1,
+        &dims,
+        threads,
+        progress,
+    )?;
     if !read_all {
         return Ok(());
     }
@@ -411,3 +397,487 @@ pub fn flush_line<S: AsRef<str>>(
     line.clear();
     Ok(())
 }
+
+/// Values formatted by one thread in one run of [`write_value_rows`].
+const ROW_CHUNK: u64 = 1 << 18;
+
+/// Values a line holds and the length of a row, for a tensor shaped `dims`.
+fn line_layout(dims: &[u64]) -> (u64, u64) {
+    let row = super::elide::row_len(dims);
+    let per_line = if row == 0 {
+        super::elide::PER_LINE
+    } else {
+        row.min(super::elide::PER_LINE)
+    };
+    (per_line, row)
+}
+
+/// Where the line that starts at `s` ends: after `per_line` values, at the
+/// end of a row, or at `end`.
+fn line_end(s: u64, end: u64, per_line: u64, row: u64) -> u64 {
+    let mut e = s.saturating_add(per_line);
+    if let Some(r) = s.checked_div(row) {
+        e = e.min(r.saturating_add(1).saturating_mul(row));
+    }
+    e.min(end)
+}
+
+/// The first start of a line at or after `x` (at least `a`) when lines of
+/// values start at `a`: every `per_line` values and at every row start.
+fn line_start_at(a: u64, x: u64, per_line: u64, row: u64) -> u64 {
+    let up = |from: u64, x: u64| {
+        from.saturating_add(
+            x.saturating_sub(from)
+                .div_ceil(per_line)
+                .saturating_mul(per_line),
+        )
+    };
+    if row == 0 {
+        return up(a, x);
+    }
+    let first_end = (a / row).saturating_add(1).saturating_mul(row);
+    if x < first_end {
+        return up(a, x).min(first_end);
+    }
+    let rs = x / row * row;
+    up(rs, x).min(rs.saturating_add(row))
+}
+
+/// Writes the values `range` of loaded values in lines, as the text views
+/// print them: a line starts at `range.start`, after [`super::elide::PER_LINE`]
+/// values and at every row of whole trailing axes, each prefixed by its
+/// indentation and the index of its first value. Values in raw storage
+/// (raw_data, tensor_content, external data) are formatted in runs of
+/// whole lines on up to `threads` threads and written in order, byte for
+/// byte as the one-thread path writes them.
+pub fn write_value_rows(
+    w: &mut dyn Write,
+    loaded: &mut LoadedValues<'_>,
+    range: std::ops::Range<u64>,
+    depth: usize,
+    dims: &[u64],
+    threads: usize,
+    progress: &dyn Progress,
+) -> io::Result<()> {
+    let layout = RowsLayout {
+        depth,
+        dims,
+        run: ROW_CHUNK,
+    };
+    write_value_rows_in(w, loaded, range, &layout, threads, progress)
+}
+
+/// Where value rows go: their indentation, the tensor's shape and the
+/// values a thread formats in one run (about; runs end at line ends).
+pub struct RowsLayout<'d> {
+    pub depth: usize,
+    pub dims: &'d [u64],
+    pub run: u64,
+}
+
+/// [`write_value_rows`] with runs of `layout.run` values (tests split small
+/// tensors into many runs this way).
+pub fn write_value_rows_in(
+    w: &mut dyn Write,
+    loaded: &mut LoadedValues<'_>,
+    range: std::ops::Range<u64>,
+    layout: &RowsLayout<'_>,
+    threads: usize,
+    progress: &dyn Progress,
+) -> io::Result<()> {
+    let (depth, dims, run) = (layout.depth, layout.dims, layout.run.max(1));
+    if range.is_empty() {
+        return Ok(());
+    }
+    let raw = match loaded {
+        LoadedValues::Ready(it, n) => it.raw_parts().map(|(b, e, a)| (b, e, a, *n)),
+        LoadedValues::External(bytes, elem, n) => Some((bytes.bytes(), *elem, false, *n)),
+        _ => None,
+    };
+    if let Some((bytes, elem, aligned, n)) = raw
+        && threads > 1
+        && range.end - range.start > run
+    {
+        let bits = if aligned {
+            elem.bits().max(8)
+        } else {
+            elem.bits()
+        };
+        let available = match bits {
+            0 => 0,
+            b => (bytes.len() as u64).saturating_mul(8) / b,
+        };
+        if range.end <= available && range.end <= n {
+            return rows_parallel(w, bytes, elem, aligned, range, layout, threads, progress);
+        }
+    }
+    rows_sequential(w, loaded, range, depth, dims)
+}
+
+/// The one-thread path of [`write_value_rows`], from any storage.
+fn rows_sequential(
+    w: &mut dyn Write,
+    loaded: &mut LoadedValues<'_>,
+    range: std::ops::Range<u64>,
+    depth: usize,
+    dims: &[u64],
+) -> io::Result<()> {
+    let (per_line, row) = line_layout(dims);
+    let mut line: Vec<String> = Vec::new();
+    let mut line_start = range.start;
+    let mut put = |w: &mut dyn Write, i: u64, e: Element<'_>| -> io::Result<()> {
+        if line.is_empty() {
+            line_start = i;
+        }
+        line.push(element_text(e));
+        let row_end = row > 0 && (i + 1).is_multiple_of(row);
+        if line.len() as u64 >= per_line || row_end {
+            flush_line(w, depth, dims, line_start, &mut line)?;
+        }
+        Ok(())
+    };
+    let mut run = |w: &mut dyn Write, it: &mut Elements<'_>| -> io::Result<()> {
+        let at = it.next_index();
+        if at < range.start {
+            it.advance(range.start - at);
+        }
+        while it.next_index() < range.end {
+            let i = it.next_index();
+            let Some(e) = it.next() else {
+                break;
+            };
+            put(w, i, e)?;
+        }
+        Ok(())
+    };
+    match loaded {
+        LoadedValues::Ready(it, _) => run(w, it)?,
+        LoadedValues::External(bytes, elem, n) => {
+            let mut it = Elements::new(*elem, Source::Raw(bytes.bytes()), *n);
+            run(w, &mut it)?;
+        }
+        LoadedValues::Zeros(elem, n) => {
+            let zero = crate::tensor::zero_of(*elem);
+            for i in range.start..range.end.min(*n) {
+                put(w, i, zero)?;
+            }
+        }
+        _ => {}
+    }
+    flush_line(w, depth, dims, line_start, &mut line)
+}
+
+/// The parallel path of [`write_value_rows`]: runs of whole lines of raw
+/// values, every value present.
+#[allow(clippy::too_many_arguments)]
+fn rows_parallel(
+    w: &mut dyn Write,
+    bytes: &[u8],
+    elem: crate::tensor::Elem,
+    aligned: bool,
+    range: std::ops::Range<u64>,
+    layout: &RowsLayout<'_>,
+    threads: usize,
+    progress: &dyn Progress,
+) -> io::Result<()> {
+    let dims = layout.dims;
+    let (per_line, row) = line_layout(dims);
+    let pad = pad(layout.depth);
+    let format = |buf: &mut Vec<u8>, start: u64, end: u64| -> io::Result<(usize, usize)> {
+        let mut it = Elements::new(elem, Source::Raw(bytes), end).byte_aligned(aligned);
+        it.advance(start);
+        let mut idx: Vec<u64> = vec![0; dims.len()];
+        let mut s = start;
+        if elem.is_complex() {
+            // Texts of any length: appended.
+            buf.clear();
+            while s < end {
+                let e = line_end(s, end, per_line, row);
+                buf.extend_from_slice(pad.as_bytes());
+                push_index_prefix(buf, dims, s, &mut idx);
+                for k in s..e {
+                    let Some(v) = it.next() else {
+                        break;
+                    };
+                    if k > s {
+                        buf.extend_from_slice(b"  ");
+                    }
+                    push_element_text(buf, v);
+                }
+                buf.push(b'\n');
+                s = e;
+            }
+            return Ok((0, buf.len()));
+        }
+        // Every value's text fits a slot: written into a buffer kept from
+        // one run to the next (never shortened, so zero-filled once).
+        let line_max = pad
+            .len()
+            .saturating_add(dims.len().saturating_add(1).saturating_mul(21))
+            .saturating_add(
+                usize::try_from(per_line)
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(super::json::SLOT),
+            )
+            .saturating_add(1);
+        let mut prefix: Vec<u8> = Vec::new();
+        let mut pos = 0usize;
+        while s < end {
+            let e = line_end(s, end, per_line, row);
+            let need = pos.saturating_add(line_max);
+            if buf.len() < need {
+                buf.resize(need.saturating_add(1 << 16), 0);
+            }
+            prefix.clear();
+            prefix.extend_from_slice(pad.as_bytes());
+            push_index_prefix(&mut prefix, dims, s, &mut idx);
+            let Some(to) = buf.get_mut(pos..pos.saturating_add(prefix.len())) else {
+                break;
+            };
+            to.copy_from_slice(&prefix);
+            pos += prefix.len();
+            for k in s..e {
+                let Some(v) = it.next() else {
+                    break;
+                };
+                let Some((cell, _)) = buf
+                    .get_mut(pos..)
+                    .and_then(|t| t.split_first_chunk_mut::<{ super::json::SLOT }>())
+                else {
+                    break;
+                };
+                let (sep, rest) = cell.split_at_mut(2);
+                let Some((text, _)) = rest.split_first_chunk_mut::<{ super::json::SLOT - 2 }>()
+                else {
+                    break;
+                };
+                let n = slot_text(v, text);
+                if k > s {
+                    sep.copy_from_slice(b"  ");
+                    pos += 2 + n;
+                } else {
+                    // The line's first value: no separator before it.
+                    buf.copy_within(pos + 2..pos + 2 + n, pos);
+                    pos += n;
+                }
+            }
+            if let Some(b) = buf.get_mut(pos) {
+                *b = b'\n';
+            }
+            pos += 1;
+            s = e;
+        }
+        Ok((0, pos))
+    };
+    let mut runs: Vec<(u64, u64)> = Vec::new();
+    let mut s = range.start;
+    while s < range.end {
+        let target = s.saturating_add(layout.run.max(1));
+        let e = line_start_at(range.start, target, per_line, row)
+            .max(s.saturating_add(1))
+            .min(range.end);
+        runs.push((s, e));
+        s = e;
+    }
+    let count = range.end - range.start;
+    let big = count.saturating_mul(12) >= crate::progress::THRESHOLD_BYTES;
+    if big {
+        progress.start("formatting values", count);
+    }
+    super::json::write_runs(w, &runs, threads, &format, &mut |done| {
+        if big {
+            progress.advance(done);
+        }
+    })?;
+    if big {
+        progress.finish();
+    }
+    Ok(())
+}
+
+/// A few bytes appended one by one (no call to memcpy for a number).
+fn push_short(buf: &mut Vec<u8>, text: &[u8]) {
+    for &b in text {
+        buf.push(b);
+    }
+}
+
+fn push_u64(buf: &mut Vec<u8>, v: u64) {
+    let mut slot = [0u8; super::json::SLOT - 2];
+    let n = super::json::uint_text(v, false, &mut slot);
+    push_short(buf, slot.get(..n).unwrap_or(&[]));
+}
+
+/// [`index_prefix`] appended to `buf`, with `idx` as scratch (one slot per
+/// axis).
+fn push_index_prefix(buf: &mut Vec<u8>, dims: &[u64], start: u64, idx: &mut [u64]) {
+    match dims.len() {
+        0 => {}
+        1 => {
+            buf.push(b'[');
+            push_u64(buf, start);
+            buf.extend_from_slice(b"] ");
+        }
+        _ => {
+            let mut rest = start;
+            for (slot, &d) in idx.iter_mut().zip(dims).rev() {
+                *slot = 0;
+                if d > 0 {
+                    *slot = rest % d;
+                    rest /= d;
+                }
+            }
+            buf.push(b'[');
+            for (k, &i) in idx.iter().enumerate() {
+                if k > 0 {
+                    buf.push(b',');
+                }
+                push_u64(buf, i);
+            }
+            buf.extend_from_slice(b"] ");
+        }
+    }
+}
+
+/// Whether ryu writes the `{:?}` text of a float32 (see [`ryu_is_debug`]).
+fn f32_by_ryu(v: f32) -> bool {
+    let bits = v.to_bits();
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let frac = u64::from(bits & 0x7f_ffff);
+    let (sig, e2) = if exp == 0 {
+        (frac, -149)
+    } else {
+        (frac | 1 << 23, exp - 150)
+    };
+    v.is_finite() && ryu_is_debug(v.abs().into(), sig, e2, 24)
+}
+
+/// Whether ryu writes the `{:?}` text of a float64 (see [`ryu_is_debug`]).
+fn f64_by_ryu(v: f64) -> bool {
+    let bits = v.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & 0xf_ffff_ffff_ffff;
+    let (sig, e2) = if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | 1 << 52, exp - 1075)
+    };
+    v.is_finite() && ryu_is_debug(v.abs(), sig, e2, 53)
+}
+
+/// [`element_text`] of a value that is not complex (at most 24 bytes),
+/// written into a slot; returns its length.
+fn slot_text(e: Element<'_>, slot: &mut [u8; super::json::SLOT - 2]) -> usize {
+    use super::json::copy_text;
+    let debug = |slot: &mut [u8; super::json::SLOT - 2], args: std::fmt::Arguments<'_>| {
+        let mut c = io::Cursor::new(&mut slot[..]);
+        let _ = c.write_fmt(args);
+        usize::try_from(c.position()).unwrap_or(0)
+    };
+    match e {
+        Element::F32(v) if f32_by_ryu(v) => {
+            copy_text(ryu::Buffer::new().format_finite(v).as_bytes(), slot)
+        }
+        Element::F32(v) => debug(slot, format_args!("{v:?}")),
+        Element::F64(v) if f64_by_ryu(v) => {
+            copy_text(ryu::Buffer::new().format_finite(v).as_bytes(), slot)
+        }
+        Element::F64(v) => debug(slot, format_args!("{v:?}")),
+        Element::I64(v) => super::json::int_text(v, slot),
+        Element::U64(v) => super::json::uint_text(v, false, slot),
+        Element::Bool(b) => copy_text(if b { b"true" } else { b"false" }, slot),
+        e => copy_text(element_text(e).as_bytes(), slot),
+    }
+}
+
+/// [`element_text`] appended to `buf`: floats through ryu where its text is
+/// the `{:?}` text, integers digit by digit.
+fn push_element_text(buf: &mut Vec<u8>, e: Element<'_>) {
+    match e {
+        Element::F32(v) => {
+            if f32_by_ryu(v) {
+                push_short(buf, ryu::Buffer::new().format_finite(v).as_bytes());
+            } else {
+                let _ = write!(buf, "{v:?}");
+            }
+        }
+        Element::F64(v) => {
+            if f64_by_ryu(v) {
+                push_short(buf, ryu::Buffer::new().format_finite(v).as_bytes());
+            } else {
+                let _ = write!(buf, "{v:?}");
+            }
+        }
+        Element::I64(v) => {
+            let mut slot = [0u8; super::json::SLOT - 2];
+            let n = super::json::int_text(v, &mut slot);
+            push_short(buf, slot.get(..n).unwrap_or(&[]));
+        }
+        Element::U64(v) => push_u64(buf, v),
+        Element::Bool(b) => buf.extend_from_slice(if b { b"true" } else { b"false" }),
+        e => buf.extend_from_slice(element_text(e).as_bytes()),
+    }
+}
+
+/// Whether ryu's text of the finite float `sig * 2^e2` (magnitude `abs`,
+/// `precision` bits) is its `{:?}` text. Both write the shortest digits
+/// that read back to the same float, but (1) they switch to exponent form
+/// at different magnitudes (`{:?}` below 1e-4 and from 1e16), so values
+/// between 1e-7 and 1e-3 or 1e12 and 1e17 are left to `{:?}`; and (2) on a
+/// tie between two shortest texts ryu rounds to even where `{:?}` rounds
+/// up. A tie needs a value whose exact decimal expansion is short (at most
+/// 18 significant digits): a whole number past 2^precision, or a fraction
+/// m / 2^j (m odd) with m * 5^j below 10^18. Those go to `{:?}` too.
+fn ryu_is_debug(abs: f64, sig: u64, e2: i32, precision: u32) -> bool {
+    if sig == 0 {
+        return true;
+    }
+    if (1e-7..1e-3).contains(&abs) || (1e12..1e17).contains(&abs) {
+        return false;
+    }
+    let tz = sig.trailing_zeros();
+    let m = sig >> tz;
+    let e = e2.saturating_add(tz as i32);
+    if e >= 0 {
+        // A whole number: exact below 2^precision, so its digits are all
+        // needed and no shorter text reads back to it.
+        return i64::from(64 - m.leading_zeros()) + i64::from(e) <= i64::from(precision);
+    }
+    // m * 5^j >= 10^18, with 5^j >= 5^28 > 10^19 always long.
+    match TIE_FREE_FROM.get(e.unsigned_abs() as usize) {
+        Some(&least) => m >= least,
+        None => true,
+    }
+}
+
+/// For j = 0..=27, the least m with m * 5^j >= 10^18.
+const TIE_FREE_FROM: [u64; 28] = [
+    1_000_000_000_000_000_000,
+    200_000_000_000_000_000,
+    40_000_000_000_000_000,
+    8_000_000_000_000_000,
+    1_600_000_000_000_000,
+    320_000_000_000_000,
+    64_000_000_000_000,
+    12_800_000_000_000,
+    2_560_000_000_000,
+    512_000_000_000,
+    102_400_000_000,
+    20_480_000_000,
+    4_096_000_000,
+    819_200_000,
+    163_840_000,
+    32_768_000,
+    6_553_600,
+    1_310_720,
+    262_144,
+    52_429,
+    10_486,
+    2_098,
+    420,
+    84,
+    17,
+    4,
+    1,
+    1,
+];

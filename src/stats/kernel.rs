@@ -849,6 +849,47 @@ fn as_int(mut p: Part, signed: bool) -> Part {
     p
 }
 
+/// The least and greatest of 8-byte integers, lane by lane so that the
+/// loop vectorises.
+#[inline]
+fn int_extremes<T: Copy + Ord>(
+    words: &[[u8; 8]],
+    conv: impl Fn([u8; 8]) -> T + Copy,
+    lo0: T,
+    hi0: T,
+) -> (T, T) {
+    let mut mn = [lo0; LANES];
+    let mut mx = [hi0; LANES];
+    let lanes = words.chunks_exact(LANES);
+    let rest = lanes.remainder();
+    for c in lanes {
+        for ((a, b), &w) in mn.iter_mut().zip(mx.iter_mut()).zip(c) {
+            let x = conv(w);
+            *a = (*a).min(x);
+            *b = (*b).max(x);
+        }
+    }
+    for ((a, b), &w) in mn.iter_mut().zip(mx.iter_mut()).zip(rest) {
+        let x = conv(w);
+        *a = (*a).min(x);
+        *b = (*b).max(x);
+    }
+    (
+        mn.iter().copied().fold(lo0, T::min),
+        mx.iter().copied().fold(hi0, T::max),
+    )
+}
+
+/// A part of the float64 kernel over integers with their exact extremes
+/// (as [`chunk_i64`] leaves it).
+fn with_int_extremes(mut p: Part, lo: Extreme, hi: Extreme) -> Part {
+    if p.count > 0 {
+        p.min = Some(lo);
+        p.max = Some(hi);
+    }
+    p
+}
+
 /// Statistics of one chunk of raw little-endian bytes (a whole number of
 /// elements of a fast-path type).
 pub fn raw_chunk(elem: Elem, bytes: &[u8], s: &mut Scratch) -> Part {
@@ -906,13 +947,20 @@ pub fn raw_chunk(elem: Elem, bytes: &[u8], s: &mut Scratch) -> Part {
             ),
             false,
         ),
+        // 64-bit integers: the moments from the float64 kernel reading the
+        // bytes (the same values in the same order as chunk_i64's), the
+        // extremes exact in a second pass over the chunk, still in cache.
         I64 => {
-            le_chunks!(bytes, 8, i64, s.i64s);
-            chunk_i64(&s.i64s, &mut s.f64b)
+            let words = bytes.as_chunks::<8>().0;
+            let p = chunk_f64_by(words, |b| i64::from_le_bytes(b) as f64, false);
+            let (lo, hi) = int_extremes(words, i64::from_le_bytes, i64::MAX, i64::MIN);
+            with_int_extremes(p, Extreme::Int(lo), Extreme::Int(hi))
         }
         U64 => {
-            le_chunks!(bytes, 8, u64, s.u64s);
-            chunk_u64(&s.u64s, &mut s.f64b)
+            let words = bytes.as_chunks::<8>().0;
+            let p = chunk_f64_by(words, |b| u64::from_le_bytes(b) as f64, false);
+            let (lo, hi) = int_extremes(words, u64::from_le_bytes, u64::MAX, u64::MIN);
+            with_int_extremes(p, Extreme::UInt(lo), Extreme::UInt(hi))
         }
         C64 => {
             s.f64s.clear();
