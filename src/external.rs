@@ -130,6 +130,11 @@ impl ExternalBytes {
     pub fn bytes(&self) -> &[u8] {
         self.file.bytes().get(self.start..self.end).unwrap_or(&[])
     }
+
+    /// The side file and the offset of `part`, a slice of [`Self::bytes`].
+    pub fn file_range(&self, part: &[u8]) -> Option<(&std::fs::File, u64)> {
+        self.file.file_range(part)
+    }
 }
 
 fn parse_u64(what: &str, text: &Option<String>) -> Result<Option<u64>, String> {

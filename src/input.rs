@@ -18,16 +18,31 @@ pub const MAX_STREAM_BYTES: u64 = 1 << 30;
 
 /// Input bytes, mapped or owned.
 pub enum InputBytes {
-    Mapped(Mmap),
+    /// A regular file's map, with the file it maps (for copying a range
+    /// of it in the kernel).
+    Mapped(Mmap, File),
     Owned(Vec<u8>),
 }
 
 impl InputBytes {
     pub fn bytes(&self) -> &[u8] {
         match self {
-            InputBytes::Mapped(m) => m,
+            InputBytes::Mapped(m, _) => m,
             InputBytes::Owned(v) => v,
         }
+    }
+
+    /// Where `part`, a slice of these bytes, lies in the file they were
+    /// mapped from: the open file and the offset. None for bytes that
+    /// were read rather than mapped, or a slice from elsewhere.
+    pub fn file_range(&self, part: &[u8]) -> Option<(&File, u64)> {
+        let InputBytes::Mapped(map, file) = self else {
+            return None;
+        };
+        // Addresses only: which part of the map `part` is, if any.
+        let offset = (part.as_ptr() as usize).checked_sub(map.as_ptr() as usize)?;
+        let end = offset.checked_add(part.len())?;
+        (end <= map.len()).then_some((file, offset as u64))
     }
 }
 
@@ -114,7 +129,7 @@ fn map_open_file(file: &File, meta: &Metadata) -> io::Result<InputBytes> {
     // `exit_on_mapping_fault`); that is the price of not copying
     // multi-gigabyte files into memory.
     let map = unsafe { Mmap::map(file)? };
-    Ok(InputBytes::Mapped(map))
+    Ok(InputBytes::Mapped(map, file.try_clone()?))
 }
 
 /// Maps an open file read-only (the explorer's uploads, kept in a temporary
@@ -127,7 +142,7 @@ pub fn map_handle(file: &File) -> std::io::Result<InputBytes> {
     // with create_new and mode 0600, then unlinked), so nothing else can
     // truncate it.
     let map = unsafe { Mmap::map(file)? };
-    Ok(InputBytes::Mapped(map))
+    Ok(InputBytes::Mapped(map, file.try_clone()?))
 }
 
 /// Reads a stream to its end, refusing more than `cap` bytes.

@@ -10,10 +10,12 @@
 //! note for the caller to show. Shape from the dims, row-major order.
 
 use crate::formats::NamedTensor;
+use crate::input::InputBytes;
 use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_element, load_values};
 use half::f16;
 use std::collections::HashSet;
 use std::fmt;
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -213,37 +215,9 @@ fn raw_is_body(elem: Elem) -> bool {
         )
 }
 
-/// Writes raw storage that already is the .npy body: one copy, in pieces
-/// so that progress can be told.
-fn write_body(
-    w: &mut dyn Write,
-    body: &[u8],
-    progress: Option<&dyn crate::progress::Progress>,
-) -> io::Result<()> {
-    let big = body.len() as u64 >= crate::progress::THRESHOLD_BYTES;
-    let progress = progress.filter(|_| big);
-    if let Some(p) = progress {
-        p.start("writing .npy", body.len() as u64);
-    }
-    for piece in body.chunks(16 << 20) {
-        w.write_all(piece)?;
-        if let Some(p) = progress {
-            p.advance(piece.len() as u64);
-        }
-    }
-    if let Some(p) = progress {
-        p.finish();
-    }
-    Ok(())
-}
-
-/// [`write_npy`] with options. Checks every limit before writing anything.
-pub fn write_npy_with<W: Write>(
-    view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
-    mut w: W,
-    opts: &NpyOptions<'_>,
-) -> Result<NpyInfo, NpyError> {
+/// The element type and shape of a tensor that can be written as .npy,
+/// every limit checked.
+fn checked(view: &TensorView<'_, '_>, opts: &NpyOptions<'_>) -> Result<(Elem, Vec<u64>), NpyError> {
     let elem = view.elem.ok_or_else(|| {
         NpyError::Unavailable(format!("data type {} cannot be decoded", view.type_name))
     })?;
@@ -259,6 +233,96 @@ pub fn write_npy_with<W: Write>(
             crate::tensor::MAX_IMPLIED_NPY_BYTES
         )));
     }
+    Ok((elem, shape))
+}
+
+/// A tensor whose stored bytes already are the .npy body (raw_data or
+/// external data of a fixed-width little-endian type): the header, and
+/// the values borrowed from the mapped input or side file.
+pub struct RawNpy<'v> {
+    pub header: Vec<u8>,
+    pub info: NpyInfo,
+    values: LoadedValues<'v>,
+    len: usize,
+}
+
+impl RawNpy<'_> {
+    /// The .npy body: the stored bytes.
+    pub fn body(&self) -> &[u8] {
+        match &self.values {
+            LoadedValues::Ready(it, _) => it
+                .raw_parts()
+                .and_then(|(b, _, _)| b.get(..self.len))
+                .unwrap_or(&[]),
+            LoadedValues::External(bytes, ..) => bytes.bytes().get(..self.len).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// The open file the body is a range of, and its offset there: the
+    /// side file for external data, else `input` (the mapped file the
+    /// tensor was read from). None when the bytes were not mapped.
+    pub fn file_range<'s>(&'s self, input: &'s InputBytes) -> Option<(&'s File, u64)> {
+        let body = self.body();
+        match &self.values {
+            LoadedValues::External(bytes, ..) => bytes.file_range(body),
+            _ => input.file_range(body),
+        }
+    }
+}
+
+/// The tensor as header plus stored bytes, when those bytes already are
+/// the .npy body (None: its values need converting; see
+/// [`write_npy_with`]). Checks every limit first.
+pub fn raw_npy<'v>(
+    view: &TensorView<'v, 'v>,
+    dir: Option<&Path>,
+    opts: &NpyOptions<'_>,
+) -> Result<Option<RawNpy<'v>>, NpyError> {
+    let (elem, shape) = checked(view, opts)?;
+    let Some(len) = raw_is_body(elem)
+        .then(|| crate::tensor::raw_size(elem, view.elements))
+        .flatten()
+        .and_then(|b| usize::try_from(b).ok())
+    else {
+        return Ok(None);
+    };
+    let values = loaded(view, dir)?;
+    let stored = match &values {
+        LoadedValues::Ready(it, _) => it.raw_parts().and_then(|(b, _, _)| b.get(..len)),
+        LoadedValues::External(bytes, ..) => bytes.bytes().get(..len),
+        _ => None,
+    };
+    if stored.is_none() {
+        return Ok(None);
+    }
+    let descr = descr(elem).0.to_string();
+    Ok(Some(RawNpy {
+        header: header(&descr, &shape)?,
+        info: NpyInfo {
+            descr,
+            shape,
+            note: None,
+        },
+        values,
+        len,
+    }))
+}
+
+/// [`write_npy`] with options. Checks every limit before writing anything.
+pub fn write_npy_with<'v, W: Write>(
+    view: &TensorView<'v, 'v>,
+    dir: Option<&Path>,
+    mut w: W,
+    opts: &NpyOptions<'_>,
+) -> Result<NpyInfo, NpyError> {
+    if let Some(raw) = raw_npy(view, dir, opts)? {
+        w.write_all(&raw.header)?;
+        crate::output::write_pieces(&mut w, "writing .npy", raw.body(), opts.progress)?;
+        w.flush()?;
+        return Ok(raw.info);
+    }
+    let (elem, shape) = checked(view, opts)?;
     let (base, widened) = descr(elem);
     let mut width = 0u64;
     if elem == Elem::Str {
@@ -288,28 +352,6 @@ pub fn write_npy_with<W: Write>(
         base.to_string()
     };
     let mut l = loaded(view, dir)?;
-    let body_len = if raw_is_body(elem) {
-        crate::tensor::raw_size(elem, view.elements).and_then(|b| usize::try_from(b).ok())
-    } else {
-        None
-    };
-    let body = match (&l, body_len) {
-        (LoadedValues::Ready(it, _), Some(len)) => {
-            it.raw_parts().and_then(|(b, _, _)| b.get(..len))
-        }
-        (LoadedValues::External(bytes, ..), Some(len)) => bytes.bytes().get(..len),
-        _ => None,
-    };
-    if let Some(body) = body {
-        w.write_all(&header(&descr, &shape)?)?;
-        write_body(&mut w, body, opts.progress)?;
-        w.flush()?;
-        return Ok(NpyInfo {
-            descr,
-            shape,
-            note: None,
-        });
-    }
     w.write_all(&header(&descr, &shape)?)?;
     let mut written = 0u64;
     for_each_element(&mut l, |e| -> io::Result<()> {

@@ -21,8 +21,9 @@
 //!   typed) follows links to the file they name and replaces it.
 
 use crate::input::{kind_name, was_read};
+use crate::progress::{Progress, THRESHOLD_BYTES};
 use std::fs::{File, Metadata, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -214,6 +215,67 @@ impl Output {
         Output::plan(path, policy)?.write(produce)
     }
 
+    /// Writes `head` and then `body`, the bytes of `source` (an open file
+    /// and the offset of `body` in it) when known. To a file the body is
+    /// copied in the kernel (`copy_file_range`, as `cp` does), so it never
+    /// passes through this process; elsewhere it is written from memory.
+    /// Either way in pieces, so that progress can be told.
+    pub fn write_copy(
+        &self,
+        what: &str,
+        head: &[u8],
+        body: &[u8],
+        source: Option<(&File, u64)>,
+        progress: Option<&dyn Progress>,
+    ) -> Result<(), OutputError> {
+        let (
+            Output::File {
+                shown,
+                target,
+                replaces,
+            },
+            Some((from, offset)),
+        ) = (self, source)
+        else {
+            return self
+                .write(|w| -> io::Result<()> {
+                    w.write_all(head)?;
+                    write_pieces(w, what, body, progress)
+                })?
+                .map_err(|e| OutputError::io(self.shown(), e));
+        };
+        let err = |e| OutputError::io(shown, e);
+        let mut temp = TempFile::new(target);
+        let to = temp.create().map_err(err)?;
+        to.write_all(head).map_err(err)?;
+        let mut from = from;
+        from.seek(SeekFrom::Start(offset)).map_err(err)?;
+        pieces(what, body.len() as u64, progress, |n| {
+            // `Read::take` of a `&File` into a `File`: std's `io::copy`
+            // uses `copy_file_range` (or `sendfile`) for this pair.
+            let copied = io::copy(&mut Read::take(from, n), to)?;
+            if copied == n {
+                Ok(())
+            } else {
+                Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "the input file became shorter while it was copied",
+                ))
+            }
+        })
+        .map_err(err)?;
+        temp.commit(shown, replaces.as_ref())
+    }
+
+    /// The output's name, for messages.
+    fn shown(&self) -> &Path {
+        match self {
+            Output::Stdout => Path::new("standard output"),
+            Output::Device(path) => path,
+            Output::File { shown, .. } => shown,
+        }
+    }
+
     /// Writes what `produce` writes to this output. For a file: a
     /// temporary file beside the target, created on the first byte; on
     /// success synced and renamed over the target; on any failure removed.
@@ -270,6 +332,52 @@ impl Output {
 
 /// A temporary file beside the target, created exclusively on the first
 /// write and removed when dropped unless committed.
+/// Bytes written or copied at a time, so that progress moves.
+const PIECE: u64 = 16 << 20;
+
+/// Runs `step` (work named `what`) over `len` bytes in pieces of at most [`PIECE`], telling
+/// `progress` when there are more than [`THRESHOLD_BYTES`].
+fn pieces(
+    what: &str,
+    len: u64,
+    progress: Option<&dyn Progress>,
+    mut step: impl FnMut(u64) -> io::Result<()>,
+) -> io::Result<()> {
+    let progress = progress.filter(|_| len >= THRESHOLD_BYTES);
+    if let Some(p) = progress {
+        p.start(what, len);
+    }
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(PIECE);
+        step(n)?;
+        left -= n;
+        if let Some(p) = progress {
+            p.advance(n);
+        }
+    }
+    if let Some(p) = progress {
+        p.finish();
+    }
+    Ok(())
+}
+
+/// Writes `body` in pieces, telling `progress` of a big one.
+pub fn write_pieces(
+    w: &mut dyn Write,
+    what: &str,
+    body: &[u8],
+    progress: Option<&dyn Progress>,
+) -> io::Result<()> {
+    let mut rest = body;
+    pieces(what, body.len() as u64, progress, |n| {
+        let (piece, after) =
+            rest.split_at(usize::try_from(n).unwrap_or(rest.len()).min(rest.len()));
+        rest = after;
+        w.write_all(piece)
+    })
+}
+
 struct TempFile {
     target: PathBuf,
     folder: PathBuf,
@@ -326,8 +434,12 @@ impl TempFile {
             .ok_or_else(|| io::Error::other("temporary file not open"))
     }
 
-    /// Syncs the temporary file and renames it over the target, after
-    /// checking again that the target is not a file this process read.
+    /// Renames the temporary file over the target, after checking again
+    /// that the target is not a file this process read. When it replaces
+    /// a file, its bytes are synced to disk first, so that a crash cannot
+    /// leave the old file's name on a file whose data never reached the
+    /// disk; a new file is not synced (as `cp` does not), which keeps an
+    /// export at copying speed.
     fn commit(
         mut self,
         shown: &Path,
@@ -337,8 +449,8 @@ impl TempFile {
         let file = self.create().map_err(err)?;
         if let Some(p) = permissions {
             file.set_permissions(p.clone()).map_err(err)?;
+            file.sync_all().map_err(err)?;
         }
-        file.sync_all().map_err(err)?;
         // External data read while writing counts too.
         if let Ok(meta) = std::fs::symlink_metadata(&self.target)
             && meta.is_file()
@@ -402,6 +514,48 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn a_range_of_a_mapped_file_is_copied_after_the_head() {
+        let d = folder("copy");
+        let source = d.join("in.pb");
+        let content: Vec<u8> = (0..100_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&source, &content).unwrap();
+        let input = crate::input::open_input(&source).unwrap();
+        let body = &input.bytes()[1_000..90_000];
+        let range = input.file_range(body);
+        assert_eq!(range.map(|(_, o)| o), Some(1_000));
+        // A slice from elsewhere is no range of the file.
+        assert!(input.file_range(&content[1_000..2_000]).is_none());
+        let target = d.join("out.npy");
+        std::fs::write(&target, b"old").unwrap();
+        Output::plan(&target, Policy::named())
+            .unwrap()
+            .write_copy("writing", b"HEAD", body, range, None)
+            .unwrap();
+        let mut want = b"HEAD".to_vec();
+        want.extend_from_slice(&content[1_000..90_000]);
+        assert_eq!(std::fs::read(&target).unwrap(), want);
+        // Without a range (bytes read, not mapped) the same bytes.
+        let other = d.join("other.npy");
+        Output::plan(&other, Policy::named())
+            .unwrap()
+            .write_copy("writing", b"HEAD", body, None, None)
+            .unwrap();
+        assert_eq!(std::fs::read(&other).unwrap(), want);
+        // A range past the file's end (the file cut short since it was
+        // mapped) fails and leaves the target as it was.
+        let file = std::fs::File::open(&source).unwrap();
+        let e = Output::plan(&target, Policy::named())
+            .unwrap()
+            .write_copy("writing", b"HEAD", body, Some((&file, 50_000)), None)
+            .unwrap_err();
+        assert!(e.to_string().contains("shorter"), "{e}");
+        assert_eq!(std::fs::read(&target).unwrap(), want);
+        drop(input);
+        assert_eq!(names(&d), ["in.pb", "other.npy", "out.npy"]);
+        let _ = std::fs::remove_dir_all(&d);
     }
 
     #[test]

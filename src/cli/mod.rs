@@ -280,43 +280,48 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
         Mode::DumpSchema => schema::dump_schema(args),
         Mode::Batch => batch::run(args, args.values),
         Mode::TestFolder => testdata::folder(args, args.values),
-        Mode::Schema => with_input(args, |bytes, fopts, ropts| {
-            schema::decode_schema_or_schemaless(args, bytes, fopts, ropts)
+        Mode::Schema => with_input(args, |input, fopts, ropts| {
+            schema::decode_schema_or_schemaless(args, input.bytes(), fopts, ropts)
         }),
-        Mode::TensorOutputs => with_decoded(args, |decoded, _, ropts| {
-            tensors::tensor_outputs(args, decoded, ropts)
+        Mode::TensorOutputs => with_decoded(args, |input, decoded, _, ropts| {
+            tensors::tensor_outputs(args, input, decoded, ropts)
         }),
-        Mode::Decode => with_decoded(args, |decoded, naming, ropts| {
+        Mode::Decode => with_decoded(args, |_, decoded, naming, ropts| {
             print(args, decoded, naming, ropts)
         }),
     }
 }
 
-/// Runs `then` on the input's bytes with the options of the arguments.
+/// Runs `then` on the input with the options of the arguments.
 fn with_input(
     args: &Args,
-    then: impl FnOnce(&[u8], &FormatOptions, &RenderOptions) -> io::Result<ExitCode>,
+    then: impl FnOnce(&InputBytes, &FormatOptions, &RenderOptions) -> io::Result<ExitCode>,
 ) -> io::Result<ExitCode> {
     let (input, dir) = open(args)?;
     let fopts = FormatOptions {
         max_depth: args.max_depth,
         ..FormatOptions::default()
     };
-    then(input.bytes(), &fopts, &args.render_options(dir))
+    then(&input, &fopts, &args.render_options(dir))
 }
 
 /// Runs `then` on the input decoded as its detected format (or the one
 /// --as names); a turned-down input ends with its exit status.
 fn with_decoded(
     args: &Args,
-    then: impl FnOnce(&Decoded<'_>, Option<&Naming>, &RenderOptions) -> io::Result<ExitCode>,
+    then: impl FnOnce(
+        &InputBytes,
+        &Decoded<'_>,
+        Option<&Naming>,
+        &RenderOptions,
+    ) -> io::Result<ExitCode>,
 ) -> io::Result<ExitCode> {
-    with_input(args, |bytes, fopts, ropts| {
+    with_input(args, |input, fopts, ropts| {
         if args.type_name.is_some() {
             return usage("--type goes with --schema or --descriptor-set");
         }
-        match detect(args, bytes, fopts)? {
-            Ok((decoded, naming)) => then(&decoded, naming.as_ref(), ropts),
+        match detect(args, input.bytes(), fopts)? {
+            Ok((decoded, naming)) => then(input, &decoded, naming.as_ref(), ropts),
             Err(code) => Ok(code),
         }
     })

@@ -4,6 +4,7 @@
 use super::Args;
 use pbdecode::decode::Message;
 use pbdecode::formats::{self, Body, Decoded};
+use pbdecode::input::InputBytes;
 use pbdecode::output::{Output, OutputError, Policy};
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
@@ -40,6 +41,7 @@ type Stop = ExitCode;
 /// files; with --tensor alone, show that tensor.
 pub(crate) fn tensor_outputs(
     args: &Args,
+    input: &InputBytes,
     decoded: &Decoded<'_>,
     ropts: &RenderOptions,
 ) -> io::Result<ExitCode> {
@@ -77,7 +79,7 @@ pub(crate) fn tensor_outputs(
             return Ok(code);
         }
         if let (Some(path), Some(target)) = (&args.npy, &npy_out)
-            && let Err(code) = write_npy(&view, path, target, &what, ropts)?
+            && let Err(code) = write_npy(&view, path, target, input, &what, ropts)?
         {
             return Ok(code);
         }
@@ -87,7 +89,7 @@ pub(crate) fn tensor_outputs(
         }
     }
     match &args.npy_dir {
-        Some(out_dir) => write_npy_dir(args, set, tensors, out_dir, ropts),
+        Some(out_dir) => write_npy_dir(args, set, input, tensors, out_dir, ropts),
         None => Ok(ExitCode::SUCCESS),
     }
 }
@@ -166,16 +168,43 @@ fn npy_options(ropts: &RenderOptions) -> npy::NpyOptions<'_> {
     }
 }
 
+/// A tensor as .npy in `target`: when the stored bytes already are the
+/// body, the header and those bytes copied from the file (`input` or the
+/// side file) in the kernel; else the values converted one by one.
+fn npy_to<'v>(
+    view: &TensorView<'v, 'v>,
+    target: &Output,
+    input: &InputBytes,
+    dir: Option<&Path>,
+    nopts: &npy::NpyOptions<'_>,
+) -> Result<Result<npy::NpyInfo, npy::NpyError>, OutputError> {
+    match npy::raw_npy(view, dir, nopts) {
+        Ok(Some(raw)) => {
+            target.write_copy(
+                "writing .npy",
+                &raw.header,
+                raw.body(),
+                raw.file_range(input),
+                nopts.progress,
+            )?;
+            Ok(Ok(raw.info))
+        }
+        Ok(None) => target.write(|w| npy::write_npy_with(view, dir, w, nopts)),
+        Err(e) => Ok(Err(e)),
+    }
+}
+
 /// --npy: the tensor as a NumPy .npy file.
 fn write_npy(
     view: &TensorView<'_, '_>,
     path: &Path,
     target: &Output,
+    input: &InputBytes,
     what: &str,
     ropts: &RenderOptions,
 ) -> io::Result<Result<(), Stop>> {
     let nopts = npy_options(ropts);
-    match target.write(|w| npy::write_npy_with(view, ropts.dir.as_deref(), w, &nopts))? {
+    match npy_to(view, target, input, ropts.dir.as_deref(), &nopts)? {
         Ok(info) => {
             if let Some(note) = &info.note {
                 eprintln!("decode: note: {note}");
@@ -237,6 +266,7 @@ fn show_tensor(
 fn write_npy_dir(
     args: &Args,
     set: &SchemaSet,
+    input: &InputBytes,
     tensors: Vec<formats::NamedTensor<'_, '_>>,
     out_dir: &Path,
     ropts: &RenderOptions,
@@ -303,7 +333,7 @@ fn write_npy_dir(
         if whole {
             nopts.progress = Some(&part);
         }
-        let result = target.write(|w| npy::write_npy_with(view, dir, w, &nopts));
+        let result = npy_to(view, target, input, dir, &nopts);
         if whole {
             bar.advance(size(view).saturating_sub(part.done()));
         }
