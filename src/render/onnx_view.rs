@@ -12,7 +12,9 @@ use super::fmt::{
     element_text, hex_preview, is_unsafe_char, plain, plain_bytes, quoted, quoted_str,
 };
 use super::shown::Shown;
-use super::tree::{DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, flush_line, message_fields};
+use super::tree::{
+    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, flush_line, message_fields, write_value_rows,
+};
 use super::{LoadedValues, RenderOptions, for_each_element, load_values};
 use crate::decode::{Message, Value};
 use crate::formats::onnx_tensor;
@@ -263,6 +265,61 @@ fn write_items<S: AsRef<str>>(
     Ok(())
 }
 
+/// Above this many values shown, a tensor's rows are streamed
+/// ([`stream_rows`]) rather than made as text first ([`preview`]).
+const STREAMED_VALUES: u64 = 1 << 16;
+
+/// How many values a tensor shows under `limit`: its first and last rows.
+fn shown_values(view: &TensorView<'_, '_>, limit: u64) -> u64 {
+    let (h, t) =
+        super::elide::whole_rows(view.elements, limit, super::elide::row_len(&udims(view)));
+    h.saturating_add(t)
+}
+
+/// The rows [`write_rows`] writes for the [`preview`] under `limit`, written
+/// as they are formatted (by the tree's row writer: the same lines). Gives
+/// why the values are not available, when they are not.
+fn stream_rows(
+    w: &mut dyn Write,
+    view: &TensorView<'_, '_>,
+    limit: u64,
+    depth: usize,
+    opts: &RenderOptions,
+) -> io::Result<Option<String>> {
+    writeln!(w)?;
+    let mut loaded = load_values(view, opts);
+    if let LoadedValues::Unavailable(why) = &loaded {
+        indent(w, depth)?;
+        writeln!(w, "values not available: {}", plain(why))?;
+        return Ok(Some(why.clone()));
+    }
+    let total = view.elements;
+    let dims = udims(view);
+    let (h, t) = super::elide::whole_rows(total, limit, super::elide::row_len(&dims));
+    let threads = crate::progress::threads();
+    let progress = opts.progress.get();
+    write_value_rows(w, &mut loaded, 0..h, depth, &dims, threads, progress)?;
+    let left_out = total.saturating_sub(h).saturating_sub(t);
+    if left_out > 0 {
+        indent(w, depth)?;
+        writeln!(
+            w,
+            "… {} values left out (--values all shows them) …",
+            grouped(left_out)
+        )?;
+    }
+    write_value_rows(
+        w,
+        &mut loaded,
+        total.saturating_sub(t)..total,
+        depth,
+        &dims,
+        threads,
+        progress,
+    )?;
+    Ok(None)
+}
+
 /// `[a, b, … N more …, y, z]`
 fn inline_values(p: &Preview) -> String {
     let mut parts: Vec<&str> = p.head.iter().map(String::as_str).collect();
@@ -367,22 +424,35 @@ fn tensor_block(
         write!(w, "  {e}")?;
     }
     let limit = opts.values.unwrap_or(default_limit);
-    let p = preview(&view, opts, limit);
-    let rank = view.dims.as_deref().map_or(0, <[i64]>::len);
-    if let Some(why) = &p.unavailable {
-        writeln!(w)?;
-        indent(w, depth + 1)?;
-        writeln!(w, "values not available: {}", plain(why))?;
-    } else if p.total == 0 {
-        writeln!(w)?;
-    } else if rank == 0 && p.head.len() == 1 {
-        writeln!(w, " = {}", p.head.join(""))?;
-    } else if rank <= 1 && p.head.len() + p.tail.len() <= INLINE_VALUES {
-        writeln!(w, " = {}", inline_values(&p))?;
+    let p = if shown_values(&view, limit) > STREAMED_VALUES {
+        // Many values (`--values all` on a model): streamed in rows, in
+        // parallel for stored bytes, rather than held as text.
+        let unavailable = stream_rows(w, &view, limit, depth + 1, opts)?;
+        Preview {
+            total: view.elements,
+            head: Vec::new(),
+            tail: Vec::new(),
+            unavailable,
+        }
     } else {
-        writeln!(w)?;
-        write_rows(w, depth + 1, &udims(&view), &p)?;
-    }
+        let p = preview(&view, opts, limit);
+        let rank = view.dims.as_deref().map_or(0, <[i64]>::len);
+        if let Some(why) = &p.unavailable {
+            writeln!(w)?;
+            indent(w, depth + 1)?;
+            writeln!(w, "values not available: {}", plain(why))?;
+        } else if p.total == 0 {
+            writeln!(w)?;
+        } else if rank == 0 && p.head.len() == 1 {
+            writeln!(w, " = {}", p.head.join(""))?;
+        } else if rank <= 1 && p.head.len() + p.tail.len() <= INLINE_VALUES {
+            writeln!(w, " = {}", inline_values(&p))?;
+        } else {
+            writeln!(w)?;
+            write_rows(w, depth + 1, &udims(&view), &p)?;
+        }
+        p
+    };
     if let Some(why) = onnx_tensor::warning(set, t) {
         indent(w, depth + 1)?;
         writeln!(w, "({why})")?;
@@ -1987,7 +2057,59 @@ fn constant_counts(set: &SchemaSet, m: &Message<'_>) -> (u64, u64) {
 #[cfg(test)]
 mod tests {
     use super::{ATTR_FIELDS, CONTAINER_FIELDS};
+    use crate::decode::DecodeContext;
+    use crate::formats::{decode_builtin, onnx_tensor};
+    use crate::render::RenderOptions;
     use crate::schema::SchemaSet;
+
+    /// A FLOAT tensor of `dims` with raw_data 0.5, 1.5, 2.5, ...
+    fn float_tensor(dims: &[u64]) -> Vec<u8> {
+        fn varint(mut v: u64, out: &mut Vec<u8>) {
+            while v >= 0x80 {
+                out.push((v as u8) | 0x80);
+                v >>= 7;
+            }
+            out.push(v as u8);
+        }
+        let mut b = Vec::new();
+        for &d in dims {
+            b.push(0x08);
+            varint(d, &mut b);
+        }
+        b.extend_from_slice(&[0x10, 0x01, 0x4a]);
+        let n: u64 = dims.iter().product();
+        varint(n * 4, &mut b);
+        for i in 0..n {
+            b.extend_from_slice(&(i as f32 + 0.5).to_le_bytes());
+        }
+        b
+    }
+
+    #[test]
+    fn streamed_rows_are_the_preview_rows() -> Result<(), Box<dyn std::error::Error>> {
+        let set = SchemaSet::builtin();
+        for dims in [&[700u64, 100][..], &[70_001], &[3, 7, 5_000]] {
+            let bytes = float_tensor(dims);
+            let m = decode_builtin("onnx.TensorProto", &bytes, DecodeContext::strict())?;
+            let view = onnx_tensor::view(set, &m);
+            for limit in [u64::MAX, 69_999, 1_000, 0] {
+                let opts = RenderOptions::default();
+                let mut want = b"\n".to_vec();
+                let p = super::preview(&view, &opts, limit);
+                super::write_rows(&mut want, 2, &super::udims(&view), &p)?;
+                let mut got = Vec::new();
+                let why = super::stream_rows(&mut got, &view, limit, 2, &opts)?;
+                assert!(why.is_none());
+                assert!(
+                    got == want,
+                    "{dims:?} limit {limit}: {} vs {} bytes",
+                    got.len(),
+                    want.len()
+                );
+            }
+        }
+        Ok(())
+    }
 
     fn has(message: &str, field: &str) -> bool {
         let set = SchemaSet::builtin();
