@@ -285,8 +285,7 @@ impl Output {
     ) -> Result<Result<T, E>, OutputError> {
         match self {
             Output::Stdout => {
-                let stdout = io::stdout();
-                let mut w = BufWriter::with_capacity(1 << 16, stdout.lock());
+                let mut w = BufWriter::with_capacity(1 << 16, stdout_stream());
                 let result = produce(&mut w);
                 w.flush()
                     .map_err(|e| OutputError::io(Path::new("standard output"), e))?;
@@ -332,6 +331,25 @@ impl Output {
 
 /// A temporary file beside the target, created exclusively on the first
 /// write and removed when dropped unless committed.
+/// Standard output for a long stream of text: on Unix a duplicate of its
+/// descriptor, so that each buffer goes straight to a `write` (the
+/// standard library's stdout is line-buffered and scans every buffer for
+/// its last newline, 4% of a `--json` dump); elsewhere, or if the
+/// descriptor cannot be duplicated, standard output itself.
+pub fn stdout_stream() -> Box<dyn Write> {
+    let stdout = io::stdout();
+    // Nothing written before may come after what is written here.
+    let _ = stdout.lock().flush();
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        if let Ok(fd) = stdout.as_fd().try_clone_to_owned() {
+            return Box::new(File::from(fd));
+        }
+    }
+    Box::new(stdout)
+}
+
 /// Bytes written or copied at a time, so that progress moves.
 const PIECE: u64 = 16 << 20;
 

@@ -426,8 +426,7 @@ fn print(
     naming: Option<&Naming>,
     ropts: &RenderOptions,
 ) -> io::Result<ExitCode> {
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     if let Some(n) = naming {
         testdata::warn(&args.file, n);
     }
