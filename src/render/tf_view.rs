@@ -201,7 +201,12 @@ fn bytes_text(cx: &Ctx<'_>, b: &[u8]) -> String {
                 .find(|&i| s.is_char_boundary(i))
                 .unwrap_or(0);
             let head = s.get(..cut).unwrap_or("");
-            format!("{}… ({} bytes)", quoted_str(head), b.len())
+            format!(
+                "{}… ({} of {} bytes left out: --values all shows them)",
+                quoted_str(head),
+                super::elide::grouped(b.len().saturating_sub(cut) as u64),
+                super::elide::grouped(b.len() as u64)
+            )
         }
         Err(_) => quoted(b),
     }
