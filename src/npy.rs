@@ -249,14 +249,7 @@ pub struct RawNpy<'v> {
 impl RawNpy<'_> {
     /// The .npy body: the stored bytes.
     pub fn body(&self) -> &[u8] {
-        match &self.values {
-            LoadedValues::Ready(it, _) => it
-                .raw_parts()
-                .and_then(|(b, _, _)| b.get(..self.len))
-                .unwrap_or(&[]),
-            LoadedValues::External(bytes, ..) => bytes.bytes().get(..self.len).unwrap_or(&[]),
-            _ => &[],
-        }
+        stored(&self.values, self.len).unwrap_or(&[])
     }
 
     /// The open file the body is a range of, and its offset there: the
@@ -268,6 +261,16 @@ impl RawNpy<'_> {
             LoadedValues::External(bytes, ..) => bytes.file_range(body),
             _ => input.file_range(body),
         }
+    }
+}
+
+/// The first `len` stored bytes of loaded values: raw_data or external
+/// data (None for values held in typed fields, or fewer bytes).
+fn stored<'s>(values: &'s LoadedValues<'_>, len: usize) -> Option<&'s [u8]> {
+    match values {
+        LoadedValues::Ready(it, _) => it.raw_parts().and_then(|(b, _, _)| b.get(..len)),
+        LoadedValues::External(bytes, ..) => bytes.bytes().get(..len),
+        _ => None,
     }
 }
 
@@ -288,12 +291,7 @@ pub fn raw_npy<'v>(
         return Ok(None);
     };
     let values = loaded(view, dir)?;
-    let stored = match &values {
-        LoadedValues::Ready(it, _) => it.raw_parts().and_then(|(b, _, _)| b.get(..len)),
-        LoadedValues::External(bytes, ..) => bytes.bytes().get(..len),
-        _ => None,
-    };
-    if stored.is_none() {
+    if stored(&values, len).is_none() {
         return Ok(None);
     }
     let descr = descr(elem).0.to_string();
@@ -322,6 +320,17 @@ pub fn write_npy_with<'v, W: Write>(
         w.flush()?;
         return Ok(raw.info);
     }
+    write_npy_converted(view, dir, w, opts)
+}
+
+/// [`write_npy_with`] for a tensor [`raw_npy`] turned down: every value
+/// converted to NumPy's layout.
+pub fn write_npy_converted<W: Write>(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    mut w: W,
+    opts: &NpyOptions<'_>,
+) -> Result<NpyInfo, NpyError> {
     let (elem, shape) = checked(view, opts)?;
     let (base, widened) = descr(elem);
     let mut width = 0u64;

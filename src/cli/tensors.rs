@@ -189,7 +189,7 @@ fn npy_to<'v>(
             )?;
             Ok(Ok(raw.info))
         }
-        Ok(None) => target.write(|w| npy::write_npy_with(view, dir, w, nopts)),
+        Ok(None) => target.write(|w| npy::write_npy_converted(view, dir, w, nopts)),
         Err(e) => Ok(Err(e)),
     }
 }
