@@ -75,8 +75,7 @@ pub fn run_files(
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let progress = io::stderr().is_terminal() && files.len() > 1;
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(files.len().min(1 << 20));
     let mut last_draw = Instant::now();
     let mut draw = |i: usize| {

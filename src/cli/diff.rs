@@ -80,8 +80,7 @@ fn run(args: &DiffArgs) -> io::Result<ExitCode> {
         atol: args.atol,
         show,
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     let cache = ModelCache::default();
     let (de, da) = (args.expected.is_dir(), args.actual.is_dir());
     let outcome = if de && da {

@@ -42,8 +42,7 @@ pub(crate) fn dump_schema(args: &Args) -> io::Result<ExitCode> {
         }
         Some(Ok(set)) => set,
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     if args.json {
         pbdecode::user_schema::write_schema_json(&mut out, &set)?;
     } else {
@@ -136,8 +135,7 @@ pub(crate) fn decode_schema_or_schemaless(
             }
         }
     };
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     if args.json {
         json::write_decoded(&mut out, &decoded, ropts)?;
     } else {

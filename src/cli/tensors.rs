@@ -235,8 +235,7 @@ fn show_tensor(
     chosen: &formats::NamedTensor<'_, '_>,
     ropts: &RenderOptions,
 ) -> io::Result<()> {
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     let full_name = &chosen.message.def(set).full_name;
     if args.json {
         write!(out, "{{\"format\": ")?;

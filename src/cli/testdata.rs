@@ -60,8 +60,7 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
     if args.json {
         return super::batch::run_files(args, values, files, Some(&model_arg));
     }
-    let stdout = io::stdout();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     let cache = ModelCache::default();
     let sig = cache.get(&model_arg);
     writeln!(out, "model:  {}", model_arg.display())?;
