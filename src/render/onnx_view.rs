@@ -13,7 +13,7 @@ use super::fmt::{
 };
 use super::shown::Shown;
 use super::tree::{
-    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, flush_line, message_fields, write_value_rows,
+    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, HeadAndTail, flush_line, message_fields,
 };
 use super::{LoadedValues, RenderOptions, for_each_element, load_values};
 use crate::decode::{Message, Value};
@@ -293,30 +293,21 @@ fn stream_rows(
         writeln!(w, "values not available: {}", plain(why))?;
         return Ok(Some(why.clone()));
     }
-    let total = view.elements;
     let dims = udims(view);
-    let (h, t) = super::elide::whole_rows(total, limit, super::elide::row_len(&dims));
-    let threads = crate::progress::threads();
-    let progress = opts.progress.get();
-    write_value_rows(w, &mut loaded, 0..h, depth, &dims, threads, progress)?;
-    let left_out = total.saturating_sub(h).saturating_sub(t);
-    if left_out > 0 {
-        indent(w, depth)?;
-        writeln!(
-            w,
-            "… {} values left out (--values all shows them) …",
-            grouped(left_out)
-        )?;
-    }
-    write_value_rows(
-        w,
-        &mut loaded,
-        total.saturating_sub(t)..total,
+    let (head, tail) = super::elide::whole_rows(view.elements, limit, super::elide::row_len(&dims));
+    let rows = HeadAndTail {
+        head,
+        tail,
+        total: view.elements,
         depth,
-        &dims,
-        threads,
-        progress,
-    )?;
+        dims: &dims,
+    };
+    rows.write(w, &mut loaded, opts, |n| {
+        format!(
+            "… {} values left out (--values all shows them) …",
+            grouped(n)
+        )
+    })?;
     Ok(None)
 }
 

@@ -307,41 +307,23 @@ pub fn tensor_block(
     writeln!(w, "values:")?;
     // The elements between head and tail are skipped, not decoded; the
     // statistics come from their own pass (src/stats.rs).
-    let gap = head..total - tail;
-    let threads = crate::progress::threads();
-    let progress = opts.progress.get();
-    write_value_rows(w, &mut loaded, 0..head, depth + 1, &dims, threads, progress)?;
-    if !gap.is_empty() {
-        indent(w, depth + 1)?;
+    let rows = HeadAndTail {
+        head,
+        tail,
+        total,
+        depth: depth + 1,
+        dims: &dims,
+    };
+    rows.write(w, &mut loaded, opts, |n| {
+        let n = super::elide::grouped(n);
         if !read_all {
-            writeln!(
-                w,
-                "… {} more values (--values all shows them)",
-                super::elide::grouped(total - head)
-            )?;
+            format!("… {n} more values (--values all shows them)")
         } else if capped {
-            writeln!(
-                w,
-                "… {} values left out (implied by padding: --allow-implied shows them) …",
-                super::elide::grouped(gap.end - gap.start)
-            )?;
+            format!("… {n} values left out (implied by padding: --allow-implied shows them) …")
         } else {
-            writeln!(
-                w,
-                "… {} values left out (--values all shows them) …",
-                super::elide::grouped(gap.end - gap.start)
-            )?;
+            format!("… {n} values left out (--values all shows them) …")
         }
-    }
-    write_value_rows(
-        w,
-        &mut loaded,
-        gap.end..total,
-        depth + 1,
-        &dims,
-        threads,
-        progress,
-    )?;
+    })?;
     if !read_all {
         return Ok(());
     }
@@ -350,6 +332,48 @@ pub fn tensor_block(
     // Statistics, --histogram and the colour preview (src/stats.rs).
     let pad = pad(depth);
     super::stats_view::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)
+}
+
+/// The first `head` and last `tail` of a tensor's `total` values, in rows
+/// at `depth` for its shape `dims`.
+pub struct HeadAndTail<'d> {
+    pub head: u64,
+    pub tail: u64,
+    pub total: u64,
+    pub depth: usize,
+    pub dims: &'d [u64],
+}
+
+impl HeadAndTail<'_> {
+    /// Writes the rows ([`write_value_rows`]: in parallel for stored
+    /// bytes), with the line `gap(n)` between head and tail when `n`
+    /// values are left out.
+    pub fn write(
+        &self,
+        w: &mut dyn Write,
+        loaded: &mut LoadedValues<'_>,
+        opts: &RenderOptions,
+        gap: impl FnOnce(u64) -> String,
+    ) -> io::Result<()> {
+        let threads = crate::progress::threads();
+        let progress = opts.progress.get();
+        let tail_from = self.total.saturating_sub(self.tail).max(self.head);
+        let (depth, dims) = (self.depth, self.dims);
+        write_value_rows(w, loaded, 0..self.head, depth, dims, threads, progress)?;
+        if tail_from > self.head {
+            indent(w, depth)?;
+            writeln!(w, "{}", gap(tail_from - self.head))?;
+        }
+        write_value_rows(
+            w,
+            loaded,
+            tail_from..self.total,
+            depth,
+            dims,
+            threads,
+            progress,
+        )
+    }
 }
 
 /// The index of element `start` of a tensor shaped `dims`, as a line
