@@ -10,21 +10,13 @@
     clippy::print_stderr
 )]
 
+mod common;
+
 use pbdecode::stats::{Histogram, compute, histogram};
 use pbdecode::tensor::{Elem, Elements, Source, TensorData, TensorView};
 
-/// Deterministic bytes with every kind of bit pattern (NaN, Inf, zeros,
-/// subnormals, extremes).
 fn bytes(len: usize) -> Vec<u8> {
-    let mut x: u64 = 0x853c_49e6_748f_ea9b;
-    (0..len)
-        .map(|i| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            if i % 101 < 5 { 0 } else { x as u8 }
-        })
-        .collect()
+    common::pattern_bytes(len, 0x853c_49e6_748f_ea9b, 101, 5)
 }
 
 #[test]

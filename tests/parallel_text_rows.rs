@@ -14,22 +14,14 @@
     clippy::single_range_in_vec_init
 )]
 
+mod common;
+
 use pbdecode::progress::Silent;
 use pbdecode::render::tree::{RowsLayout, write_value_rows, write_value_rows_in};
 use pbdecode::tensor::{Elem, Elements, LoadedValues, Source};
 
-/// Deterministic bytes with every kind of bit pattern (NaN, Inf, zeros,
-/// subnormals, extremes, values near the switch to exponent form).
 fn bytes(len: usize) -> Vec<u8> {
-    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-    (0..len)
-        .map(|i| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            if i % 89 < 7 { 0 } else { x as u8 }
-        })
-        .collect()
+    common::pattern_bytes(len, 0x2545_f491_4f6c_dd1d, 89, 7)
 }
 
 fn rows(
@@ -89,27 +81,7 @@ fn check(elem: Elem, dims: &[u64]) {
 fn parallel_text_rows_equal_sequential_ones() {
     // A little over 20 runs, so that the last is partial.
     let n: u64 = 20 * RUN + 123;
-    for elem in [
-        Elem::F32,
-        Elem::F64,
-        Elem::F16,
-        Elem::BF16,
-        Elem::F8E4M3FN,
-        Elem::F8E5M2,
-        Elem::I8,
-        Elem::U8,
-        Elem::I16,
-        Elem::U16,
-        Elem::I32,
-        Elem::U32,
-        Elem::I64,
-        Elem::U64,
-        Elem::Bool,
-        Elem::C64,
-        Elem::C128,
-        Elem::I4,
-        Elem::U2,
-    ] {
+    for elem in common::RAW_TYPES {
         check(elem, &[n]);
     }
 }

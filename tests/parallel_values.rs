@@ -12,23 +12,14 @@
     clippy::print_stderr
 )]
 
+mod common;
+
 use pbdecode::progress::Silent;
 use pbdecode::render::json::write_value_list;
 use pbdecode::tensor::{Elem, Elements, LoadedValues, Source};
 
-/// Deterministic bytes with every kind of bit pattern (NaN, Inf, zeros,
-/// subnormals, extremes), from a simple generator.
 fn bytes(len: usize) -> Vec<u8> {
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    (0..len)
-        .map(|i| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            // Runs of zero bytes now and then, for zeros and subnormals.
-            if i % 97 < 9 { 0 } else { x as u8 }
-        })
-        .collect()
+    common::pattern_bytes(len, 0x9e37_79b9_7f4a_7c15, 97, 9)
 }
 
 fn list(elem: Elem, raw: &[u8], n: u64, limit: u64, threads: usize) -> Vec<u8> {
@@ -42,27 +33,7 @@ fn list(elem: Elem, raw: &[u8], n: u64, limit: u64, threads: usize) -> Vec<u8> {
 
 #[test]
 fn parallel_json_values_equal_sequential_ones() {
-    let types = [
-        Elem::F32,
-        Elem::F64,
-        Elem::F16,
-        Elem::BF16,
-        Elem::F8E4M3FN,
-        Elem::F8E5M2,
-        Elem::I8,
-        Elem::U8,
-        Elem::I16,
-        Elem::U16,
-        Elem::I32,
-        Elem::U32,
-        Elem::I64,
-        Elem::U64,
-        Elem::Bool,
-        Elem::C64,
-        Elem::C128,
-        Elem::I4,
-        Elem::U2,
-    ];
+    let types = common::RAW_TYPES;
     for elem in types {
         // A little over four chunks of 65,536 values, so that the last
         // chunk is partial.

@@ -23,6 +23,34 @@ use pbdecode::formats::{self, Decoded, FormatOptions};
 use pbdecode::render::{RenderOptions, json as json_render, text};
 use std::path::{Path, PathBuf};
 
+/// Deterministic bytes with every kind of bit pattern (NaN, Inf, zeros,
+/// subnormals, extremes) for the tests that compare a parallel path with
+/// the one-thread one: a xorshift generator started at `seed`, with
+/// `zeros` zero bytes at the start of every `period` bytes (for zeros and
+/// subnormals).
+pub fn pattern_bytes(len: usize, seed: u64, period: usize, zeros: usize) -> Vec<u8> {
+    let mut x = seed;
+    (0..len)
+        .map(|i| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if i % period < zeros { 0 } else { x as u8 }
+        })
+        .collect()
+}
+
+/// Element types of every family stored as raw bytes: floats of each
+/// width, float8, integers of each width and sign, bool, complex and
+/// sub-byte types.
+pub const RAW_TYPES: [pbdecode::tensor::Elem; 19] = {
+    use pbdecode::tensor::Elem::*;
+    [
+        F32, F64, F16, BF16, F8E4M3FN, F8E5M2, I8, U8, I16, U16, I32, U32, I64, U64, Bool, C64,
+        C128, I4, U2,
+    ]
+};
+
 /// Protobuf wire types, by their bits.
 pub const VARINT: u8 = 0;
 pub const I64: u8 = 1;
