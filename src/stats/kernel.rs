@@ -264,6 +264,40 @@ impl Tree {
 
 const LANES: usize = 8;
 
+/// Runs `step(lane, conv(x))` over `buf`, element `i` in lane
+/// `i % LANES`: the loop shape of every kernel, one accumulator a lane, so
+/// that the compiler vectorises across the lanes.
+#[inline(always)]
+fn for_lanes<T: Copy, X>(buf: &[T], conv: impl Fn(T) -> X, mut step: impl FnMut(usize, X)) {
+    let lanes = buf.chunks_exact(LANES);
+    let rest = lanes.remainder();
+    for c in lanes {
+        for (l, &x) in c.iter().enumerate() {
+            step(l, conv(x));
+        }
+    }
+    for (l, &x) in rest.iter().enumerate() {
+        step(l, conv(x));
+    }
+}
+
+/// The sum of a per-lane counter.
+fn lane_total(counts: &[u32; LANES]) -> u64 {
+    counts.iter().map(|&v| u64::from(v)).sum()
+}
+
+/// Whether the first zero of a chunk holding `zeros` of them is -0.0
+/// (None without zeros): the sign a tensor's zero minimum prints with.
+fn first_zero_negative<T: Copy>(zeros: u64, buf: &[T], conv: impl Fn(T) -> f64) -> Option<bool> {
+    if zeros == 0 {
+        return None;
+    }
+    buf.iter()
+        .map(|&x| conv(x))
+        .find(|&x| x == 0.0)
+        .map(f64::is_sign_negative)
+}
+
 /// One chunk of float32 values (any float type narrower than double).
 ///
 /// Pass 1 classifies each value by its bits and keeps min, max, counts and
@@ -293,7 +327,7 @@ pub fn chunk_f32_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
     let mut zero = [0u32; LANES];
     let mut s1 = [0f64; LANES];
     let mut s2 = [0f64; LANES];
-    let mut step = |l: usize, x: f32| {
+    let step = |l: usize, x: f32| {
         let a = x.to_bits() & 0x7fff_ffff;
         bad[l] += u32::from(a >= 0x7f80_0000);
         zero[l] += u32::from(a == 0);
@@ -303,22 +337,13 @@ pub fn chunk_f32_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
         s1[l] += d;
         s2[l] += d * d;
     };
-    let lanes = buf.chunks_exact(LANES);
-    let rest = lanes.remainder();
-    for c in lanes {
-        for (l, &x) in c.iter().enumerate() {
-            step(l, conv(x));
-        }
-    }
-    for (l, &x) in rest.iter().enumerate() {
-        step(l, conv(x));
-    }
+    for_lanes(buf, conv, step);
     if bad.iter().any(|&b| b > 0) || !shift.is_finite() {
         return chunk_f32_masked(buf, conv);
     }
     let n = buf.len() as u64;
     let nf = n as f64;
-    let zeros = zero.iter().map(|&v| u64::from(v)).sum::<u64>();
+    let zeros = lane_total(&zero);
     let (s1, s2): (f64, f64) = (s1.iter().sum(), s2.iter().sum());
     Part {
         count: n,
@@ -336,14 +361,7 @@ pub fn chunk_f32_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
             m2: (s2 - s1 * s1 / nf).max(0.0),
             e: 0,
         },
-        first_zero_negative: if zeros > 0 {
-            buf.iter()
-                .map(|&x| conv(x))
-                .find(|&x| x == 0.0)
-                .map(|x| x.is_sign_negative())
-        } else {
-            None
-        },
+        first_zero_negative: first_zero_negative(zeros, buf, |x| f64::from(conv(x))),
         ..Part::default()
     }
 }
@@ -359,7 +377,7 @@ fn chunk_f32_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
     let mut inf = [0u32; LANES];
     let mut ninf = [0u32; LANES];
     let mut zero = [0u32; LANES];
-    let mut step = |l: usize, x: f32| {
+    let step = |l: usize, x: f32| {
         let b = x.to_bits();
         let a = b & 0x7fff_ffff;
         let fin = a < 0x7f80_0000;
@@ -373,19 +391,14 @@ fn chunk_f32_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
         ninf[l] += u32::from(b == 0xff80_0000);
         zero[l] += u32::from(a == 0);
     };
-    let lanes = buf.chunks_exact(LANES);
-    let rest = lanes.remainder();
-    for c in lanes {
-        for (l, &x) in c.iter().enumerate() {
-            step(l, conv(x));
-        }
-    }
-    for (l, &x) in rest.iter().enumerate() {
-        step(l, conv(x));
-    }
+    for_lanes(buf, conv, step);
     let count = buf.len() as u64;
-    let add = |v: [u32; LANES]| v.iter().map(|&v| u64::from(v)).sum::<u64>();
-    let (nan, inf, ninf, zeros) = (add(nan), add(inf), add(ninf), add(zero));
+    let (nan, inf, ninf, zeros) = (
+        lane_total(&nan),
+        lane_total(&inf),
+        lane_total(&ninf),
+        lane_total(&zero),
+    );
     let pinf = inf - ninf;
     let finite = count - nan - inf;
     let mut p = Part {
@@ -396,13 +409,7 @@ fn chunk_f32_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
         zeros,
         ..Part::default()
     };
-    if zeros > 0 {
-        p.first_zero_negative = buf
-            .iter()
-            .map(|&x| conv(x))
-            .find(|&x| x == 0.0)
-            .map(|x| x.is_sign_negative());
-    }
+    p.first_zero_negative = first_zero_negative(zeros, buf, |x| f64::from(conv(x)));
     if finite == 0 {
         return p;
     }
@@ -424,23 +431,14 @@ fn chunk_f32_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
     let mut dev = [0f64; LANES];
     let mut m2 = [0f64; LANES];
     let mut sum64 = [0f64; LANES];
-    let mut step2 = |l: usize, x: f32| {
+    let step2 = |l: usize, x: f32| {
         let fin = (x.to_bits() & 0x7fff_ffff) < 0x7f80_0000;
         let d = if fin { f64::from(x) - approx } else { 0.0 };
         sum64[l] += if fin { f64::from(x) } else { 0.0 };
         dev[l] += d;
         m2[l] += d * d;
     };
-    let lanes = buf.chunks_exact(LANES);
-    let rest = lanes.remainder();
-    for c in lanes {
-        for (l, &x) in c.iter().enumerate() {
-            step2(l, conv(x));
-        }
-    }
-    for (l, &x) in rest.iter().enumerate() {
-        step2(l, conv(x));
-    }
+    for_lanes(buf, conv, step2);
     let dev: f64 = dev.iter().sum();
     let m2: f64 = m2.iter().sum();
     p.moments = Moments {
@@ -474,7 +472,7 @@ pub fn chunk_f64_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
     let mut zero = [0u32; LANES];
     let mut s1 = [0f64; LANES];
     let mut s2 = [0f64; LANES];
-    let mut step = |l: usize, x: f64| {
+    let step = |l: usize, x: f64| {
         let a = x.to_bits() & 0x7fff_ffff_ffff_ffff;
         bad[l] += u32::from(a >= 0x7ff0_0000_0000_0000);
         zero[l] += u32::from(a == 0);
@@ -484,16 +482,7 @@ pub fn chunk_f64_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
         s1[l] += d;
         s2[l] += d * d;
     };
-    let lanes = buf.chunks_exact(LANES);
-    let rest = lanes.remainder();
-    for c in lanes {
-        for (l, &x) in c.iter().enumerate() {
-            step(l, conv(x));
-        }
-    }
-    for (l, &x) in rest.iter().enumerate() {
-        step(l, conv(x));
-    }
+    for_lanes(buf, conv, step);
     let lo = mn.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = mx.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     if bad.iter().any(|&b| b > 0) || lo.abs().max(hi.abs()) > pow2(480) {
@@ -501,7 +490,7 @@ pub fn chunk_f64_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
     }
     let n = buf.len() as u64;
     let nf = n as f64;
-    let zeros = zero.iter().map(|&v| u64::from(v)).sum::<u64>();
+    let zeros = lane_total(&zero);
     let (s1, s2): (f64, f64) = (s1.iter().sum(), s2.iter().sum());
     let ext = |v: f64| {
         if single {
@@ -521,14 +510,7 @@ pub fn chunk_f64_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
             m2: (s2 - s1 * s1 / nf).max(0.0),
             e: 0,
         },
-        first_zero_negative: if zeros > 0 {
-            buf.iter()
-                .map(|&x| conv(x))
-                .find(|&x| x == 0.0)
-                .map(|x| x.is_sign_negative())
-        } else {
-            None
-        },
+        first_zero_negative: first_zero_negative(zeros, buf, conv),
         ..Part::default()
     }
 }
@@ -543,23 +525,7 @@ fn chunk_f64_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
     let mut pinf = [0u32; LANES];
     let mut ninf = [0u32; LANES];
     let mut zero = [0u32; LANES];
-    let lanes = buf.chunks_exact(LANES);
-    let rest = lanes.remainder();
-    for c in lanes {
-        for (l, &x) in c.iter().enumerate() {
-            let x = conv(x);
-            let fin = x.abs() < f64::INFINITY;
-            mn[l] = if fin && x < mn[l] { x } else { mn[l] };
-            mx[l] = if fin && x > mx[l] { x } else { mx[l] };
-            sum[l] += if fin { x } else { 0.0 };
-            nan[l] += u32::from(x.is_nan());
-            pinf[l] += u32::from(x == f64::INFINITY);
-            ninf[l] += u32::from(x == f64::NEG_INFINITY);
-            zero[l] += u32::from(x == 0.0);
-        }
-    }
-    for (l, &x) in rest.iter().enumerate() {
-        let x = conv(x);
+    for_lanes(buf, conv, |l, x| {
         let fin = x.abs() < f64::INFINITY;
         mn[l] = if fin && x < mn[l] { x } else { mn[l] };
         mx[l] = if fin && x > mx[l] { x } else { mx[l] };
@@ -568,12 +534,14 @@ fn chunk_f64_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
         pinf[l] += u32::from(x == f64::INFINITY);
         ninf[l] += u32::from(x == f64::NEG_INFINITY);
         zero[l] += u32::from(x == 0.0);
-    }
+    });
     let count = buf.len() as u64;
-    let nan: u64 = nan.iter().map(|&v| u64::from(v)).sum();
-    let pinf: u64 = pinf.iter().map(|&v| u64::from(v)).sum();
-    let ninf: u64 = ninf.iter().map(|&v| u64::from(v)).sum();
-    let zeros: u64 = zero.iter().map(|&v| u64::from(v)).sum();
+    let (nan, pinf, ninf, zeros) = (
+        lane_total(&nan),
+        lane_total(&pinf),
+        lane_total(&ninf),
+        lane_total(&zero),
+    );
     let finite = count - nan - pinf - ninf;
     let mut p = Part {
         count,
@@ -583,13 +551,7 @@ fn chunk_f64_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
         zeros,
         ..Part::default()
     };
-    if zeros > 0 {
-        p.first_zero_negative = buf
-            .iter()
-            .map(|&x| conv(x))
-            .find(|&x| x == 0.0)
-            .map(|x| x.is_sign_negative());
-    }
+    p.first_zero_negative = first_zero_negative(zeros, buf, conv);
     if finite == 0 {
         return p;
     }
@@ -622,20 +584,10 @@ fn chunk_f64_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
     }
     let mean_s = total / finite as f64;
     let mut m2 = [0f64; LANES];
-    let lanes = buf.chunks_exact(LANES);
-    let rest = lanes.remainder();
-    for c in lanes {
-        for (l, &x) in c.iter().enumerate() {
-            let x = conv(x);
-            let d = x * s - mean_s;
-            m2[l] += if x.abs() < f64::INFINITY { d * d } else { 0.0 };
-        }
-    }
-    for (l, &x) in rest.iter().enumerate() {
-        let x = conv(x);
+    for_lanes(buf, conv, |l, x| {
         let d = x * s - mean_s;
         m2[l] += if x.abs() < f64::INFINITY { d * d } else { 0.0 };
-    }
+    });
     p.moments = Moments {
         n: finite,
         mean: mean_s * pow2(e),
@@ -655,31 +607,22 @@ macro_rules! small_int_chunk {
             let mut sum = [0 as $acc; LANES];
             let mut sq = [0 as $acc; LANES];
             let mut zero = [0u32; LANES];
-            let lanes = buf.chunks_exact(LANES);
-            let rest = lanes.remainder();
-            for c in lanes {
-                for l in 0..LANES {
-                    let x = c[l];
+            for_lanes(
+                buf,
+                |x| x,
+                |l, x| {
                     mn[l] = mn[l].min(x);
                     mx[l] = mx[l].max(x);
                     let w = x as $acc;
                     sum[l] += w;
                     sq[l] += w * w;
                     zero[l] += u32::from(x == 0);
-                }
-            }
-            for (l, &x) in rest.iter().enumerate() {
-                mn[l] = mn[l].min(x);
-                mx[l] = mx[l].max(x);
-                let w = x as $acc;
-                sum[l] += w;
-                sq[l] += w * w;
-                zero[l] += u32::from(x == 0);
-            }
+                },
+            );
             let n = buf.len() as u64;
             let mut p = Part {
                 count: n,
-                zeros: zero.iter().map(|&v| u64::from(v)).sum(),
+                zeros: lane_total(&zero),
                 ..Part::default()
             };
             if n == 0 {
@@ -860,20 +803,10 @@ fn int_extremes<T: Copy + Ord>(
 ) -> (T, T) {
     let mut mn = [lo0; LANES];
     let mut mx = [hi0; LANES];
-    let lanes = words.chunks_exact(LANES);
-    let rest = lanes.remainder();
-    for c in lanes {
-        for ((a, b), &w) in mn.iter_mut().zip(mx.iter_mut()).zip(c) {
-            let x = conv(w);
-            *a = (*a).min(x);
-            *b = (*b).max(x);
-        }
-    }
-    for ((a, b), &w) in mn.iter_mut().zip(mx.iter_mut()).zip(rest) {
-        let x = conv(w);
-        *a = (*a).min(x);
-        *b = (*b).max(x);
-    }
+    for_lanes(words, conv, |l, x| {
+        mn[l] = mn[l].min(x);
+        mx[l] = mx[l].max(x);
+    });
     (
         mn.iter().copied().fold(lo0, T::min),
         mx.iter().copied().fold(hi0, T::max),
