@@ -635,6 +635,17 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// The input ended at `t` inside the block `open` began.
+    fn unclosed<T>(&self, t: &Token<'_>, open: &Token<'_>) -> PResult<T> {
+        self.error(
+            t,
+            format!(
+                "the `{{` at line {}, column {} is never closed",
+                open.line, open.column
+            ),
+        )
+    }
+
     fn expected<T>(&self, what: &str, t: &Token<'_>) -> PResult<T> {
         self.error(t, format!("expected {what}, found {}", self.describe(t)))
     }
@@ -770,15 +781,7 @@ impl<'a> Parser<'a> {
         while depth > 0 {
             let t = self.next()?;
             match t.kind {
-                Tk::Eof => {
-                    return self.error(
-                        &t,
-                        format!(
-                            "the `{{` at line {}, column {} is never closed",
-                            open.line, open.column
-                        ),
-                    );
-                }
+                Tk::Eof => return self.unclosed(&t, open),
                 _ if t.is("{") => depth = depth.saturating_add(1),
                 _ if t.is("}") => depth -= 1,
                 _ => {}
@@ -836,15 +839,7 @@ impl<'a> Parser<'a> {
         while depth > 0 {
             let t = self.next()?;
             match t.kind {
-                Tk::Eof => {
-                    return self.error(
-                        &t,
-                        format!(
-                            "the `{{` at line {}, column {} is never closed",
-                            open.line, open.column
-                        ),
-                    );
-                }
+                Tk::Eof => return self.unclosed(&t, open),
                 _ if t.is("{") => depth = depth.saturating_add(1),
                 _ if t.is("}") => depth -= 1,
                 Tk::Ident if depth == 1 && self.at(":")? => {
