@@ -11,26 +11,7 @@ import subprocess
 import sys
 import tempfile
 import time
-
-
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def field(number, payload):
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
-
-
-def vfield(number, v):
-    return varint(number << 3) + varint(v)
+from wire import lfield as field, varint, vfield
 
 
 def entry(k, v):

@@ -15,15 +15,7 @@ import sys
 import time
 
 import numpy as np
-
-
-def varint(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
+from wire import varint
 
 
 def header(n, side):

@@ -13,26 +13,7 @@ import argparse
 import numpy as np
 import onnx
 from onnx import TensorProto, helper
-
-
-def varint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def key(field, wire):
-    return varint(field << 3 | wire)
-
-
-def ld(field, payload):
-    return key(field, 2) + varint(len(payload)) + payload
+from wire import key, lfield as ld, varint
 
 
 def main():

@@ -15,33 +15,9 @@ import tempfile
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper
+from wire import key, lfield, varint, vfield
 
 OUT = "tests/fixtures/merge"
-
-
-def varint(n):
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def key(number, wire):
-    return varint(number << 3 | wire)
-
-
-def vfield(number, value):
-    return key(number, 0) + varint(value)
-
-
-def lfield(number, payload):
-    return key(number, 2) + varint(len(payload)) + payload
 
 
 def write(name, data):

@@ -34,6 +34,7 @@ import numpy as np
 import onnx
 from google.protobuf import json_format
 from onnx import helper, numpy_helper
+from wire import varint
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -122,19 +123,6 @@ def rand_outer(pb, rng):
     for _ in range(rng.randint(0, 2)):
         m.mb[rng.random() < 0.5].CopyFrom(rand_inner(pb, rng, 2))
     return m
-
-
-def varint(n):
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
 
 
 def unpack(data, pb):
