@@ -153,4 +153,19 @@ fn the_escaping_primitive() {
     assert_eq!(plain("नमस्ते café 重み"), "नमस्ते café 重み");
     assert_eq!(quoted(b"a\"b\x1b"), "\"a\\\"b\\u{1b}\"");
     assert_eq!(quoted("\u{2066}".as_bytes()), "\"\\u{2066}\"");
+    // JSON: C0, C1, direction and invisible characters as \uXXXX (the
+    // value read back is the same), other text as it is.
+    let json_of = |s: &str| {
+        let mut out = Vec::new();
+        pbdecode::render::json::string(&mut out, s).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    assert_eq!(
+        json_of("a\u{1b}\u{9b}\u{202e}\u{200b}\u{feff}\u{2028}é重"),
+        "\"a\\u001b\\u009b\\u202e\\u200b\\ufeff\\u2028é重\""
+    );
+    assert_eq!(
+        json::parse(&json_of(HOSTILE)).unwrap().as_str(),
+        Some(HOSTILE)
+    );
 }

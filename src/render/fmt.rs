@@ -71,6 +71,50 @@ pub fn plain(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// The lines of a text output that shows names a file or a file name
+/// controls (test folders, batches, `decode diff`): each line is formatted,
+/// then escaped whole by [`plain`] and ended here. A name can therefore
+/// neither add a line of its own (its `\n` is shown as `\n`) nor send a
+/// control sequence, whichever way it was formatted. It has no `io::Write`
+/// side, so `write!` cannot bypass it; [`TextLines::view`] hands the writer
+/// to the decoded-file views, which escape each string they print (and may
+/// colour their output).
+pub struct TextLines<'w> {
+    out: &'w mut dyn Write,
+    line: String,
+}
+
+impl<'w> TextLines<'w> {
+    pub fn new(out: &'w mut dyn Write) -> Self {
+        TextLines {
+            out,
+            line: String::new(),
+        }
+    }
+
+    /// One line (the line end is added): `lines.line(format_args!(...))`.
+    pub fn line(&mut self, args: std::fmt::Arguments<'_>) -> io::Result<()> {
+        use std::fmt::Write as _;
+        self.line.clear();
+        // Formatting into a String fails only if a Display impl does.
+        self.line
+            .write_fmt(args)
+            .map_err(|_| io::Error::other("a value could not be formatted"))?;
+        self.out.write_all(plain(&self.line).as_bytes())?;
+        self.out.write_all(b"\n")
+    }
+
+    /// An empty line.
+    pub fn blank(&mut self) -> io::Result<()> {
+        self.out.write_all(b"\n")
+    }
+
+    /// The writer, for a decoded-file view (which escapes what it prints).
+    pub fn view(&mut self) -> &mut dyn Write {
+        self.out
+    }
+}
+
 /// Bytes from a file shown bare: [`plain`] text when UTF-8 (invalid
 /// sequences replaced), so nothing unsafe reaches the terminal.
 pub fn plain_bytes(bytes: &[u8]) -> String {
@@ -121,7 +165,10 @@ pub fn element_text(e: Element<'_>) -> String {
     }
 }
 
-/// A JSON string with the escapes JSON requires.
+/// A JSON string with the escapes JSON requires, and every other
+/// [`is_unsafe_char`] (C1 controls, direction overrides, invisible
+/// characters) as `\uXXXX`: allowed raw by JSON, but a terminal showing the
+/// output would act on them. The value read back is the same.
 pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
     w.write_all(b"\"")?;
     let bytes = s.as_bytes();
@@ -135,13 +182,19 @@ pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
             b'\r' => Some(b"\\r"),
             b'\t' => Some(b"\\t"),
             0..=0x1f | 0x7f => None,
-            // C1 control characters (U+0080..U+009F, UTF-8 C2 80..C2 9F):
-            // allowed raw by JSON, but a terminal may act on them.
-            0xc2 if bytes.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) => {
-                w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
-                write!(w, "\\u{:04x}", bytes.get(i + 1).copied().unwrap_or(0))?;
-                i += 2;
-                start = i;
+            // The first byte of a character that may be unsafe (the lead
+            // bytes of every non-ASCII is_unsafe_char, all in the Basic
+            // Multilingual Plane; a unit test checks them): as one \uXXXX if
+            // it is. Other bytes of multi-byte characters are copied.
+            0xc2 | 0xd8 | 0xe1 | 0xe2 | 0xef => {
+                let c = s.get(i..).and_then(|rest| rest.chars().next());
+                let len = c.map_or(1, char::len_utf8);
+                if let Some(c) = c.filter(|&c| is_unsafe_char(c)) {
+                    w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
+                    write!(w, "\\u{:04x}", u32::from(c))?;
+                    start = i + len;
+                }
+                i += len;
                 continue;
             }
             _ => {
@@ -208,4 +261,28 @@ pub fn base64(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_strings_escape_every_unsafe_character() {
+        let mut checked = 0;
+        for c in (0..=0x10ffff).filter_map(char::from_u32) {
+            if !is_unsafe_char(c) || matches!(c, '\n' | '\r' | '\t') {
+                continue;
+            }
+            let mut out = Vec::new();
+            string(&mut out, &format!("a{c}b")).expect("written");
+            assert_eq!(
+                String::from_utf8(out).expect("UTF-8"),
+                format!("\"a\\u{:04x}b\"", u32::from(c)),
+                "{c:?}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 90, "only {checked} characters checked");
+    }
 }
