@@ -13,6 +13,7 @@
 use crate::decode::Message;
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::onnx_tensor;
+use crate::render::fmt::TextLines;
 use crate::render::json::{f64_json, string};
 use crate::schema::SchemaSet;
 use crate::tensor::{
@@ -797,25 +798,23 @@ fn compare_at(
 // ------------------------------------------------------------------ output
 
 /// A tensor comparison as text, lines indented by `indent`.
-pub fn write_tensor_text(w: &mut dyn Write, d: &TensorDiff, indent: &str) -> io::Result<()> {
-    writeln!(w, "{indent}expected: {}", d.expected.text())?;
-    writeln!(w, "{indent}actual:   {}", d.actual.text())?;
+pub fn write_tensor_text(w: &mut TextLines<'_>, d: &TensorDiff, indent: &str) -> io::Result<()> {
+    w.line(format_args!("{indent}expected: {}", d.expected.text()))?;
+    w.line(format_args!("{indent}actual:   {}", d.actual.text()))?;
     match d.verdict {
         Verdict::TypeMismatch | Verdict::ShapeMismatch => {
-            writeln!(
-                w,
+            w.line(format_args!(
                 "{indent}verdict:  {} (values not compared)",
                 d.verdict.text()
-            )?;
+            ))?;
             return Ok(());
         }
         Verdict::Unavailable => {
-            writeln!(
-                w,
+            w.line(format_args!(
                 "{indent}verdict:  {} ({})",
                 d.verdict.text(),
                 d.note.as_deref().unwrap_or("")
-            )?;
+            ))?;
             return Ok(());
         }
         _ => {}
@@ -825,69 +824,73 @@ pub fn write_tensor_text(w: &mut dyn Write, d: &TensorDiff, indent: &str) -> io:
     } else {
         d.mismatches as f64 * 100.0 / d.compared as f64
     };
-    writeln!(
-        w,
+    w.line(format_args!(
         "{indent}tolerance: |actual - expected| <= {} + {} * |expected|",
         fmt_f(d.atol),
         fmt_f(d.rtol)
-    )?;
-    writeln!(
-        w,
+    ))?;
+    w.line(format_args!(
         "{indent}compared {} elements: {} out of tolerance ({share:.2}%), {} equal",
         d.compared, d.mismatches, d.equal
-    )?;
+    ))?;
     if d.special_mismatches > 0 {
-        writeln!(
-            w,
+        w.line(format_args!(
             "{indent}NaN/infinity at different places: {}",
             d.special_mismatches
-        )?;
+        ))?;
     }
     let dims = &d.expected.dims;
     for (label, m) in [("max abs diff", &d.max_abs), ("max rel diff", &d.max_rel)] {
         if let Some(m) = m {
-            writeln!(
-                w,
+            w.line(format_args!(
                 "{indent}{label}: {} at {} (expected {}, actual {})",
                 fmt_f(m.value),
                 index_text(m.index, dims),
                 m.expected.text(),
                 m.actual.text()
-            )?;
+            ))?;
         }
     }
     if !d.first.is_empty() {
         let shown = d.first.len() as u64;
         if shown < d.mismatches {
-            writeln!(w, "{indent}first {shown} of {} mismatches:", d.mismatches)?;
+            w.line(format_args!(
+                "{indent}first {shown} of {} mismatches:",
+                d.mismatches
+            ))?;
         } else {
-            writeln!(w, "{indent}mismatch{}:", if shown == 1 { "" } else { "es" })?;
+            w.line(format_args!(
+                "{indent}mismatch{}:",
+                if shown == 1 { "" } else { "es" }
+            ))?;
         }
         for m in &d.first {
-            writeln!(
-                w,
+            w.line(format_args!(
                 "{indent}  {}  expected {}  actual {}",
                 index_text(m.index, dims),
                 m.expected.text(),
                 m.actual.text()
-            )?;
+            ))?;
         }
     }
     if let Some(h) = &d.histogram {
         let total: u64 = h.iter().sum();
         if total > 0 {
-            writeln!(w, "{indent}|actual - expected| (finite pairs):")?;
+            w.line(format_args!("{indent}|actual - expected| (finite pairs):"))?;
             let top = h.iter().copied().max().unwrap_or(1).max(1);
             for (label, &c) in HISTOGRAM_LABELS.iter().zip(h.iter()) {
                 if c == 0 {
                     continue;
                 }
                 let bar = usize::try_from(c.saturating_mul(40).div_ceil(top)).unwrap_or(40);
-                writeln!(w, "{indent}  {label:>7} {c:>10} {}", "#".repeat(bar))?;
+                w.line(format_args!(
+                    "{indent}  {label:>7} {c:>10} {}",
+                    "#".repeat(bar)
+                ))?;
             }
         }
     }
-    writeln!(w, "{indent}verdict:  {}", d.verdict.text())
+    w.line(format_args!("{indent}verdict:  {}", d.verdict.text()))
 }
 
 fn extreme_json(w: &mut dyn Write, m: &Option<Extreme>, dims: &[i64]) -> io::Result<()> {
@@ -1295,33 +1298,31 @@ pub fn compare_models(
     out
 }
 
-pub fn write_model_text(w: &mut dyn Write, d: &ModelDiff) -> io::Result<()> {
+pub fn write_model_text(w: &mut TextLines<'_>, d: &ModelDiff) -> io::Result<()> {
     let differing = d.initializers.len();
-    writeln!(
-        w,
+    w.line(format_args!(
         "initializers: {} the same or within tolerance, {differing} differ",
         d.same_initializers
-    )?;
+    ))?;
     for (name, f) in &d.initializers {
         match f {
-            InitFinding::OnlyExpected => writeln!(w, "  {name:?}: only in expected")?,
-            InitFinding::OnlyActual => writeln!(w, "  {name:?}: only in actual")?,
+            InitFinding::OnlyExpected => w.line(format_args!("  {name:?}: only in expected"))?,
+            InitFinding::OnlyActual => w.line(format_args!("  {name:?}: only in actual"))?,
             InitFinding::Tensor(t) => {
-                writeln!(w, "  {name:?}: {}", t.verdict.text())?;
+                w.line(format_args!("  {name:?}: {}", t.verdict.text()))?;
                 write_tensor_text(w, t, "    ")?;
             }
         }
     }
-    writeln!(
-        w,
+    w.line(format_args!(
         "nodes: {} in expected, {} in actual, {} difference{}",
         d.node_counts.0,
         d.node_counts.1,
         d.nodes.len(),
         if d.nodes.len() == 1 { "" } else { "s" }
-    )?;
+    ))?;
     for n in &d.nodes {
-        writeln!(w, "  {n}")?;
+        w.line(format_args!("  {n}"))?;
     }
     Ok(())
 }
@@ -1466,7 +1467,7 @@ mod tests {
                     {
                         if let Finding::Tensor(t) = &entry.finding {
                             let mut sink = Vec::new();
-                            write_tensor_text(&mut sink, t, "").expect("text");
+                            write_tensor_text(&mut TextLines::new(&mut sink), t, "").expect("text");
                             write_tensor_json(&mut sink, t).expect("json");
                         }
                     }

@@ -1,7 +1,7 @@
 //! `decode`: the command line (src/cli) run, its outcome as the exit status.
 
-// The binary is where output is printed.
-#![allow(clippy::print_stdout, clippy::print_stderr)]
+// Output is printed by src/cli: the views through their writers, messages
+// through src/cli/stderr.rs, the one module allowed to print.
 
 mod cli;
 

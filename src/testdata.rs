@@ -11,6 +11,7 @@ use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::{self, Body, Decoded, FormatOptions, Rejection};
+use crate::render::fmt::TextLines;
 use crate::schema::SchemaSet;
 use crate::wire::{FieldReader, WireValue};
 use std::io::{self, Write};
@@ -147,21 +148,20 @@ impl Signature {
     }
 
     /// The signature as text: inputs, then outputs, one per line.
-    pub fn write_text(&self, w: &mut dyn Write) -> io::Result<()> {
-        writeln!(w, "inputs:")?;
+    pub fn write_text(&self, w: &mut TextLines<'_>) -> io::Result<()> {
+        w.line(format_args!("inputs:"))?;
         for (k, p) in self.inputs.iter().enumerate() {
-            writeln!(w, "  {k} {:?}: {}", p.name, p.declared.text())?;
+            w.line(format_args!("  {k} {:?}: {}", p.name, p.declared.text()))?;
         }
         if !self.initializer_inputs.is_empty() {
-            writeln!(
-                w,
+            w.line(format_args!(
                 "  (also graph inputs, fed by initializers: {})",
                 self.initializer_inputs.join(", ")
-            )?;
+            ))?;
         }
-        writeln!(w, "outputs:")?;
+        w.line(format_args!("outputs:"))?;
         for (k, p) in self.outputs.iter().enumerate() {
-            writeln!(w, "  {k} {:?}: {}", p.name, p.declared.text())?;
+            w.line(format_args!("  {k} {:?}: {}", p.name, p.declared.text()))?;
         }
         Ok(())
     }
@@ -399,17 +399,17 @@ impl Naming {
 
     /// Text lines naming the file: `input 0 "x": FLOAT[3, 4, 5]`, the
     /// reason for its type, and each mismatch as a warning.
-    pub fn write_text(&self, w: &mut dyn Write) -> io::Result<()> {
-        writeln!(w, "model:  {}", self.model)?;
+    pub fn write_text(&self, w: &mut TextLines<'_>) -> io::Result<()> {
+        w.line(format_args!("model:  {}", self.model))?;
         match &self.port {
-            Some(p) => writeln!(w, "{}: {}", self.label(), p.declared.text())?,
-            None => writeln!(w, "{}: not in the model", self.label())?,
+            Some(p) => w.line(format_args!("{}: {}", self.label(), p.declared.text()))?,
+            None => w.line(format_args!("{}: not in the model", self.label()))?,
         }
         if let Some(r) = &self.resolved {
-            writeln!(w, "{r}")?;
+            w.line(format_args!("{r}"))?;
         }
         for m in &self.mismatches {
-            writeln!(w, "warning: {m}")?;
+            w.line(format_args!("warning: {m}"))?;
         }
         Ok(())
     }

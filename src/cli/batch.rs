@@ -5,6 +5,7 @@
 use super::Args;
 use pbdecode::batch::{self, BatchOptions, Outcome};
 use pbdecode::formats::{AsFormat, FormatOptions};
+use pbdecode::render::fmt::{TextLines, plain};
 use pbdecode::testdata::ModelCache;
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -83,13 +84,13 @@ pub fn run_files(
             last_draw = Instant::now();
             let width = 30usize;
             let filled = (i + 1).saturating_mul(width) / files.len().max(1);
-            eprint!(
-                "\r[{}{}] {}/{}",
+            super::stderr::redraw(format_args!(
+                "[{}{}] {}/{}",
                 "#".repeat(filled),
                 " ".repeat(width.saturating_sub(filled)),
                 i + 1,
                 files.len()
-            );
+            ));
         }
     };
     if args.jsonl || args.json {
@@ -134,7 +135,7 @@ pub fn run_files(
     }
     out.flush()?;
     if progress {
-        eprint!("\r{}\r", " ".repeat(50));
+        super::stderr::clear_redrawn(50);
     }
     summary(&outcomes, started);
     let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
@@ -152,7 +153,19 @@ fn write_table(
     files: &[PathBuf],
     rows: &[Result<batch::Row, String>],
 ) -> io::Result<()> {
-    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    // Names and summaries escaped before the columns are measured, so that
+    // the escaped text lines up.
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| plain(&f.display().to_string()).into_owned())
+        .collect();
+    let summaries: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            r.as_ref()
+                .map_or(String::new(), |r| plain(&r.summary).into_owned())
+        })
+        .collect();
     let wf = names
         .iter()
         .map(|n| n.chars().count())
@@ -171,25 +184,24 @@ fn write_table(
         .max()
         .unwrap_or(4)
         .max(4);
-    let wsum = rows
+    let wsum = summaries
         .iter()
-        .map(|r| r.as_ref().map_or(0, |r| r.summary.chars().count()))
+        .map(|s| s.chars().count())
         .max()
         .unwrap_or(13)
         .max(13);
-    writeln!(
-        out,
+    let mut out = TextLines::new(out);
+    out.line(format_args!(
         "{:wf$}  {:wfmt$}  {:wtype$}  {:wsum$}  {:>10}",
         "file", "format", "type", "shape/summary", "size"
-    )?;
-    for (name, row) in names.iter().zip(rows) {
+    ))?;
+    for ((name, row), summary) in names.iter().zip(rows).zip(&summaries) {
         match row {
-            Ok(r) => writeln!(
-                out,
-                "{name:wf$}  {:wfmt$}  {:wtype$}  {:wsum$}  {:>10}",
-                r.format, r.type_name, r.summary, r.size
-            )?,
-            Err(e) => writeln!(out, "{name:wf$}  {:wfmt$}  {e}", "turned down")?,
+            Ok(r) => out.line(format_args!(
+                "{name:wf$}  {:wfmt$}  {:wtype$}  {summary:wsum$}  {:>10}",
+                r.format, r.type_name, r.size
+            ))?,
+            Err(e) => out.line(format_args!("{name:wf$}  {:wfmt$}  {e}", "turned down"))?,
         }
     }
     Ok(())
@@ -209,7 +221,7 @@ fn summary(outcomes: &[Outcome], started: Instant) {
     let unread = outcomes.iter().filter(|o| o.io_error).count();
     let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
     let formats: Vec<String> = per.iter().map(|(f, n)| format!("{n} {f}")).collect();
-    eprintln!(
+    say!(
         "decode: {} files in {:.2} s: {}; {down} turned down, {unread} not read, {warnings} warnings",
         outcomes.len(),
         started.elapsed().as_secs_f64(),

@@ -7,6 +7,7 @@ use clap::Parser;
 use pbdecode::diff::{self, DiffOptions, Entry, Finding};
 use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, map_file};
+use pbdecode::render::fmt::TextLines;
 use pbdecode::render::json::string;
 use pbdecode::testdata::{self, ModelCache};
 use std::io::{self, BufWriter, Write};
@@ -44,18 +45,15 @@ pub struct DiffArgs {
 pub fn main() -> ExitCode {
     let argv =
         std::iter::once(std::ffi::OsString::from("decode diff")).chain(std::env::args_os().skip(2));
-    let args = match DiffArgs::try_parse_from(argv) {
+    let args = match super::stderr::parse_args::<DiffArgs>(argv.collect()) {
         Ok(a) => a,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-        }
+        Err(code) => return code,
     };
     match run(&args) {
         Ok(code) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("decode diff: {e}");
+            say!("decode diff: {e}");
             ExitCode::from(2)
         }
     }
@@ -72,7 +70,7 @@ enum Pair {
 fn run(args: &DiffArgs) -> io::Result<ExitCode> {
     let show = usize::try_from(args.values).unwrap_or(usize::MAX);
     if !(args.rtol >= 0.0 && args.atol >= 0.0) {
-        eprintln!("decode diff: --rtol and --atol must be numbers >= 0");
+        say!("decode diff: --rtol and --atol must be numbers >= 0");
         return Ok(ExitCode::from(2));
     }
     let opts = DiffOptions {
@@ -85,12 +83,12 @@ fn run(args: &DiffArgs) -> io::Result<ExitCode> {
     let (de, da) = (args.expected.is_dir(), args.actual.is_dir());
     let outcome = if de && da {
         if args.picture.is_some() {
-            eprintln!("decode diff: --picture takes two files");
+            say!("decode diff: --picture takes two files");
             return Ok(ExitCode::from(2));
         }
         folders(&mut out, args, &opts, &cache)?
     } else if de || da {
-        eprintln!("decode diff: compare a folder with a folder, a file with a file");
+        say!("decode diff: compare a folder with a folder, a file with a file");
         return Ok(ExitCode::from(2));
     } else {
         let r = pair(
@@ -146,9 +144,10 @@ fn folders(
             if args.json {
                 write!(out, "{{\"file\": ")?;
                 string(out, &rel.display().to_string())?;
-                writeln!(out, ", \"only_in\": \"{side}\", \"passed\": false}}")?;
+                write!(out, ", \"only_in\": \"{side}\", \"passed\": false}}")?;
+                writeln!(out)?;
             } else {
-                writeln!(out, "== {}: only in {side}", rel.display())?;
+                TextLines::new(out).line(format_args!("== {}: only in {side}", rel.display()))?;
             }
             outcomes.push(Pair::Failed);
             continue;
@@ -169,11 +168,12 @@ fn folders(
         outcomes.push(r);
     }
     if !args.json {
-        writeln!(
-            out,
-            "\n{} files: {passed} within tolerance, {failed} not, {missing} on one side only",
+        let mut out = TextLines::new(out);
+        out.blank()?;
+        out.line(format_args!(
+            "{} files: {passed} within tolerance, {failed} not, {missing} on one side only",
             all.len()
-        )?;
+        ))?;
     }
     Ok(outcomes)
 }
@@ -206,10 +206,9 @@ fn pair(
     single: bool,
 ) -> io::Result<Pair> {
     let shown = |p: &Path| p.display().to_string();
-    let header = |out: &mut dyn Write| -> io::Result<()> {
+    let header = |out: &mut TextLines<'_>| -> io::Result<()> {
         if !single && !args.json {
-            writeln!(
-                out,
+            out.line(format_args!(
                 "== {}",
                 if xp.file_name() == yp.file_name() {
                     xp.strip_prefix(&args.expected)
@@ -219,7 +218,7 @@ fn pair(
                 } else {
                     shown(xp)
                 }
-            )?;
+            ))?;
         }
         Ok(())
     };
@@ -233,10 +232,11 @@ fn pair(
             string(out, &msg)?;
             writeln!(out, "}}")?;
         } else {
-            header(out)?;
-            writeln!(out, "error: {msg}")?;
+            let mut out = TextLines::new(out);
+            header(&mut out)?;
+            out.line(format_args!("error: {msg}"))?;
         }
-        eprintln!("decode diff: {msg}");
+        say!("decode diff: {msg}");
         Ok(Pair::Error)
     };
     let (xi, yi) = match (map_file(xp), map_file(yp)) {
@@ -273,21 +273,21 @@ fn pair(
             diff::write_model_json(out, &d)?;
             writeln!(out, "}}")?;
         } else {
-            header(out)?;
+            let mut out = TextLines::new(out);
+            header(&mut out)?;
             if single {
-                writeln!(out, "expected: {} (onnx.ModelProto)", shown(xp))?;
-                writeln!(out, "actual:   {} (onnx.ModelProto)", shown(yp))?;
+                out.line(format_args!("expected: {} (onnx.ModelProto)", shown(xp)))?;
+                out.line(format_args!("actual:   {} (onnx.ModelProto)", shown(yp)))?;
             }
-            diff::write_model_text(out, &d)?;
-            writeln!(
-                out,
+            diff::write_model_text(&mut out, &d)?;
+            out.line(format_args!(
                 "result: {}",
                 if passed {
                     "the same within tolerance"
                 } else {
                     "the models differ"
                 }
-            )?;
+            ))?;
         }
         return Ok(if passed { Pair::Passed } else { Pair::Failed });
     }
@@ -296,7 +296,7 @@ fn pair(
     if let Some(png) = &args.picture {
         let set = pbdecode::schema::SchemaSet::builtin();
         if tx != "onnx.TensorProto" || ty != "onnx.TensorProto" {
-            eprintln!("decode diff: --picture draws two tensors, not {tx} and {ty}");
+            say!("decode diff: --picture draws two tensors, not {tx} and {ty}");
             return Ok(Pair::Error);
         }
         let (vx, vy) = (
@@ -306,7 +306,7 @@ fn pair(
         match diff::difference_png(&vx, &vy, dirs) {
             Ok(bytes) => write_atomic(png, &bytes)?,
             Err(e) => {
-                eprintln!("decode diff: no picture: {e}");
+                say!("decode diff: no picture: {e}");
                 return Ok(Pair::Error);
             }
         }
@@ -343,39 +343,38 @@ fn pair(
         }
         writeln!(out, "]}}")?;
     } else {
-        header(out)?;
+        let mut out = TextLines::new(out);
+        header(&mut out)?;
         if single {
-            writeln!(out, "expected: {} ({tx})", shown(xp))?;
-            writeln!(out, "actual:   {} ({ty})", shown(yp))?;
+            out.line(format_args!("expected: {} ({tx})", shown(xp)))?;
+            out.line(format_args!("actual:   {} ({ty})", shown(yp)))?;
         }
         let nested = entries.len() > 1 || entries.iter().any(|e| !e.path.is_empty());
         for e in &entries {
             let indent = if nested {
-                writeln!(
-                    out,
+                out.line(format_args!(
                     "{}:",
                     if e.path.is_empty() { "(root)" } else { &e.path }
-                )?;
+                ))?;
                 "  "
             } else {
                 ""
             };
             match &e.finding {
-                Finding::Tensor(t) => diff::write_tensor_text(out, t, indent)?,
-                Finding::Structure(s) => writeln!(out, "{indent}{s}")?,
+                Finding::Tensor(t) => diff::write_tensor_text(&mut out, t, indent)?,
+                Finding::Structure(s) => out.line(format_args!("{indent}{s}"))?,
             }
         }
         if nested || entries.is_empty() {
             let bad = entries.iter().filter(|e| !e.passes()).count();
-            writeln!(
-                out,
+            out.line(format_args!(
                 "result: {}",
                 if passed {
                     format!("all {} values within tolerance", entries.len())
                 } else {
                     format!("{bad} of {} values differ", entries.len())
                 }
-            )?;
+            ))?;
         }
     }
     Ok(if passed { Pair::Passed } else { Pair::Failed })

@@ -2,6 +2,8 @@
 //! library decodes and renders; this layer opens files, picks the action and
 //! turns outcomes into messages and exit codes.
 
+#[macro_use]
+mod stderr;
 mod batch;
 pub mod diff;
 mod progress;
@@ -14,6 +16,7 @@ use clap::Parser;
 use pbdecode::error::DecodeError;
 use pbdecode::formats::{self, AsFormat, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
+use pbdecode::render::fmt::TextLines;
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::testdata::Naming;
 use std::io::{self, BufWriter, IsTerminal, Write};
@@ -161,7 +164,7 @@ enum Color {
 }
 
 pub(crate) fn usage(msg: &str) -> io::Result<ExitCode> {
-    eprintln!("decode: {msg}");
+    say!("decode: {msg}");
     Ok(ExitCode::from(2))
 }
 
@@ -258,18 +261,15 @@ pub fn main() -> ExitCode {
     if first.as_ref().is_some_and(|a| a == "diff") {
         return diff::main();
     }
-    let args = match Args::try_parse() {
+    let args = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
         Ok(a) => a,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-        }
+        Err(code) => return code,
     };
     match run(&args) {
         Ok(code) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("decode: {e}");
+            say!("decode: {e}");
             ExitCode::from(2)
         }
     }
@@ -336,9 +336,10 @@ fn open(args: &Args) -> io::Result<(InputBytes, Option<PathBuf>)> {
     let path = PathBuf::from(&args.file);
     // A mapped file cut short by another program faults on access: say
     // so and exit 2 rather than die by SIGBUS.
+    // Written by a signal handler, past the escaping of `say!`: escaped here.
     exit_on_mapping_fault(format!(
         "decode: {}: a file being read (this one or its external data) was cut short by another program; stopped\n",
-        args.file
+        text::plain(&args.file)
     ))?;
     let input =
         open_input(&path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.file)))?;
@@ -372,7 +373,7 @@ fn detect<'a>(
             Ok(d) => {
                 if d.format.id == formats::SCHEMALESS_ID {
                     if let Some(what) = hint {
-                        eprintln!("decode: {}: note: this looks like {what}", args.file);
+                        say!("decode: {}: note: this looks like {what}", args.file);
                     }
                     for (f, e, shown) in formats::near_misses(&d, bytes, fopts) {
                         let hint = if shown {
@@ -380,21 +381,22 @@ fn detect<'a>(
                         } else {
                             String::new()
                         };
-                        eprintln!(
+                        say!(
                             "decode: {}: note: not read as {}: {e}{hint}",
-                            args.file, f.id
+                            args.file,
+                            f.id
                         );
                     }
                 }
                 d
             }
             Err(rejection) => {
-                eprintln!("decode: {}: not decoded: {}", args.file, rejection.error);
+                say!("decode: {}: not decoded: {}", args.file, rejection.error);
                 for (id, e) in &rejection.tried {
-                    eprintln!("  {id}: {e}");
+                    say!("  {id}: {e}");
                 }
                 if let Some(what) = hint {
-                    eprintln!("decode: {}: this looks like {what}", args.file);
+                    say!("decode: {}: this looks like {what}", args.file);
                 }
                 return turned_down(args, &rejection.error).map(Err);
             }
@@ -402,15 +404,16 @@ fn detect<'a>(
         Some(f) => match formats::decode_as(f, bytes, fopts) {
             Ok(d) => {
                 for problem in formats::tensor_problems(&d.body) {
-                    eprintln!(
+                    say!(
                         "decode: {}: warning: shown as {} anyway: {problem}",
-                        args.file, f.id
+                        args.file,
+                        f.id
                     );
                 }
                 d
             }
             Err(e) => {
-                eprintln!("decode: {}: not {}: {e}", args.file, f.id);
+                say!("decode: {}: not {}: {e}", args.file, f.id);
                 return turned_down(args, &e).map(Err);
             }
         },
@@ -436,8 +439,9 @@ fn print(
         })?;
     } else {
         if let Some(n) = naming {
-            n.write_text(&mut out)?;
-            writeln!(out)?;
+            let mut lines = TextLines::new(&mut out);
+            n.write_text(&mut lines)?;
+            lines.blank()?;
         }
         text::write_decoded(&mut out, decoded, ropts)?;
     }

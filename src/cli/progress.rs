@@ -20,7 +20,8 @@ impl Progress for Bar {
         {
             bar.set_style(style.progress_chars("=> "));
         }
-        bar.set_message(what.to_string());
+        // Named by the library; escaped all the same, as every message is.
+        bar.set_message(pbdecode::render::fmt::plain(what).into_owned());
         if let Ok(mut slot) = self.0.lock() {
             *slot = Some(bar);
         }

@@ -37,7 +37,7 @@ pub(crate) fn dump_schema(args: &Args) -> io::Result<ExitCode> {
     let set = match load_user_schema(args) {
         None => return usage("--dump-schema needs --schema or --descriptor-set"),
         Some(Err(e)) => {
-            eprintln!("decode: {e}");
+            say!("decode: {e}");
             return Ok(ExitCode::from(2));
         }
         Some(Ok(set)) => set,
@@ -74,7 +74,7 @@ pub(crate) fn decode_schema_or_schemaless(
         Some(Ok(set)) => Some(set),
         Some(Err(e)) => {
             // Messages may quote the schema file (names, paths): escaped.
-            eprintln!("decode: {}", pbdecode::render::text::plain(&e.to_string()));
+            say!("decode: {e}");
             return Ok(ExitCode::from(2));
         }
     };
@@ -101,7 +101,7 @@ pub(crate) fn decode_schema_or_schemaless(
                 return usage(&format!("{what}; messages: {}{more}", shown.join(", ")));
             };
             if fopts.max_depth > pbdecode::decode::MAX_NESTING {
-                eprintln!(
+                say!(
                     "decode: note: --max-depth {} is capped at {} levels with a schema (deeper messages are shown without it)",
                     fopts.max_depth,
                     pbdecode::decode::MAX_NESTING
@@ -110,7 +110,7 @@ pub(crate) fn decode_schema_or_schemaless(
             match user_schema::decode(set, type_name, bytes, fopts.max_depth) {
                 Ok(d) => d,
                 Err(e) => {
-                    eprintln!("decode: {}: not {type_name}: {e}", args.file);
+                    say!("decode: {}: not {type_name}: {e}", args.file);
                     return Ok(ExitCode::from(1));
                 }
             }
@@ -120,7 +120,7 @@ pub(crate) fn decode_schema_or_schemaless(
                 return usage("no protobuf format");
             };
             if bytes.is_empty() {
-                eprintln!("decode: {}: not protobuf: the input is empty", args.file);
+                say!("decode: {}: not protobuf: the input is empty", args.file);
                 return Ok(ExitCode::from(1));
             }
             let opts = pbdecode::schemaless::Options {
@@ -143,7 +143,7 @@ pub(crate) fn decode_schema_or_schemaless(
     }
     out.flush()?;
     if let Some(e) = fault {
-        eprintln!("decode: {}: not protobuf: {e}", args.file);
+        say!("decode: {}: not protobuf: {e}", args.file);
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

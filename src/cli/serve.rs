@@ -32,18 +32,15 @@ pub struct ServeArgs {
 
 /// Runs `decode serve` (the arguments after `serve`).
 pub fn main() -> ExitCode {
-    let args = match ServeArgs::try_parse_from(
-        std::iter::once(std::ffi::OsString::from("decode serve"))
-            .chain(std::env::args_os().skip(2)),
-    ) {
+    let argv = std::iter::once(std::ffi::OsString::from("decode serve"))
+        .chain(std::env::args_os().skip(2))
+        .collect();
+    let args = match super::stderr::parse_args::<ServeArgs>(argv) {
         Ok(a) => a,
-        Err(e) => {
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-        }
+        Err(code) => return code,
     };
     let Some(max_upload) = server::parse_size(&args.max_upload) else {
-        eprintln!(
+        say!(
             "decode serve: --max-upload takes a size such as 512M or 8G, not {:?}",
             args.max_upload
         );
@@ -59,26 +56,26 @@ pub fn main() -> ExitCode {
     let server = match Server::bind(config) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("decode serve: {e}");
+            say!("decode serve: {e}");
             return ExitCode::from(2);
         }
     };
     if !server.is_loopback() {
-        eprintln!(
+        say!(
             "decode serve: warning: listening on {}, reachable from other machines (they still need the token)",
             args.bind
         );
     }
     let url = server.url();
-    println!("pbdecode explorer: {url}");
-    println!("(Ctrl-C stops it)");
+    super::stderr::out_line(format_args!("pbdecode explorer: {url}"));
+    super::stderr::out_line(format_args!("(Ctrl-C stops it)"));
     if args.open {
         open_browser(&url);
     }
     match server.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("decode serve: {e}");
+            say!("decode serve: {e}");
             ExitCode::from(2)
         }
     }
@@ -95,6 +92,6 @@ fn open_browser(url: &str) {
         std::process::Command::new("xdg-open").arg(url).spawn()
     };
     if let Err(e) = result {
-        eprintln!("decode serve: could not open a browser ({e}); open the address above");
+        say!("decode serve: could not open a browser ({e}); open the address above");
     }
 }

@@ -47,7 +47,7 @@ pub(crate) fn tensor_outputs(
 ) -> io::Result<ExitCode> {
     let set = SchemaSet::builtin();
     let Body::Message { message: root, .. } = &decoded.body else {
-        eprintln!(
+        say!(
             "decode: {}: read without a schema, so it has no tensors to pick",
             args.file
         );
@@ -65,7 +65,7 @@ pub(crate) fn tensor_outputs(
             Err(code) => return Ok(code),
         };
         let Some(view) = chosen.view(set) else {
-            eprintln!("decode: {}: {:?} is not a tensor", args.file, chosen.name);
+            say!("decode: {}: {:?} is not a tensor", args.file, chosen.name);
             return Ok(ExitCode::from(1));
         };
         let what = if std::ptr::eq(chosen.message, root) {
@@ -104,14 +104,14 @@ fn choose<'t, 'm, 'a>(
         Some(name) => match tensors.iter().find(|t| &t.name == name) {
             Some(t) => Ok(t),
             None if tensors.is_empty() => {
-                eprintln!(
+                say!(
                     "decode: {}: no tensor {name:?}: the file has no tensors",
                     args.file
                 );
                 Err(ExitCode::from(1))
             }
             None => {
-                eprintln!(
+                say!(
                     "decode: {}: no tensor {name:?}; tensors: {}",
                     args.file,
                     some_names(tensors)
@@ -122,11 +122,11 @@ fn choose<'t, 'm, 'a>(
         None => match tensors.iter().find(|t| std::ptr::eq(t.message, root)) {
             Some(t) => Ok(t),
             None if tensors.is_empty() => {
-                eprintln!("decode: {}: the file has no tensors", args.file);
+                say!("decode: {}: the file has no tensors", args.file);
                 Err(ExitCode::from(1))
             }
             None => {
-                eprintln!(
+                say!(
                     "decode: {}: the file holds {} tensors: name one with --tensor NAME ({})",
                     args.file,
                     tensors.len(),
@@ -150,12 +150,12 @@ fn write_picture(
         Ok(p) => p,
         Err(picture::PictureError::Io(e)) => return Err(e),
         Err(e) => {
-            eprintln!("decode: {what}: no picture: {e}");
+            say!("decode: {what}: no picture: {e}");
             return Ok(Err(ExitCode::from(1)));
         }
     };
     match target.write(|w| pic.write_png(w))? {
-        Ok(()) => eprintln!("decode: wrote {}: {}", path.display(), pic.describe()),
+        Ok(()) => say!("decode: wrote {}: {}", path.display(), pic.describe()),
         Err(e) => return Err(io::Error::other(format!("{}: {e}", path.display()))),
     }
     Ok(Ok(()))
@@ -207,9 +207,9 @@ fn write_npy(
     match npy_to(view, target, input, ropts.dir.as_deref(), &nopts)? {
         Ok(info) => {
             if let Some(note) = &info.note {
-                eprintln!("decode: note: {note}");
+                say!("decode: note: {note}");
             }
-            eprintln!(
+            say!(
                 "decode: wrote {}: {} {:?}",
                 path.display(),
                 info.descr,
@@ -221,7 +221,7 @@ fn write_npy(
             Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
         }
         Err(e) => {
-            eprintln!("decode: {what}: {e}");
+            say!("decode: {what}: {e}");
             Ok(Err(ExitCode::from(1)))
         }
     }
@@ -273,7 +273,7 @@ fn write_npy_dir(
     let dir = ropts.dir.as_deref();
     let export = npy::export_set(tensors);
     if export.is_empty() {
-        eprintln!("decode: {}: the file has no tensors to export", args.file);
+        say!("decode: {}: the file has no tensors to export", args.file);
         return Ok(ExitCode::from(1));
     }
     // Every name is checked before anything is created: an existing entry
@@ -291,7 +291,7 @@ fn write_npy_dir(
             Err(e @ OutputError::Io { .. }) => return Err(e.into()),
             Err(e) => {
                 refused += 1;
-                eprintln!("decode: {e}");
+                say!("decode: {e}");
             }
         }
     }
@@ -301,7 +301,7 @@ fn write_npy_dir(
         } else {
             " (--force replaces existing files)"
         };
-        eprintln!(
+        say!(
             "decode: nothing written to {}: {refused} of the files cannot be written{hint}",
             out_dir.display()
         );
@@ -361,9 +361,10 @@ fn write_npy_dir(
             Err(e) => {
                 failed += 1;
                 bar.suspend(&mut || {
-                    eprintln!(
+                    say!(
                         "decode: {}: tensor {:?} not written: {e}",
-                        args.file, t.name
+                        args.file,
+                        t.name
                     )
                 });
             }
@@ -374,9 +375,9 @@ fn write_npy_dir(
     }
     for (note, n) in &notes {
         let files = if *n == 1 { "file" } else { "files" };
-        eprintln!("decode: note: {note} ({n} {files})");
+        say!("decode: note: {note} ({n} {files})");
     }
-    eprintln!(
+    say!(
         "decode: wrote {written} of {} tensors to {}",
         export.len(),
         out_dir.display()

@@ -3,6 +3,7 @@
 
 use super::Args;
 use pbdecode::formats::{Decoded, FormatOptions, Rejection};
+use pbdecode::render::fmt::TextLines;
 use pbdecode::render::{RenderOptions, text};
 use pbdecode::testdata::{self, FileContext, ModelCache, Naming};
 use std::io::{self, BufWriter, Write};
@@ -17,7 +18,7 @@ pub fn context(args: &Args) -> Option<FileContext> {
     let path = Path::new(&args.file);
     let ctx = testdata::file_context(path, args.model.as_deref(), &ModelCache::default());
     if ctx.is_none() && args.model.is_some() {
-        eprintln!(
+        say!(
             "decode: {}: note: --model names input_K.pb and output_K.pb files only",
             args.file
         );
@@ -38,7 +39,7 @@ pub fn detect<'a>(
 
 pub fn warn(file: &str, naming: &Naming) {
     for m in &naming.mismatches {
-        eprintln!("decode: {file}: warning: {m}");
+        say!("decode: {file}: warning: {m}");
     }
 }
 
@@ -60,14 +61,15 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
     if args.json {
         return super::batch::run_files(args, values, files, Some(&model_arg));
     }
-    let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
+    let mut stdout = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
+    let mut out = TextLines::new(&mut stdout);
     let cache = ModelCache::default();
     let sig = cache.get(&model_arg);
-    writeln!(out, "model:  {}", model_arg.display())?;
+    out.line(format_args!("model:  {}", model_arg.display()))?;
     match sig.as_ref() {
         Ok(s) => s.write_text(&mut out)?,
         Err(e) => {
-            eprintln!("decode: {e}");
+            say!("decode: {e}");
             return Ok(ExitCode::from(1));
         }
     }
@@ -77,12 +79,12 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
     };
     let mut code = ExitCode::SUCCESS;
     for file in &files {
-        let shown = file.strip_prefix(dir).unwrap_or(file).display().to_string();
-        writeln!(out)?;
+        let shown = file.strip_prefix(dir).unwrap_or(file).display();
+        out.blank()?;
         let input = match pbdecode::input::map_file(file) {
             Ok(i) => i,
             Err(e) => {
-                writeln!(out, "== {shown}: not read: {e}")?;
+                out.line(format_args!("== {shown}: not read: {e}"))?;
                 code = ExitCode::from(2);
                 continue;
             }
@@ -95,19 +97,19 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
                     .port
                     .as_ref()
                     .map_or("not in the model".to_string(), |p| p.declared.text());
-                writeln!(out, "== {shown}: {}: {declared}", n.label())?;
+                out.line(format_args!("== {shown}: {}: {declared}", n.label()))?;
                 if let Some(r) = &n.resolved {
-                    writeln!(out, "{r}")?;
+                    out.line(format_args!("{r}"))?;
                 }
                 for m in &n.mismatches {
-                    writeln!(out, "warning: {m}")?;
-                    eprintln!("decode: {}: warning: {m}", file.display());
+                    out.line(format_args!("warning: {m}"))?;
+                    say!("decode: {}: warning: {m}", file.display());
                 }
                 if args.strict && !n.mismatches.is_empty() {
                     code = ExitCode::from(1);
                 }
             }
-            None => writeln!(out, "== {shown}")?,
+            None => out.line(format_args!("== {shown}"))?,
         }
         match decoded {
             Ok(d) => {
@@ -116,14 +118,15 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
                     dir: file.parent().map(Path::to_path_buf),
                     ..RenderOptions::default()
                 };
-                text::write_decoded(&mut out, &d, &ropts)?;
+                text::write_decoded(out.view(), &d, &ropts)?;
             }
             Err(r) => {
-                writeln!(out, "not decoded: {}", r.error)?;
+                out.line(format_args!("not decoded: {}", r.error))?;
                 code = ExitCode::from(1);
             }
         }
     }
-    out.flush()?;
+    drop(out);
+    stdout.flush()?;
     Ok(code)
 }
