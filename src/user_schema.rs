@@ -9,11 +9,10 @@ use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind};
 use crate::formats::{Body, Decoded, Format, FormatOptions};
 use crate::schema::{
-    EnumAst, Features, FieldAst, FieldDef, FieldType, FileAst, Label, MessageAst, SchemaSet,
-    parse_file, parse_proto, resolve_features,
+    EnumAst, Features, FieldAst, FileAst, Label, MessageAst, SchemaSet, parse_file, parse_proto,
+    resolve_features,
 };
 use std::collections::HashSet;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -567,131 +566,4 @@ pub fn type_names(set: &SchemaSet) -> Vec<&str> {
         .filter(|m| !m.map_entry)
         .map(|m| m.full_name.as_str())
         .collect()
-}
-
-/// The type of a field as `--dump-schema` shows it: a scalar keyword, or
-/// `message`, `group` or `enum` with the full name of its type.
-fn field_type<'s>(set: &'s SchemaSet, f: &FieldDef) -> (&'static str, Option<&'s str>) {
-    match f.ty {
-        FieldType::Scalar(s) => (s.name(), None),
-        FieldType::Enum(e) => ("enum", Some(set.enum_def(e).full_name.as_str())),
-        FieldType::Message(m) => (
-            if f.group { "group" } else { "message" },
-            Some(set.message(m).full_name.as_str()),
-        ),
-    }
-}
-
-fn label_name(f: &FieldDef) -> &'static str {
-    match f.label {
-        Label::Optional => "optional",
-        Label::Repeated => "repeated",
-        Label::Required => "required",
-    }
-}
-
-/// Writes the resolved schema as text, one line per field:
-/// `  3 repeated int64 ids [packed]` under `message pkg.Name`, enums with
-/// their values (`--dump-schema`).
-pub fn write_schema_text(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<()> {
-    // Names from a descriptor set may hold any character: escaped.
-    let esc = |s: &str| s.escape_debug().to_string();
-    for m in &set.messages {
-        let what = if m.map_entry { "map entry" } else { "message" };
-        writeln!(w, "{what} {}", esc(&m.full_name))?;
-        for f in &m.fields {
-            let (ty, name) = field_type(set, f);
-            let ty = match name {
-                Some(n) if ty == "message" => esc(n),
-                Some(n) => format!("{ty} {}", esc(n)),
-                None => ty.to_string(),
-            };
-            write!(w, "  {} {} {ty} {}", f.number, label_name(f), esc(&f.name))?;
-            if f.packed {
-                write!(w, " [packed]")?;
-            }
-            if f.proto3_optional {
-                write!(w, " (proto3 optional)")?;
-            }
-            if let Some(o) = &f.oneof {
-                write!(w, " (oneof {})", esc(o))?;
-            }
-            writeln!(w)?;
-        }
-    }
-    for e in &set.enums {
-        writeln!(w, "enum {}", esc(&e.full_name))?;
-        for (name, n) in &e.values {
-            writeln!(w, "  {} = {n}", esc(name))?;
-        }
-    }
-    Ok(())
-}
-
-fn json_str(s: &str) -> String {
-    let mut out = String::with_capacity(s.len().saturating_add(2));
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Writes the resolved schema as JSON (`--dump-schema --json`):
-/// `{"messages": [{"name", "map_entry", "fields": [{"name", "number",
-/// "label", "type", "type_name", "packed", "oneof", "proto3_optional",
-/// "map"}]}], "enums": [{"name", "values": [{"name", "number"}]}]}`, in
-/// declaration order; `type` is a scalar keyword, `message`, `group` or
-/// `enum`.
-pub fn write_schema_json(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<()> {
-    write!(w, "{{\"messages\": [")?;
-    for (i, m) in set.messages.iter().enumerate() {
-        let sep = if i == 0 { "" } else { "," };
-        write!(
-            w,
-            "{sep}\n  {{\"name\": {}, \"map_entry\": {}, \"fields\": [",
-            json_str(&m.full_name),
-            m.map_entry
-        )?;
-        for (j, f) in m.fields.iter().enumerate() {
-            let sep = if j == 0 { "" } else { ", " };
-            let (ty, type_name) = field_type(set, f);
-            let is_map = matches!(f.ty, FieldType::Message(e) if set.message(e).map_entry);
-            write!(
-                w,
-                "{sep}{{\"name\": {}, \"number\": {}, \"label\": \"{}\", \"type\": \"{ty}\", \"type_name\": {}, \"packed\": {}, \"oneof\": {}, \"proto3_optional\": {}, \"map\": {is_map}}}",
-                json_str(&f.name),
-                f.number,
-                label_name(f),
-                type_name.map_or_else(|| "null".to_string(), json_str),
-                f.packed,
-                f.oneof
-                    .as_deref()
-                    .map_or_else(|| "null".to_string(), json_str),
-                f.proto3_optional,
-            )?;
-        }
-        write!(w, "]}}")?;
-    }
-    write!(w, "\n], \"enums\": [")?;
-    for (i, e) in set.enums.iter().enumerate() {
-        let sep = if i == 0 { "" } else { "," };
-        write!(
-            w,
-            "{sep}\n  {{\"name\": {}, \"values\": [",
-            json_str(&e.full_name)
-        )?;
-        for (j, (name, n)) in e.values.iter().enumerate() {
-            let sep = if j == 0 { "" } else { ", " };
-            write!(w, "{sep}{{\"name\": {}, \"number\": {n}}}", json_str(name))?;
-        }
-        write!(w, "]}}")?;
-    }
-    writeln!(w, "\n]}}")
 }

@@ -625,3 +625,44 @@ fn name_outputs_end_lines_only_through_the_escaping_writer() {
     }
     assert_eq!(allowed, ["src/cli/stderr.rs"]);
 }
+
+/// `--dump-schema` of a descriptor set whose message, field, oneof, enum
+/// and value names are hostile: text and JSON show them escaped.
+#[test]
+fn schema_dumps_escape_descriptor_names() {
+    let tmp = TempDir::new("schema");
+    let field = Msg::new()
+        .string(1, &h("field"))
+        .varint(3, 1)
+        .varint(4, 1)
+        .varint(5, 14)
+        .string(6, &format!(".pkg.{}", h("Enum")))
+        .varint(9, 0);
+    let message = Msg::new()
+        .string(1, &h("Message"))
+        .message(2, &field)
+        .message(8, &Msg::new().string(1, &h("oneof")));
+    let enumeration = Msg::new()
+        .string(1, &h("Enum"))
+        .message(2, &Msg::new().string(1, &h("VALUE")).varint(2, 0));
+    let file = Msg::new()
+        .string(1, "hostile.proto")
+        .string(2, "pkg")
+        .message(4, &message)
+        .message(5, &enumeration)
+        .string(12, "proto3");
+    let set = tmp.0.join("set.pb");
+    std::fs::write(&set, Msg::new().message(1, &file).bytes()).unwrap();
+    let set = set.to_str().unwrap();
+    for json in [false, true] {
+        let mut args = vec!["--dump-schema", "--descriptor-set", set];
+        if json {
+            args.push("--json");
+        }
+        let r = decode_in(&tmp.0, &args);
+        assert_eq!(r.code, Some(0), "{}", plain(&r.stderr));
+        let problems = raw_characters(&r);
+        assert!(problems.is_empty(), "{}", plain(&problems.join("\n")));
+        assert_eq!(shown_escaped(&r.stdout), 6, "{}", plain(&r.stdout));
+    }
+}

@@ -25,7 +25,7 @@ const SYNTAX: &str = "tests/fixtures/user-schema/syntax";
 
 fn dump(set: &SchemaSet) -> String {
     let mut out = Vec::new();
-    user_schema::write_schema_text(&mut out, set).unwrap();
+    pbdecode::render::schema_view::write_schema_text(&mut out, set).unwrap();
     String::from_utf8(out).unwrap()
 }
 

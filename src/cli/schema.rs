@@ -44,9 +44,9 @@ pub(crate) fn dump_schema(args: &Args) -> io::Result<ExitCode> {
     };
     let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     if args.json {
-        pbdecode::user_schema::write_schema_json(&mut out, &set)?;
+        pbdecode::render::schema_view::write_schema_json(&mut out, &set)?;
     } else {
-        pbdecode::user_schema::write_schema_text(&mut out, &set)?;
+        pbdecode::render::schema_view::write_schema_text(&mut out, &set)?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)

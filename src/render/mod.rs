@@ -6,6 +6,7 @@ pub mod elide;
 pub mod fmt;
 pub mod json;
 pub mod onnx_view;
+pub mod schema_view;
 pub mod schemaless;
 pub mod shown;
 pub mod stats_view;
