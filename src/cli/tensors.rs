@@ -6,6 +6,7 @@ use pbdecode::decode::Message;
 use pbdecode::formats::{self, Body, Decoded};
 use pbdecode::input::InputBytes;
 use pbdecode::output::{Output, OutputError, Policy};
+use pbdecode::render::fmt::TextLines;
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
 use pbdecode::tensor::TensorView;
@@ -248,14 +249,14 @@ fn show_tensor(
         json::write_root_message(&mut out, set, chosen.message, ropts)?;
         writeln!(out, "}}")?;
     } else {
-        writeln!(
-            out,
+        let mut lines = TextLines::new(&mut out);
+        lines.line(format_args!(
             "format: {} ({})",
             decoded.format.id, decoded.format.title
-        )?;
-        writeln!(out, "tensor: {:?}  ({full_name})", chosen.name)?;
-        writeln!(out)?;
-        text::tensor_block(&mut out, set, chosen.message, 0, ropts, true)?;
+        ))?;
+        lines.line(format_args!("tensor: {:?}  ({full_name})", chosen.name))?;
+        lines.blank()?;
+        text::tensor_block(lines.view(), set, chosen.message, 0, ropts, true)?;
     }
     out.flush()
 }
