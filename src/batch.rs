@@ -73,7 +73,7 @@ pub fn json_line(
     shown: &str,
     opts: &BatchOptions<'_>,
 ) -> io::Result<Outcome> {
-    let input = match crate::input::map_file(path) {
+    let input = match crate::input::open_input(path) {
         Ok(i) => i,
         Err(e) => {
             error_json(w, shown, "io", "", 0, &e.to_string())?;
@@ -155,7 +155,7 @@ pub fn summary(d: &Decoded<'_>, naming: Option<&Naming>) -> String {
 
 /// Decodes one file for the table.
 pub fn table_row(path: &Path, opts: &BatchOptions<'_>) -> (Result<Row, String>, Outcome) {
-    let input = match crate::input::map_file(path) {
+    let input = match crate::input::open_input(path) {
         Ok(i) => i,
         Err(e) => {
             return (

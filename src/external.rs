@@ -6,26 +6,13 @@
 //! forever), and a checksum is the SHA-1 of the tensor's byte range, computed
 //! once per (file, offset, length).
 
-use crate::input::{InputBytes, identity, kind_name, map_checked};
+use crate::input::{InputBytes, Link, identity, kind_name, open_read};
 use sha1::{Digest, Sha1};
 use std::collections::HashMap;
 use std::fs::{File, Metadata};
 use std::io;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
-
-/// Opens a path read-only without following a symbolic link in its last
-/// component and without blocking on a FIFO.
-fn open_no_follow(path: &Path) -> io::Result<File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    options.open(path)
-}
 
 /// Where an open file really is (Linux: `/proc/self/fd`), to check that no
 /// folder on the way was swapped for a link between resolving and opening.
@@ -57,18 +44,19 @@ fn open_inside(dir: &Path, rel: &Path, location: &str) -> Result<(InputBytes, Me
     if !real.starts_with(&folder) {
         return Err(outside());
     }
-    let file = open_no_follow(&real).map_err(cannot)?;
-    if opened_path(&file).is_some_and(|p| !p.starts_with(&folder)) {
+    // No link followed at the last step, and no wait on a FIFO.
+    let opened = open_read(&real, Link::NoFollow).map_err(cannot)?;
+    if opened_path(opened.file()).is_some_and(|p| !p.starts_with(&folder)) {
         return Err(outside());
     }
-    let meta = file.metadata().map_err(cannot)?;
+    let meta = opened.metadata().clone();
     if !meta.is_file() {
         return Err(format!(
             "{location} is {}, not a regular file",
             kind_name(&meta)
         ));
     }
-    let bytes = map_checked(&file, &meta).map_err(cannot)?;
+    let bytes = opened.map().map_err(cannot)?;
     Ok((bytes, meta))
 }
 

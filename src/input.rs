@@ -1,13 +1,15 @@
-//! Getting bytes in. [`open_input`] is the one place that decides how a
+//! Getting bytes in. [`open_read`] is the one place that opens a path to
+//! read, without ever blocking on the open; [`open_input`] decides how a
 //! path is read: a regular file is memory-mapped (the only `unsafe` in the
 //! project besides [`exit_on_mapping_fault`]), a pipe or character device
 //! (`decode <(cat x.pb)`, `/dev/stdin`) is read as a stream up to
-//! [`MAX_STREAM_BYTES`], a directory is refused by name. Every regular file
-//! read is remembered ([`was_read`]) so that the output layer never replaces
-//! a file this process is reading.
+//! [`MAX_STREAM_BYTES`] (a pipe with no writer is an error, not a wait), a
+//! directory is refused by name. Every file read, standard input included,
+//! is remembered ([`was_read`]) so that the output layer never replaces a
+//! file this process is reading.
 
 use memmap2::Mmap;
-use std::fs::{File, Metadata};
+use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
 use std::sync::Mutex;
@@ -117,9 +119,8 @@ pub fn kind_name(meta: &Metadata) -> &'static str {
 }
 
 /// Maps an open regular file (an empty one is read: mapping zero bytes
-/// fails on some systems) and remembers it as read.
+/// fails on some systems).
 fn map_open_file(file: &File, meta: &Metadata) -> io::Result<InputBytes> {
-    remember(meta);
     if meta.len() == 0 {
         return Ok(InputBytes::Owned(Vec::new()));
     }
@@ -138,9 +139,9 @@ pub fn map_handle(file: &File) -> std::io::Result<InputBytes> {
     if file.metadata()?.len() == 0 {
         return Ok(InputBytes::Owned(Vec::new()));
     }
-    // SAFETY: as in map_file; the file is private to this process (created
-    // with create_new and mode 0600, then unlinked), so nothing else can
-    // truncate it.
+    // SAFETY: as in map_open_file; the file is private to this process
+    // (created exclusively with mode 0600, then unlinked), so nothing else
+    // can truncate it.
     let map = unsafe { Mmap::map(file)? };
     Ok(InputBytes::Mapped(map, file.try_clone()?))
 }
@@ -160,6 +161,125 @@ pub fn read_stream<R: Read>(reader: R, cap: u64, what: &str) -> io::Result<Input
     Ok(InputBytes::Owned(buf))
 }
 
+/// A pipe's stream rule: once every writer is gone a read ends at once, so
+/// a pipe that gave nothing had no writer (a FIFO nobody opened for
+/// writing, or a writer that wrote nothing): an error, not an empty input.
+fn pipe_stream(bytes: InputBytes, meta: &Metadata, what: &str) -> io::Result<InputBytes> {
+    if is_pipe(meta) && bytes.bytes().is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!("{what} with no writer: nothing was written to it"),
+        ));
+    }
+    Ok(bytes)
+}
+
+#[cfg(unix)]
+fn is_pipe(meta: &Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    meta.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_pipe(_meta: &Metadata) -> bool {
+    false
+}
+
+/// Whether [`open_read`] follows a symbolic link in the last component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Link {
+    Follow,
+    /// The link itself is refused (external data, checked beforehand).
+    NoFollow,
+}
+
+/// A file opened by [`open_read`], with what it is.
+pub struct Opened {
+    file: File,
+    meta: Metadata,
+}
+
+/// Opens a path to read: the one place this crate opens an input (the
+/// file to decode, models, `decode diff` sides, batch files, served files,
+/// external data, `.proto` files). The open never blocks (`O_NONBLOCK`: a
+/// FIFO without a writer opens at once, where a plain open waits for one
+/// forever); a pipe or device is then switched back to blocking reads, so
+/// a writer that is there is waited for. A directory is refused by name.
+/// Every file opened is remembered ([`was_read`]).
+pub fn open_read(path: &Path, link: Link) -> io::Result<Opened> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let no_follow = match link {
+            Link::Follow => 0,
+            Link::NoFollow => libc::O_NOFOLLOW,
+        };
+        options.custom_flags(libc::O_NONBLOCK | no_follow);
+    }
+    #[cfg(not(unix))]
+    let _ = link;
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if meta.is_dir() {
+        return Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "is a directory, not a file",
+        ));
+    }
+    if !meta.is_file() {
+        set_blocking(&file)?;
+    }
+    remember(&meta);
+    Ok(Opened { file, meta })
+}
+
+#[cfg(unix)]
+fn set_blocking(file: &File) -> io::Result<()> {
+    use rustix::fs::{OFlags, fcntl_getfl, fcntl_setfl};
+    let flags = fcntl_getfl(file).map_err(io::Error::from)?;
+    fcntl_setfl(file, flags.difference(OFlags::NONBLOCK)).map_err(io::Error::from)
+}
+
+#[cfg(not(unix))]
+fn set_blocking(_file: &File) -> io::Result<()> {
+    Ok(())
+}
+
+impl Opened {
+    pub fn file(&self) -> &File {
+        &self.file
+    }
+
+    pub fn metadata(&self) -> &Metadata {
+        &self.meta
+    }
+
+    /// A regular file mapped; anything else refused unread.
+    pub fn map(self) -> io::Result<InputBytes> {
+        if !self.meta.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("is {}, not a regular file", kind_name(&self.meta)),
+            ));
+        }
+        map_open_file(&self.file, &self.meta)
+    }
+
+    /// A regular file mapped; a pipe, character device or socket read as a
+    /// stream of at most `cap` bytes (a pipe that gives nothing had no
+    /// writer: an error).
+    pub fn read(self, cap: u64) -> io::Result<InputBytes> {
+        if self.meta.is_file() {
+            return map_open_file(&self.file, &self.meta);
+        }
+        let what = kind_name(&self.meta);
+        let bytes = read_stream(&self.file, cap, what)?;
+        pipe_stream(bytes, &self.meta, what)
+    }
+}
+
 /// Opens the file to decode: a regular file is mapped; a pipe, a character
 /// device or a socket is read as a stream of at most [`MAX_STREAM_BYTES`];
 /// a directory is refused ("is a directory"). Errors carry no path (the
@@ -170,51 +290,37 @@ pub fn open_input(path: &Path) -> io::Result<InputBytes> {
 
 /// [`open_input`] with the stream cap given.
 pub fn open_input_capped(path: &Path, cap: u64) -> io::Result<InputBytes> {
-    // Opening a directory succeeds on Unix; mapping it then fails with
-    // "No such device". Ask first.
-    let meta = std::fs::metadata(path)?;
-    if meta.is_dir() {
-        return Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "is a directory, not a file",
-        ));
-    }
-    let file = File::open(path)?;
-    let meta = file.metadata()?;
-    if meta.is_file() {
-        map_open_file(&file, &meta)
-    } else if meta.is_dir() {
-        Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "is a directory, not a file",
-        ))
-    } else {
-        read_stream(file, cap, kind_name(&meta))
-    }
+    open_read(path, Link::Follow)?.read(cap)
 }
 
-/// Maps a regular file that is already open and checked (external data).
-pub fn map_checked(file: &File, meta: &Metadata) -> io::Result<InputBytes> {
-    if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            format!("is {}, not a regular file", kind_name(meta)),
-        ));
-    }
-    map_open_file(file, meta)
-}
-
-/// Maps a file read-only (kept for callers that already know it is a
-/// regular file; [`open_input`] decides for paths a user gives).
+/// Maps a regular file; anything else (a FIFO, a device) is refused
+/// without being read or blocked on.
 pub fn map_file(path: &Path) -> io::Result<InputBytes> {
-    let file = File::open(path)?;
-    let meta = file.metadata()?;
-    map_checked(&file, &meta)
+    open_read(path, Link::Follow)?.map()
 }
 
-/// Reads all of standard input, at most [`MAX_STREAM_BYTES`].
+/// Reads all of standard input, at most [`MAX_STREAM_BYTES`]. What it is
+/// (a file redirected with `<`) is remembered as read, like any input, so
+/// no output replaces it. Whoever started the process connected it, so an
+/// empty one is an empty input, not a pipe missing its writer.
 pub fn read_stdin() -> io::Result<InputBytes> {
+    if let Some(meta) = stdin_metadata() {
+        remember(&meta);
+    }
     read_stream(io::stdin().lock(), MAX_STREAM_BYTES, "standard input")
+}
+
+/// fstat of descriptor 0.
+#[cfg(unix)]
+fn stdin_metadata() -> Option<Metadata> {
+    use std::os::fd::AsFd;
+    let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+    File::from(fd).metadata().ok()
+}
+
+#[cfg(not(unix))]
+fn stdin_metadata() -> Option<Metadata> {
+    None
 }
 
 /// Makes a fault on a mapped file (SIGBUS: another process truncated it

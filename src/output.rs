@@ -245,7 +245,7 @@ impl Output {
                 .map_err(|e| OutputError::io(self.shown(), e));
         };
         let err = |e| OutputError::io(shown, e);
-        let mut temp = TempFile::new(target);
+        let mut temp = TempFile::new(target, replaces.as_ref());
         let to = temp.create().map_err(err)?;
         to.write_all(head).map_err(err)?;
         let mut from = from;
@@ -264,7 +264,7 @@ impl Output {
             }
         })
         .map_err(err)?;
-        temp.commit(shown, replaces.as_ref())
+        temp.commit(shown)
     }
 
     /// The output's name, for messages.
@@ -307,7 +307,7 @@ impl Output {
                 target,
                 replaces,
             } => {
-                let mut temp = TempFile::new(target);
+                let mut temp = TempFile::new(target, replaces.as_ref());
                 let result = {
                     let mut w = BufWriter::with_capacity(1 << 16, &mut temp);
                     let result = produce(&mut w);
@@ -318,7 +318,7 @@ impl Output {
                 };
                 match result {
                     Ok(v) => {
-                        temp.commit(shown, replaces.as_ref())?;
+                        temp.commit(shown)?;
                         Ok(Ok(v))
                     }
                     // `temp` is removed when dropped.
@@ -348,6 +348,43 @@ pub fn stdout_stream() -> Box<dyn Write> {
         }
     }
     Box::new(stdout)
+}
+
+/// Creates the folder `path` and its missing parents (`--npy-dir DIR`);
+/// one that exists is kept as it is.
+pub fn create_folder(path: &Path) -> Result<(), OutputError> {
+    std::fs::create_dir_all(path).map_err(|e| OutputError::io(path, e))
+}
+
+static SCRATCH_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A scratch file for bytes that arrive before they can be read (the
+/// explorer's large uploads): created exclusively in the system's
+/// temporary folder with mode 0600 and unlinked at once, so it is private
+/// to this process and nothing is left on disk however the process ends.
+pub fn unlinked_scratch_file(tag: &str) -> io::Result<File> {
+    let n = SCRATCH_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let short: String = tag
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .take(12)
+        .collect();
+    let path = std::env::temp_dir().join(format!(
+        "pbdecode-scratch-{}-{short}-{n}",
+        std::process::id()
+    ));
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let file = options.open(&path)?;
+    // The open handle keeps the data; the name goes now. Only the entry
+    // this call created is removed.
+    std::fs::remove_file(&path)?;
+    Ok(file)
 }
 
 /// Bytes written or copied at a time, so that progress moves.
@@ -399,6 +436,11 @@ pub fn write_pieces(
 struct TempFile {
     target: PathBuf,
     folder: PathBuf,
+    /// The permissions of the file replaced: the temporary file is created
+    /// with no more than these (never readable by more people than the
+    /// file it replaces, even while it is written) and gets them exactly
+    /// when it is committed.
+    replaces: Option<std::fs::Permissions>,
     path: Option<PathBuf>,
     file: Option<File>,
 }
@@ -406,7 +448,7 @@ struct TempFile {
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl TempFile {
-    fn new(target: &Path) -> Self {
+    fn new(target: &Path, replaces: Option<&std::fs::Permissions>) -> Self {
         let folder = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
@@ -414,6 +456,7 @@ impl TempFile {
         TempFile {
             target: target.to_path_buf(),
             folder,
+            replaces: replaces.cloned(),
             path: None,
             file: None,
         }
@@ -434,7 +477,14 @@ impl TempFile {
                     .folder
                     .join(format!(".{short}.{}.{n}.part", std::process::id()));
                 // create_new: O_EXCL, which also refuses to go through a link.
-                match OpenOptions::new().write(true).create_new(true).open(&path) {
+                let mut options = OpenOptions::new();
+                options.write(true).create_new(true);
+                #[cfg(unix)]
+                if let Some(p) = &self.replaces {
+                    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+                    options.mode(p.mode() & 0o777);
+                }
+                match options.open(&path) {
                     Ok(f) => {
                         self.path = Some(path);
                         self.file = Some(f);
@@ -458,15 +508,12 @@ impl TempFile {
     /// leave the old file's name on a file whose data never reached the
     /// disk; a new file is not synced (as `cp` does not), which keeps an
     /// export at copying speed.
-    fn commit(
-        mut self,
-        shown: &Path,
-        permissions: Option<&std::fs::Permissions>,
-    ) -> Result<(), OutputError> {
+    fn commit(mut self, shown: &Path) -> Result<(), OutputError> {
         let err = |e| OutputError::io(shown, e);
+        let permissions = self.replaces.clone();
         let file = self.create().map_err(err)?;
         if let Some(p) = permissions {
-            file.set_permissions(p.clone()).map_err(err)?;
+            file.set_permissions(p).map_err(err)?;
             file.sync_all().map_err(err)?;
         }
         // External data read while writing counts too.

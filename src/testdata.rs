@@ -738,7 +738,7 @@ impl ModelCache {
         {
             return s.clone();
         }
-        let sig = std::sync::Arc::new(match crate::input::map_file(path) {
+        let sig = std::sync::Arc::new(match crate::input::open_input(path) {
             Ok(input) => {
                 read_signature(input.bytes()).map_err(|e| format!("{}: {e}", path.display()))
             }

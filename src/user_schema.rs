@@ -131,27 +131,28 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
 /// it is a regular file (or, with `allow_pipe`, a pipe): a file swapped for
 /// a device after the first check is still not read.
 fn read_capped(path: &Path, cap: u64, allow_pipe: bool) -> Result<Vec<u8>, LoadError> {
-    use std::io::Read;
     use std::os::unix::fs::FileTypeExt;
     let shown = path.display();
-    let file = std::fs::File::open(path).map_err(|e| LoadError(format!("{shown}: {e}")))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| LoadError(format!("{shown}: {e}")))?;
+    let failed = |e: std::io::Error| LoadError(format!("{shown}: {e}"));
+    let opened = crate::input::open_read(path, crate::input::Link::Follow).map_err(failed)?;
+    let meta = opened.metadata();
     if !(meta.is_file() || allow_pipe && meta.file_type().is_fifo()) {
-        return Err(LoadError(format!("{shown} {}", kind_of(&meta))));
+        return Err(LoadError(format!("{shown} {}", kind_of(meta))));
     }
-    let mut data = Vec::new();
-    file.take(cap.saturating_add(1))
-        .read_to_end(&mut data)
-        .map_err(|e| LoadError(format!("{shown}: {e}")))?;
-    if u64::try_from(data.len()).unwrap_or(u64::MAX) > cap {
-        return Err(LoadError(format!(
+    let too_large = || {
+        LoadError(format!(
             "{shown}: larger than {} MiB, the limit for this kind of file",
             cap >> 20
-        )));
+        ))
+    };
+    if meta.len() > cap {
+        return Err(too_large());
     }
-    Ok(data)
+    match opened.read(cap) {
+        Ok(bytes) => Ok(bytes.bytes().to_vec()),
+        Err(e) if e.kind() == std::io::ErrorKind::FileTooLarge => Err(too_large()),
+        Err(e) => Err(failed(e)),
+    }
 }
 
 /// A folder imports are looked up in, as given and resolved.

@@ -56,36 +56,84 @@ struct Run {
     code: Option<i32>,
     stdout: Vec<u8>,
     stderr: String,
+    /// Whether `decode` was seen waiting in the open of a FIFO.
+    waited_on_fifo: bool,
 }
 
-/// Runs `decode` with stdout and stderr in files (no pipe to fill up). A
-/// FIFO a test makes always has a partner on its other end
-/// ([`FifoPartner`]), so no run can block on one, whatever `decode` does
-/// with it.
+/// Runs `decode` in `dir` with stdout and stderr in files (no pipe to fill
+/// up). A FIFO a test makes is run beside ([`run_with_fifos`]) or has a
+/// reader ([`FifoReader`]), so no run can block on one, whatever `decode`
+/// does with it.
 fn run_in(dir: &TempDir, args: &[&str], stdin: Stdio) -> Run {
+    run_with_fifos(dir, args, stdin, &[])
+}
+
+fn run(dir: &TempDir, args: &[&str]) -> Run {
+    run_in(dir, args, Stdio::null())
+}
+
+/// Runs `decode` as [`run_in`] does, beside `fifos` that no program holds
+/// open for writing (empty ones, or ones [`fill_fifo`] filled). `decode`
+/// must never wait on such a FIFO; if it does (an open that waits for a
+/// writer, which none will be: the bug this guards against), the test must
+/// fail, not hang. So, until the child has exited (no clock), this loop
+/// notes whether the child sleeps in a FIFO's open (`waits_on_fifo`), then
+/// opens each FIFO's write end without blocking, which succeeds only while
+/// a reader has it open or waits in open, and closes it at once. A child
+/// waiting in open is released that way and reads what the FIFO holds; a
+/// child that opened the FIFO itself may see that short-lived writer and
+/// reads the same bytes, which end when the writer is gone. So a poke never
+/// changes a correct outcome, and a waiting open fails the test (through
+/// `waited_on_fifo`, and through the outcome) instead of hanging it.
+fn run_with_fifos(dir: &TempDir, args: &[&str], stdin: Stdio, fifos: &[&Path]) -> Run {
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let out_path = dir.path(&format!(".run{n}.out"));
     let err_path = dir.path(&format!(".run{n}.err"));
     let mut child = Command::new(env!("CARGO_BIN_EXE_decode"))
         .args(args)
+        .current_dir(&dir.0)
         .stdin(stdin)
         .stdout(fs::File::create(&out_path).unwrap())
         .stderr(fs::File::create(&err_path).unwrap())
         .spawn()
         .expect("run decode");
-    let status = child.wait().unwrap();
+    let mut waited_on_fifo = false;
+    let status = if fifos.is_empty() {
+        child.wait().unwrap()
+    } else {
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            waited_on_fifo |= waits_on_fifo(child.id());
+            for fifo in fifos {
+                drop(open_nonblocking(fifo, true));
+            }
+            std::thread::yield_now();
+        }
+    };
     let run = Run {
         code: status.code(),
         stdout: fs::read(&out_path).unwrap(),
         stderr: fs::read_to_string(&err_path).unwrap(),
+        waited_on_fifo,
     };
     let _ = fs::remove_file(out_path);
     let _ = fs::remove_file(err_path);
     run
 }
 
-fn run(dir: &TempDir, args: &[&str]) -> Run {
-    run_in(dir, args, Stdio::null())
+/// Whether a thread of process `pid` sleeps in the kernel's FIFO open,
+/// waiting for the other end (`wait_for_partner` in Linux's `wchan`).
+/// False where /proc does not tell; the outcome still shows it then.
+fn waits_on_fifo(pid: u32) -> bool {
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks.flatten().any(|t| {
+        fs::read_to_string(t.path().join("wchan"))
+            .is_ok_and(|w| w.contains("wait_for_partner") || w.contains("fifo_open"))
+    })
 }
 
 fn s(p: &Path) -> &str {
@@ -103,33 +151,44 @@ fn mkfifo(path: &Path) {
     assert!(ok, "mkfifo {}", path.display());
 }
 
-/// The other end of a FIFO: a thread that opens it to write `data` (for a
-/// FIFO `decode` may read) or to read it to its end (for one `decode` may
-/// write), so that `decode` never waits on it. [`FifoPartner::release`]
-/// then opens the FIFO for reading and writing itself, which lets a thread
-/// still waiting (because `decode` never opened the FIFO, as it should not)
-/// finish.
-struct FifoPartner {
+fn open_nonblocking(path: &Path, write: bool) -> std::io::Result<fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    fs::OpenOptions::new()
+        .read(!write)
+        .write(write)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+/// Puts `data` (less than a pipe's 64 KiB buffer, so no write waits) in a
+/// FIFO and closes the write end, as a writer that has finished would. The
+/// returned read end, opened without blocking and never read, keeps the
+/// bytes in the FIFO until it is dropped; run `decode` on it with
+/// [`run_with_fifos`], as nothing holds the write end.
+fn fill_fifo(path: &Path, data: &[u8]) -> fs::File {
+    use std::io::Write;
+    assert!(
+        data.len() < 1 << 16,
+        "{} bytes would fill the pipe",
+        data.len()
+    );
+    let held = open_nonblocking(path, false).unwrap();
+    // A reader is there, so this opens at once.
+    let mut writer = fs::OpenOptions::new().write(true).open(path).unwrap();
+    writer.write_all(data).unwrap();
+    held
+}
+
+/// A reader on a FIFO `decode` must not write: a thread that opens it to
+/// read it to its end. [`FifoReader::release`] lets it finish when
+/// `decode` never opened the FIFO, as it should not.
+struct FifoReader {
     path: PathBuf,
     thread: std::thread::JoinHandle<()>,
 }
 
-impl FifoPartner {
-    fn writing(path: &Path, data: Vec<u8>) -> Self {
-        let p = path.to_path_buf();
-        let thread = std::thread::spawn(move || {
-            use std::io::Write;
-            if let Ok(mut f) = fs::OpenOptions::new().write(true).open(&p) {
-                let _ = f.write_all(&data);
-            }
-        });
-        FifoPartner {
-            path: path.to_path_buf(),
-            thread,
-        }
-    }
-
-    fn reading(path: &Path) -> Self {
+impl FifoReader {
+    fn start(path: &Path) -> Self {
         let p = path.to_path_buf();
         let thread = std::thread::spawn(move || {
             use std::io::Read;
@@ -137,14 +196,15 @@ impl FifoPartner {
                 let _ = f.read_to_end(&mut Vec::new());
             }
         });
-        FifoPartner {
+        FifoReader {
             path: path.to_path_buf(),
             thread,
         }
     }
 
     fn release(self) {
-        // Opening a FIFO for reading and writing never blocks on Linux.
+        // Opening a FIFO for reading and writing never blocks on Linux, and
+        // lets a reader waiting in open go on.
         drop(
             fs::OpenOptions::new()
                 .read(true)
@@ -281,7 +341,7 @@ fn non_regular_outputs_are_refused_and_left_in_place() {
     let sub = d.path("folder.png");
     fs::create_dir(&sub).unwrap();
     let x = fixture("example_x_3x4x5.pb");
-    let partner = FifoPartner::reading(&fifo);
+    let partner = FifoReader::start(&fifo);
     let r = run(&d, &["--npy", s(&fifo), s(&x)]);
     partner.release();
     assert_eq!(r.code, Some(2), "{}", r.stderr);
@@ -493,9 +553,11 @@ fn a_fifo_as_external_data_is_refused_without_blocking() {
     mkfifo(&d.path("pipe.bin"));
     let f = d.path("x.pb");
     fs::write(&f, external_tensor("x", 4, "pipe.bin").bytes()).unwrap();
-    let partner = FifoPartner::writing(&d.path("pipe.bin"), vec![0; 4]);
-    let r = run(&d, &["--json", s(&f)]);
-    partner.release();
+    let fifo = d.path("pipe.bin");
+    let held = fill_fifo(&fifo, &[0; 4]);
+    let r = run_with_fifos(&d, &["--json", s(&f)], Stdio::null(), &[&fifo]);
+    drop(held);
+    assert!(!r.waited_on_fifo);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     let j = tensor_json(&r);
     let why = j
@@ -538,12 +600,13 @@ fn a_pipe_as_file_is_read() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(text.contains("\"format\": \"onnx-tensor\""), "{text}");
-    // A named pipe with a writer on the other end.
+    // A named pipe that a writer filled.
     let fifo = d.path("in.fifo");
     mkfifo(&fifo);
-    let partner = FifoPartner::writing(&fifo, fs::read(&x).unwrap());
-    let r = run(&d, &["--json", s(&fifo)]);
-    partner.release();
+    let held = fill_fifo(&fifo, &fs::read(&x).unwrap());
+    let r = run_with_fifos(&d, &["--json", s(&fifo)], Stdio::null(), &[&fifo]);
+    drop(held);
+    assert!(!r.waited_on_fifo);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
     assert!(String::from_utf8_lossy(&r.stdout).contains("\"dims\": [3, 4, 5]"));
 }
@@ -626,4 +689,309 @@ fn a_mapped_file_cut_short_is_a_message() {
         err.contains("pbdecode test: mapped file cut short"),
         "{err}"
     );
+}
+
+// ---- every file written goes through src/output.rs ----
+
+/// The code of a source file: its `#[cfg(test)] mod tests` left out, and
+/// comments.
+fn code_without_tests_and_comments(text: &str) -> String {
+    let mut code = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let t = line.trim();
+        if t == "#[cfg(test)]"
+            && lines
+                .peek()
+                .is_some_and(|l| l.trim_start().starts_with("mod tests"))
+        {
+            break;
+        }
+        if t.starts_with("//") {
+            continue;
+        }
+        code.push_str(line.split(" // ").next().unwrap_or(line));
+        code.push('\n');
+    }
+    code
+}
+
+fn rust_sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.is_dir() {
+            rust_sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// Calls that create, change or remove a file system entry.
+const WRITING_CALLS: &[&str] = &[
+    "fs::write",
+    "File::create",
+    "File::options",
+    "OpenOptions",
+    "fs::copy",
+    "fs::rename",
+    "create_dir",
+    "remove_file",
+    "remove_dir",
+    "set_permissions",
+    "hard_link",
+    "unix::fs::symlink",
+    "set_len",
+    "libc::open",
+    "openat",
+];
+
+/// Files outside src/output.rs that may name one of [`WRITING_CALLS`], and
+/// why: opens for reading only (the test checks they ask for nothing else).
+const READ_ONLY_OPENS: &[(&str, &str, &str)] = &[(
+    "src/input.rs",
+    "OpenOptions",
+    "open_read, the one open of inputs: read-only, O_NONBLOCK, O_NOFOLLOW on request",
+)];
+
+/// What an OpenOptions asks for besides reading.
+const WRITE_OPTIONS: &[&str] = &[
+    ".write(",
+    ".append(",
+    ".create(",
+    ".create_new(",
+    ".truncate(",
+];
+
+fn writing_calls_outside_output_rs(root: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_sources(&root.join("src"), &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for file in &files {
+        let rel = file
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel == "src/output.rs" {
+            continue;
+        }
+        let code = code_without_tests_and_comments(&fs::read_to_string(file).unwrap());
+        for call in WRITING_CALLS {
+            let allowed = READ_ONLY_OPENS
+                .iter()
+                .any(|(f, c, _)| *f == rel && c == call);
+            if code.contains(call) && !allowed {
+                found.push(format!("{rel}: {call}"));
+            }
+        }
+        if READ_ONLY_OPENS.iter().any(|(f, ..)| *f == rel) {
+            for option in WRITE_OPTIONS {
+                if code.contains(option) {
+                    found.push(format!("{rel}: {option} in a read-only open"));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_file_written_goes_through_output_rs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = writing_calls_outside_output_rs(root);
+    assert!(
+        found.is_empty(),
+        "files written, changed or removed outside src/output.rs (its one writer keeps a temporary file, the rename, the permissions and the input checks):\n{}",
+        found.join("\n")
+    );
+    // The scan sees what it looks for: the writer itself uses them, and a
+    // test module is left out while code before it is not.
+    let output =
+        code_without_tests_and_comments(&fs::read_to_string(root.join("src/output.rs")).unwrap());
+    assert!(output.contains("OpenOptions") && output.contains("fs::rename"));
+    let code = code_without_tests_and_comments(
+        "fn f() { std::fs::write(p, b) } // fs::copy\n#[cfg(test)]\nmod tests {\n fn g() { std::fs::copy(a, b) }\n}\n",
+    );
+    assert!(
+        code.contains("fs::write") && !code.contains("fs::copy"),
+        "{code}"
+    );
+}
+
+#[test]
+fn diff_picture_is_written_by_the_one_writer() {
+    let d = TempDir::new("diffpic");
+    let img = fixture("images/gradient_rgb_3x32x32.pb");
+    let (e, a) = (d.path("e.pb"), d.path("a.pb"));
+    fs::copy(&img, &e).unwrap();
+    fs::copy(&img, &a).unwrap();
+    let before = fs::read(&e).unwrap();
+    // Over one of its inputs: refused, the input kept.
+    let r = run(&d, &["diff", s(&e), s(&a), "--picture", s(&e)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("reads (the input"), "{}", r.stderr);
+    assert_eq!(fs::read(&e).unwrap(), before);
+    // A FIFO is refused and left a FIFO.
+    let fifo = d.path("d.png");
+    mkfifo(&fifo);
+    let partner = FifoReader::start(&fifo);
+    let r = run(&d, &["diff", s(&e), s(&a), "--picture", s(&fifo)]);
+    partner.release();
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("FIFO"), "{}", r.stderr);
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    fs::remove_file(&fifo).unwrap();
+    // A replaced file keeps its permission bits.
+    let png = d.path("private.png");
+    fs::write(&png, b"old").unwrap();
+    fs::set_permissions(&png, fs::Permissions::from_mode(0o600)).unwrap();
+    let r = run(&d, &["diff", s(&e), s(&a), "--picture", s(&png)]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let mode = fs::metadata(&png).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "permissions of the replaced file: {mode:o}");
+    // `-` is standard output, which carries the report: refused, and no
+    // file named `-` appears.
+    let r = run(&d, &["diff", s(&e), s(&a), "--picture", "-"]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(r.stderr.contains("standard output"), "{}", r.stderr);
+    assert_eq!(names(&d.0), ["a.pb", "e.pb", "private.png"]);
+}
+
+#[test]
+fn an_output_replacing_a_private_file_keeps_it_private() {
+    let d = TempDir::new("mode");
+    use std::os::unix::fs::PermissionsExt;
+    let out = d.path("x.npy");
+    fs::write(&out, b"secret").unwrap();
+    fs::set_permissions(&out, fs::Permissions::from_mode(0o600)).unwrap();
+    let r = run(&d, &["--npy", s(&out), s(&fixture("example_x_3x4x5.pb"))]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let mode = fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+}
+
+// ---- standard input is an input ----
+
+#[test]
+fn outputs_never_replace_the_file_on_standard_input() {
+    let d = TempDir::new("stdinself");
+    let x = d.path("x.pb");
+    fs::copy(fixture("example_x_3x4x5.pb"), &x).unwrap();
+    let img = d.path("img.pb");
+    fs::copy(fixture("images/gradient_rgb_3x32x32.pb"), &img).unwrap();
+    for (flag, input) in [("--npy", &x), ("--picture", &img)] {
+        let before = fs::read(input).unwrap();
+        let r = run_in(
+            &d,
+            &[flag, s(input), "-"],
+            Stdio::from(fs::File::open(input).unwrap()),
+        );
+        assert_eq!(r.code, Some(2), "{flag}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("reads (the input"),
+            "{flag}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            fs::read(input).unwrap(),
+            before,
+            "{flag}: the input was replaced"
+        );
+    }
+    assert_eq!(names(&d.0), ["img.pb", "x.pb"]);
+}
+
+// ---- FIFOs: never a wait on open ----
+
+/// A copy of the test folder test_add_bias.
+fn test_folder(d: &TempDir) -> PathBuf {
+    let src = fixture("onnx-testdata/test_add_bias");
+    let t = d.path("t");
+    for set in ["", "test_data_set_0", "test_data_set_1"] {
+        fs::create_dir_all(t.join(set)).unwrap();
+    }
+    fs::copy(src.join("model.onnx"), t.join("model.onnx")).unwrap();
+    for set in ["test_data_set_0", "test_data_set_1"] {
+        for f in ["input_0.pb", "input_1.pb", "output_0.pb"] {
+            fs::copy(src.join(set).join(f), t.join(set).join(f)).unwrap();
+        }
+    }
+    t
+}
+
+const NO_WRITER: &str = "FIFO (named pipe) with no writer";
+
+#[test]
+fn a_fifo_without_a_writer_is_an_error_in_every_command() {
+    let d = TempDir::new("nowriter");
+    let t = test_folder(&d);
+    let fifo = t.join("test_data_set_0/input_1.pb");
+    fs::remove_file(&fifo).unwrap();
+    mkfifo(&fifo);
+    let x = fixture("example_x_3x4x5.pb");
+    let model = t.join("model.onnx");
+    let input0 = t.join("test_data_set_1/input_0.pb");
+    let cases: Vec<Vec<&str>> = vec![
+        vec![s(&t)],
+        vec!["--json", s(&t)],
+        vec!["--jsonl", s(&x), s(&fifo)],
+        vec!["-r", s(&fifo), s(&x)],
+        vec![s(&fifo)],
+        vec!["--model", s(&fifo), s(&input0)],
+        vec!["diff", s(&fifo), s(&x)],
+        vec!["diff", s(&x), s(&fifo)],
+    ];
+    for args in &cases {
+        let r = run_with_fifos(&d, args, Stdio::null(), &[&fifo]);
+        assert!(!r.waited_on_fifo, "{args:?}: waited in the FIFO's open");
+        let out = String::from_utf8_lossy(&r.stdout);
+        assert!(
+            r.stderr.contains(NO_WRITER) || out.contains(NO_WRITER),
+            "{args:?}: {out}\n{}",
+            r.stderr
+        );
+        if args[0] == "--model" {
+            // The model is not read: a warning, the file still decoded.
+            assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+            assert!(out.contains("FLOAT"), "{args:?}: {out}");
+        } else {
+            assert_eq!(r.code, Some(2), "{args:?}: {}", r.stderr);
+        }
+        // The other files of a folder or batch are decoded.
+        if args.len() > 1 && args[0] != "diff" && args[0] != "--model" || args == &[s(&t)] {
+            assert!(
+                out.contains("onnx-tensor") || out.contains("FLOAT"),
+                "{args:?}: {out}"
+            );
+        }
+    }
+    assert!(model.is_file());
+}
+
+#[test]
+fn a_fifo_with_a_writer_is_read_by_every_command() {
+    let d = TempDir::new("writer");
+    let x = fixture("example_x_3x4x5.pb");
+    let bytes = fs::read(&x).unwrap();
+    let fifo = d.path("x.fifo");
+    mkfifo(&fifo);
+    for args in [
+        vec!["--jsonl", s(&x), s(&fifo)],
+        vec!["diff", s(&fifo), s(&x)],
+        vec!["--json", s(&fifo)],
+    ] {
+        let held = fill_fifo(&fifo, &bytes);
+        let r = run_with_fifos(&d, &args, Stdio::null(), &[&fifo]);
+        drop(held);
+        assert!(!r.waited_on_fifo, "{args:?}: waited in the FIFO's open");
+        assert_eq!(r.code, Some(0), "{args:?}: {}", r.stderr);
+        let out = String::from_utf8_lossy(&r.stdout);
+        if args[0] == "--jsonl" {
+            assert_eq!(out.matches("\"dims\": [3, 4, 5]").count(), 2, "{out}");
+        }
+    }
 }

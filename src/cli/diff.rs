@@ -6,7 +6,8 @@
 use clap::Parser;
 use pbdecode::diff::{self, DiffOptions, Entry, Finding};
 use pbdecode::formats::{Body, Decoded, FormatOptions};
-use pbdecode::input::{InputBytes, map_file};
+use pbdecode::input::{InputBytes, open_input};
+use pbdecode::output::{Output, Policy};
 use pbdecode::render::fmt::TextLines;
 use pbdecode::render::json::string;
 use pbdecode::testdata::{self, ModelCache};
@@ -239,11 +240,14 @@ fn pair(
         say!("decode diff: {msg}");
         Ok(Pair::Error)
     };
-    let (xi, yi) = match (map_file(xp), map_file(yp)) {
+    let (xi, yi) = match (open_input(xp), open_input(yp)) {
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) => return fail(out, format!("{}: {e}", shown(xp))),
         (_, Err(e)) => return fail(out, format!("{}: {e}", shown(yp))),
     };
+    // Checked once the inputs are open, so that neither is replaced, and
+    // before any work.
+    let picture_out = args.picture.as_deref().map(plan_picture).transpose()?;
     let (x, y) = match (decode_side(xp, &xi, cache), decode_side(yp, &yi, cache)) {
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) | (_, Err(e)) => return fail(out, e),
@@ -293,7 +297,7 @@ fn pair(
     }
     let entries = diff::compare_messages(mx, my, dirs, opts);
     let passed = entries.iter().all(Entry::passes);
-    if let Some(png) = &args.picture {
+    if let Some(png) = &picture_out {
         let set = pbdecode::schema::SchemaSet::builtin();
         if tx != "onnx.TensorProto" || ty != "onnx.TensorProto" {
             say!("decode diff: --picture draws two tensors, not {tx} and {ty}");
@@ -304,7 +308,7 @@ fn pair(
             pbdecode::formats::onnx_tensor::view(set, my),
         );
         match diff::difference_png(&vx, &vy, dirs) {
-            Ok(bytes) => write_atomic(png, &bytes)?,
+            Ok(bytes) => png.write(|w| w.write_all(&bytes))??,
             Err(e) => {
                 say!("decode diff: no picture: {e}");
                 return Ok(Pair::Error);
@@ -380,20 +384,17 @@ fn pair(
     Ok(if passed { Pair::Passed } else { Pair::Failed })
 }
 
-/// Writes a file whole or not at all: a temporary file beside it, renamed.
-fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+/// Where `--picture` goes: a path checked by the one writer of files
+/// ([`Output`]); standard output carries the report, so not there.
+fn plan_picture(path: &Path) -> io::Result<Output> {
+    match Output::plan(path, Policy::named())? {
+        Output::Stdout => Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "--picture {}: standard output carries the comparison; give a file name",
+                path.display()
+            ),
+        )),
+        target => Ok(target),
     }
-    result.map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }

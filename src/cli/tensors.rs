@@ -308,8 +308,7 @@ fn write_npy_dir(
         );
         return Ok(ExitCode::from(2));
     }
-    std::fs::create_dir_all(out_dir)
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", out_dir.display())))?;
+    pbdecode::output::create_folder(out_dir)?;
     let mut notes: BTreeMap<String, u64> = BTreeMap::new();
     let (mut written, mut failed) = (0u64, 0u64);
     // One bar for the whole export when its values come to more than

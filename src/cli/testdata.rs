@@ -81,7 +81,7 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
     for file in &files {
         let shown = file.strip_prefix(dir).unwrap_or(file).display();
         out.blank()?;
-        let input = match pbdecode::input::map_file(file) {
+        let input = match pbdecode::input::open_input(file) {
             Ok(i) => i,
             Err(e) => {
                 out.line(format_args!("== {shown}: not read: {e}"))?;

@@ -6,7 +6,7 @@
 
 use crate::input::{InputBytes, map_file, map_handle};
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -313,11 +313,9 @@ pub enum UploadSink {
     File(File),
 }
 
-static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
-
 impl UploadSink {
-    /// Memory for small uploads; otherwise a temporary file created with
-    /// create_new (mode 0600) and unlinked at once.
+    /// Memory for small uploads; otherwise a private scratch file,
+    /// unlinked at once ([`crate::output::unlinked_scratch_file`]).
     pub fn new(size: u64, token: &str) -> io::Result<UploadSink> {
         if size <= MEMORY_UPLOAD {
             // Capacity grows with what arrives, not with what is announced.
@@ -325,23 +323,9 @@ impl UploadSink {
                 size.min(1 << 20) as usize
             )));
         }
-        let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let short: String = token.chars().take(12).collect();
-        let path = std::env::temp_dir().join(format!(
-            "pbdecode-upload-{}-{short}-{n}",
-            std::process::id()
-        ));
-        let mut opts = OpenOptions::new();
-        opts.read(true).write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            opts.mode(0o600);
-        }
-        let file = opts.open(&path)?;
-        // Unlinked now: the open handle keeps the data; nothing is left on
-        // disk when the upload is closed, aborted, or the server killed.
-        std::fs::remove_file(&path)?;
+        // Unlinked at once: nothing is left on disk when the upload is
+        // closed, aborted, or the server killed.
+        let file = crate::output::unlinked_scratch_file(token)?;
         Ok(UploadSink::File(file))
     }
 
