@@ -32,18 +32,21 @@ pub struct BatchOptions<'c> {
     /// `--model`: read every input_K/output_K file as this model's data.
     pub model: Option<PathBuf>,
     pub cache: &'c ModelCache,
+    /// Folders of the walk that could not be read, with the reason: each
+    /// is a line (a row) of its own among the files.
+    pub not_read: BTreeMap<PathBuf, String>,
 }
 
 fn error_json(
     w: &mut dyn Write,
-    file: &str,
+    file: &Path,
     check: &str,
     path: &str,
     offset: u64,
     message: &str,
 ) -> io::Result<()> {
-    write!(w, "{{\"file\": ")?;
-    json::string(w, file)?;
+    write!(w, "{{")?;
+    json::path_field(w, "file", file)?;
     write!(w, ", \"error\": {{\"check\": ")?;
     json::string(w, check)?;
     write!(w, ", \"path\": ")?;
@@ -53,7 +56,7 @@ fn error_json(
     writeln!(w, "}}}}")
 }
 
-fn decode_error_json(w: &mut dyn Write, file: &str, e: &DecodeError) -> io::Result<()> {
+fn decode_error_json(w: &mut dyn Write, file: &Path, e: &DecodeError) -> io::Result<()> {
     error_json(
         w,
         file,
@@ -66,17 +69,19 @@ fn decode_error_json(w: &mut dyn Write, file: &str, e: &DecodeError) -> io::Resu
 
 /// Decodes one file and writes its JSON line: the single-file `--json`
 /// object with `"file"` first, or `{"file", "error": {check, path, offset,
-/// message}}`.
-pub fn json_line(
-    w: &mut dyn Write,
-    path: &Path,
-    shown: &str,
-    opts: &BatchOptions<'_>,
-) -> io::Result<Outcome> {
+/// message}}` (a name that is not UTF-8 adds `"file_bytes"`).
+pub fn json_line(w: &mut dyn Write, path: &Path, opts: &BatchOptions<'_>) -> io::Result<Outcome> {
+    if let Some(why) = opts.not_read.get(path) {
+        error_json(w, path, "io", "", 0, why)?;
+        return Ok(Outcome {
+            io_error: true,
+            ..Outcome::default()
+        });
+    }
     let input = match crate::input::open_input(path) {
         Ok(i) => i,
         Err(e) => {
-            error_json(w, shown, "io", "", 0, &e.to_string())?;
+            error_json(w, path, "io", "", 0, &e.to_string())?;
             return Ok(Outcome {
                 io_error: true,
                 ..Outcome::default()
@@ -93,7 +98,7 @@ pub fn json_line(
                 dir: Some(parent_dir(path)),
                 ..RenderOptions::default()
             };
-            json::write_decoded_with(w, &d, &ropts, Some(shown), &mut |w| {
+            json::write_decoded_with(w, &d, &ropts, Some(path), &mut |w| {
                 testdata::json_tail(w, naming.as_ref())
             })?;
             Ok(Outcome {
@@ -103,7 +108,7 @@ pub fn json_line(
             })
         }
         Err(r) => {
-            decode_error_json(w, shown, &r.error)?;
+            decode_error_json(w, path, &r.error)?;
             Ok(Outcome {
                 format: None,
                 warnings,
@@ -155,6 +160,15 @@ pub fn summary(d: &Decoded<'_>, naming: Option<&Naming>) -> String {
 
 /// Decodes one file for the table.
 pub fn table_row(path: &Path, opts: &BatchOptions<'_>) -> (Result<Row, String>, Outcome) {
+    if let Some(why) = opts.not_read.get(path) {
+        return (
+            Err(why.clone()),
+            Outcome {
+                io_error: true,
+                ..Outcome::default()
+            },
+        );
+    }
     let input = match crate::input::open_input(path) {
         Ok(i) => i,
         Err(e) => {
@@ -205,25 +219,48 @@ pub fn table_row(path: &Path, opts: &BatchOptions<'_>) -> (Result<Row, String>, 
     }
 }
 
-/// Every file under `dir`, sorted by path; symbolic links to folders are
-/// not followed (no loops). A folder that cannot be read is an error.
-pub fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+/// Every file under `dir`, sorted by path, added to `out`; symbolic links
+/// to folders are not followed (no loops). A folder that cannot be read
+/// (no permission, or nested so deep that its path is longer than the
+/// system takes) does not stop the walk: it is returned with the reason,
+/// and the rest is walked.
+pub fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> BTreeMap<PathBuf, String> {
     let mut stack = vec![dir.to_path_buf()];
     let mut found = Vec::new();
+    let mut not_read = BTreeMap::new();
     while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d)? {
-            let entry = entry?;
-            let ty = entry.file_type()?;
-            if ty.is_dir() {
-                stack.push(entry.path());
-            } else if ty.is_file() || (ty.is_symlink() && entry.path().is_file()) {
-                found.push(entry.path());
-            }
+        if let Err(e) = walk_folder(&d, &mut stack, &mut found) {
+            not_read.insert(d, folder_not_read(&e));
         }
     }
     found.sort();
     out.extend(found);
+    not_read
+}
+
+/// The entries of one folder: folders onto `stack`, files into `found`.
+fn walk_folder(dir: &Path, stack: &mut Vec<PathBuf>, found: &mut Vec<PathBuf>) -> io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let ty = entry.file_type()?;
+        if ty.is_dir() {
+            stack.push(entry.path());
+        } else if ty.is_file() || (ty.is_symlink() && entry.path().is_file()) {
+            found.push(entry.path());
+        }
+    }
     Ok(())
+}
+
+/// Why a folder of a walk was not read, in words.
+fn folder_not_read(e: &io::Error) -> String {
+    #[cfg(unix)]
+    if e.raw_os_error() == Some(libc::ENAMETOOLONG) {
+        return format!(
+            "folder not read: its path is longer than the system takes (PATH_MAX; {e}); decode it from a folder nearer to it"
+        );
+    }
+    format!("folder not read: {e}")
 }
 
 /// Runs `work` on items 0..n on `threads` threads and hands each result to

@@ -995,3 +995,90 @@ fn a_fifo_with_a_writer_is_read_by_every_command() {
         }
     }
 }
+
+// ---- walking folders: names and depth ----
+
+#[test]
+fn names_that_are_not_utf8_keep_their_bytes_in_json_lines() {
+    use std::os::unix::ffi::OsStrExt;
+    let d = TempDir::new("bytes");
+    fs::create_dir(d.path("n")).unwrap();
+    let x = fs::read(fixture("example_x_3x4x5.pb")).unwrap();
+    for name in [&b"a\xff.pb"[..], b"a\xfe.pb", b"b.pb"] {
+        fs::write(d.path("n").join(std::ffi::OsStr::from_bytes(name)), &x).unwrap();
+    }
+    // A relative folder (the run is in `d`), so that the bytes are known.
+    let r = run(&d, &["-r", "--jsonl", "n"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let out = String::from_utf8(r.stdout).unwrap();
+    let lines: Vec<Value> = out.lines().map(|l| json::value(l).unwrap()).collect();
+    let field = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
+    let files: Vec<(Option<String>, Option<String>)> = lines
+        .iter()
+        .map(|v| (field(v, "file"), field(v, "file_bytes")))
+        .collect();
+    let lossy = Some("n/a\u{fffd}.pb".to_string());
+    assert_eq!(
+        files,
+        [
+            (lossy.clone(), Some("bi9h/i5wYg==".to_string())),
+            (lossy, Some("bi9h/y5wYg==".to_string())),
+            (Some("n/b.pb".to_string()), None),
+        ],
+        "{out}"
+    );
+    // The key follows "file", then the decoded object as for any file.
+    assert!(
+        out.contains("\"file_bytes\": \"bi9h/i5wYg==\", \"format\""),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_folder_too_deep_for_a_path_is_one_line_and_the_rest_is_decoded() {
+    let d = TempDir::new("deep");
+    let top = d.path("top");
+    fs::create_dir_all(top.join("sub")).unwrap();
+    let x = fixture("example_x_3x4x5.pb");
+    fs::copy(&x, top.join("a.pb")).unwrap();
+    fs::copy(&x, top.join("sub/b.pb")).unwrap();
+    // 30 nested folders of 200 bytes: paths of over 6,000 bytes, past
+    // Linux's PATH_MAX (4,096). No path given to the system may be that
+    // long, so two chains of 15 are made apart and one moved into the other.
+    let name = "d".repeat(200);
+    let chain: PathBuf = std::iter::repeat_n(name.as_str(), 15).collect();
+    fs::create_dir_all(top.join("sub").join(&chain)).unwrap();
+    fs::create_dir_all(d.path("apart").join(&chain)).unwrap();
+    fs::rename(
+        d.path("apart").join(&name),
+        top.join("sub").join(&chain).join(&name),
+    )
+    .unwrap();
+    let r = run(&d, &["-r", "--jsonl", s(&top)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let out = String::from_utf8(r.stdout).unwrap();
+    let lines: Vec<Value> = out.lines().map(|l| json::value(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    let decoded: Vec<&str> = lines
+        .iter()
+        .filter(|v| v.get("format").is_some())
+        .filter_map(|v| v.get("file").and_then(Value::as_str))
+        .collect();
+    assert_eq!(decoded, [s(&top.join("a.pb")), s(&top.join("sub/b.pb"))]);
+    let failed: Vec<&Value> = lines.iter().filter(|v| v.get("error").is_some()).collect();
+    assert_eq!(failed.len(), 1, "{out}");
+    let file = failed[0].get("file").and_then(Value::as_str).unwrap();
+    assert!(file.starts_with(s(&top.join("sub").join(&name))), "{file}");
+    let message = failed[0]
+        .get("error")
+        .and_then(|e| e.get("message"))
+        .and_then(Value::as_str)
+        .unwrap();
+    assert!(message.contains("PATH_MAX"), "{message}");
+    // The table too: both files, and the folder not read.
+    let r = run(&d, &["-r", s(&top)]);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    let table = String::from_utf8_lossy(&r.stdout);
+    assert_eq!(table.matches("onnx-tensor").count(), 2, "{table}");
+    assert!(table.contains("folder not read"), "{table}");
+}

@@ -301,6 +301,63 @@ fn only_the_given_paths() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Two files whose names differ only in bytes that are not UTF-8 get keys
+/// of their own, and each key opens its own file; a byte written `%XX`
+/// cannot smuggle in `..` or `/`.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_utf8_keep_distinct_keys() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("pbdecode-serve-bytes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let names: [&[u8]; 3] = [b"a\xff.pb", b"a\xfe.pb", b"100%25.pb"];
+    for (k, name) in names.iter().enumerate() {
+        let path = dir.join(std::ffi::OsStr::from_bytes(name));
+        // Each file of its own length: 2, 4 and 6 bytes.
+        std::fs::write(path, vec![0x08u8; 2 * (k + 1)]).unwrap();
+    }
+    std::fs::write(dir.join("sub/secret.pb"), [8u8, 1]).unwrap();
+    let s = start(vec![dir.join("sub").join(".."), dir.join("sub")]);
+    let listed = get(s.addr, "/api/files").text();
+    let doc: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    let files = doc
+        .get("files")
+        .and_then(|f| f.as_array())
+        .unwrap_or_else(|| panic!("{listed}"));
+    let mut sizes = Vec::new();
+    for f in files {
+        let key = f.get("key").and_then(|k| k.as_str()).unwrap();
+        if !key.starts_with("0/") || key.contains("sub") {
+            continue;
+        }
+        let r = get(s.addr, &format!("/api/hex?f={}", enc(key)));
+        assert_eq!(r.status, 200, "{key}: {}", r.text());
+        let size = f.get("size").and_then(|n| n.as_u64()).unwrap();
+        sizes.push((key.to_string(), size));
+    }
+    sizes.sort_by_key(|(_, n)| *n);
+    let keys: Vec<&str> = sizes.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["0/a%FF.pb", "0/a%FE.pb", "0/100%2525.pb"],
+        "{listed}"
+    );
+    // Escapes that would spell a separator, a NUL or a step out are refused.
+    for key in [
+        "0/%2E%2E/sub/secret.pb",
+        "0/sub%2Fsecret.pb",
+        "0/a%00.pb",
+        "0/a%F.pb",
+        "0/a%+f.pb",
+    ] {
+        let r = get(s.addr, &format!("/api/hex?f={}", enc(key)));
+        assert_eq!(r.status, 403, "{key}: {}", r.text());
+    }
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// The JSON of /api/open (every value) holds the command line's `--json`
 /// output verbatim.
 #[test]

@@ -13,9 +13,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The files the arguments name, folders walked under -r.
-fn files_of(args: &Args) -> io::Result<Result<Vec<PathBuf>, String>> {
+/// The files the arguments name, folders walked under -r (with the folders
+/// that could not be read, listed among them).
+type Listed = (Vec<PathBuf>, BTreeMap<PathBuf, String>);
+
+fn files_of(args: &Args) -> io::Result<Result<Listed, String>> {
     let mut files = Vec::new();
+    let mut not_read = BTreeMap::new();
     for name in std::iter::once(&args.file).chain(&args.more) {
         if name == "-" {
             return Ok(Err("standard input cannot be part of a batch".into()));
@@ -27,13 +31,17 @@ fn files_of(args: &Args) -> io::Result<Result<Vec<PathBuf>, String>> {
                     "{name} is a folder: add -r to decode the files in it"
                 )));
             }
-            batch::collect_files(&p, &mut files)
-                .map_err(|e| io::Error::new(e.kind(), format!("{name}: {e}")))?;
+            let mut found = Vec::new();
+            let unread = batch::collect_files(&p, &mut found);
+            found.extend(unread.keys().cloned());
+            found.sort();
+            files.extend(found);
+            not_read.extend(unread);
         } else {
             files.push(p);
         }
     }
-    Ok(Ok(files))
+    Ok(Ok((files, not_read)))
 }
 
 pub fn run(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
@@ -49,11 +57,11 @@ pub fn run(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
     {
         return super::usage("--picture, --npy, --npy-dir and --tensor take one file");
     }
-    let files = match files_of(args)? {
+    let (files, not_read) = match files_of(args)? {
         Ok(f) => f,
         Err(msg) => return super::usage(&msg),
     };
-    run_files(args, values, files, args.model.as_deref())
+    run_files(args, values, files, not_read, args.model.as_deref())
 }
 
 /// Decodes `files` as a batch: JSON Lines with --jsonl/--json, else a table.
@@ -61,6 +69,7 @@ pub fn run_files(
     args: &Args,
     values: Option<u64>,
     files: Vec<PathBuf>,
+    not_read: BTreeMap<PathBuf, String>,
     model: Option<&Path>,
 ) -> io::Result<ExitCode> {
     let started = Instant::now();
@@ -73,6 +82,7 @@ pub fn run_files(
         values,
         model: model.map(Path::to_path_buf),
         cache: &cache,
+        not_read,
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let progress = io::stderr().is_terminal() && files.len() > 1;
@@ -102,7 +112,7 @@ pub fn run_files(
                 let mut buf = Vec::new();
                 let path = files.get(i);
                 let outcome = match path {
-                    Some(p) => batch::json_line(&mut buf, p, &p.display().to_string(), &opts),
+                    Some(p) => batch::json_line(&mut buf, p, &opts),
                     None => Ok(Outcome::default()),
                 };
                 (buf, outcome)

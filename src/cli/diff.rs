@@ -9,8 +9,9 @@ use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, open_input};
 use pbdecode::output::{Output, Policy};
 use pbdecode::render::fmt::TextLines;
-use pbdecode::render::json::string;
+use pbdecode::render::json::{path_field, string};
 use pbdecode::testdata::{self, ModelCache};
+use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -113,14 +114,19 @@ fn run(args: &DiffArgs) -> io::Result<ExitCode> {
     })
 }
 
-/// Every file under `dir`, as paths relative to it.
-fn relative_files(dir: &Path) -> io::Result<Vec<PathBuf>> {
+/// Every file under `dir`, as paths relative to it, and the folders that
+/// could not be read (relative too), with the reason.
+fn relative_files(dir: &Path) -> (Vec<PathBuf>, BTreeMap<PathBuf, String>) {
     let mut files = Vec::new();
-    pbdecode::batch::collect_files(dir, &mut files)?;
-    Ok(files
-        .into_iter()
-        .filter_map(|f| f.strip_prefix(dir).ok().map(Path::to_path_buf))
-        .collect())
+    let not_read = pbdecode::batch::collect_files(dir, &mut files);
+    let relative = |f: &Path| f.strip_prefix(dir).ok().map(Path::to_path_buf);
+    (
+        files.iter().filter_map(|f| relative(f)).collect(),
+        not_read
+            .into_iter()
+            .filter_map(|(f, why)| Some((relative(&f)?, why)))
+            .collect(),
+    )
 }
 
 fn folders(
@@ -129,13 +135,29 @@ fn folders(
     opts: &DiffOptions,
     cache: &ModelCache,
 ) -> io::Result<Vec<Pair>> {
-    let xs: std::collections::HashSet<PathBuf> =
-        relative_files(&args.expected)?.into_iter().collect();
-    let ys: std::collections::HashSet<PathBuf> =
-        relative_files(&args.actual)?.into_iter().collect();
+    let (xs, mut not_read) = relative_files(&args.expected);
+    let (ys, not_read_y) = relative_files(&args.actual);
+    not_read.extend(not_read_y);
+    let xs: std::collections::HashSet<PathBuf> = xs.into_iter().collect();
+    let ys: std::collections::HashSet<PathBuf> = ys.into_iter().collect();
     let mut all: Vec<PathBuf> = xs.union(&ys).cloned().collect();
     all.sort();
     let mut outcomes = Vec::new();
+    // A folder of either side that could not be read: an error line, and
+    // the rest compared.
+    for (rel, why) in &not_read {
+        if args.json {
+            write!(out, "{{")?;
+            path_field(out, "file", rel)?;
+            write!(out, ", \"error\": ")?;
+            string(out, why)?;
+            writeln!(out, "}}")?;
+        } else {
+            TextLines::new(out).line(format_args!("== {}: {why}", rel.display()))?;
+        }
+        say!("decode diff: {}: {why}", rel.display());
+        outcomes.push(Pair::Error);
+    }
     let (mut passed, mut failed, mut missing) = (0, 0, 0);
     for rel in &all {
         let (inx, iny) = (xs.contains(rel), ys.contains(rel));
@@ -143,8 +165,8 @@ fn folders(
             missing += 1;
             let side = if inx { "expected" } else { "actual" };
             if args.json {
-                write!(out, "{{\"file\": ")?;
-                string(out, &rel.display().to_string())?;
+                write!(out, "{{")?;
+                path_field(out, "file", rel)?;
                 write!(out, ", \"only_in\": \"{side}\", \"passed\": false}}")?;
                 writeln!(out)?;
             } else {
@@ -189,6 +211,14 @@ fn decode_side<'a>(
     d.map_err(|r| format!("{}: not decoded: {}", path.display(), r.error))
 }
 
+/// `"expected": ..., "actual": ...` (with `_bytes` for a name that is not
+/// UTF-8).
+fn sides_json(out: &mut dyn Write, xp: &Path, yp: &Path) -> io::Result<()> {
+    path_field(out, "expected", xp)?;
+    write!(out, ", ")?;
+    path_field(out, "actual", yp)
+}
+
 fn type_of<'d>(d: &'d Decoded<'_>) -> &'d str {
     match &d.body {
         Body::Message { type_name, .. } | Body::UserMessage { type_name, .. } => type_name,
@@ -225,10 +255,8 @@ fn pair(
     };
     let fail = |out: &mut dyn Write, msg: String| -> io::Result<Pair> {
         if args.json {
-            write!(out, "{{\"expected\": ")?;
-            string(out, &shown(xp))?;
-            write!(out, ", \"actual\": ")?;
-            string(out, &shown(yp))?;
+            write!(out, "{{")?;
+            sides_json(out, xp, yp)?;
             write!(out, ", \"error\": ")?;
             string(out, &msg)?;
             writeln!(out, "}}")?;
@@ -266,10 +294,8 @@ fn pair(
         let d = diff::compare_models((mx, xi.bytes(), dirs.0), (my, yi.bytes(), dirs.1), opts);
         let passed = d.passes();
         if args.json {
-            write!(out, "{{\"expected\": ")?;
-            string(out, &shown(xp))?;
-            write!(out, ", \"actual\": ")?;
-            string(out, &shown(yp))?;
+            write!(out, "{{")?;
+            sides_json(out, xp, yp)?;
             write!(
                 out,
                 ", \"type\": \"onnx.ModelProto\", \"passed\": {passed}, \"model\": "
@@ -316,10 +342,8 @@ fn pair(
         }
     }
     if args.json {
-        write!(out, "{{\"expected\": ")?;
-        string(out, &shown(xp))?;
-        write!(out, ", \"actual\": ")?;
-        string(out, &shown(yp))?;
+        write!(out, "{{")?;
+        sides_json(out, xp, yp)?;
         write!(out, ", \"type\": ")?;
         string(out, &tx)?;
         if tx != ty {

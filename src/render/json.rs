@@ -19,6 +19,26 @@ use std::io::{self, Write};
 
 pub use super::fmt::{f32_json, f64_json, string};
 
+/// `"KEY": NAME` for a path: its text, with bytes that are not UTF-8 as
+/// U+FFFD; and for such a path `"KEY_bytes": BASE64` beside it, its bytes
+/// as they are, so that two names differing only there stay apart (the
+/// rule for every path in the JSON output).
+pub fn path_field(w: &mut dyn Write, key: &str, path: &std::path::Path) -> io::Result<()> {
+    let name = path.as_os_str();
+    string(w, key)?;
+    write!(w, ": ")?;
+    match name.to_str() {
+        Some(text) => string(w, text),
+        None => {
+            string(w, &name.to_string_lossy())?;
+            write!(w, ", ")?;
+            string(w, &format!("{key}_bytes"))?;
+            write!(w, ": ")?;
+            string(w, &base64(name.as_encoded_bytes()))
+        }
+    }
+}
+
 pub fn write_decoded(
     w: &mut dyn Write,
     decoded: &Decoded<'_>,
@@ -27,19 +47,19 @@ pub fn write_decoded(
     write_decoded_with(w, decoded, opts, None, &mut |_| Ok(()))
 }
 
-/// The same object with `"file"` first (batches) and keys after `value`
+/// The same object with `"file"` (and `"file_bytes"`: [`path_field`])
+/// first (batches) and keys after `value`
 /// written by `tail` (each starting with `, `).
 pub fn write_decoded_with(
     w: &mut dyn Write,
     decoded: &Decoded<'_>,
     opts: &RenderOptions,
-    file: Option<&str>,
+    file: Option<&std::path::Path>,
     tail: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     write!(w, "{{")?;
     if let Some(file) = file {
-        write!(w, "\"file\": ")?;
-        string(w, file)?;
+        path_field(w, "file", file)?;
         write!(w, ", ")?;
     }
     write!(w, "\"format\": ")?;

@@ -115,7 +115,8 @@ impl Files {
                 continue;
             }
             let mut stack = vec![root.canonical.clone()];
-            let mut found: Vec<(String, u64)> = Vec::new();
+            // (key, name shown, size)
+            let mut found: Vec<(String, String, u64)> = Vec::new();
             while let Some(dir) = stack.pop() {
                 let Ok(entries) = std::fs::read_dir(&dir) else {
                     continue;
@@ -141,19 +142,15 @@ impl Files {
                     let Ok(rel) = path.strip_prefix(&root.canonical) else {
                         continue;
                     };
-                    let rel: Vec<String> = rel
-                        .components()
-                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                        .collect();
                     let size = std::fs::metadata(&canon).map(|m| m.len()).unwrap_or(0);
-                    found.push((rel.join("/"), size));
+                    found.push((key_of(rel), rel.to_string_lossy().into_owned(), size));
                 }
             }
             found.sort();
             let base = display_name(&root.given);
-            for (rel, size) in found {
+            for (key, rel, size) in found {
                 out.push(Listed {
-                    key: format!("{i}/{rel}"),
+                    key: format!("{i}/{key}"),
                     name: format!("{base}/{rel}"),
                     size,
                 });
@@ -197,13 +194,12 @@ impl Files {
                 if rel.contains('\\') || rel.contains('\0') {
                     return Err(Refusal::Forbidden(format!("bad path {rel:?}")));
                 }
-                let relp = Path::new(rel);
+                let relp = path_of_key(rel).ok_or_else(|| {
+                    Refusal::Forbidden(format!("{rel:?} is not a plain relative path"))
+                })?;
                 if relp
                     .components()
                     .any(|c| !matches!(c, Component::Normal(_)))
-                    || rel
-                        .split('/')
-                        .any(|s| s.is_empty() || s == "." || s == "..")
                 {
                     return Err(Refusal::Forbidden(format!(
                         "{rel:?} is not a plain relative path"
@@ -299,6 +295,75 @@ impl Files {
     pub fn uploads_open(&self) -> usize {
         self.uploads.lock().map(|u| u.len()).unwrap_or(0)
     }
+}
+
+/// The key of a relative path: its components joined by `/`, each as text
+/// with `%` written `%25` and every byte that is not UTF-8 written `%XX`,
+/// so that every name has a key of its own and [`path_of_key`] gives the
+/// name back byte for byte.
+fn key_of(rel: &Path) -> String {
+    let mut key = String::new();
+    for (k, c) in rel.components().enumerate() {
+        if k > 0 {
+            key.push('/');
+        }
+        for chunk in c.as_os_str().as_encoded_bytes().utf8_chunks() {
+            for ch in chunk.valid().chars() {
+                match ch {
+                    '%' => key.push_str("%25"),
+                    _ => key.push(ch),
+                }
+            }
+            for b in chunk.invalid() {
+                key.push_str(&format!("%{b:02X}"));
+            }
+        }
+    }
+    key
+}
+
+/// The relative path a key's path part stands for ([`key_of`] reversed):
+/// None unless it is plain components (none empty, `.` or `..`, no `/` or
+/// NUL byte written as `%XX`, every `%` followed by two hex digits).
+fn path_of_key(key: &str) -> Option<PathBuf> {
+    let mut path = PathBuf::new();
+    for part in key.split('/') {
+        let mut bytes = Vec::with_capacity(part.len());
+        let mut rest = part.as_bytes();
+        while let Some((&b, after)) = rest.split_first() {
+            rest = after;
+            if b != b'%' {
+                bytes.push(b);
+                continue;
+            }
+            let hex = rest.get(..2)?;
+            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            let byte = u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?;
+            if byte == b'/' || byte == 0 {
+                return None;
+            }
+            bytes.push(byte);
+            rest = rest.get(2..)?;
+        }
+        if bytes.is_empty() || bytes == b"." || bytes == b".." {
+            return None;
+        }
+        path.push(os_name(bytes)?);
+    }
+    Some(path)
+}
+
+#[cfg(unix)]
+fn os_name(bytes: Vec<u8>) -> Option<std::ffi::OsString> {
+    use std::os::unix::ffi::OsStringExt;
+    Some(std::ffi::OsString::from_vec(bytes))
+}
+
+#[cfg(not(unix))]
+fn os_name(bytes: Vec<u8>) -> Option<std::ffi::OsString> {
+    String::from_utf8(bytes).ok().map(Into::into)
 }
 
 fn display_name(p: &Path) -> String {
