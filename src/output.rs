@@ -645,6 +645,26 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
+    fn a_link_planted_at_a_temporary_name_is_never_followed() {
+        let d = folder("plant");
+        let victim = d.join("victim");
+        std::fs::write(&victim, b"keep").unwrap();
+        let target = d.join("d.png");
+        // Links at the temporary names this process is about to use.
+        let next = TEMP_COUNTER.load(Ordering::Relaxed);
+        for n in next..next + 20 {
+            let name = format!(".d.png.{}.{n}.part", std::process::id());
+            std::os::unix::fs::symlink(&victim, d.join(name)).unwrap();
+        }
+        let r = Output::write_path(&target, Policy::named(), |w| w.write_all(b"png"));
+        assert!(matches!(r, Ok(Ok(()))), "{r:?}");
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        assert_eq!(std::fs::read(&target).unwrap(), b"png");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
     fn in_folder_refuses_what_exists_unless_replacing() {
         let d = folder("exists");
         let target = d.join("a.npy");

@@ -820,6 +820,66 @@ fn every_file_written_goes_through_output_rs() {
     );
 }
 
+/// Calls that open or read a file by its path.
+const READING_CALLS: &[&str] = &[
+    "File::open",
+    "fs::read(",
+    "fs::read_to_string",
+    "OpenOptions",
+    "File::options",
+    "Mmap::map",
+];
+
+/// Files outside src/input.rs that may open a file to read, and why: none
+/// of them opens an input.
+const NOT_INPUTS: &[(&str, &str, &str)] = &[
+    (
+        "src/output.rs",
+        "File::open",
+        "the folder of a renamed output, opened to sync it",
+    ),
+    ("src/output.rs", "OpenOptions", "the one writer"),
+    (
+        "src/server/mod.rs",
+        "File::open",
+        "the token's random bytes from /dev/urandom",
+    ),
+];
+
+#[test]
+fn every_input_is_opened_by_input_rs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_sources(&root.join("src"), &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for file in &files {
+        let rel = file
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel == "src/input.rs" {
+            continue;
+        }
+        let code = code_without_tests_and_comments(&fs::read_to_string(file).unwrap());
+        for call in READING_CALLS {
+            let allowed = NOT_INPUTS.iter().any(|(f, c, _)| *f == rel && c == call);
+            if code.contains(call) && !allowed {
+                found.push(format!("{rel}: {call}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "files opened outside src/input.rs (input::open_read never waits on a FIFO and remembers what was read, so that no output replaces it):\n{}",
+        found.join("\n")
+    );
+    let input =
+        code_without_tests_and_comments(&fs::read_to_string(root.join("src/input.rs")).unwrap());
+    assert!(input.contains("OpenOptions") && input.contains("O_NONBLOCK"));
+}
+
 #[test]
 fn diff_picture_is_written_by_the_one_writer() {
     let d = TempDir::new("diffpic");
