@@ -1,7 +1,8 @@
 //! Getting bytes in. [`open_read`] is the one place that opens a path to
 //! read, without ever blocking on the open; [`open_input`] decides how a
 //! path is read: a regular file is memory-mapped (the only `unsafe` in the
-//! project besides [`exit_on_mapping_fault`]), a pipe or character device
+//! project besides the fault handler of [`exit_on_mapping_fault`] and
+//! [`recover_from_mapping_faults`]), a pipe or character device
 //! (`decode <(cat x.pb)`, `/dev/stdin`) is read as a stream up to
 //! [`MAX_STREAM_BYTES`] (a pipe with no writer is an error, not a wait), a
 //! directory is refused by name. Every file read, standard input included,
@@ -20,16 +21,35 @@ pub const MAX_STREAM_BYTES: u64 = 1 << 30;
 
 /// Input bytes, mapped or owned.
 pub enum InputBytes {
-    /// A regular file's map, with the file it maps (for copying a range
-    /// of it in the kernel).
-    Mapped(Mmap, File),
+    /// A regular file's map.
+    Mapped(Mapping),
     Owned(Vec<u8>),
+}
+
+/// A regular file mapped read-only, with the file it maps (for copying a
+/// range of it in the kernel), watched for faults (see
+/// [`recover_from_mapping_faults`]).
+pub struct Mapping {
+    // Declared before `map`: the watch ends before the map is unmapped.
+    watch: Option<fault::Watch>,
+    map: Mmap,
+    file: File,
+}
+
+impl Mapping {
+    fn new(map: Mmap, file: File) -> Mapping {
+        Mapping {
+            watch: fault::Watch::new(map.as_ptr() as usize, map.len()),
+            map,
+            file,
+        }
+    }
 }
 
 impl InputBytes {
     pub fn bytes(&self) -> &[u8] {
         match self {
-            InputBytes::Mapped(m, _) => m,
+            InputBytes::Mapped(m) => &m.map,
             InputBytes::Owned(v) => v,
         }
     }
@@ -38,13 +58,24 @@ impl InputBytes {
     /// mapped from: the open file and the offset. None for bytes that
     /// were read rather than mapped, or a slice from elsewhere.
     pub fn file_range(&self, part: &[u8]) -> Option<(&File, u64)> {
-        let InputBytes::Mapped(map, file) = self else {
+        let InputBytes::Mapped(m) = self else {
             return None;
         };
         // Addresses only: which part of the map `part` is, if any.
-        let offset = (part.as_ptr() as usize).checked_sub(map.as_ptr() as usize)?;
+        let offset = (part.as_ptr() as usize).checked_sub(m.map.as_ptr() as usize)?;
         let end = offset.checked_add(part.len())?;
-        (end <= map.len()).then_some((file, offset as u64))
+        (end <= m.map.len()).then_some((&m.file, offset as u64))
+    }
+
+    /// Whether the file was cut short under this map and a read of the
+    /// part that was gone was recovered (it read zeros from there on): the
+    /// bytes are no longer the file's, and what was made of them is wrong.
+    /// Only under [`recover_from_mapping_faults`].
+    pub fn cut_short(&self) -> bool {
+        match self {
+            InputBytes::Mapped(m) => m.watch.as_ref().is_some_and(fault::Watch::cut_short),
+            InputBytes::Owned(_) => false,
+        }
     }
 }
 
@@ -127,10 +158,11 @@ fn map_open_file(file: &File, meta: &Metadata) -> io::Result<InputBytes> {
     // SAFETY: the map is read-only and private to this process. Another
     // process truncating the file while we read it raises SIGBUS, which the
     // `decode` binary turns into a message and exit status 2 (see
-    // `exit_on_mapping_fault`); that is the price of not copying
+    // `exit_on_mapping_fault`) and the explorer into a failed request (see
+    // `recover_from_mapping_faults`); that is the price of not copying
     // multi-gigabyte files into memory.
     let map = unsafe { Mmap::map(file)? };
-    Ok(InputBytes::Mapped(map, file.try_clone()?))
+    Ok(InputBytes::Mapped(Mapping::new(map, file.try_clone()?)))
 }
 
 /// Maps an open file read-only (the explorer's uploads, kept in a temporary
@@ -140,10 +172,10 @@ pub fn map_handle(file: &File) -> std::io::Result<InputBytes> {
         return Ok(InputBytes::Owned(Vec::new()));
     }
     // SAFETY: as in map_open_file; the file is private to this process
-    // (created exclusively with mode 0600, then unlinked), so nothing else
-    // can truncate it.
+    // (nameless or unlinked at once, mode 0600), so only this user, through
+    // /proc, can truncate it, which faults as there.
     let map = unsafe { Mmap::map(file)? };
-    Ok(InputBytes::Mapped(map, file.try_clone()?))
+    Ok(InputBytes::Mapped(Mapping::new(map, file.try_clone()?)))
 }
 
 /// Reads a stream to its end, refusing more than `cap` bytes.
@@ -326,18 +358,17 @@ fn stdin_metadata() -> Option<Metadata> {
 /// Makes a fault on a mapped file (SIGBUS: another process truncated it
 /// while it was read) write `message` to standard error and end the process
 /// with exit status 2, instead of dying by a signal. For the `decode`
-/// binary, which owns the process; a library user that cannot exit should
-/// not call it.
+/// binary's commands, which own the process; a library user that cannot
+/// exit should not call it.
 ///
 /// This is the one justified exception to "no `unsafe` beyond the memory
 /// map": a fault on a mapping cannot be prevented (no lock stops another
-/// process from truncating a file) and cannot be recovered from without
-/// unwinding through a signal frame, so the handler does the only sound
-/// thing, two async-signal-safe calls (`write`, `_exit`), on a message
-/// stored before the handler is installed and never freed.
+/// process from truncating a file), so the handler does one of two sound
+/// things with async-signal-safe calls only: here, `write` of a message
+/// stored before the handler is installed and never freed, then `_exit`.
 #[cfg(unix)]
 pub fn exit_on_mapping_fault(message: String) -> io::Result<()> {
-    fault::install(message)
+    fault::install(fault::Mode::Exit(message))
 }
 
 /// Elsewhere a fault on a mapping stays a signal.
@@ -346,18 +377,289 @@ pub fn exit_on_mapping_fault(_message: String) -> io::Result<()> {
     Ok(())
 }
 
+/// Makes a fault on a mapping this module made (another process truncated
+/// the file) recoverable, for a server that must outlive one file: the
+/// handler puts zero pages where the file's pages were gone (`mmap` with
+/// `MAP_FIXED` over the rest of that mapping, one system call), marks the
+/// mapping [`InputBytes::cut_short`], counts the fault
+/// ([`mapping_faults`]) and returns, so the read completes with zeros.
+/// The caller then throws away what it made of those bytes. A fault
+/// anywhere else stays the signal it was (the default action).
+///
+/// Unwinding or jumping out of a signal handler is not sound in Rust, and
+/// reading a 1 GiB model into memory to avoid the map costs a copy of it:
+/// finishing the read with zeros and discarding the result is what is
+/// left.
+#[cfg(target_os = "linux")]
+pub fn recover_from_mapping_faults() -> io::Result<()> {
+    fault::install(fault::Mode::Recover)
+}
+
+/// Elsewhere a fault on a mapping stays a signal.
+#[cfg(not(target_os = "linux"))]
+pub fn recover_from_mapping_faults() -> io::Result<()> {
+    Ok(())
+}
+
+/// How many faults on mappings were recovered in this process (see
+/// [`recover_from_mapping_faults`]): a request that sees it change while
+/// it runs may have read zeros instead of a file's bytes.
+pub fn mapping_faults() -> u64 {
+    fault::FAULTS.load(std::sync::atomic::Ordering::Acquire)
+}
+
+/// Where each live mapping is, in a table the signal handler can read
+/// without locks or allocation: chunks of slots that are never freed, a
+/// slot per mapping while it lives.
 #[cfg(unix)]
 mod fault {
-    use std::io;
-    use std::sync::atomic::{AtomicPtr, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 
-    /// The message, leaked so that it is valid whenever the signal comes.
+    /// Recovered faults, process-wide.
+    pub(super) static FAULTS: AtomicU64 = AtomicU64::new(0);
+
+    const SLOTS: usize = 64;
+
+    struct Slot {
+        /// 0: free; 1: being written; 2: in use.
+        state: AtomicUsize,
+        /// Changes with every use of the slot, so that the handler can
+        /// tell a slot that changed hands while it read it.
+        generation: AtomicU64,
+        start: AtomicUsize,
+        len: AtomicUsize,
+        cut: AtomicBool,
+    }
+
+    const FREE: usize = 0;
+    const WRITING: usize = 1;
+    const IN_USE: usize = 2;
+
+    impl Slot {
+        const fn new() -> Slot {
+            Slot {
+                state: AtomicUsize::new(FREE),
+                generation: AtomicU64::new(0),
+                start: AtomicUsize::new(0),
+                len: AtomicUsize::new(0),
+                cut: AtomicBool::new(false),
+            }
+        }
+    }
+
+    struct Chunk {
+        slots: [Slot; SLOTS],
+        next: AtomicPtr<Chunk>,
+    }
+
+    impl Chunk {
+        const fn new() -> Chunk {
+            Chunk {
+                slots: [const { Slot::new() }; SLOTS],
+                next: AtomicPtr::new(std::ptr::null_mut()),
+            }
+        }
+    }
+
+    static FIRST: Chunk = Chunk::new();
+
+    /// The chunks in order: the static one, then leaked ones (never freed,
+    /// so a handler may read them at any time).
+    fn chunks() -> impl Iterator<Item = &'static Chunk> {
+        std::iter::successors(Some(&FIRST), |c| {
+            // SAFETY: `next` is null or a leaked, never freed Chunk.
+            unsafe { c.next.load(Ordering::Acquire).as_ref() }
+        })
+    }
+
+    /// A live mapping's slot, freed when the mapping goes.
+    pub(super) struct Watch {
+        slot: &'static Slot,
+    }
+
+    impl Watch {
+        /// Takes a free slot for the mapping at `start` (page-aligned, as
+        /// every map of a whole file is), adding a chunk when all are
+        /// taken. None for an empty or unaligned range, which stays
+        /// unwatched.
+        pub(super) fn new(start: usize, len: usize) -> Option<Watch> {
+            if len == 0 || !start.is_multiple_of(page_size()) {
+                return None;
+            }
+            let slot = loop {
+                let free = chunks().flat_map(|c| c.slots.iter()).find(|s| {
+                    s.state
+                        .compare_exchange(FREE, WRITING, Ordering::AcqRel, Ordering::Relaxed)
+                        .is_ok()
+                });
+                if let Some(s) = free {
+                    break s;
+                }
+                // All taken: append a chunk to the last one (another thread
+                // may append first; then look again).
+                let last = chunks().last().unwrap_or(&FIRST);
+                let fresh: &'static mut Chunk = Box::leak(Box::new(Chunk::new()));
+                let fresh_ptr: *mut Chunk = fresh;
+                if last
+                    .next
+                    .compare_exchange(
+                        std::ptr::null_mut(),
+                        fresh_ptr,
+                        Ordering::AcqRel,
+                        Ordering::Acquire,
+                    )
+                    .is_err()
+                {
+                    // SAFETY: `fresh` was never shared; it is freed once.
+                    drop(unsafe { Box::from_raw(fresh_ptr) });
+                }
+            };
+            slot.generation.fetch_add(1, Ordering::AcqRel);
+            slot.start.store(start, Ordering::Release);
+            slot.len.store(len, Ordering::Release);
+            slot.cut.store(false, Ordering::Release);
+            slot.state.store(IN_USE, Ordering::Release);
+            Some(Watch { slot })
+        }
+
+        pub(super) fn cut_short(&self) -> bool {
+            self.slot.cut.load(Ordering::Acquire)
+        }
+    }
+
+    impl Drop for Watch {
+        fn drop(&mut self) {
+            self.slot.generation.fetch_add(1, Ordering::AcqRel);
+            self.slot.state.store(FREE, Ordering::Release);
+        }
+    }
+
+    static PAGE: AtomicUsize = AtomicUsize::new(0);
+
+    fn page_size() -> usize {
+        let known = PAGE.load(Ordering::Relaxed);
+        if known != 0 {
+            return known;
+        }
+        // SAFETY: sysconf has no preconditions.
+        let size = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) })
+            .ok()
+            .filter(|&p| p.is_power_of_two())
+            .unwrap_or(4096);
+        PAGE.store(size, Ordering::Relaxed);
+        size
+    }
+
+    /// The live mapping that holds `addr`: its slot and its range.
+    fn watched(addr: usize) -> Option<(&'static Slot, usize, usize)> {
+        chunks().flat_map(|c| c.slots.iter()).find_map(|s| {
+            let generation = s.generation.load(Ordering::Acquire);
+            if s.state.load(Ordering::Acquire) != IN_USE {
+                return None;
+            }
+            let (start, len) = (
+                s.start.load(Ordering::Acquire),
+                s.len.load(Ordering::Acquire),
+            );
+            let steady = s.state.load(Ordering::Acquire) == IN_USE
+                && s.generation.load(Ordering::Acquire) == generation;
+            (steady && addr >= start && addr - start < len).then_some((s, start, len))
+        })
+    }
+
+    pub(super) enum Mode {
+        Exit(String),
+        #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+        Recover,
+    }
+
+    /// The exit message (leaked: valid whenever the signal comes); null in
+    /// recover mode.
     static MESSAGE: AtomicPtr<Vec<u8>> = AtomicPtr::new(std::ptr::null_mut());
 
-    extern "C" fn on_sigbus(_signal: libc::c_int) {
+    /// Puts zero pages over the rest of the watched mapping that holds
+    /// `addr`, from its page on; false when `addr` is in none.
+    #[cfg(target_os = "linux")]
+    fn zero_fill(addr: usize) -> bool {
+        let Some((slot, start, len)) = watched(addr) else {
+            return false;
+        };
+        let page = PAGE.load(Ordering::Relaxed);
+        if page == 0 {
+            return false;
+        }
+        let from = addr & !(page - 1);
+        let Some(end) = start
+            .checked_add(len)
+            .and_then(|e| e.checked_add(page - 1))
+            .map(|e| e & !(page - 1))
+        else {
+            return false;
+        };
+        // SAFETY: [from, end) lies inside a live read-only map of this
+        // process (the watch ends before the map is unmapped); MAP_FIXED
+        // replaces those pages with zero pages in one step. mmap is a
+        // plain system call on Linux, safe in a signal handler.
+        let got = unsafe {
+            libc::mmap(
+                from as *mut libc::c_void,
+                end - from,
+                libc::PROT_READ,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                -1,
+                0,
+            )
+        };
+        if got == libc::MAP_FAILED {
+            return false;
+        }
+        slot.cut.store(true, Ordering::Release);
+        FAULTS.fetch_add(1, Ordering::AcqRel);
+        true
+    }
+
+    #[cfg(target_os = "linux")]
+    fn fault_address(info: *mut libc::siginfo_t) -> Option<usize> {
+        // SAFETY: the kernel passes a valid siginfo with SA_SIGINFO; a
+        // fault it raised (si_code > 0) carries the address.
+        unsafe {
+            let info = info.as_ref()?;
+            (info.si_code > 0).then(|| info.si_addr() as usize)
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn zero_fill(_addr: usize) -> bool {
+        false
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn fault_address(_info: *mut libc::siginfo_t) -> Option<usize> {
+        None
+    }
+
+    extern "C" fn on_sigbus(
+        _signal: libc::c_int,
+        info: *mut libc::siginfo_t,
+        _context: *mut libc::c_void,
+    ) {
         let message = MESSAGE.load(Ordering::Acquire);
-        // SAFETY: `message` is null or a leaked, never freed and never
-        // mutated Vec; write(2) and _exit(2) are async-signal-safe.
+        if message.is_null() {
+            if fault_address(info).is_some_and(zero_fill) {
+                // The read is retried and finds zeros.
+                return;
+            }
+            // Not a file cut short under a watched map: the fault is what
+            // it was. Back to the default action, which the retried access
+            // then takes.
+            // SAFETY: signal(2) with SIG_DFL is async-signal-safe.
+            unsafe {
+                libc::signal(libc::SIGBUS, libc::SIG_DFL);
+            }
+            return;
+        }
+        // SAFETY: `message` is a leaked, never freed and never mutated
+        // Vec; write(2) and _exit(2) are async-signal-safe.
         unsafe {
             if let Some(m) = message.as_ref() {
                 let _ = libc::write(2, m.as_ptr().cast(), m.len());
@@ -366,21 +668,53 @@ mod fault {
         }
     }
 
-    pub(super) fn install(message: String) -> io::Result<()> {
-        let leaked: &'static mut Vec<u8> = Box::leak(Box::new(message.into_bytes()));
-        MESSAGE.store(leaked, Ordering::Release);
+    pub(super) fn install(mode: Mode) -> std::io::Result<()> {
+        page_size();
+        let message = match mode {
+            Mode::Exit(m) => {
+                let leaked: &'static mut Vec<u8> = Box::leak(Box::new(m.into_bytes()));
+                let ptr: *mut Vec<u8> = leaked;
+                ptr
+            }
+            Mode::Recover => std::ptr::null_mut(),
+        };
+        MESSAGE.store(message, Ordering::Release);
         // SAFETY: a zeroed sigaction is a valid "no flags, empty mask"
-        // value; the handler is an extern "C" fn of the right signature.
+        // value; the handler is an extern "C" fn of the SA_SIGINFO
+        // signature.
         let rc = unsafe {
             let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_sigaction = on_sigbus
+                as extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void)
+                as libc::sighandler_t;
+            action.sa_flags = libc::SA_SIGINFO;
             libc::sigemptyset(&mut action.sa_mask);
             libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut())
         };
         if rc == 0 {
             Ok(())
         } else {
-            Err(io::Error::last_os_error())
+            Err(std::io::Error::last_os_error())
+        }
+    }
+}
+
+/// Without Unix signals nothing is watched.
+#[cfg(not(unix))]
+mod fault {
+    use std::sync::atomic::AtomicU64;
+
+    pub(super) static FAULTS: AtomicU64 = AtomicU64::new(0);
+
+    pub(super) struct Watch;
+
+    impl Watch {
+        pub(super) fn new(_start: usize, _len: usize) -> Option<Watch> {
+            None
+        }
+
+        pub(super) fn cut_short(&self) -> bool {
+            false
         }
     }
 }

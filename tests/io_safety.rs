@@ -1142,3 +1142,162 @@ fn a_folder_too_deep_for_a_path_is_one_line_and_the_rest_is_decoded() {
     assert_eq!(table.matches("onnx-tensor").count(), 2, "{table}");
     assert!(table.contains("folder not read"), "{table}");
 }
+
+/// Whether a thread of process `pid` waits in a read of a pipe.
+fn reads_a_pipe(pid: u32) -> bool {
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    tasks
+        .flatten()
+        .any(|t| fs::read_to_string(t.path().join("wchan")).is_ok_and(|w| w.contains("pipe_read")))
+}
+
+/// Runs `decode ARGS` where `fifo` is a FIFO that `decode` reads (as a
+/// stream) after it has mapped `cut`. The test holds the FIFO's write end,
+/// so `decode` waits in that read, past the map and before any read of
+/// `cut`; then `cut` is truncated to nothing and `content` written to the
+/// FIFO and its end closed, so `decode` goes on to read a mapping whose
+/// pages are gone.
+fn cut_while_mapped(dir: &TempDir, args: &[&str], fifo: &Path, content: &[u8], cut: &Path) -> Run {
+    use std::io::Write;
+    mkfifo(fifo);
+    // Read and write: opens at once on Linux, and keeps a writer there.
+    let mut writer = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(fifo)
+        .unwrap();
+    let err_path = dir.path("cut.err");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(fs::File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap();
+    let mut waiting = false;
+    for _ in 0..30_000 {
+        if reads_a_pipe(child.id()) {
+            waiting = true;
+            break;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!(
+                "decode ended ({status}) without reading the FIFO: {}",
+                fs::read_to_string(&err_path).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(waiting, "decode never read the FIFO");
+    fs::OpenOptions::new()
+        .write(true)
+        .open(cut)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    writer.write_all(content).unwrap();
+    drop(writer);
+    let status = child.wait().unwrap();
+    Run {
+        code: status.code(),
+        stdout: Vec::new(),
+        stderr: fs::read_to_string(&err_path).unwrap()
+            + &std::os::unix::process::ExitStatusExt::signal(&status)
+                .map_or(String::new(), |s| format!("(killed by signal {s})")),
+        waited_on_fifo: false,
+    }
+}
+
+/// A tensor of 64 Ki floats (256 KiB of raw data: many pages).
+fn big_tensor() -> Vec<u8> {
+    let values: Vec<f32> = (0..1 << 16).map(|i| i as f32).collect();
+    common::build::onnx_f32("x", &[1 << 16], &values)
+}
+
+#[test]
+fn diff_of_a_file_cut_short_is_a_message() {
+    let d = TempDir::new("diffcut");
+    let (x, y) = (d.path("x.pb"), d.path("y.pb"));
+    fs::write(&x, big_tensor()).unwrap();
+    // `decode diff` maps x, then reads y, a FIFO; x is cut meanwhile.
+    let r = cut_while_mapped(&d, &["diff", s(&x), s(&y)], &y, &big_tensor(), &x);
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("decode diff: a file being compared")
+            && r.stderr.contains("was cut short by another program"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn batch_of_a_file_cut_short_is_a_message() {
+    let d = TempDir::new("batchcut");
+    let model = d.path("model.onnx");
+    let input = d.path("input_0.pb");
+    fs::write(&input, big_tensor()).unwrap();
+    // The batch maps input_0.pb, then reads its model, a FIFO.
+    let r = cut_while_mapped(
+        &d,
+        &["--jsonl", "--model", s(&model), s(&input)],
+        &model,
+        &common::build::onnx_model(&[]),
+        &input,
+    );
+    assert_eq!(r.code, Some(2), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("decode: a file being read was cut short by another program"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// In a child process (see `a_recovered_fault_reads_zeros`): under
+/// `recover_from_mapping_faults`, a read of a mapped file's page that was
+/// cut away reads zeros, the map says it was cut short, the fault is
+/// counted, and the process goes on. Run directly, it does nothing.
+#[test]
+fn recovered_fault_child() {
+    let Some(path) = std::env::var_os("PBDECODE_RECOVER_FAULT_FILE") else {
+        return;
+    };
+    pbdecode::input::recover_from_mapping_faults().unwrap();
+    let before = pbdecode::input::mapping_faults();
+    let m = pbdecode::input::open_input(Path::new(&path)).unwrap();
+    let other = pbdecode::input::open_input(Path::new(&path)).unwrap();
+    assert_eq!(std::hint::black_box(m.bytes())[40000], 9);
+    assert!(!m.cut_short());
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(4096)
+        .unwrap();
+    // The first page is still the file's; the rest reads zeros.
+    assert_eq!(std::hint::black_box(m.bytes())[100], 9);
+    assert_eq!(std::hint::black_box(m.bytes())[40000], 0);
+    assert_eq!(std::hint::black_box(m.bytes())[65535], 0);
+    assert!(m.cut_short());
+    assert!(!other.cut_short(), "only the map that faulted is marked");
+    assert_eq!(pbdecode::input::mapping_faults(), before + 1);
+    println!("recovered");
+}
+
+#[test]
+fn a_recovered_fault_reads_zeros() {
+    let d = TempDir::new("recover");
+    let f = d.path("data.bin");
+    fs::write(&f, vec![9u8; 65536]).unwrap();
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "recovered_fault_child", "--nocapture"])
+        .env("PBDECODE_RECOVER_FAULT_FILE", &f)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{:?} {text}", out.status);
+    assert!(text.contains("recovered"), "{text}");
+}

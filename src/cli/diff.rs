@@ -6,7 +6,7 @@
 use clap::Parser;
 use pbdecode::diff::{self, DiffOptions, Entry, Finding};
 use pbdecode::formats::{Body, Decoded, FormatOptions};
-use pbdecode::input::{InputBytes, open_input};
+use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input};
 use pbdecode::output::{Output, Policy};
 use pbdecode::render::fmt::TextLines;
 use pbdecode::render::json::{path_field, string};
@@ -51,6 +51,14 @@ pub fn main() -> ExitCode {
         Ok(a) => a,
         Err(code) => return code,
     };
+    // A file cut short while it is compared: a message and status 2, not
+    // a death by SIGBUS (see `exit_on_mapping_fault`).
+    if let Err(e) = exit_on_mapping_fault(
+        "decode diff: a file being compared (or its model or external data) was cut short by another program (truncated while mapped); stopped\n".into(),
+    ) {
+        say!("decode diff: {e}");
+        return ExitCode::from(2);
+    }
     match run(&args) {
         Ok(code) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

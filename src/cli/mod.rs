@@ -261,6 +261,16 @@ pub fn main() -> ExitCode {
     if first.as_ref().is_some_and(|a| a == "diff") {
         return diff::main();
     }
+    // Every command maps the files it reads (batches, test folders,
+    // --npy-dir, models and external data alike): a file cut short by
+    // another program meanwhile faults on access, which ends the command
+    // with this message and status 2 rather than a death by SIGBUS.
+    if let Err(e) = exit_on_mapping_fault(
+        "decode: a file being read was cut short by another program (truncated while mapped); stopped\n".into(),
+    ) {
+        say!("decode: {e}");
+        return ExitCode::from(2);
+    }
     let args = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
         Ok(a) => a,
         Err(code) => return code,
