@@ -6,26 +6,13 @@
 //! forever), and a checksum is the SHA-1 of the tensor's byte range, computed
 //! once per (file, offset, length).
 
-use crate::input::{InputBytes, Link, identity, kind_name, open_read};
+use crate::input::{InputBytes, Link, identity, kind_name, open_read, opened_path};
 use sha1::{Digest, Sha1};
 use std::collections::HashMap;
-use std::fs::{File, Metadata};
+use std::fs::Metadata;
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path};
 use std::sync::Mutex;
-
-/// Where an open file really is (Linux: `/proc/self/fd`), to check that no
-/// folder on the way was swapped for a link between resolving and opening.
-#[cfg(target_os = "linux")]
-fn opened_path(file: &File) -> Option<PathBuf> {
-    use std::os::fd::AsRawFd;
-    std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()
-}
-
-#[cfg(not(target_os = "linux"))]
-fn opened_path(_file: &File) -> Option<PathBuf> {
-    None
-}
 
 /// Opens `dir/rel` if, with every link resolved, it is a regular file
 /// inside `dir`, and maps it.

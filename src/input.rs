@@ -86,7 +86,7 @@ static READ_FILES: Mutex<Vec<FileId>> = Mutex::new(Vec::new());
 /// Device, inode and the inode's change time: a file deleted after it was
 /// read may have its inode number reused by a new file, which the change
 /// time tells apart.
-type FileId = (u64, u64, i64, i64);
+pub type FileId = (u64, u64, i64, i64);
 
 /// A file's identity: its device and inode (and change time).
 #[cfg(unix)]
@@ -323,6 +323,20 @@ pub fn open_input(path: &Path) -> io::Result<InputBytes> {
 /// [`open_input`] with the stream cap given.
 pub fn open_input_capped(path: &Path, cap: u64) -> io::Result<InputBytes> {
     open_read(path, Link::Follow)?.read(cap)
+}
+
+/// Where an open file really is (Linux: `/proc/self/fd`), to check that no
+/// folder on the way was swapped for a link between resolving and opening
+/// (external data, the explorer's files).
+#[cfg(target_os = "linux")]
+pub fn opened_path(file: &File) -> Option<std::path::PathBuf> {
+    use std::os::fd::AsRawFd;
+    std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())).ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn opened_path(_file: &File) -> Option<std::path::PathBuf> {
+    None
 }
 
 /// Maps a regular file; anything else (a FIFO, a device) is refused

@@ -356,23 +356,22 @@ pub fn create_folder(path: &Path) -> Result<(), OutputError> {
     std::fs::create_dir_all(path).map_err(|e| OutputError::io(path, e))
 }
 
-static SCRATCH_COUNTER: AtomicU64 = AtomicU64::new(0);
-
 /// A scratch file for bytes that arrive before they can be read (the
-/// explorer's large uploads): created exclusively in the system's
-/// temporary folder with mode 0600 and unlinked at once, so it is private
-/// to this process and nothing is left on disk however the process ends.
-pub fn unlinked_scratch_file(tag: &str) -> io::Result<File> {
-    let n = SCRATCH_COUNTER.fetch_add(1, Ordering::Relaxed);
-    let short: String = tag
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .take(12)
-        .collect();
-    let path = std::env::temp_dir().join(format!(
-        "pbdecode-scratch-{}-{short}-{n}",
-        std::process::id()
-    ));
+/// explorer's large uploads), private to this process, leaving nothing on
+/// disk however the process ends: a file that never has a name (Linux
+/// `O_TMPFILE` in the system's temporary folder, mode 0600), or where the
+/// file system cannot make one, a file created exclusively under a random
+/// name, mode 0600, and unlinked at once. The name owes nothing to any
+/// secret of the caller (it takes none).
+pub fn unlinked_scratch_file() -> io::Result<File> {
+    let dir = std::env::temp_dir();
+    if let Some(file) = nameless_file(&dir) {
+        return Ok(file);
+    }
+    let mut random = [0u8; 16];
+    File::open("/dev/urandom")?.read_exact(&mut random)?;
+    let name: String = random.iter().map(|b| format!("{b:02x}")).collect();
+    let path = dir.join(format!("pbdecode-scratch-{name}"));
     let mut options = OpenOptions::new();
     options.read(true).write(true).create_new(true);
     #[cfg(unix)]
@@ -385,6 +384,25 @@ pub fn unlinked_scratch_file(tag: &str) -> io::Result<File> {
     // this call created is removed.
     std::fs::remove_file(&path)?;
     Ok(file)
+}
+
+/// A file in `dir` that never has a name (Linux `O_TMPFILE`, mode 0600);
+/// None where the kernel or the file system cannot make one.
+#[cfg(target_os = "linux")]
+fn nameless_file(dir: &Path) -> Option<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_TMPFILE)
+        .mode(0o600)
+        .open(dir)
+        .ok()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn nameless_file(_dir: &Path) -> Option<File> {
+    None
 }
 
 /// Bytes written or copied at a time, so that progress moves.

@@ -4,7 +4,20 @@
 // are shown as they are; nothing here decodes bytes or formats numbers.
 'use strict';
 
-const XSRF = document.querySelector('meta[name=pbdecode-xsrf]').content;
+// The server's token: embedded in the page when it was opened with
+// ?token= or a one-time ?code=, then kept in this origin's localStorage
+// (per port, unlike a cookie) and the query taken out of the address bar.
+// Every request sends it in the Authorization header.
+const TOKEN = (() => {
+  const given = document.querySelector('meta[name=pbdecode-token]').content;
+  if (given) {
+    try { localStorage.setItem('pbdecode-token', given); } catch { /* private mode: this tab only */ }
+    history.replaceState(null, '', location.pathname + location.hash);
+    return given;
+  }
+  try { return localStorage.getItem('pbdecode-token') || ''; } catch { return ''; }
+})();
+const AUTH = { Authorization: 'token ' + TOKEN };
 
 // ---------- small helpers ----------
 const $ = (sel, el = document) => el.querySelector(sel);
@@ -66,11 +79,11 @@ function tip(text, ev) {
 
 async function api(path, params) {
   const url = path + (params ? '?' + new URLSearchParams(params) : '');
-  const r = await fetch(url, { credentials: 'same-origin' });
+  const r = await fetch(url, { headers: AUTH });
   const text = await r.text();
   let body;
   try { body = parseJSON(text); } catch { body = { error: text }; }
-  if (!r.ok) throw new Error(body.error || r.statusText);
+  if (!r.ok) throw Object.assign(new Error(body.error || r.statusText), { status: r.status });
   return body;
 }
 
@@ -117,7 +130,20 @@ async function loadFiles() {
     const r = await api('/api/files');
     S.files = r.files;
     renderFiles();
-  } catch (e) { toast('files: ' + e.message); }
+    return true;
+  } catch (e) {
+    if (e.status === 403) return false;
+    toast('files: ' + e.message);
+    return true;
+  }
+}
+// Without the token (a fresh browser, or a token of an earlier run), the
+// page says where to get it.
+function needToken() {
+  $('#welcome').replaceChildren(h('div', { class: 'drop-target' },
+    h('h1', null, 'This page needs the token'),
+    h('p', null, 'Open the address ', h('code', null, 'decode serve'), ' printed (it ends with ', h('code', null, '?token=…'), ').')));
+  $('#welcome').hidden = false;
 }
 function renderFiles(filter) {
   const ul = $('#files');
@@ -149,7 +175,7 @@ function renderFiles(filter) {
   if (!S.files.length) ul.append(h('li', { class: 'muted' }, 'No files yet: drop one on the page.'));
 }
 async function closeUpload(key) {
-  await fetch('/api/close?f=' + encodeURIComponent(key), { method: 'POST', headers: { 'X-Pbdecode-Xsrf': XSRF } });
+  await fetch('/api/close?f=' + encodeURIComponent(key), { method: 'POST', headers: AUTH });
   if (S.key === key) { location.hash = ''; }
   loadFiles();
 }
@@ -159,7 +185,7 @@ function upload(file) {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', '/api/upload?name=' + encodeURIComponent(file.name));
-    xhr.setRequestHeader('X-Pbdecode-Xsrf', XSRF);
+    xhr.setRequestHeader('Authorization', AUTH.Authorization);
     const bar = h('div');
     const t = $('#toast');
     t.replaceChildren(h('div', null, 'Opening ' + file.name + ' (' + bytesText(file.size) + ')…'), h('div', { class: 'progress' }, bar));
@@ -603,7 +629,7 @@ function pictureCard(p, t, index, grid) {
   if (cw * zoom > 300) { img.style.width = '100%'; img.style.height = 'auto'; }
   const frame = h('div', { class: 'frame' }, img);
   const card = h('div', { class: 'card pic' }, h('h3', null, 'Picture'), frame, note);
-  const draw = () => fetch('/api/picture?' + new URLSearchParams({ f: S.key, as: S.as, t: index })).then(async (r) => {
+  const draw = () => fetch('/api/picture?' + new URLSearchParams({ f: S.key, as: S.as, t: index }), { headers: AUTH }).then(async (r) => {
     if (!r.ok) { const b = parseJSON(await r.text()); note.textContent = b.error; img.remove(); return; }
     const nan = Number(r.headers.get('X-Nan-Pixels') || 0);
     const what = r.headers.get('X-Picture') || p.describe;
@@ -818,7 +844,7 @@ async function renderText(body, inline) {
   const pre = h('pre', { class: 'text', id: 'text-view' }, 'Reading…');
   body.append(inline ? pre : h('div', { class: 'card' }, pre));
   try {
-    const r = await fetch('/api/text?' + new URLSearchParams({ f: S.key, as: S.as }));
+    const r = await fetch('/api/text?' + new URLSearchParams({ f: S.key, as: S.as }), { headers: AUTH });
     pre.textContent = await r.text();
   } catch (e) { pre.textContent = e.message; }
 }
@@ -1001,6 +1027,7 @@ function init() {
   document.addEventListener('keydown', (e) => {
     if (e.key === '/' && document.activeElement.tagName !== 'INPUT') { e.preventDefault(); $('#search').focus(); }
   });
-  loadFiles().then(route);
+  if (!TOKEN) { needToken(); return; }
+  loadFiles().then((ok) => (ok ? route() : needToken()));
 }
 init();

@@ -22,7 +22,8 @@ pub struct ServeArgs {
     /// reach the server (they still need the token).
     #[arg(long, default_value = "127.0.0.1", value_name = "ADDR")]
     bind: IpAddr,
-    /// Open the page in the default browser.
+    /// Open the page in the default browser (with a one-time address, not
+    /// the token).
     #[arg(long)]
     open: bool,
     /// The largest file that can be dropped on the page (e.g. 512M, 8G).
@@ -70,7 +71,14 @@ pub fn main() -> ExitCode {
     super::stderr::out_line(format_args!("pbdecode explorer: {url}"));
     super::stderr::out_line(format_args!("(Ctrl-C stops it)"));
     if args.open {
-        open_browser(&url);
+        // A one-time address: a browser's command line is visible to every
+        // user of the machine, and this one is worthless once opened.
+        match server.one_time_url() {
+            Ok(once) => open_browser(&once),
+            Err(e) => {
+                say!("decode serve: could not open a browser ({e}); open the address above")
+            }
+        }
     }
     match server.run() {
         Ok(()) => ExitCode::SUCCESS,

@@ -28,13 +28,23 @@ const MAX_PAGE: u64 = 100_000;
 /// The most bytes one hex request returns.
 const MAX_HEX: u64 = 1 << 16;
 
+/// The page, with the token for its requests (empty: the page uses the
+/// one it kept).
+pub(super) fn page(token: &str) -> Response {
+    Response::new(
+        200,
+        "text/html; charset=utf-8",
+        INDEX_HTML.replace("{{TOKEN}}", token).into_bytes(),
+    )
+}
+
+/// The page's script, style and icon: the same for everyone, no secret.
+pub(super) fn is_asset(path: &str) -> bool {
+    matches!(path, "/app.js" | "/app.css" | "/icon.svg")
+}
+
 pub(super) fn get(state: &State, req: &Request) -> Response {
     match req.path.as_str() {
-        "/" | "/index.html" => Response::new(
-            200,
-            "text/html; charset=utf-8",
-            INDEX_HTML.replace("{{XSRF}}", &state.xsrf).into_bytes(),
-        ),
         "/app.js" => Response::new(
             200,
             "text/javascript; charset=utf-8",
@@ -58,6 +68,7 @@ fn refusal(r: Refusal) -> Response {
     match r {
         Refusal::NotFound(m) => Response::error(404, &m),
         Refusal::Forbidden(m) => Response::error(403, &m),
+        Refusal::CutShort(m) => Response::error(409, &m),
         Refusal::Io(e) => Response::error(500, &e.to_string()),
     }
 }

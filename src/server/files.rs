@@ -4,9 +4,11 @@
 //! as soon as it is created, so nothing is left behind however the server
 //! stops).
 
-use crate::input::{InputBytes, map_file, map_handle};
+use crate::input::{
+    FileId, InputBytes, Link, Opened, identity, kind_name, map_handle, open_read, opened_path,
+};
 use std::collections::HashMap;
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -46,8 +48,8 @@ pub struct OpenFile {
     pub name: String,
     pub bytes: InputBytes,
     pub dir: Option<PathBuf>,
-    /// For served files: the length and mtime it was mapped at.
-    stamp: Option<(u64, Option<std::time::SystemTime>)>,
+    /// For served files: the file's stamp when it was mapped.
+    stamp: Option<Stamp>,
     /// The tensors found in it, per format asked for.
     pub(super) cache: Mutex<HashMap<String, Arc<Vec<TensorEntry>>>>,
 }
@@ -66,12 +68,64 @@ pub enum Refusal {
     NotFound(String),
     /// 403: outside the given PATHs.
     Forbidden(String),
+    /// 409: cut short by another program under its map.
+    CutShort(String),
     Io(io::Error),
 }
 
-fn stamp(path: &Path) -> Option<(u64, Option<std::time::SystemTime>)> {
-    let m = std::fs::metadata(path).ok()?;
-    Some((m.len(), m.modified().ok()))
+/// What tells a file's versions apart: its identity (device, inode,
+/// change time), length and modification time.
+type Stamp = (Option<FileId>, u64, Option<std::time::SystemTime>);
+
+fn stamp(meta: &Metadata) -> Stamp {
+    (identity(meta), meta.len(), meta.modified().ok())
+}
+
+/// Opens a served file, root file or folder entry alike: `path`, checked
+/// by [`Files::resolve`], is opened without following a link in its last
+/// component (nor blocking on a FIFO), and the file opened must still be
+/// where the check said, the root file itself or a file inside the root
+/// folder (its real path on Linux; elsewhere, the identity of what the
+/// path resolves to now), and a regular file. A file swapped for a link or
+/// moved out after the check is refused, not read through.
+fn open_checked(key: &str, path: &Path, root: &Root) -> Result<Opened, Refusal> {
+    let inside = |p: &Path| {
+        if root.is_dir {
+            p.starts_with(&root.canonical)
+        } else {
+            p == root.canonical
+        }
+    };
+    let moved = || Refusal::Forbidden(format!("{key:?} was moved or replaced by a link"));
+    let opened = open_read(path, Link::NoFollow).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            moved()
+        } else {
+            Refusal::Io(e)
+        }
+    })?;
+    let meta = opened.metadata();
+    match opened_path(opened.file()) {
+        Some(real) if !inside(&real) => return Err(moved()),
+        Some(_) => {}
+        None => {
+            let now = std::fs::canonicalize(path).map_err(|_| moved())?;
+            let same = std::fs::metadata(&now)
+                .ok()
+                .and_then(|m| identity(&m))
+                .is_some_and(|id| identity(meta) == Some(id));
+            if !inside(&now) || !same {
+                return Err(moved());
+            }
+        }
+    }
+    if !meta.is_file() {
+        return Err(Refusal::NotFound(format!(
+            "{key:?} is {}, not a regular file",
+            kind_name(meta)
+        )));
+    }
+    Ok(opened)
 }
 
 impl Files {
@@ -104,7 +158,8 @@ impl Files {
         let mut truncated = false;
         for (i, root) in self.roots.iter().enumerate() {
             if !root.is_dir {
-                let size = std::fs::metadata(&root.canonical)
+                // Not through a link the file may have been swapped for.
+                let size = std::fs::symlink_metadata(&root.canonical)
                     .map(|m| m.len())
                     .unwrap_or(0);
                 out.push(Listed {
@@ -222,24 +277,41 @@ impl Files {
         Ok(path)
     }
 
-    /// Opens a served file or an upload by key.
+    /// Opens a served file or an upload by key. A served file is opened
+    /// by [`open_checked`] on every request and its map reused while it is
+    /// the same file, unchanged and not cut short under the map.
     pub fn open(&self, key: &str) -> Result<Arc<OpenFile>, Refusal> {
         if key.starts_with('u') {
-            return self
+            let upload = self
                 .uploads
                 .lock()
                 .ok()
                 .and_then(|u| u.get(key).cloned())
-                .ok_or_else(|| Refusal::NotFound(format!("no open file {key:?}")));
+                .ok_or_else(|| Refusal::NotFound(format!("no open file {key:?}")))?;
+            if upload.bytes.cut_short() {
+                return Err(Refusal::CutShort(format!(
+                    "the dropped file {:?} was cut short by another program; close it and drop it again",
+                    upload.name
+                )));
+            }
+            return Ok(upload);
         }
         let path = self.resolve(key)?;
-        let now = stamp(&path);
+        let root = key
+            .split('/')
+            .next()
+            .and_then(|i| i.parse::<usize>().ok())
+            .and_then(|i| self.roots.get(i))
+            .ok_or_else(|| Refusal::NotFound(format!("no file {key:?}")))?;
+        let opened = open_checked(key, &path, root)?;
+        let now = stamp(opened.metadata());
         if let Some(f) = self.served.lock().ok().and_then(|s| s.get(key).cloned())
-            && f.stamp == now
+            && f.stamp == Some(now)
+            && !f.bytes.cut_short()
         {
             return Ok(f);
         }
-        let bytes = map_file(&path).map_err(Refusal::Io)?;
+        let bytes = opened.map().map_err(Refusal::Io)?;
         let file = Arc::new(OpenFile {
             key: key.to_string(),
             name: path
@@ -248,7 +320,7 @@ impl Files {
                 .unwrap_or_default(),
             bytes,
             dir: path.parent().map(Path::to_path_buf),
-            stamp: now,
+            stamp: Some(now),
             cache: Mutex::new(HashMap::new()),
         });
         if let Ok(mut s) = self.served.lock() {
@@ -379,18 +451,19 @@ pub enum UploadSink {
 }
 
 impl UploadSink {
-    /// Memory for small uploads; otherwise a private scratch file,
-    /// unlinked at once ([`crate::output::unlinked_scratch_file`]).
-    pub fn new(size: u64, token: &str) -> io::Result<UploadSink> {
+    /// Memory for small uploads; otherwise a private scratch file with no
+    /// name, or a random one unlinked at once
+    /// ([`crate::output::unlinked_scratch_file`]).
+    pub fn new(size: u64) -> io::Result<UploadSink> {
         if size <= MEMORY_UPLOAD {
             // Capacity grows with what arrives, not with what is announced.
             return Ok(UploadSink::Memory(Vec::with_capacity(
                 size.min(1 << 20) as usize
             )));
         }
-        // Unlinked at once: nothing is left on disk when the upload is
-        // closed, aborted, or the server killed.
-        let file = crate::output::unlinked_scratch_file(token)?;
+        // Nameless or unlinked at once: nothing is left on disk when the
+        // upload is closed, aborted, or the server killed.
+        let file = crate::output::unlinked_scratch_file()?;
         Ok(UploadSink::File(file))
     }
 

@@ -1,10 +1,9 @@
 //! The HTTP layer: one request per connection (`Connection: close`), the
-//! request head parsed by `httparse` with a size cap and a deadline, bodies
-//! read only as far as `Content-Length` says, responses written whole.
+//! request head parsed by `httparse` with a size cap (the server's
+//! connection loop gathers its bytes and keeps its deadline), bodies read
+//! only as far as `Content-Length` says, responses written whole.
 
-use std::io::{self, Read, Write};
-use std::net::TcpStream;
-use std::time::{Duration, Instant};
+use std::io::{self, Write};
 
 /// The largest request head (request line and headers) accepted.
 pub const MAX_HEAD: usize = 32 * 1024;
@@ -39,110 +38,60 @@ impl Request {
             .find(|(n, _)| n == name)
             .map(|(_, v)| v.as_str())
     }
-
-    /// A cookie's value.
-    pub fn cookie(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .filter(|(n, _)| n.eq_ignore_ascii_case("cookie"))
-            .flat_map(|(_, v)| v.split(';'))
-            .filter_map(|c| c.trim().split_once('='))
-            .find(|(k, _)| *k == name)
-            .map(|(_, v)| v)
-    }
 }
 
-/// Why a request head could not be read: the status to answer with (None:
-/// the client went away or was too slow, nothing to answer).
+/// Why a request head could not be read: the status to answer with.
 #[derive(Debug)]
 pub struct HeadError {
-    pub status: Option<u16>,
+    pub status: u16,
     pub message: &'static str,
 }
 
 fn head_error(status: u16, message: &'static str) -> HeadError {
-    HeadError {
-        status: Some(status),
-        message,
-    }
+    HeadError { status, message }
 }
 
-/// Reads and parses a request head within `deadline`.
-pub fn read_head(stream: &mut TcpStream, deadline: Duration) -> Result<Request, HeadError> {
-    let start = Instant::now();
-    let mut buf: Vec<u8> = Vec::with_capacity(4096);
-    let mut chunk = [0u8; 4096];
-    loop {
-        let left = deadline.saturating_sub(start.elapsed());
-        if left.is_zero() {
-            return Err(head_error(408, "the request head took too long"));
+/// Parses a request head from the bytes received so far: None while it is
+/// incomplete (and within [`MAX_HEAD`]); the bytes after it are the
+/// body's start.
+pub fn parse_head(buf: &[u8]) -> Result<Option<Request>, HeadError> {
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut req = httparse::Request::new(&mut headers);
+    match req.parse(buf) {
+        Ok(httparse::Status::Complete(len)) => {
+            let method = req.method.unwrap_or("").to_string();
+            let target = req.path.unwrap_or("");
+            let (path, query) = match target.split_once('?') {
+                Some((p, q)) => (p, q),
+                None => (target, ""),
+            };
+            let path = percent_decode(path).ok_or_else(|| head_error(400, "bad path"))?;
+            let query = parse_query(query).ok_or_else(|| head_error(400, "bad query"))?;
+            let headers = req
+                .headers
+                .iter()
+                .map(|h| {
+                    (
+                        h.name.to_string(),
+                        String::from_utf8_lossy(h.value).into_owned(),
+                    )
+                })
+                .collect();
+            let body_start = buf.get(len..).unwrap_or(&[]).to_vec();
+            Ok(Some(Request {
+                method,
+                path,
+                query,
+                headers,
+                body_start,
+            }))
         }
-        let _ = stream.set_read_timeout(Some(left));
-        let n = match stream.read(&mut chunk) {
-            Ok(0) => {
-                return Err(HeadError {
-                    status: None,
-                    message: "connection closed",
-                });
-            }
-            Ok(n) => n,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
-                return Err(head_error(408, "the request head took too long"));
-            }
-            Err(_) => {
-                return Err(HeadError {
-                    status: None,
-                    message: "connection error",
-                });
-            }
-        };
-        buf.extend_from_slice(chunk.get(..n).unwrap_or(&[]));
-        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
-        let mut req = httparse::Request::new(&mut headers);
-        match req.parse(&buf) {
-            Ok(httparse::Status::Complete(len)) => {
-                let method = req.method.unwrap_or("").to_string();
-                let target = req.path.unwrap_or("");
-                let (path, query) = match target.split_once('?') {
-                    Some((p, q)) => (p, q),
-                    None => (target, ""),
-                };
-                let path = percent_decode(path).ok_or_else(|| head_error(400, "bad path"))?;
-                let query = parse_query(query).ok_or_else(|| head_error(400, "bad query"))?;
-                let headers = req
-                    .headers
-                    .iter()
-                    .map(|h| {
-                        (
-                            h.name.to_string(),
-                            String::from_utf8_lossy(h.value).into_owned(),
-                        )
-                    })
-                    .collect();
-                let body_start = buf.get(len..).unwrap_or(&[]).to_vec();
-                return Ok(Request {
-                    method,
-                    path,
-                    query,
-                    headers,
-                    body_start,
-                });
-            }
-            Ok(httparse::Status::Partial) => {
-                if buf.len() > MAX_HEAD {
-                    return Err(head_error(431, "request head too large"));
-                }
-            }
-            Err(httparse::Error::TooManyHeaders) => {
-                return Err(head_error(431, "too many headers"));
-            }
-            Err(_) => return Err(head_error(400, "malformed request")),
+        Ok(httparse::Status::Partial) if buf.len() > MAX_HEAD => {
+            Err(head_error(431, "request head too large"))
         }
+        Ok(httparse::Status::Partial) => Ok(None),
+        Err(httparse::Error::TooManyHeaders) => Err(head_error(431, "too many headers")),
+        Err(_) => Err(head_error(400, "malformed request")),
     }
 }
 
@@ -271,6 +220,7 @@ pub fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         405 => "Method Not Allowed",
         408 => "Request Timeout",
+        409 => "Conflict",
         411 => "Length Required",
         413 => "Content Too Large",
         422 => "Unprocessable Content",

@@ -5,29 +5,42 @@
 //!
 //! Security, after Jupyter's: loopback by default; the `Host` header must
 //! be `localhost` or an IP address (a DNS-rebinding page's name is
-//! neither); a random per-run token, given in the printed URL, is traded
-//! for an HttpOnly, SameSite=Strict cookie; every request without the
-//! cookie, an `Authorization: token ...` header or the token gets 403;
-//! uploads and closing need the cookie plus the page's XSRF header (or the
-//! Authorization header); no CORS headers are ever sent. Only the PATHs
-//! given are served (see [`files`]).
+//! neither). A random per-run token, given in the printed URL, is the one
+//! credential: every API request must carry it in an `Authorization:
+//! token ...` header. The page gets it embedded when it is opened with
+//! `?token=` or with a one-time `?code=` (what `--open` hands the browser,
+//! so that the token never shows on a command line), keeps it in the
+//! origin's localStorage (which, unlike a cookie, no server on another port
+//! of the same host ever sees) and sends it in that header; the page itself
+//! and its script, style and icon are public and hold nothing. No cookie is
+//! set, and no CORS header is ever sent, so no other site's page can send
+//! the header. Only the PATHs given are served (see [`files`]).
 //!
-//! Concurrency: a fixed pool of worker threads, one request per connection,
-//! with deadlines on reading the head and each read of a body, so a slow
-//! client or a big upload holds one worker and the others keep serving.
+//! Concurrency: one thread accepts connections and gathers request heads
+//! (see [`intake`]), so idle connections hold no worker; a fixed pool of
+//! worker threads serves one request per connection, with a deadline on
+//! each read of a body and each write.
+//!
+//! A served file cut short by another program while a request reads it
+//! fails that request (409) and the server serves on (see
+//! [`crate::input::recover_from_mapping_faults`]).
 //!
 //! The server prints nothing; the command line prints its URL.
 
 mod api;
 pub mod files;
 pub mod http;
+pub mod intake;
+mod secret;
 mod state;
 
+use secret::{random_token, same_secret};
 use state::State;
 pub use state::{Config, DEFAULT_MAX_UPLOAD};
 
 use files::{Files, UploadSink};
 use http::{Request, Response};
+use intake::{Counters, Intake};
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -37,8 +50,10 @@ use std::time::Duration;
 /// A bound server, ready to run.
 pub struct Server {
     listener: TcpListener,
+    reserve: std::fs::File,
     state: Arc<State>,
     stop: Arc<AtomicBool>,
+    counters: Arc<Counters>,
 }
 
 /// Stops a running server from another thread.
@@ -51,20 +66,13 @@ pub struct Stopper {
 impl Stopper {
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
-        // Wake the accept loop.
+        // Wake the connection loop.
         let mut addr = self.addr;
         if addr.ip().is_unspecified() {
             addr.set_ip(IpAddr::V4(Ipv4Addr::LOCALHOST));
         }
         let _ = TcpStream::connect_timeout(&addr, Duration::from_secs(1));
     }
-}
-
-/// 32 random bytes as hex, from the operating system.
-fn random_token() -> io::Result<String> {
-    let mut buf = [0u8; 24];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut buf)?;
-    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// Whether a parsed size string is valid: `123`, `64K`, `512M`, `8G`
@@ -82,8 +90,11 @@ pub fn parse_size(s: &str) -> Option<u64> {
 }
 
 impl Server {
-    /// Checks the paths and binds the listening socket.
+    /// Checks the paths and binds the listening socket. Makes faults on
+    /// mapped files recoverable in this process (see
+    /// [`crate::input::recover_from_mapping_faults`]).
     pub fn bind(config: Config) -> io::Result<Server> {
+        crate::input::recover_from_mapping_faults()?;
         let files = Files::new(&config.paths)?;
         let listener = TcpListener::bind(SocketAddr::new(config.bind, config.port))?;
         let port = listener.local_addr()?.port();
@@ -91,17 +102,18 @@ impl Server {
             Some(t) => t.clone(),
             None => random_token()?,
         };
-        let xsrf = random_token()?;
         Ok(Server {
             listener,
+            reserve: intake::reserve()?,
             state: Arc::new(State {
                 files,
                 token,
-                xsrf,
+                codes: Mutex::new(Vec::new()),
                 port,
                 config,
             }),
             stop: Arc::new(AtomicBool::new(false)),
+            counters: Arc::new(Counters::default()),
         })
     }
 
@@ -118,17 +130,29 @@ impl Server {
         self.state.config.bind.is_loopback()
     }
 
-    /// The URL to open: the token in the query, as Jupyter prints it.
-    pub fn url(&self) -> String {
+    fn base_url(&self) -> String {
         let host = match self.state.config.bind {
             ip if ip.is_unspecified() || ip.is_loopback() => "127.0.0.1".to_string(),
             IpAddr::V6(ip) => format!("[{ip}]"),
             ip => ip.to_string(),
         };
-        format!(
-            "http://{host}:{}/?token={}",
-            self.state.port, self.state.token
-        )
+        format!("http://{host}:{}/", self.state.port)
+    }
+
+    /// The URL to open: the token in the query, as Jupyter prints it.
+    pub fn url(&self) -> String {
+        format!("{}?token={}", self.base_url(), self.state.token)
+    }
+
+    /// A URL that opens the page once: its code is traded for the token on
+    /// the first visit and is worthless after (for a browser started with
+    /// the URL on its command line, where other users can read it).
+    pub fn one_time_url(&self) -> io::Result<String> {
+        let code = random_token()?;
+        if let Ok(mut codes) = self.state.codes.lock() {
+            codes.push(code.clone());
+        }
+        Ok(format!("{}?code={code}", self.base_url()))
     }
 
     pub fn stopper(&self) -> io::Result<Stopper> {
@@ -138,12 +162,19 @@ impl Server {
         })
     }
 
+    /// What the connection loop has done so far.
+    pub fn counters(&self) -> Arc<Counters> {
+        self.counters.clone()
+    }
+
     /// Serves until stopped.
     pub fn run(self) -> io::Result<()> {
-        let (tx, rx) = mpsc::channel::<TcpStream>();
+        let workers_wanted = self.state.config.workers.max(1);
+        // Requests waiting for a worker; more are answered 503.
+        let (tx, rx) = mpsc::sync_channel::<(TcpStream, Request)>(workers_wanted.saturating_mul(8));
         let rx = Arc::new(Mutex::new(rx));
         let mut workers = Vec::new();
-        for _ in 0..self.state.config.workers.max(1) {
+        for _ in 0..workers_wanted {
             let rx = rx.clone();
             let state = self.state.clone();
             workers.push(std::thread::spawn(move || {
@@ -155,9 +186,9 @@ impl Server {
                     match next {
                         // A request that panicked loses its connection, not
                         // the worker.
-                        Ok(stream) => {
+                        Ok((stream, req)) => {
                             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                handle_connection(&state, stream)
+                                handle_request(&state, stream, &req)
                             }));
                         }
                         Err(_) => return,
@@ -165,32 +196,20 @@ impl Server {
                 }
             }));
         }
-        for conn in self.listener.incoming() {
-            if self.stop.load(Ordering::SeqCst) {
-                break;
-            }
-            match conn {
-                Ok(stream) => {
-                    if tx.send(stream).is_err() {
-                        break;
-                    }
-                }
-                // A connection that failed before it was accepted: go on.
-                Err(_) => continue,
-            }
+        let result = Intake {
+            listener: &self.listener,
+            reserve: Some(self.reserve),
+            head_timeout: self.state.config.head_timeout,
+            stop: &self.stop,
+            queue: tx,
+            counters: &self.counters,
         }
-        drop(tx);
+        .run();
         for w in workers {
             let _ = w.join();
         }
-        Ok(())
+        result
     }
-}
-
-/// Compares secrets in time independent of where they differ.
-fn same_secret(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// `localhost` or an IP address, on this server's port (a DNS-rebinding
@@ -222,55 +241,52 @@ fn host_allowed(state: &State, host: &str) -> bool {
     }
 }
 
-enum Auth {
-    /// The session cookie.
-    Cookie,
-    /// `Authorization: token ...` (scripts, tests).
-    Header,
-    /// `?token=...` in the URL.
-    Query,
-    None,
-}
-
-fn auth(state: &State, req: &Request) -> Auth {
-    if req
-        .cookie(&state.cookie_name())
-        .is_some_and(|c| same_secret(c, &state.token))
-    {
-        return Auth::Cookie;
-    }
-    if req
-        .header("authorization")
+/// Whether the request carries the token in its `Authorization` header,
+/// the only way an API request is let in.
+fn authorized(state: &State, req: &Request) -> bool {
+    req.header("authorization")
         .and_then(|h| h.strip_prefix("token "))
         .is_some_and(|t| same_secret(t.trim(), &state.token))
-    {
-        return Auth::Header;
-    }
-    if req
-        .param("token")
-        .is_some_and(|t| same_secret(t, &state.token))
-    {
-        return Auth::Query;
-    }
-    Auth::None
 }
 
-fn handle_connection(state: &State, mut stream: TcpStream) {
+/// Takes a one-time code: true once per code issued.
+fn take_code(state: &State, code: &str) -> bool {
+    let Ok(mut codes) = state.codes.lock() else {
+        return false;
+    };
+    match codes.iter().position(|c| same_secret(c, code)) {
+        Some(i) => {
+            codes.swap_remove(i);
+            true
+        }
+        None => false,
+    }
+}
+
+fn handle_request(state: &State, mut stream: TcpStream, req: &Request) {
     let _ = stream.set_write_timeout(Some(state.config.io_timeout));
     let _ = stream.set_nodelay(true);
-    let req = match http::read_head(&mut stream, state.config.head_timeout) {
-        Ok(r) => r,
-        Err(e) => {
-            if let Some(status) = e.status {
-                let _ = Response::error(status, e.message).write_to(&mut stream, false);
-            }
-            return;
-        }
-    };
     let head_only = req.method == "HEAD";
-    let resp = respond(state, &req, &mut stream);
+    let faults = crate::input::mapping_faults();
+    let mut resp = respond(state, req, &mut stream);
+    // A mapped file was cut short while this request ran (this request's,
+    // or, rarely, another's at the same moment): what was read from it
+    // may be zeros, so the answer is not sent.
+    if crate::input::mapping_faults() != faults {
+        resp = Response::error(
+            409,
+            "a file was cut short by another program while it was read; reload to read it again",
+        );
+    }
     let _ = resp.write_to(&mut stream, head_only);
     let _ = stream.shutdown(std::net::Shutdown::Write);
+}
+
+fn forbidden_page(message: &str) -> Response {
+    let mut body = b"<!doctype html><meta charset=utf-8><title>pbdecode</title><p>403: ".to_vec();
+    body.extend_from_slice(message.as_bytes());
+    body.extend_from_slice(b"</p>\n");
+    Response::new(403, "text/html; charset=utf-8", body)
 }
 
 fn respond(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
@@ -283,49 +299,47 @@ fn respond(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
             "Host not allowed: open the explorer by its printed address",
         );
     }
-    let auth = auth(state, req);
-    if matches!(auth, Auth::None) {
-        return Response::new(
+    let reading = matches!(req.method.as_str(), "GET" | "HEAD");
+    // The page: with the token embedded when it is opened with the token
+    // or a one-time code, else bare (the page then uses the token it kept).
+    if reading && matches!(req.path.as_str(), "/" | "/index.html") {
+        if let Some(code) = req.param("code") {
+            if !take_code(state, code) {
+                return forbidden_page(
+                    "this one-time link was used already. Open the address <code>decode serve</code> printed (it ends with <code>?token=...</code>).",
+                );
+            }
+            return api::page(&state.token);
+        }
+        if let Some(token) = req.param("token") {
+            if !same_secret(token, &state.token) {
+                return forbidden_page(
+                    "wrong token. Open the address <code>decode serve</code> printed (it ends with <code>?token=...</code>).",
+                );
+            }
+            return api::page(&state.token);
+        }
+        return api::page("");
+    }
+    if reading && api::is_asset(&req.path) {
+        return api::get(state, req);
+    }
+    if !authorized(state, req) {
+        return Response::error(
             403,
-            "text/html; charset=utf-8",
-            b"<!doctype html><meta charset=utf-8><title>pbdecode</title><p>403: this page needs the token. Open the address <code>decode serve</code> printed (it ends with <code>?token=...</code>).</p>\n".to_vec(),
+            "this request needs the token: open the address decode serve printed (it ends with ?token=...)",
         );
     }
-    // The token in the URL is traded for a cookie, and the address bar
-    // cleaned of it.
-    if matches!(auth, Auth::Query) && req.method == "GET" && req.path == "/" {
-        return Response::new(302, "text/plain; charset=utf-8", b"to /\n".to_vec())
-            .with_header("Location", "/")
-            .with_header(
-                "Set-Cookie",
-                format!(
-                    "{}={}; Path=/; HttpOnly; SameSite=Strict",
-                    state.cookie_name(),
-                    state.token
-                ),
-            );
-    }
+    // The token travels only in a header, which no other site's page can
+    // send here (that would need CORS, never granted): no XSRF token is
+    // needed for the requests that change state.
     match req.method.as_str() {
         "GET" | "HEAD" => api::get(state, req),
-        "POST" => {
-            // Changes of state: the cookie plus the page's XSRF header, or
-            // the Authorization header (which no other site can send).
-            let allowed = match auth {
-                Auth::Header => true,
-                Auth::Cookie => req
-                    .header("x-pbdecode-xsrf")
-                    .is_some_and(|x| same_secret(x, &state.xsrf)),
-                _ => false,
-            };
-            if !allowed {
-                return Response::error(403, "this request needs the page's XSRF header");
-            }
-            match req.path.as_str() {
-                "/api/upload" => upload(state, req, stream),
-                "/api/close" => api::close(state, req),
-                _ => Response::error(404, "no such endpoint"),
-            }
-        }
+        "POST" => match req.path.as_str() {
+            "/api/upload" => upload(state, req, stream),
+            "/api/close" => api::close(state, req),
+            _ => Response::error(404, "no such endpoint"),
+        },
         _ => Response::error(405, "method not allowed").with_header("Allow", "GET, HEAD, POST"),
     }
 }
@@ -356,7 +370,7 @@ fn upload(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
     {
         let _ = stream.write_all(b"HTTP/1.1 100 Continue\r\n\r\n");
     }
-    let mut sink = match UploadSink::new(len, &state.token) {
+    let mut sink = match UploadSink::new(len) {
         Ok(s) => s,
         Err(e) => return Response::error(500, &format!("no room for the upload: {e}")),
     };

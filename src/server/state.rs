@@ -17,7 +17,8 @@ pub struct Config {
     pub max_upload: u64,
     /// Worker threads.
     pub workers: usize,
-    /// Time allowed for a request head to arrive.
+    /// Time allowed for a request head to arrive (connections waiting for
+    /// theirs hold no worker).
     pub head_timeout: Duration,
     /// Time allowed for each read of a request body and each write of a
     /// response.
@@ -46,16 +47,10 @@ impl Default for Config {
 
 pub(crate) struct State {
     pub files: Files,
+    /// The credential of this run.
     pub token: String,
-    pub xsrf: String,
+    /// One-time codes not yet traded for the token.
+    pub codes: std::sync::Mutex<Vec<String>>,
     pub port: u16,
     pub config: Config,
-}
-
-impl State {
-    pub(super) fn cookie_name(&self) -> String {
-        // Cookies do not tell ports apart: one name per port, so that two
-        // servers on one machine do not overwrite each other's.
-        format!("pbdecode-{}", self.port)
-    }
 }

@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { readFileSync, mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,14 +64,51 @@ async function drop(file) {
 }
 const text = (sel) => page.locator(sel).first().innerText();
 
-test('without the token the server answers 403', async () => {
+test('without the token the page says so and the server answers 403', async () => {
   const bare = url.replace(/\?token=.*/, '');
   const ctx = await browser.newContext();
   const p = await ctx.newPage();
-  const resp = await p.goto(bare);
-  assert.equal(resp.status(), 403);
-  assert.match(await p.innerText('body'), /needs the token/);
+  await p.goto(bare);
+  await p.waitForSelector('text=This page needs the token');
+  const status = await p.evaluate(async () => (await fetch('/api/files')).status);
+  assert.equal(status, 403);
+  await p.screenshot({ path: path.join(shots, '00-needs-token.png') });
   await ctx.close();
+});
+
+test('the address bar loses the token, and another port of the host gets nothing it can use', async () => {
+  assert.ok(!page.url().includes('token='), page.url());
+  // A plain listener on another port of 127.0.0.1: what the browser sends
+  // it (cookies go to every port of a host) must not hold the token.
+  let caught = '';
+  const other = net.createServer((sock) => {
+    sock.on('data', (d) => {
+      caught += d;
+      if (caught.includes('\r\n\r\n')) sock.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+    });
+  });
+  await new Promise((resolve) => other.listen(0, '127.0.0.1', resolve));
+  const p = await page.context().newPage();
+  await p.goto(`http://127.0.0.1:${other.address().port}/`);
+  await p.close();
+  await new Promise((resolve) => other.close(resolve));
+  const token = new URL(url).searchParams.get('token');
+  assert.ok(caught.startsWith('GET / '), caught);
+  assert.ok(!caught.includes(token), caught);
+  // Its headers replayed to the explorer: 403.
+  // (The first request only: the browser may ask for a favicon next.)
+  const headers = caught.split('\r\n\r\n')[0].split('\r\n').slice(1).filter((l) => l && !/^host:/i.test(l)).join('\r\n');
+  const u = new URL(url);
+  const reply = await new Promise((resolve, reject) => {
+    const sock = net.connect(Number(u.port), u.hostname, () => {
+      sock.write(`GET /api/files HTTP/1.1\r\nHost: ${u.host}\r\n${headers}${headers ? '\r\n' : ''}\r\n`);
+    });
+    let got = '';
+    sock.on('data', (d) => { got += d; });
+    sock.on('end', () => resolve(got));
+    sock.on('error', reject);
+  });
+  assert.match(reply, /^HTTP\/1\.1 403/);
 });
 
 test('a dropped tensor file shows its shape, type, values, statistics and picture', async () => {
