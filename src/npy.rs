@@ -13,7 +13,7 @@ use crate::formats::NamedTensor;
 use crate::input::InputBytes;
 use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_element, load_values};
 use half::f16;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};
@@ -401,34 +401,68 @@ pub fn npy_bytes(
     Ok((out, info))
 }
 
-/// A file name for a tensor that stays inside the export folder: every
-/// character but ASCII letters, digits, `-`, `_` and `.` becomes `_`, no
-/// leading dot, at most 120 characters, made unique against `used` with a
+/// File names for the tensors of one export folder. Each stays inside the
+/// folder: every character but ASCII letters, digits, `-`, `_` and `.`
+/// becomes `_`, no leading dot, at most 120 characters, made unique with a
 /// `_2`, `_3` ... suffix, and `.npy` added.
-pub fn file_name(tensor: &str, used: &mut HashSet<String>) -> String {
-    let mut base: String = tensor
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
+///
+/// Names compare case-insensitively (some file systems do). Each base
+/// remembers the next suffix to try, so a name repeated n times costs n
+/// candidates, not n^2 / 2: a candidate tried and found taken is never
+/// tried again for that base.
+#[derive(Debug, Default)]
+pub struct FileNames {
+    /// Names given so far, lower-cased.
+    used: HashSet<String>,
+    /// Per base (lower-cased): the next suffix to try.
+    next_suffix: HashMap<String, u64>,
+    candidates: u64,
+}
+
+impl FileNames {
+    pub fn new() -> FileNames {
+        FileNames::default()
+    }
+
+    /// The file name for the next tensor called `tensor`.
+    pub fn name_for(&mut self, tensor: &str) -> String {
+        let mut base: String = tensor
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(120)
+            .collect();
+        if base.is_empty() || base.starts_with('.') {
+            base.insert(0, '_');
+        }
+        let key = base.to_ascii_lowercase();
+        let mut name = format!("{base}.npy");
+        self.candidates = self.candidates.saturating_add(1);
+        if self.used.contains(&name.to_ascii_lowercase()) {
+            let next = self.next_suffix.entry(key).or_insert(2);
+            loop {
+                name = format!("{base}_{next}.npy");
+                *next = next.saturating_add(1);
+                self.candidates = self.candidates.saturating_add(1);
+                if !self.used.contains(&name.to_ascii_lowercase()) {
+                    break;
+                }
             }
-        })
-        .take(120)
-        .collect();
-    if base.is_empty() || base.starts_with('.') {
-        base.insert(0, '_');
+        }
+        self.used.insert(name.to_ascii_lowercase());
+        name
     }
-    let mut name = format!("{base}.npy");
-    let mut k = 2u64;
-    // Names compare case-insensitively: some file systems do.
-    while used.contains(&name.to_ascii_lowercase()) {
-        name = format!("{base}_{k}.npy");
-        k += 1;
+
+    /// How many candidate names have been tried in all: the work done,
+    /// for tests that check it grows linearly with the number of names.
+    pub fn candidates_tried(&self) -> u64 {
+        self.candidates
     }
-    used.insert(name.to_ascii_lowercase());
-    name
 }
 
 /// The tensors `--npy-dir` writes: the weights (initializers, Const
@@ -459,15 +493,33 @@ mod tests {
 
     #[test]
     fn safe_names() {
-        let mut used = HashSet::new();
-        assert_eq!(
-            file_name("../../etc/passwd", &mut used),
-            "_.._.._etc_passwd.npy"
-        );
-        assert_eq!(file_name("", &mut used), "_.npy");
-        assert_eq!(file_name("conv1.weight", &mut used), "conv1.weight.npy");
-        assert_eq!(file_name("conv1/weight", &mut used), "conv1_weight.npy");
-        assert_eq!(file_name("conv1:weight", &mut used), "conv1_weight_2.npy");
-        assert_eq!(file_name("..", &mut used), "_...npy");
+        let mut names = FileNames::new();
+        assert_eq!(names.name_for("../../etc/passwd"), "_.._.._etc_passwd.npy");
+        assert_eq!(names.name_for(""), "_.npy");
+        assert_eq!(names.name_for("conv1.weight"), "conv1.weight.npy");
+        assert_eq!(names.name_for("conv1/weight"), "conv1_weight.npy");
+        assert_eq!(names.name_for("conv1:weight"), "conv1_weight_2.npy");
+        assert_eq!(names.name_for(".."), "_...npy");
+        // A tensor whose own name is a suffixed one, then its base again,
+        // and names that differ only in case.
+        assert_eq!(names.name_for("conv1_weight_3"), "conv1_weight_3.npy");
+        assert_eq!(names.name_for("conv1_weight"), "conv1_weight_4.npy");
+        assert_eq!(names.name_for("Conv1_Weight"), "Conv1_Weight_5.npy");
+    }
+
+    #[test]
+    fn repeated_names_cost_linear_candidates() {
+        // Doubling the number of tensors of one name doubles the candidates
+        // tried (retrying _2, _3 ... from 2 each time made it quadruple).
+        let tried = |n: u64| {
+            let mut names = FileNames::new();
+            for _ in 0..n {
+                names.name_for("w");
+            }
+            names.candidates_tried()
+        };
+        let (small, large) = (tried(2_000), tried(4_000));
+        assert!(small <= 2 * 2_000, "{small} candidates for 2,000 names");
+        assert!(large <= 2 * small + 2, "{small} then {large} candidates");
     }
 }

@@ -21,7 +21,6 @@ use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
 use pbdecode::tensor::TensorData;
 use pbdecode::{npy, picture, schemaless, user_schema};
-use std::collections::HashSet;
 use std::io::{self, Write};
 
 /// The most output one rendering may produce before it is cut off.
@@ -302,7 +301,7 @@ pub fn tensor_outputs(bytes: &[u8]) -> Outcome {
         out.decoded += 1;
         let tensors = formats::named_tensors(set, message);
         let bound = implied_bound(bytes.len());
-        let mut used = HashSet::new();
+        let mut names = npy::FileNames::new();
         for t in &tensors {
             let Some(view) = t.view(set) else { continue };
             if view.elements > bound
@@ -320,7 +319,7 @@ pub fn tensor_outputs(bytes: &[u8]) -> Outcome {
             let mut w = Capped::default();
             let _ = npy::write_npy(&view, None, &mut w);
             out.add(&w);
-            let _ = npy::file_name(&t.name, &mut used);
+            let _ = names.name_for(&t.name);
             // `--tensor NAME` alone: the tensor shown as the root.
             let ropts = RenderOptions::default();
             let mut w = Capped::default();

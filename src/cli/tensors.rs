@@ -11,7 +11,7 @@ use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
 use pbdecode::tensor::TensorView;
 use pbdecode::{npy, picture};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -280,13 +280,13 @@ fn write_npy_dir(
     // Every name is checked before anything is created: an existing entry
     // is refused unless --force, and no link in DIR is followed (--force
     // replaces the link itself).
-    let mut used = HashSet::new();
+    let mut names = npy::FileNames::new();
     let policy = Policy::in_folder(args.force);
     let mut planned = Vec::new();
     let mut refused = 0u64;
     for t in &export {
         let Some(view) = t.view(set) else { continue };
-        let path = out_dir.join(npy::file_name(&t.name, &mut used));
+        let path = out_dir.join(names.name_for(&t.name));
         match Output::plan(&path, policy) {
             Ok(target) => planned.push((t, view, path, target)),
             Err(e @ OutputError::Io { .. }) => return Err(e.into()),
