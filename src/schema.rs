@@ -1325,6 +1325,8 @@ pub fn resolve_features(file: &mut FileAst) {
 struct Pending<'a> {
     file: &'a str,
     scope: String,
+    /// The message's node in [`Scopes`].
+    node: usize,
     ast: &'a MessageAst,
     proto3: bool,
 }
@@ -1337,45 +1339,223 @@ fn join(scope: &str, name: &str) -> String {
     }
 }
 
+/// One package or message scope (or enum) of the names being resolved.
+#[derive(Debug, Default)]
+struct ScopeNode {
+    parent: Option<usize>,
+    children: HashMap<String, usize>,
+    message: Option<MsgId>,
+    enumeration: Option<EnumId>,
+    /// Memo of [`Scopes::nearest`]: for a name, the nearest scope, this one
+    /// or an enclosing one, that has a child of that name.
+    nearest: HashMap<String, Option<usize>>,
+}
+
+/// Every scope of the files as a tree, one component of a full name per
+/// level, so that a relative type name is looked up scope by scope without
+/// building the enclosing scopes' names: a lookup from a scope n levels
+/// deep costs its name's components, not n strings of up to n components.
+/// Every node is made before the first lookup (the memo stays valid).
+#[derive(Debug)]
+struct Scopes {
+    nodes: Vec<ScopeNode>,
+    /// Nodes visited by lookups: the work done, for the tests that check
+    /// it grows linearly with the schema.
+    steps: u64,
+}
+
+const ROOT: usize = 0;
+
+impl Scopes {
+    fn new() -> Scopes {
+        Scopes {
+            nodes: vec![ScopeNode::default()],
+            steps: 0,
+        }
+    }
+
+    fn node(&self, id: usize) -> Option<&ScopeNode> {
+        self.nodes.get(id)
+    }
+
+    /// The node of `name` (dotted: one level per component) under `parent`,
+    /// made if missing.
+    fn insert(&mut self, parent: usize, name: &str) -> usize {
+        let mut at = parent;
+        for component in name.split('.') {
+            let known = self
+                .node(at)
+                .and_then(|n| n.children.get(component).copied());
+            at = match known {
+                Some(child) => child,
+                None => {
+                    let child = self.nodes.len();
+                    self.nodes.push(ScopeNode {
+                        parent: Some(at),
+                        ..ScopeNode::default()
+                    });
+                    if let Some(n) = self.nodes.get_mut(at) {
+                        n.children.insert(component.to_string(), child);
+                    }
+                    child
+                }
+            };
+        }
+        at
+    }
+
+    /// The node of a package (the root for none).
+    fn package(&mut self, package: &str) -> usize {
+        if package.is_empty() {
+            ROOT
+        } else {
+            self.insert(ROOT, package)
+        }
+    }
+
+    /// The nearest scope, `from` or one enclosing it, with a child named
+    /// `name`. Memoized for every scope walked, so scopes sharing
+    /// ancestors do not walk them again.
+    fn nearest(&mut self, from: usize, name: &str) -> Option<usize> {
+        let mut walked = Vec::new();
+        let mut at = Some(from);
+        let found = loop {
+            let Some(id) = at else { break None };
+            let Some(n) = self.nodes.get(id) else {
+                break None;
+            };
+            if let Some(&memo) = n.nearest.get(name) {
+                break memo;
+            }
+            if n.children.contains_key(name) {
+                self.steps = self.steps.saturating_add(1);
+                break Some(id);
+            }
+            walked.push(id);
+            at = n.parent;
+        };
+        self.steps = self.steps.saturating_add(walked.len() as u64);
+        for id in walked {
+            if let Some(n) = self.nodes.get_mut(id) {
+                n.nearest.insert(name.to_string(), found);
+            }
+        }
+        found
+    }
+
+    /// A relative type name looked up as protoc's scoping rules say:
+    /// `scope.name`, then in each enclosing scope, out to the root; the
+    /// first that names a message or an enum.
+    fn lookup(&mut self, scope: usize, name: &str) -> Option<FieldType> {
+        let mut components = name.split('.');
+        let first = components.next()?;
+        let mut from = Some(scope);
+        while let Some(start) = from {
+            let holder = self.nearest(start, first)?;
+            let mut at = self
+                .node(holder)
+                .and_then(|n| n.children.get(first).copied());
+            for c in name.split('.').skip(1) {
+                self.steps = self.steps.saturating_add(1);
+                at = at.and_then(|id| self.node(id)?.children.get(c).copied());
+            }
+            if let Some(n) = at.and_then(|id| self.node(id)) {
+                if let Some(m) = n.message {
+                    return Some(FieldType::Message(m));
+                }
+                if let Some(e) = n.enumeration {
+                    return Some(FieldType::Enum(e));
+                }
+            }
+            from = self.node(holder).and_then(|n| n.parent);
+        }
+        None
+    }
+}
+
+/// A field's type: a scalar keyword, an absolute `.full.Name`, or a
+/// relative name looked up scope by scope from the message's.
+fn lookup_type(
+    set: &SchemaSet,
+    scopes: &mut Scopes,
+    scope: usize,
+    name: &str,
+) -> Option<FieldType> {
+    if let Some(s) = Scalar::from_keyword(name) {
+        return Some(FieldType::Scalar(s));
+    }
+    match name.strip_prefix('.') {
+        Some(abs) => set
+            .message_index
+            .get(abs)
+            .map(|&m| FieldType::Message(m))
+            .or_else(|| set.enum_index.get(abs).map(|&e| FieldType::Enum(e))),
+        None => scopes.lookup(scope, name),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn collect<'a>(
     file: &'a str,
     scope: &str,
+    scope_node: usize,
     m: &'a MessageAst,
     proto3: bool,
+    scopes: &mut Scopes,
     out: &mut Vec<Pending<'a>>,
-    enums: &mut Vec<(String, &'a EnumAst)>,
+    enums: &mut Vec<(String, usize, &'a EnumAst)>,
 ) {
     let full = join(scope, &m.name);
+    let node = scopes.insert(scope_node, &m.name);
     out.push(Pending {
         file,
         scope: full.clone(),
+        node,
         ast: m,
         proto3,
     });
     for e in &m.enums {
-        enums.push((join(&full, &e.name), e));
+        enums.push((join(&full, &e.name), scopes.insert(node, &e.name), e));
     }
     for sub in &m.messages {
-        collect(file, &full, sub, proto3, out, enums);
+        collect(file, &full, node, sub, proto3, scopes, out, enums);
     }
 }
 
 fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
+    resolve_counting(files).0
+}
+
+/// [`resolve`], and the number of scopes its type lookups visited.
+fn resolve_counting(files: &[(String, FileAst)]) -> (Result<SchemaSet, SchemaError>, u64) {
+    let mut scopes = Scopes::new();
+    let set = resolve_in(files, &mut scopes);
+    (set, scopes.steps)
+}
+
+fn resolve_in(files: &[(String, FileAst)], scopes: &mut Scopes) -> Result<SchemaSet, SchemaError> {
     let mut pending = Vec::new();
     let mut enum_asts = Vec::new();
     for (name, f) in files {
+        let package = scopes.package(&f.package);
         for m in &f.messages {
             collect(
                 name,
                 &f.package,
+                package,
                 m,
                 f.syntax_proto3,
+                scopes,
                 &mut pending,
                 &mut enum_asts,
             );
         }
         for e in &f.enums {
-            enum_asts.push((join(&f.package, &e.name), e));
+            enum_asts.push((
+                join(&f.package, &e.name),
+                scopes.insert(package, &e.name),
+                e,
+            ));
         }
     }
     // Names from a descriptor set may hold any character: control
@@ -1398,13 +1578,16 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
     };
 
     let mut set = SchemaSet::default();
-    for (full, e) in &enum_asts {
+    for (full, node, e) in &enum_asts {
         if set
             .enum_index
             .insert(full.clone(), set.enums.len())
             .is_some()
         {
             return Err(err(format!("enum {full} is defined twice")));
+        }
+        if let Some(n) = scopes.nodes.get_mut(*node) {
+            n.enumeration = Some(set.enums.len());
         }
         set.enums.push(EnumDef {
             full_name: full.clone(),
@@ -1421,6 +1604,9 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
         {
             return Err(err(format!("message {} is defined twice", p.scope)));
         }
+        if let Some(n) = scopes.nodes.get_mut(p.node) {
+            n.message = Some(set.messages.len());
+        }
         set.messages.push(MessageDef {
             full_name: p.scope.clone(),
             name: p.ast.name.clone(),
@@ -1431,40 +1617,25 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
         });
     }
 
-    let lookup = |set: &SchemaSet, scope: &str, name: &str| -> Option<FieldType> {
-        if let Some(s) = Scalar::from_keyword(name) {
-            return Some(FieldType::Scalar(s));
-        }
-        let candidates: Vec<String> = if let Some(abs) = name.strip_prefix('.') {
-            vec![abs.to_string()]
-        } else {
-            let mut c = Vec::new();
-            let mut s = scope.to_string();
-            loop {
-                c.push(join(&s, name));
-                match s.rfind('.') {
-                    Some(p) => s.truncate(p),
-                    None if !s.is_empty() => s.clear(),
-                    None => break,
-                }
+    // The map entries' nodes and ids, in the order their messages are
+    // added below, so every node exists before the first lookup.
+    let mut entry_id = set.messages.len();
+    for p in &pending {
+        for f in p.ast.fields.iter().filter(|f| f.map.is_some()) {
+            let node = scopes.insert(p.node, &format!("{}Entry", camel(&f.name)));
+            if let Some(n) = scopes.nodes.get_mut(node) {
+                n.message = Some(entry_id);
             }
-            c
-        };
-        candidates.iter().find_map(|c| {
-            set.message_index
-                .get(c)
-                .map(|&m| FieldType::Message(m))
-                .or_else(|| set.enum_index.get(c).map(|&e| FieldType::Enum(e)))
-        })
-    };
-
+            entry_id = entry_id.saturating_add(1);
+        }
+    }
     for (id, p) in pending.iter().enumerate() {
         let mut fields = Vec::new();
         for f in &p.ast.fields {
             let (ty, label) = if let Some((k, v)) = &f.map {
-                let key_ty = lookup(&set, &p.scope, k)
+                let key_ty = lookup_type(&set, scopes, p.node, k)
                     .ok_or_else(|| field_err(p, f, format!("unknown type {k}")))?;
-                let val_ty = lookup(&set, &p.scope, v)
+                let val_ty = lookup_type(&set, scopes, p.node, v)
                     .ok_or_else(|| field_err(p, f, format!("unknown type {v}")))?;
                 let entry_name = format!("{}Entry", camel(&f.name));
                 let entry_full = join(&p.scope, &entry_name);
@@ -1503,7 +1674,7 @@ fn resolve(files: &[(String, FileAst)]) -> Result<SchemaSet, SchemaError> {
                 set.messages.push(entry);
                 (FieldType::Message(entry_id), Label::Repeated)
             } else {
-                let ty = lookup(&set, &p.scope, &f.type_name)
+                let ty = lookup_type(&set, scopes, p.node, &f.type_name)
                     .ok_or_else(|| field_err(p, f, format!("unknown type {}", f.type_name)))?;
                 (ty, f.label.unwrap_or(Label::Optional))
             };
@@ -1624,5 +1795,68 @@ mod tests {
         assert!(SchemaSet::from_files([("a".into(), bad.into())]).is_err());
         let dup = "message A { optional int32 x = 1; optional int32 y = 1; }";
         assert!(SchemaSet::from_files([("a".into(), dup.into())]).is_err());
+    }
+
+    /// A package `depth` components deep and a message of `fields` fields,
+    /// half of a type of the same package, half of another package's.
+    fn deep_package(depth: usize, fields: usize) -> Vec<(String, FileAst)> {
+        let package = vec!["p"; depth].join(".");
+        let mut main =
+            format!("syntax = \"proto3\"; package {package}; message T {{}} message M {{");
+        for k in 0..fields {
+            let ty = if k % 2 == 0 {
+                "T".to_string()
+            } else {
+                format!("other.U{}", k % 7)
+            };
+            main.push_str(&format!(" {ty} f{k} = {};", k + 1));
+        }
+        main.push('}');
+        let mut other = String::from("syntax = \"proto3\"; package other;");
+        for k in 0..7 {
+            other.push_str(&format!(" message U{k} {{}}"));
+        }
+        let parse = |t: &str| parse_file(t).unwrap_or_else(|e| panic!("{e}"));
+        vec![
+            ("main".into(), parse(&main)),
+            ("other".into(), parse(&other)),
+        ]
+    }
+
+    #[test]
+    fn lookups_are_linear_in_scope_depth_and_fields() {
+        // Doubling both the package's depth and the number of fields at
+        // most doubles the scopes visited (building every enclosing
+        // scope's name for each field made it quadruple).
+        let steps = |depth, fields| {
+            let (set, steps) = resolve_counting(&deep_package(depth, fields));
+            let set = set.unwrap_or_else(|e| panic!("{e}"));
+            let m = set.find_message(&format!("{}.M", vec!["p"; depth].join(".")));
+            let m = set.message(m.unwrap_or_else(|| panic!("no M")));
+            assert_eq!(m.fields.len(), fields);
+            steps
+        };
+        let (small, large) = (steps(500, 1_000), steps(1_000, 2_000));
+        assert!(small <= 4 * (500 + 1_000), "{small} scopes visited");
+        assert!(
+            large <= 2 * small + 16,
+            "{small} then {large} scopes visited"
+        );
+    }
+
+    #[test]
+    fn relative_names_resolve_innermost_first() {
+        let text = "syntax = \"proto3\"; package a.b; message X {} \
+                    message M { message X {} X inner = 1; b.X outer = 2; .a.b.X abs = 3; \
+                    map<string, int32> m = 4; MEntry entry = 5; }";
+        let set =
+            SchemaSet::from_files([("a".into(), text.into())]).unwrap_or_else(|e| panic!("{e}"));
+        let m = set.message(set.find_message("a.b.M").unwrap_or(0));
+        let ty = |name: &str| m.field_by_name(name).map(|(_, f)| f.ty);
+        let id = |full: &str| set.find_message(full).map(FieldType::Message);
+        assert_eq!(ty("inner"), id("a.b.M.X"));
+        assert_eq!(ty("outer"), id("a.b.X"));
+        assert_eq!(ty("abs"), id("a.b.X"));
+        assert_eq!(ty("entry"), id("a.b.M.MEntry"));
     }
 }

@@ -12,7 +12,7 @@ use crate::schema::{
     EnumAst, Features, FieldAst, FileAst, Label, MessageAst, SchemaSet, parse_file, parse_proto,
     resolve_features,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -446,7 +446,9 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
         .collect();
     // Map entries are nested types with options.map_entry; they become
     // `map<K, V>` fields again, which the resolver turns back into entries.
-    let mut entries: Vec<(String, (String, String))> = Vec::new();
+    // By name, the first of a name kept: one lookup per field, not a
+    // search of every entry.
+    let mut entries: HashMap<String, (String, String)> = HashMap::new();
     let mut nested = Vec::new();
     for n in m.messages(set, "nested_type") {
         let is_entry = n
@@ -465,7 +467,7 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
                 }
             }
             let entry_name = n.str(set, "name").unwrap_or("").to_string();
-            entries.push((entry_name, (key, value)));
+            entries.entry(entry_name).or_insert((key, value));
         } else {
             nested.push(message_ast(set, n)?);
         }
@@ -482,10 +484,11 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
             _ => Some(Label::Optional),
         };
         let type_name = type_of(set, f);
-        let map = entries
-            .iter()
-            .find(|(entry, _)| type_name.rsplit('.').next() == Some(entry.as_str()))
-            .map(|(_, kv)| kv.clone())
+        let map = type_name
+            .rsplit('.')
+            .next()
+            .and_then(|entry| entries.get(entry))
+            .cloned()
             .filter(|_| label == Some(Label::Repeated));
         let packed = f
             .message(set, "options")
