@@ -634,15 +634,101 @@ fn map_values<'m, 'a>(set: &SchemaSet, m: &'m Message<'a>) -> Vec<&'m Message<'a
         .unwrap_or_default()
 }
 
+/// The first position of each name in a list, sorted once, so that two
+/// lists are matched by name in n log n comparisons (searching the other
+/// list for each name made it n^2 / 2).
+pub struct FirstIndex<'k> {
+    /// (name, position), by name, equal names in list order.
+    sorted: Vec<(&'k str, usize)>,
+    comparisons: u64,
+}
+
+impl<'k> FirstIndex<'k> {
+    pub fn new(names: impl IntoIterator<Item = &'k str>) -> FirstIndex<'k> {
+        let mut sorted: Vec<(&'k str, usize)> =
+            names.into_iter().enumerate().map(|(k, n)| (n, k)).collect();
+        let mut comparisons = 0u64;
+        // Stable: among equal names the first in the list comes first.
+        sorted.sort_by(|a, b| {
+            comparisons = comparisons.saturating_add(1);
+            a.0.cmp(b.0)
+        });
+        FirstIndex {
+            sorted,
+            comparisons,
+        }
+    }
+
+    /// The position of the first `name` in the list.
+    pub fn first(&mut self, name: &str) -> Option<usize> {
+        let mut comparisons = 0u64;
+        let at = self.sorted.partition_point(|(n, _)| {
+            comparisons = comparisons.saturating_add(1);
+            *n < name
+        });
+        self.comparisons = self.comparisons.saturating_add(comparisons);
+        self.sorted
+            .get(at)
+            .filter(|(n, _)| *n == name)
+            .map(|&(_, k)| k)
+    }
+
+    /// Name comparisons made so far, sorting included: the work done, for
+    /// the tests that check it grows as n log n.
+    pub fn comparisons(&self) -> u64 {
+        self.comparisons
+    }
+}
+
+/// What a streamed comparison found in all.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub entries: u64,
+    /// Entries that do not pass.
+    pub differing: u64,
+    /// Map keys compared while matching keys (see [`FirstIndex`]).
+    pub key_comparisons: u64,
+}
+
+/// Where [`compare_at`] hands its entries: to the caller as they are
+/// found, so a sequence of a million tensors is never held as a million
+/// reports. The first error of the caller's stops the comparison.
+struct EntrySink<'f> {
+    each: &'f mut dyn FnMut(Entry) -> io::Result<()>,
+    tally: Tally,
+    failed: Option<io::Error>,
+}
+
+impl EntrySink<'_> {
+    fn push(&mut self, entry: Entry) {
+        if self.failed.is_some() {
+            return;
+        }
+        self.tally.entries = self.tally.entries.saturating_add(1);
+        if !entry.passes() {
+            self.tally.differing = self.tally.differing.saturating_add(1);
+        }
+        if let Err(e) = (self.each)(entry) {
+            self.failed = Some(e);
+        }
+    }
+}
+
 /// Compares two ONNX values (tensors, sequences, maps, optionals, sparse
-/// tensors by their values and indices) element by element.
-pub fn compare_messages(
+/// tensors by their values and indices) element by element, handing each
+/// finding to `each` as soon as it is made.
+pub fn compare_messages_each(
     expected: &Message<'_>,
     actual: &Message<'_>,
     dirs: (Option<&Path>, Option<&Path>),
     opts: &DiffOptions,
-) -> Vec<Entry> {
-    let mut out = Vec::new();
+    each: &mut dyn FnMut(Entry) -> io::Result<()>,
+) -> io::Result<Tally> {
+    let mut out = EntrySink {
+        each,
+        tally: Tally::default(),
+        failed: None,
+    };
     compare_at(
         SchemaSet::builtin(),
         expected,
@@ -653,6 +739,24 @@ pub fn compare_messages(
         crate::decode::DEFAULT_DEPTH,
         &mut out,
     );
+    match out.failed {
+        Some(e) => Err(e),
+        None => Ok(out.tally),
+    }
+}
+
+/// [`compare_messages_each`], the findings collected.
+pub fn compare_messages(
+    expected: &Message<'_>,
+    actual: &Message<'_>,
+    dirs: (Option<&Path>, Option<&Path>),
+    opts: &DiffOptions,
+) -> Vec<Entry> {
+    let mut out = Vec::new();
+    let _ = compare_messages_each(expected, actual, dirs, opts, &mut |e| {
+        out.push(e);
+        Ok(())
+    });
     out
 }
 
@@ -665,7 +769,7 @@ fn compare_at(
     opts: &DiffOptions,
     path: String,
     depth: u32,
-    out: &mut Vec<Entry>,
+    out: &mut EntrySink<'_>,
 ) {
     let Some(depth) = depth.checked_sub(1) else {
         return;
@@ -729,6 +833,9 @@ fn compare_at(
                 });
             }
             for (k, (x, y)) in xs.iter().zip(&ys).enumerate() {
+                if out.failed.is_some() {
+                    break;
+                }
                 compare_at(set, x, y, dirs, opts, format!("{path}[{k}]"), depth, out);
             }
         }
@@ -765,9 +872,14 @@ fn compare_at(
             }
             let (xk, yk) = (map_keys(set, e), map_keys(set, a));
             let (xv, yv) = (map_values(set, e), map_values(set, a));
+            let mut in_actual = FirstIndex::new(yk.iter().map(String::as_str));
+            let mut in_expected = FirstIndex::new(xk.iter().map(String::as_str));
             for (k, key) in xk.iter().enumerate() {
+                if out.failed.is_some() {
+                    break;
+                }
                 let p = format!("{path}[{key}]");
-                match yk.iter().position(|y| y == key) {
+                match in_actual.first(key) {
                     Some(j) => match (xv.get(k), yv.get(j)) {
                         (Some(x), Some(y)) => compare_at(set, x, y, dirs, opts, p, depth, out),
                         _ => out.push(Entry {
@@ -781,12 +893,19 @@ fn compare_at(
                     }),
                 }
             }
-            for key in yk.iter().filter(|k| !xk.contains(k)) {
-                out.push(Entry {
-                    path: format!("{path}[{key}]"),
-                    finding: Finding::Structure("key not in expected".into()),
-                });
+            for key in &yk {
+                if in_expected.first(key).is_none() {
+                    out.push(Entry {
+                        path: format!("{path}[{key}]"),
+                        finding: Finding::Structure("key not in expected".into()),
+                    });
+                }
             }
+            out.tally.key_comparisons = out
+                .tally
+                .key_comparisons
+                .saturating_add(in_actual.comparisons())
+                .saturating_add(in_expected.comparisons());
         }
         other => out.push(Entry {
             path,
@@ -1067,6 +1186,9 @@ pub struct ModelDiff {
     /// One line per node difference.
     pub nodes: Vec<String>,
     pub node_counts: (usize, usize),
+    /// Names compared while matching initializers, nodes and attributes
+    /// (see [`FirstIndex`]).
+    pub name_comparisons: u64,
 }
 
 impl ModelDiff {
@@ -1179,8 +1301,10 @@ pub fn compare_models(
     let ta: Vec<&Message<'_>> = ga
         .map(|g| g.messages(set, "initializer").collect())
         .unwrap_or_default();
+    let mut in_actual = FirstIndex::new(ia.iter().map(|(n, _)| n.as_str()));
+    let mut in_expected = FirstIndex::new(ie.iter().map(|(n, _)| n.as_str()));
     for (name, k) in &ie {
-        match ia.iter().find(|(n, _)| n == name) {
+        match in_actual.first(name).and_then(|at| ia.get(at)) {
             None => out
                 .initializers
                 .push((name.clone(), InitFinding::OnlyExpected)),
@@ -1203,11 +1327,14 @@ pub fn compare_models(
         }
     }
     for (name, _) in &ia {
-        if !ie.iter().any(|(n, _)| n == name) {
+        if in_expected.first(name).is_none() {
             out.initializers
                 .push((name.clone(), InitFinding::OnlyActual));
         }
     }
+    out.name_comparisons = in_actual
+        .comparisons()
+        .saturating_add(in_expected.comparisons());
     let ne: Vec<&Message<'_>> = ge
         .map(|g| g.messages(set, "node").collect())
         .unwrap_or_default();
@@ -1228,10 +1355,16 @@ pub fn compare_models(
     };
     let by_name = unique_names(&ne) && unique_names(&na);
     let mut matched = vec![false; na.len()];
+    let mut nodes_in_actual = FirstIndex::new(if by_name {
+        na.iter()
+            .map(|y| y.str(set, "name").unwrap_or(""))
+            .collect()
+    } else {
+        Vec::new()
+    });
     for (k, x) in ne.iter().enumerate() {
         let j = if by_name {
-            na.iter()
-                .position(|y| y.str(set, "name") == x.str(set, "name"))
+            nodes_in_actual.first(x.str(set, "name").unwrap_or(""))
         } else {
             (k < na.len()).then_some(k)
         };
@@ -1267,8 +1400,10 @@ pub fn compare_models(
                 .collect()
         };
         let (ae, aa) = (attrs(x, expected.1), attrs(y, actual.1));
+        let mut attrs_in_actual = FirstIndex::new(aa.iter().map(|(n, _, _)| n.as_str()));
+        let mut attrs_in_expected = FirstIndex::new(ae.iter().map(|(n, _, _)| n.as_str()));
         for (name, v, tv) in &ae {
-            match aa.iter().find(|(n, _, _)| n == name) {
+            match attrs_in_actual.first(name).and_then(|at| aa.get(at)) {
                 None => out
                     .nodes
                     .push(format!("{label}: attribute {name} only in expected")),
@@ -1281,14 +1416,20 @@ pub fn compare_models(
                 _ => {}
             }
         }
-        for (name, _, _) in aa
-            .iter()
-            .filter(|(n, _, _)| !ae.iter().any(|(m, _, _)| m == n))
-        {
-            out.nodes
-                .push(format!("{label}: attribute {name} only in actual"));
+        for (name, _, _) in &aa {
+            if attrs_in_expected.first(name).is_none() {
+                out.nodes
+                    .push(format!("{label}: attribute {name} only in actual"));
+            }
         }
+        out.name_comparisons = out
+            .name_comparisons
+            .saturating_add(attrs_in_actual.comparisons())
+            .saturating_add(attrs_in_expected.comparisons());
     }
+    out.name_comparisons = out
+        .name_comparisons
+        .saturating_add(nodes_in_actual.comparisons());
     for (j, y) in na.iter().enumerate() {
         if !matched.get(j).copied().unwrap_or(true) {
             out.nodes
@@ -1366,6 +1507,7 @@ pub fn write_model_json(w: &mut dyn Write, d: &ModelDiff) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decode::DecodeContext;
 
     #[test]
     fn tolerance_in_the_tensor_type() {
@@ -1474,6 +1616,111 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Protobuf bytes for the tests: a varint, a key, a LEN field.
+    fn varint(out: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+
+    fn len_field(out: &mut Vec<u8>, number: u64, payload: &[u8]) {
+        varint(out, number << 3 | 2);
+        varint(out, payload.len() as u64);
+        out.extend_from_slice(payload);
+    }
+
+    /// A MapProto of INT64 keys (in the order given) to empty tensors.
+    fn int_map(keys: impl Iterator<Item = u64>) -> Vec<u8> {
+        let mut m = vec![0x10, 7];
+        let mut values = vec![0x10, 1];
+        for k in keys {
+            m.push(0x18);
+            varint(&mut m, k);
+            len_field(&mut values, 3, &[]);
+        }
+        len_field(&mut m, 5, &values);
+        m
+    }
+
+    #[test]
+    fn map_keys_are_matched_in_n_log_n_comparisons() {
+        // Doubling the keys of two maps (the actual's in the reverse
+        // order) little more than doubles the key comparisons; a search
+        // of the other map per key made them quadruple.
+        let comparisons = |n: u64| {
+            let (x, y) = (int_map(0..n), int_map((0..n).rev()));
+            let decode = |b| {
+                crate::formats::decode_builtin("onnx.MapProto", b, DecodeContext::strict())
+                    .unwrap_or_else(|e| panic!("{e}"))
+            };
+            let (mx, my) = (decode(&x), decode(&y));
+            let mut entries = 0u64;
+            let tally =
+                compare_messages_each(&mx, &my, (None, None), &DiffOptions::default(), &mut |e| {
+                    assert!(e.path.starts_with('['), "{}", e.path);
+                    entries += 1;
+                    Ok(())
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!((tally.entries, entries), (n, n));
+            tally.key_comparisons
+        };
+        let (small, large) = (comparisons(2_000), comparisons(4_000));
+        assert!(
+            small <= 2 * 2 * 2_000 * 12,
+            "{small} comparisons for 2,000 keys"
+        );
+        assert!(large * 10 <= small * 25, "{small} then {large} comparisons");
+    }
+
+    /// A ModelProto whose graph has `n` initializers and `n` nodes of one
+    /// attribute each, named in the order given.
+    fn named_model(names: &[u64]) -> Vec<u8> {
+        let mut graph = Vec::new();
+        for k in names {
+            let mut tensor = Vec::new();
+            len_field(&mut tensor, 8, format!("w{k}").as_bytes());
+            len_field(&mut graph, 5, &tensor);
+            let mut attr = Vec::new();
+            len_field(&mut attr, 1, b"alpha");
+            let mut node = Vec::new();
+            len_field(&mut node, 3, format!("n{k}").as_bytes());
+            len_field(&mut node, 4, b"Relu");
+            len_field(&mut node, 5, &attr);
+            len_field(&mut graph, 1, &node);
+        }
+        let mut model = vec![0x08, 8];
+        len_field(&mut model, 7, &graph);
+        model
+    }
+
+    #[test]
+    fn model_names_are_matched_in_n_log_n_comparisons() {
+        let comparisons = |n: u64| {
+            let names: Vec<u64> = (0..n).collect();
+            let reversed: Vec<u64> = (0..n).rev().collect();
+            let (x, y) = (named_model(&names), named_model(&reversed));
+            let decode = |b| {
+                crate::formats::decode_builtin("onnx.ModelProto", b, DecodeContext::lenient())
+                    .unwrap_or_else(|e| panic!("{e}"))
+            };
+            let (mx, my) = (decode(&x), decode(&y));
+            let d = compare_models((&mx, &x, None), (&my, &y, None), &DiffOptions::default());
+            assert_eq!(d.node_counts, (n as usize, n as usize));
+            assert!(d.nodes.is_empty(), "{:?}", d.nodes.first());
+            assert_eq!(d.same_initializers + d.initializers.len(), n as usize);
+            d.name_comparisons
+        };
+        let (small, large) = (comparisons(1_000), comparisons(2_000));
+        assert!(
+            small <= 3 * 2 * 1_000 * 11 + 4 * 1_000,
+            "{small} comparisons for 1,000 names"
+        );
+        assert!(large * 10 <= small * 25, "{small} then {large} comparisons");
     }
 
     #[test]

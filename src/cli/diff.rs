@@ -329,8 +329,6 @@ fn pair(
         }
         return Ok(if passed { Pair::Passed } else { Pair::Failed });
     }
-    let entries = diff::compare_messages(mx, my, dirs, opts);
-    let passed = entries.iter().all(Entry::passes);
     if let Some(png) = &picture_out {
         let set = pbdecode::schema::SchemaSet::builtin();
         if tx != "onnx.TensorProto" || ty != "onnx.TensorProto" {
@@ -349,7 +347,10 @@ fn pair(
             }
         }
     }
-    if args.json {
+    // Each finding is written as it is made (a sequence of a million
+    // tensors is never held as a million reports): JSON says whether the
+    // pair passed after its entries, text in its closing result line.
+    let tally = if args.json {
         write!(out, "{{")?;
         sides_json(out, xp, yp)?;
         write!(out, ", \"type\": ")?;
@@ -358,26 +359,17 @@ fn pair(
             write!(out, ", \"actual_type\": ")?;
             string(out, &ty)?;
         }
-        write!(out, ", \"passed\": {passed}, \"entries\": [")?;
-        for (k, e) in entries.iter().enumerate() {
-            if k > 0 {
+        write!(out, ", \"entries\": [")?;
+        let mut first = true;
+        let tally = diff::compare_messages_each(mx, my, dirs, opts, &mut |e| {
+            if !std::mem::take(&mut first) {
                 write!(out, ", ")?;
             }
-            write!(out, "{{\"path\": ")?;
-            string(out, &e.path)?;
-            match &e.finding {
-                Finding::Tensor(t) => {
-                    write!(out, ", \"tensor\": ")?;
-                    diff::write_tensor_json(out, t)?;
-                }
-                Finding::Structure(s) => {
-                    write!(out, ", \"structure\": ")?;
-                    string(out, s)?;
-                }
-            }
-            write!(out, "}}")?;
-        }
-        writeln!(out, "]}}")?;
+            entry_json(out, &e)
+        })?;
+        write!(out, "], \"passed\": {}}}", tally.differing == 0)?;
+        writeln!(out)?;
+        tally
     } else {
         let mut out = TextLines::new(out);
         header(&mut out)?;
@@ -385,35 +377,74 @@ fn pair(
             out.line(format_args!("expected: {} ({tx})", shown(xp)))?;
             out.line(format_args!("actual:   {} ({ty})", shown(yp)))?;
         }
-        let nested = entries.len() > 1 || entries.iter().any(|e| !e.path.is_empty());
-        for e in &entries {
-            let indent = if nested {
-                out.line(format_args!(
-                    "{}:",
-                    if e.path.is_empty() { "(root)" } else { &e.path }
-                ))?;
-                "  "
-            } else {
-                ""
-            };
-            match &e.finding {
-                Finding::Tensor(t) => diff::write_tensor_text(&mut out, t, indent)?,
-                Finding::Structure(s) => out.line(format_args!("{indent}{s}"))?,
+        // A lone finding at the root is written bare; anything more, each
+        // under its path. The first finding waits for the second to know.
+        let mut nested = false;
+        let mut held: Option<Entry> = None;
+        let tally = diff::compare_messages_each(mx, my, dirs, opts, &mut |e| {
+            if !nested && held.is_none() && e.path.is_empty() {
+                held = Some(e);
+                return Ok(());
             }
+            nested = true;
+            if let Some(first) = held.take() {
+                entry_text(&mut out, &first, true)?;
+            }
+            entry_text(&mut out, &e, true)
+        })?;
+        if let Some(only) = held {
+            entry_text(&mut out, &only, false)?;
         }
-        if nested || entries.is_empty() {
-            let bad = entries.iter().filter(|e| !e.passes()).count();
+        if nested || tally.entries == 0 {
             out.line(format_args!(
                 "result: {}",
-                if passed {
-                    format!("all {} values within tolerance", entries.len())
+                if tally.differing == 0 {
+                    format!("all {} values within tolerance", tally.entries)
                 } else {
-                    format!("{bad} of {} values differ", entries.len())
+                    format!("{} of {} values differ", tally.differing, tally.entries)
                 }
             ))?;
         }
+        tally
+    };
+    Ok(if tally.differing == 0 {
+        Pair::Passed
+    } else {
+        Pair::Failed
+    })
+}
+
+fn entry_json(out: &mut dyn Write, e: &Entry) -> io::Result<()> {
+    write!(out, "{{\"path\": ")?;
+    string(out, &e.path)?;
+    match &e.finding {
+        Finding::Tensor(t) => {
+            write!(out, ", \"tensor\": ")?;
+            diff::write_tensor_json(out, t)?;
+        }
+        Finding::Structure(s) => {
+            write!(out, ", \"structure\": ")?;
+            string(out, s)?;
+        }
     }
-    Ok(if passed { Pair::Passed } else { Pair::Failed })
+    write!(out, "}}")
+}
+
+/// One finding as text; `nested`: under a line naming its path.
+fn entry_text(out: &mut TextLines<'_>, e: &Entry, nested: bool) -> io::Result<()> {
+    let indent = if nested {
+        out.line(format_args!(
+            "{}:",
+            if e.path.is_empty() { "(root)" } else { &e.path }
+        ))?;
+        "  "
+    } else {
+        ""
+    };
+    match &e.finding {
+        Finding::Tensor(t) => diff::write_tensor_text(out, t, indent),
+        Finding::Structure(s) => out.line(format_args!("{indent}{s}")),
+    }
 }
 
 /// Where `--picture` goes: a path checked by the one writer of files
