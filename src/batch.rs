@@ -344,6 +344,263 @@ where
     })
 }
 
+/// What the files not yet at their turn may hold of their output, in all,
+/// while the file whose turn it is streams to the output: results wait
+/// in the window by bytes, not by lines, so one large file never sits
+/// whole in memory and a slow reader never makes many of them wait.
+pub const WINDOW_BYTES: usize = 4 << 20;
+
+/// Output moves from a worker to the writing thread in pieces of this size.
+const CHUNK_BYTES: usize = 64 << 10;
+
+/// The turn's file may run this many chunks ahead of the writing thread.
+const TURN_CHUNKS: usize = 4;
+
+/// What [`parallel_streams`] measured.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StreamStats {
+    /// The most bytes of output held at once, waiting to be written.
+    pub peak_held_bytes: usize,
+}
+
+/// One item's output waiting to be written, and its result once done.
+struct Pending<T> {
+    chunks: std::collections::VecDeque<Vec<u8>>,
+    result: Option<T>,
+}
+
+impl<T> Default for Pending<T> {
+    fn default() -> Self {
+        Pending {
+            chunks: Default::default(),
+            result: None,
+        }
+    }
+}
+
+struct Window<T> {
+    items: BTreeMap<usize, Pending<T>>,
+    /// The item whose output is being written.
+    turn: usize,
+    held: usize,
+    peak_held: usize,
+    stop: bool,
+}
+
+struct Shared<T> {
+    window: Mutex<Window<T>>,
+    changed: Condvar,
+    budget: usize,
+}
+
+impl<T> Shared<T> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Window<T>> {
+        self.window.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait<'g>(
+        &self,
+        g: std::sync::MutexGuard<'g, Window<T>>,
+    ) -> std::sync::MutexGuard<'g, Window<T>> {
+        self.changed.wait(g).unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The writer an item's work writes to: gathers a chunk, then queues it
+/// for the writing thread, waiting while its item is not at its turn and
+/// the window's bytes are spent (or, at its turn, while the writing thread
+/// is behind).
+struct ItemWriter<'s, T> {
+    shared: &'s Shared<T>,
+    index: usize,
+    buf: Vec<u8>,
+}
+
+impl<T> ItemWriter<'_, T> {
+    fn publish(&mut self) -> io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let chunk = std::mem::take(&mut self.buf);
+        let shared = self.shared;
+        let mut g = shared.lock();
+        loop {
+            if g.stop {
+                return Err(io::Error::other("the output was closed"));
+            }
+            let queued = g.items.get(&self.index).map_or(0, |p| p.chunks.len());
+            let room = if g.turn == self.index {
+                queued < TURN_CHUNKS
+            } else {
+                g.held < shared.budget
+            };
+            if room {
+                break;
+            }
+            g = shared.wait(g);
+        }
+        g.held = g.held.saturating_add(chunk.len());
+        g.peak_held = g.peak_held.max(g.held);
+        g.items
+            .entry(self.index)
+            .or_default()
+            .chunks
+            .push_back(chunk);
+        shared.changed.notify_all();
+        Ok(())
+    }
+}
+
+impl<T> Write for ItemWriter<'_, T> {
+    fn write(&mut self, data: &[u8]) -> io::Result<usize> {
+        // A long write (a run of formatted values) is cut into chunks, so
+        // no chunk exceeds CHUNK_BYTES.
+        let mut rest = data;
+        while !rest.is_empty() {
+            if self.buf.capacity() == 0 {
+                self.buf.reserve_exact(CHUNK_BYTES);
+            }
+            let room = CHUNK_BYTES.saturating_sub(self.buf.len()).max(1);
+            let (now, later) = rest.split_at(room.min(rest.len()));
+            self.buf.extend_from_slice(now);
+            rest = later;
+            if self.buf.len() >= CHUNK_BYTES {
+                self.publish()?;
+            }
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Runs `work` on items 0..n on `threads` threads, each writing its output
+/// to the writer it is given, and writes every item's output to `out` in
+/// item order, on the calling thread, handing each result to `sink` after
+/// its output. The item whose turn it is streams straight through; the
+/// others, at most `window` items ahead, hold at most about
+/// [`WINDOW_BYTES`] (`budget`) of output in all, then wait. An error from
+/// `out` or `sink` stops the run (the workers' writers then fail).
+pub fn parallel_streams<T, W, S>(
+    n: usize,
+    threads: usize,
+    window: usize,
+    budget: usize,
+    out: &mut dyn Write,
+    work: W,
+    mut sink: S,
+) -> io::Result<StreamStats>
+where
+    T: Send,
+    W: Fn(usize, &mut dyn Write) -> T + Sync,
+    S: FnMut(usize, T) -> io::Result<()>,
+{
+    let window = window.max(1);
+    let next = AtomicUsize::new(0);
+    let shared = Shared {
+        window: Mutex::new(Window {
+            items: BTreeMap::new(),
+            turn: 0,
+            held: 0,
+            peak_held: 0,
+            stop: false,
+        }),
+        changed: Condvar::new(),
+        budget,
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        break;
+                    }
+                    {
+                        let mut g = shared.lock();
+                        while !g.stop
+                            && i != g.turn
+                            && (i >= g.turn.saturating_add(window) || g.held >= shared.budget)
+                        {
+                            g = shared.wait(g);
+                        }
+                        if g.stop {
+                            break;
+                        }
+                    }
+                    let mut w = ItemWriter {
+                        shared: &shared,
+                        index: i,
+                        buf: Vec::new(),
+                    };
+                    let r = work(i, &mut w);
+                    let published = w.publish();
+                    let mut g = shared.lock();
+                    if published.is_err() {
+                        g.stop = true;
+                    }
+                    g.items.entry(i).or_default().result = Some(r);
+                    shared.changed.notify_all();
+                }
+            });
+        }
+        let result = write_in_order(n, &shared, out, &mut sink);
+        let mut g = shared.lock();
+        if result.is_err() {
+            g.stop = true;
+        }
+        shared.changed.notify_all();
+        let stats = StreamStats {
+            peak_held_bytes: g.peak_held,
+        };
+        drop(g);
+        result.map(|()| stats)
+    })
+}
+
+/// The writing side of [`parallel_streams`]: each item's chunks as they
+/// come, then its result.
+fn write_in_order<T>(
+    n: usize,
+    shared: &Shared<T>,
+    out: &mut dyn Write,
+    sink: &mut dyn FnMut(usize, T) -> io::Result<()>,
+) -> io::Result<()> {
+    for i in 0..n {
+        loop {
+            let mut g = shared.lock();
+            let (chunk, result) = loop {
+                match g.items.get_mut(&i) {
+                    Some(p) if !p.chunks.is_empty() => break (p.chunks.pop_front(), None),
+                    Some(p) if p.result.is_some() => break (None, p.result.take()),
+                    _ => g = shared.wait(g),
+                }
+            };
+            if let Some(chunk) = chunk {
+                drop(g);
+                let written = out.write_all(&chunk);
+                let mut g = shared.lock();
+                g.held = g.held.saturating_sub(chunk.len());
+                shared.changed.notify_all();
+                drop(g);
+                written?;
+                continue;
+            }
+            g.items.remove(&i);
+            g.turn = i.saturating_add(1);
+            shared.changed.notify_all();
+            drop(g);
+            if let Some(r) = result {
+                sink(i, r)?;
+            }
+            break;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,5 +650,72 @@ mod tests {
         );
         assert!(r.is_err());
         assert_eq!(count, 11);
+    }
+
+    /// Item i's output: i KiB-sized writes of its own byte pattern, and
+    /// some items far larger than the window.
+    fn item_output(i: usize) -> Vec<Vec<u8>> {
+        let writes = if i.is_multiple_of(3) { 1024 } else { i % 5 };
+        (0..writes).map(|k| vec![(i * 7 + k) as u8; 1024]).collect()
+    }
+
+    #[test]
+    fn streams_keep_order_and_hold_a_bounded_window() {
+        let n = 24;
+        let budget = 256 << 10;
+        let mut out = Vec::new();
+        let mut results = Vec::new();
+        let stats = parallel_streams(
+            n,
+            4,
+            64,
+            budget,
+            &mut out,
+            |i, w| {
+                for chunk in item_output(i) {
+                    w.write_all(&chunk)?;
+                }
+                Ok::<usize, io::Error>(i)
+            },
+            |i, r| {
+                results.push((i, r?));
+                Ok(())
+            },
+        );
+        let stats = stats.unwrap_or_else(|e| panic!("{e}"));
+        let expected: Vec<u8> = (0..n).flat_map(item_output).flatten().collect();
+        assert!(out == expected, "output out of order");
+        assert_eq!(results, (0..n).map(|i| (i, i)).collect::<Vec<_>>());
+        // Eight items write 1 MiB each: only the window and the turn's
+        // few chunks were ever held.
+        let bound = budget + (TURN_CHUNKS + 1) * CHUNK_BYTES;
+        assert!(
+            stats.peak_held_bytes <= bound,
+            "{} bytes held, bound {bound}",
+            stats.peak_held_bytes
+        );
+    }
+
+    #[test]
+    fn stream_write_error_stops() {
+        struct Closed;
+        impl Write for Closed {
+            fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+                Err(io::Error::other("closed"))
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let r = parallel_streams(
+            1000,
+            3,
+            8,
+            1 << 10,
+            &mut Closed,
+            |i, w| w.write_all(&vec![1; CHUNK_BYTES * (i % 3)]),
+            |_, _| Ok(()),
+        );
+        assert!(r.is_err());
     }
 }

@@ -104,21 +104,17 @@ pub fn run_files(
         }
     };
     if args.jsonl || args.json {
-        batch::parallel_ordered(
+        batch::parallel_streams(
             files.len(),
             threads,
             threads * 16,
-            |i| {
-                let mut buf = Vec::new();
-                let path = files.get(i);
-                let outcome = match path {
-                    Some(p) => batch::json_line(&mut buf, p, &opts),
-                    None => Ok(Outcome::default()),
-                };
-                (buf, outcome)
+            batch::WINDOW_BYTES,
+            &mut out,
+            |i, w| match files.get(i) {
+                Some(p) => batch::json_line(w, p, &opts),
+                None => Ok(Outcome::default()),
             },
-            |i, (buf, outcome)| {
-                out.write_all(&buf)?;
+            |i, outcome| {
                 outcomes.push(outcome?);
                 draw(i);
                 Ok(())

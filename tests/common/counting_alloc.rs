@@ -1,11 +1,13 @@
 //! A global allocator that counts the live heap bytes of each thread and
 //! their peak (per thread, so tests running in parallel do not disturb each
-//! other). A test file that measures memory includes this module with
+//! other), and of the whole process (for work spread over threads, in a
+//! test binary that runs nothing else at the time). A test file that measures memory includes this module with
 //! `#[path = "common/counting_alloc.rs"] mod counting_alloc;` and installs
 //! it with `#[global_allocator] static ALLOC: Counting = Counting;`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicIsize, Ordering};
 
 pub struct Counting;
 
@@ -14,7 +16,12 @@ thread_local! {
     static PEAK: Cell<isize> = const { Cell::new(0) };
 }
 
+static PROCESS_LIVE: AtomicIsize = AtomicIsize::new(0);
+static PROCESS_PEAK: AtomicIsize = AtomicIsize::new(0);
+
 fn note(delta: isize) {
+    let now = PROCESS_LIVE.fetch_add(delta, Ordering::Relaxed) + delta;
+    PROCESS_PEAK.fetch_max(now, Ordering::Relaxed);
     // try_with: a thread being torn down has no counters left.
     let _ = LIVE.try_with(|live| {
         let now = live.get() + delta;
@@ -57,10 +64,22 @@ unsafe impl GlobalAlloc for Counting {
 
 /// Peak heap bytes of this thread while `f` runs, above what was live when
 /// it started, with what `f` returned.
+#[allow(dead_code)] // used by the tests that run on one thread
 pub fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
     let base = LIVE.with(Cell::get);
     PEAK.with(|p| p.set(base));
     let out = f();
     let peak = PEAK.with(Cell::get);
+    (out, usize::try_from(peak - base).unwrap_or(0))
+}
+
+/// Peak heap bytes of the whole process while `f` runs, above what was
+/// live when it started, with what `f` returned.
+#[allow(dead_code)] // used by the tests that spread work over threads
+pub fn process_peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = PROCESS_LIVE.load(Ordering::Relaxed);
+    PROCESS_PEAK.store(base, Ordering::Relaxed);
+    let out = f();
+    let peak = PROCESS_PEAK.load(Ordering::Relaxed);
     (out, usize::try_from(peak - base).unwrap_or(0))
 }
