@@ -165,16 +165,38 @@ impl MessageDef {
 pub struct EnumDef {
     pub full_name: String,
     pub values: Vec<(String, i32)>,
+    /// (number, index in `values`), sorted by number, aliases in
+    /// declaration order: a value's name is found by a binary search, not
+    /// a scan of every value for each value shown.
+    by_number: Vec<(i32, usize)>,
 }
 
 impl EnumDef {
-    /// The name of a value, or None for a number the enum does not name (open
-    /// enums: the caller prints the number).
-    pub fn name_of(&self, number: i64) -> Option<&str> {
-        self.values
+    pub fn new(full_name: String, values: Vec<(String, i32)>) -> EnumDef {
+        let mut by_number: Vec<(i32, usize)> = values
             .iter()
-            .find(|(_, v)| i64::from(*v) == number)
-            .map(|(n, _)| n.as_str())
+            .enumerate()
+            .map(|(k, (_, v))| (*v, k))
+            .collect();
+        by_number.sort_unstable();
+        EnumDef {
+            full_name,
+            values,
+            by_number,
+        }
+    }
+
+    /// The name of a value (the first declared, for aliases), or None for a
+    /// number the enum does not name (open enums: the caller prints the
+    /// number).
+    pub fn name_of(&self, number: i64) -> Option<&str> {
+        let number = i32::try_from(number).ok()?;
+        let at = self.by_number.partition_point(|&(v, _)| v < number);
+        let &(v, k) = self.by_number.get(at)?;
+        if v != number {
+            return None;
+        }
+        self.values.get(k).map(|(n, _)| n.as_str())
     }
 }
 
@@ -1589,10 +1611,7 @@ fn resolve_in(files: &[(String, FileAst)], scopes: &mut Scopes) -> Result<Schema
         if let Some(n) = scopes.nodes.get_mut(*node) {
             n.enumeration = Some(set.enums.len());
         }
-        set.enums.push(EnumDef {
-            full_name: full.clone(),
-            values: e.values.clone(),
-        });
+        set.enums.push(EnumDef::new(full.clone(), e.values.clone()));
     }
     // Messages first get their ids, including synthesized map entries, so
     // that fields can refer to any of them.
@@ -1858,5 +1877,23 @@ mod tests {
         assert_eq!(ty("outer"), id("a.b.X"));
         assert_eq!(ty("abs"), id("a.b.X"));
         assert_eq!(ty("entry"), id("a.b.M.MEntry"));
+    }
+
+    #[test]
+    fn enum_names_by_number() {
+        let e = EnumDef::new(
+            "E".into(),
+            vec![
+                ("B".into(), 2),
+                ("A".into(), 1),
+                ("ALIAS_B".into(), 2),
+                ("NEG".into(), -3),
+            ],
+        );
+        assert_eq!(e.name_of(2), Some("B"));
+        assert_eq!(e.name_of(1), Some("A"));
+        assert_eq!(e.name_of(-3), Some("NEG"));
+        assert_eq!(e.name_of(0), None);
+        assert_eq!(e.name_of(i64::from(i32::MAX) + 2), None);
     }
 }
