@@ -329,11 +329,6 @@ fn elements<'x>(lv: &'x mut LoadedValues<'_>) -> Box<dyn Iterator<Item = Element
         LoadedValues::External(bytes, elem, n) => {
             Box::new(Elements::new(*elem, Source::Raw(bytes.bytes()), *n))
         }
-        LoadedValues::Zeros(elem, n) => Box::new(Elements::new(
-            *elem,
-            Source::Typed(Box::new(std::iter::repeat(0u64))),
-            *n,
-        )),
         LoadedValues::Unavailable(_) | LoadedValues::Nothing => Box::new(std::iter::empty()),
     }
 }
@@ -428,13 +423,30 @@ pub fn compare_views(
             visit(&mut d, arith, opts.show, index as u64, e, a);
         }
     } else {
-        let mut ie = elements(&mut le);
-        let mut ia = elements(&mut la);
-        let mut index = 0u64;
-        while let (Some(e), Some(a)) = (ie.next(), ia.next()) {
-            visit(&mut d, arith, opts.show, index, e, a);
-            index += 1;
-        }
+        // Runs of equal elements on both sides (a stored element is a run
+        // of 1, values implied by padding one run): each overlap of two
+        // runs is one comparison counted as many times.
+        let _ = le.with_elements(|ie| {
+            la.with_elements(|ia| {
+                let (mut re, mut ra) = (ie.next_run(), ia.next_run());
+                let mut index = 0u64;
+                while let (Some((e, ke)), Some((a, ka))) = (re, ra) {
+                    let k = ke.min(ka);
+                    visit_run(&mut d, arith, opts.show, index, e, a, k);
+                    index = index.saturating_add(k);
+                    re = if ke > k {
+                        Some((e, ke - k))
+                    } else {
+                        ie.next_run()
+                    };
+                    ra = if ka > k {
+                        Some((a, ka - k))
+                    } else {
+                        ia.next_run()
+                    };
+                }
+            })
+        });
     }
     d.verdict = if d.mismatches > 0 {
         Verdict::Out
@@ -456,8 +468,23 @@ fn visit(
     e: Element<'_>,
     a: Element<'_>,
 ) {
+    visit_run(d, arith, show, index, e, a, 1);
+}
+
+/// Compares one pair of elements standing for `count` pairs (from `index`
+/// on) and updates the report as that many comparisons would.
+#[inline]
+fn visit_run(
+    d: &mut TensorDiff,
+    arith: Arith,
+    show: usize,
+    index: u64,
+    e: Element<'_>,
+    a: Element<'_>,
+    count: u64,
+) {
     let (rtol, atol) = (d.rtol, d.atol);
-    d.compared += 1;
+    d.compared = d.compared.saturating_add(count);
     let (pass, equal, diff) = match (e, a) {
         (Element::Str(x), Element::Str(y)) => (x == y, x == y, None),
         (Element::Bool(x), Element::Bool(y)) => (x == y, x == y, None),
@@ -478,15 +505,16 @@ fn visit(
             rtol,
             atol,
             d,
+            count,
         ),
         (Element::C128(er, ei), Element::C128(ar, ai)) => {
-            complex(arith, (er, ei), (ar, ai), rtol, atol, d)
+            complex(arith, (er, ei), (ar, ai), rtol, atol, d, count)
         }
         (e2, a2) => match (float_of(&e2), float_of(&a2)) {
             (Some(y), Some(x)) => {
                 let (pass, special) = float_pass(arith, x, y, rtol, atol);
                 if special && !pass {
-                    d.special_mismatches += 1;
+                    d.special_mismatches = d.special_mismatches.saturating_add(count);
                 }
                 let equal = x == y || (x.is_nan() && y.is_nan());
                 (pass, equal, (!special).then_some((x - y, y)))
@@ -495,7 +523,7 @@ fn visit(
         },
     };
     if equal {
-        d.equal += 1;
+        d.equal = d.equal.saturating_add(count);
     }
     if let Some((delta, y)) = diff {
         let abs = delta.abs();
@@ -530,18 +558,21 @@ fn visit(
                     .unwrap_or(HISTOGRAM_EDGES.len())
             };
             if let Some(c) = h.get_mut(bin) {
-                *c += 1;
+                *c = c.saturating_add(count);
             }
         }
     }
     if !pass {
-        d.mismatches += 1;
-        if d.first.len() < show {
+        d.mismatches = d.mismatches.saturating_add(count);
+        // The first mismatches of a run are its first indices.
+        let mut at = index;
+        while d.first.len() < show && at < index.saturating_add(count) {
             d.first.push(Mismatch {
-                index,
+                index: at,
                 expected: Val::of(&e),
                 actual: Val::of(&a),
             });
+            at += 1;
         }
     }
 }
@@ -563,12 +594,13 @@ fn complex(
     rtol: f64,
     atol: f64,
     d: &mut TensorDiff,
+    count: u64,
 ) -> (bool, bool, Option<(f64, f64)>) {
     let (p1, s1) = float_pass(arith, a.0, e.0, rtol, atol);
     let (p2, s2) = float_pass(arith, a.1, e.1, rtol, atol);
     let pass = p1 && p2;
     if (s1 && !p1) || (s2 && !p2) {
-        d.special_mismatches += 1;
+        d.special_mismatches = d.special_mismatches.saturating_add(count);
     }
     let same = |x: f64, y: f64| x == y || (x.is_nan() && y.is_nan());
     let equal = same(a.0, e.0) && same(a.1, e.1);

@@ -11,7 +11,7 @@
 
 use crate::formats::NamedTensor;
 use crate::input::InputBytes;
-use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_element, load_values};
+use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_run, load_values};
 use half::f16;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -141,6 +141,23 @@ fn loaded<'v>(view: &TensorView<'v, 'v>, dir: Option<&Path>) -> Result<LoadedVal
         LoadedValues::Unavailable(why) => Err(NpyError::Unavailable(why)),
         l => Ok(l),
     }
+}
+
+/// Writes `bytes` `count` times, through a buffer of copies.
+fn write_repeated(w: &mut dyn Write, bytes: &[u8], count: u64) -> io::Result<()> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    let per_block = ((64 << 10) / bytes.len()).max(1) as u64;
+    let block: Vec<u8> = bytes.repeat(per_block.min(count) as usize);
+    let mut left = count;
+    while left > 0 {
+        let k = left.min(per_block);
+        let len = (k as usize).saturating_mul(bytes.len());
+        w.write_all(block.get(..len).unwrap_or(&block))?;
+        left -= k;
+    }
+    Ok(())
 }
 
 /// Writes one element in the layout of `descr` (`width` chars for strings).
@@ -336,7 +353,7 @@ pub fn write_npy_converted<W: Write>(
     let mut width = 0u64;
     if elem == Elem::Str {
         let mut l = loaded(view, dir)?;
-        let _ = for_each_element(&mut l, |e| -> Result<(), ()> {
+        let _ = for_each_run(&mut l, |e, _| -> Result<(), ()> {
             if let Element::Str(s) = e {
                 width = width.max(String::from_utf8_lossy(s).chars().count() as u64);
             }
@@ -363,9 +380,17 @@ pub fn write_npy_converted<W: Write>(
     let mut l = loaded(view, dir)?;
     w.write_all(&header(&descr, &shape)?)?;
     let mut written = 0u64;
-    for_each_element(&mut l, |e| -> io::Result<()> {
-        written += 1;
-        element(&mut w, elem, e, width)
+    let mut one = Vec::new();
+    for_each_run(&mut l, |e, count| -> io::Result<()> {
+        written = written.saturating_add(count);
+        if count == 1 {
+            return element(&mut w, elem, e, width);
+        }
+        // A run (values implied by padding): its bytes once, then written
+        // in blocks of copies.
+        one.clear();
+        element(&mut one, elem, e, width)?;
+        write_repeated(&mut w, &one, count)
     })?;
     w.flush()?;
     if written != view.elements {

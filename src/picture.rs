@@ -13,7 +13,7 @@
 //! decoded through [`crate::tensor`], so every numeric type works.
 
 use crate::stats::{Extreme, Stats, scalar};
-use crate::tensor::{Elem, LoadedValues, TensorView, for_each_element, load_values};
+use crate::tensor::{Elem, LoadedValues, TensorView, for_each_run, load_values};
 use std::fmt;
 use std::io::{self, Write};
 use std::path::Path;
@@ -146,6 +146,37 @@ impl Layout {
             ty.saturating_mul(self.height + gap).saturating_add(y),
             c,
         )
+    }
+
+    /// How many pixels of tiles (not gaps, not the empty end of the last
+    /// grid row) the canvas rectangle `xs` x `ys` holds: each holds one
+    /// element of every channel. Arithmetic, whatever the rectangle's size.
+    fn covered(&self, xs: std::ops::Range<u64>, ys: std::ops::Range<u64>) -> u64 {
+        let gap = self.gap();
+        // Pixels below `end` along one axis that lie in the first `limit`
+        // tiles of `size` pixels, each followed by `gap`.
+        let upto = |end: u64, size: u64, limit: u64| -> u64 {
+            let period = size.saturating_add(gap).max(1);
+            let full = end / period;
+            if full >= limit {
+                limit.saturating_mul(size)
+            } else {
+                full.saturating_mul(size)
+                    .saturating_add((end % period).min(size))
+            }
+        };
+        let span = |r: &std::ops::Range<u64>, size: u64, limit: u64| {
+            upto(r.end, size, limit).saturating_sub(upto(r.start, size, limit))
+        };
+        let full_rows = self.rows.saturating_sub(1);
+        let last_row_tiles = self
+            .tiles
+            .saturating_sub(full_rows.saturating_mul(self.columns));
+        let ys_full = span(&ys, self.height, full_rows);
+        let ys_last = span(&ys, self.height, self.rows).saturating_sub(ys_full);
+        ys_full
+            .saturating_mul(span(&xs, self.width, self.columns))
+            .saturating_add(ys_last.saturating_mul(span(&xs, self.width, last_row_tiles)))
     }
 
     /// What the layout is, for people: "RGB 5 x 4", "grey 28 x 28, 16 tiles".
@@ -399,13 +430,9 @@ pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture,
     };
     let scale = Scale::new(view.elem, &stats);
     let grey_as_rgb = layout.channels == 1 && colour == Colour::Rgb;
-    let mut loaded = load_values(view, dir);
-    let mut index = 0u64;
-    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
-        let (x, y, c) = layout.place(index);
-        index += 1;
+    let mut place_pixel = |i: u64, level: Option<u8>| {
+        let (x, y, c) = layout.place(i);
         let pixel = y.saturating_mul(cw).saturating_add(x);
-        let level = scalar(&e).and_then(|v| scale.level(v));
         match level {
             None => {
                 if let Some(m) = usize::try_from(pixel)
@@ -428,6 +455,18 @@ pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture,
                 }
             }
         }
+    };
+    let mut loaded = load_values(view, dir);
+    let mut index = 0u64;
+    // A run of equal values is scaled once; placing its pixels is the
+    // picture's own size, bounded by MAX_PICTURE_BYTES above.
+    let _ = for_each_run(&mut loaded, |e, count| -> Result<(), ()> {
+        let level = scalar(&e).and_then(|v| scale.level(v));
+        let end = index.saturating_add(count);
+        for i in index..end {
+            place_pixel(i, level);
+        }
+        index = end;
         Ok(())
     });
     let mut nan_pixels = 0u64;
@@ -520,9 +559,27 @@ struct Cell {
     sum: [u64; 4],
     samples: [u64; 4],
     nans: u64,
+    /// Elements counted per channel (NaN included).
+    seen: [u64; 4],
 }
 
 impl Cell {
+    /// Counts `k` elements of channel `c` at `level` (None: NaN).
+    fn add(&mut self, c: usize, level: Option<u8>, k: u64) {
+        if let Some(s) = self.seen.get_mut(c) {
+            *s = s.saturating_add(k);
+        }
+        match level {
+            None => self.nans = self.nans.saturating_add(k),
+            Some(l) => {
+                if let (Some(s), Some(n)) = (self.sum.get_mut(c), self.samples.get_mut(c)) {
+                    *s = s.saturating_add(u64::from(l).saturating_mul(k));
+                    *n = n.saturating_add(k);
+                }
+            }
+        }
+    }
+
     /// The cell's colour; None when it covers only gaps.
     fn colour(&self, channels: u64) -> Option<[u8; 3]> {
         let avg = |k: usize| -> Option<u8> {
@@ -567,25 +624,38 @@ pub fn write_preview(
     // At most 32 x 64 cells.
     let mut cells = vec![Cell::default(); (pw * ph) as usize];
     let scale = Scale::new(view.elem, stats);
+    let total = view.elements;
     let mut loaded = load_values(view, dir);
     let mut index = 0u64;
-    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
-        let (x, y, c) = layout.place(index);
-        index += 1;
-        let at = (y / factor).saturating_mul(pw).saturating_add(x / factor);
-        let Some(cell) = usize::try_from(at).ok().and_then(|i| cells.get_mut(i)) else {
-            return Ok(());
-        };
-        match scalar(&e).and_then(|v| scale.level(v)) {
-            None => cell.nans += 1,
-            Some(l) => {
-                let k = c as usize;
-                if let (Some(s), Some(n)) = (cell.sum.get_mut(k), cell.samples.get_mut(k)) {
-                    *s += u64::from(l);
-                    *n += 1;
+    let _ = for_each_run(&mut loaded, |e, count| -> Result<(), ()> {
+        let level = scalar(&e).and_then(|v| scale.level(v));
+        let end = index.saturating_add(count);
+        if count > 1 && end == total {
+            // The implied tail: every element not yet seen, cell by cell
+            // (the cells a cell's pixels hold minus those already counted),
+            // in O(cells) whatever its length.
+            for (at, cell) in cells.iter_mut().enumerate() {
+                let (cx, cy) = (at as u64 % pw, at as u64 / pw);
+                let span = |c: u64, end: u64| {
+                    c.saturating_mul(factor)..(c + 1).saturating_mul(factor).min(end)
+                };
+                let (xs, ys) = (span(cx, cw), span(cy, ch));
+                let held = layout.covered(xs, ys);
+                for k in 0..(layout.channels as usize).min(4) {
+                    let rest = held.saturating_sub(cell.seen.get(k).copied().unwrap_or(0));
+                    cell.add(k, level, rest);
+                }
+            }
+        } else {
+            for i in index..end {
+                let (x, y, c) = layout.place(i);
+                let at = (y / factor).saturating_mul(pw).saturating_add(x / factor);
+                if let Some(cell) = usize::try_from(at).ok().and_then(|i| cells.get_mut(i)) {
+                    cell.add(c as usize, level, 1);
                 }
             }
         }
+        index = end;
         Ok(())
     });
     let scale_note = if factor > 1 {

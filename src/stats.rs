@@ -15,7 +15,7 @@ pub mod kernel;
 
 use crate::progress::Progress;
 use crate::tensor::{
-    Elem, Element, LoadedValues, TensorData, TensorView, for_each_element, load_values,
+    Elem, Element, LoadedValues, TensorData, TensorView, for_each_run, load_values,
 };
 use std::path::Path;
 
@@ -161,27 +161,19 @@ pub fn compute_with(
         (LoadedValues::External(bytes, ..), _) if kernel::raw_fast(elem, false) => {
             raw_pass(elem, bytes.bytes(), n, threads, progress)
         }
-        (LoadedValues::Zeros(..), _) => kernel::Part::repeated(&crate::tensor::zero_of(elem), n),
         _ => {
             // Stored elements one by one; the implied rest (padding) at once.
-            let stored = view.stored_elements().min(n);
             let mut g = kernel::Gather::new();
-            let mut last = None;
-            let mut seen = 0u64;
-            let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
-                if seen >= stored {
-                    last = Some(kernel::Part::repeated(&e, n - seen));
-                    return Err(());
+            let mut rest = kernel::Part::default();
+            let _ = for_each_run(&mut loaded, |e, count| -> Result<(), ()> {
+                if count == 1 {
+                    g.push(&e);
+                } else {
+                    rest = rest.merge(kernel::Part::repeated(&e, count));
                 }
-                g.push(&e);
-                seen += 1;
                 Ok(())
             });
-            let mut part = g.finish();
-            if let Some(rest) = last {
-                part = part.merge(rest);
-            }
-            part
+            g.finish().merge(rest)
         }
     };
     let mut stats = Stats::from_part(part);
@@ -279,6 +271,11 @@ impl Histogram {
     }
 
     pub fn push(&mut self, e: &Element<'_>) {
+        self.push_run(e, 1);
+    }
+
+    /// Adds `count` copies of one element (a run of implied values) at once.
+    pub fn push_run(&mut self, e: &Element<'_>, count: u64) {
         let Some(v) = scalar(e) else { return };
         if !v.is_finite() {
             return;
@@ -295,7 +292,7 @@ impl Histogram {
         };
         // The maximum falls in the last bin.
         if let Some(c) = self.counts.get_mut(i.min(bins.saturating_sub(1))) {
-            *c = c.saturating_add(1);
+            *c = c.saturating_add(count);
         }
     }
 
@@ -435,8 +432,8 @@ pub fn histogram(
             }
         }
     }
-    let _ = for_each_element(&mut loaded, |e| -> Result<(), ()> {
-        h.push(&e);
+    let _ = for_each_run(&mut loaded, |e, count| -> Result<(), ()> {
+        h.push_run(&e, count);
         Ok(())
     });
     Some(h)

@@ -285,6 +285,11 @@ pub enum Source<'a> {
 
 /// Streams the elements of a tensor from its source, never more than
 /// `total` of them.
+///
+/// Elements from `implied_from` on are implied by TensorFlow's padding
+/// rule: each is `fill` (the last stored element, or zero). They are never
+/// produced one by one unless asked: [`Elements::next_run`] yields them as
+/// one run, and [`Elements::advance`] and `nth` skip into them in O(1).
 pub struct Elements<'a> {
     elem: Elem,
     /// Sub-byte types stored one per byte (TensorFlow's int4 and float4).
@@ -295,6 +300,11 @@ pub struct Elements<'a> {
     /// Elements left over from the last typed value (sub-byte types).
     pending: u64,
     pending_left: u64,
+    /// The index of the first implied element (`total` when none is).
+    implied_from: u64,
+    /// The value of every implied element: kept up to date with each
+    /// stored element decoded while a padded tail follows.
+    fill: Option<Element<'a>>,
 }
 
 impl<'a> Elements<'a> {
@@ -307,7 +317,38 @@ impl<'a> Elements<'a> {
             total,
             pending: 0,
             pending_left: 0,
+            implied_from: total,
+            fill: None,
         }
+    }
+
+    /// Elements from `stored` on repeat the last stored one (TensorFlow's
+    /// padding rule); the source holds only the stored values.
+    pub fn padded(mut self, stored: u64) -> Self {
+        self.implied_from = stored.min(self.total);
+        self
+    }
+
+    /// The value of implied elements until a stored one replaces it (zero
+    /// for a tensor without values, "" for strings).
+    pub fn filled_with(mut self, value: Element<'a>) -> Self {
+        self.fill = Some(value);
+        self
+    }
+
+    /// The next run of equal elements, with its length: a stored element
+    /// is a run of 1, the implied tail one run of all its elements. Every
+    /// pass that summarises values (statistics, histogram, pictures,
+    /// comparison) reads elements this way, so its work is bounded by the
+    /// stored values whatever the shape claims.
+    pub fn next_run(&mut self) -> Option<(Element<'a>, u64)> {
+        if self.index >= self.implied_from && self.index < self.total {
+            let value = self.fill?;
+            let count = self.total - self.index;
+            self.index = self.total;
+            return Some((value, count));
+        }
+        self.next().map(|e| (e, 1))
     }
 
     /// Reads sub-byte elements from whole bytes, one per byte.
@@ -331,8 +372,25 @@ impl<'a> Elements<'a> {
     }
 
     /// Skips `k` elements without decoding them: at once in raw bytes and
-    /// in padding, value by value in typed fields (bounded by the input).
+    /// in the implied tail, value by value in typed fields (bounded by the
+    /// input).
     pub fn advance(&mut self, k: u64) {
+        let target = self.index.saturating_add(k).min(self.total);
+        if target >= self.implied_from && self.index < self.implied_from {
+            // To the tail: decode the last stored element (its value is
+            // the tail's), then jump.
+            self.skip_stored(self.implied_from - 1 - self.index);
+            let _ = self.next();
+        }
+        if self.index >= self.implied_from {
+            self.index = target.max(self.index);
+        } else {
+            self.skip_stored(target - self.index);
+        }
+    }
+
+    /// Skips `k` stored elements (none of them implied).
+    fn skip_stored(&mut self, k: u64) {
         let k = k.min(self.total.saturating_sub(self.index));
         if k == 0 {
             return;
@@ -411,17 +469,11 @@ impl<'a> Elements<'a> {
 impl<'a> Iterator for Elements<'a> {
     type Item = Element<'a>;
 
-    /// Raw storage seeks straight to element `n` (a page of values deep in a
-    /// huge tensor costs no pass over the ones before it); other sources
-    /// step through.
+    /// Raw storage and the implied tail seek straight to element `n` (a
+    /// page of values deep in a huge tensor costs no pass over the ones
+    /// before it); typed fields skip value by value.
     fn nth(&mut self, n: usize) -> Option<Element<'a>> {
-        if matches!(self.source, Source::Raw(_)) {
-            self.index = self.index.saturating_add(n as u64).min(self.total);
-            return self.next();
-        }
-        for _ in 0..n {
-            self.next()?;
-        }
+        self.advance(n as u64);
         self.next()
     }
 
@@ -429,7 +481,30 @@ impl<'a> Iterator for Elements<'a> {
         if self.index >= self.total {
             return None;
         }
-        let out = match &mut self.source {
+        if self.index >= self.implied_from {
+            let value = self.fill?;
+            self.index += 1;
+            return Some(value);
+        }
+        let Some(out) = self.next_stored() else {
+            // Fewer stored values than counted: the tail starts here.
+            let value = self.fill.filter(|_| self.implied_from < self.total)?;
+            self.implied_from = self.index;
+            self.index += 1;
+            return Some(value);
+        };
+        if self.implied_from < self.total {
+            self.fill = Some(out);
+        }
+        self.index += 1;
+        Some(out)
+    }
+}
+
+impl<'a> Elements<'a> {
+    /// Decodes the stored element at `index` (without moving on).
+    fn next_stored(&mut self) -> Option<Element<'a>> {
+        Some(match &mut self.source {
             Source::Raw(bytes) => {
                 let bytes: &'a [u8] = bytes;
                 if self.elem == Elem::F32 {
@@ -472,9 +547,7 @@ impl<'a> Iterator for Elements<'a> {
                     }
                 }
             },
-        };
-        self.index += 1;
-        Some(out)
+        })
     }
 }
 
@@ -559,15 +632,33 @@ pub enum TensorData<'m, 'a> {
 
 /// A tensor's elements ready to iterate, holding any side file they live in.
 pub enum LoadedValues<'a> {
+    /// Elements in the input (an all-zero tensor is an implied tail of
+    /// zeros from the first element).
     Ready(Elements<'a>, u64),
     External(crate::external::ExternalBytes, Elem, u64),
-    Zeros(Elem, u64),
     Unavailable(String),
     /// The tensor has no elements.
     Nothing,
 }
 
+impl LoadedValues<'_> {
+    /// Runs `f` on the element reader of any loaded values (the one held
+    /// in them, or one over a mapped side file); None when there are no
+    /// values to read.
+    pub fn with_elements<R>(&mut self, f: impl FnOnce(&mut Elements<'_>) -> R) -> Option<R> {
+        match self {
+            LoadedValues::Ready(it, _) => Some(f(it)),
+            LoadedValues::External(bytes, elem, n) => {
+                Some(f(&mut Elements::new(*elem, Source::Raw(bytes.bytes()), *n)))
+            }
+            LoadedValues::Unavailable(_) | LoadedValues::Nothing => None,
+        }
+    }
+}
+
 /// Resolves where a tensor's values are. External files are mapped here.
+/// Values implied by TensorFlow's padding rule are the reader's implied
+/// tail (see [`Elements`]), never an iterator of repeats.
 pub fn load_values<'v>(
     view: &TensorView<'v, 'v>,
     dir: Option<&std::path::Path>,
@@ -581,11 +672,11 @@ pub fn load_values<'v>(
         };
     };
     let n = view.elements;
+    let ready = |it: Elements<'v>| LoadedValues::Ready(it, n);
     match &view.data {
-        TensorData::Raw(bytes) => LoadedValues::Ready(
-            Elements::new(elem, Source::Raw(bytes), n).byte_aligned(view.byte_aligned),
-            n,
-        ),
+        TensorData::Raw(bytes) => {
+            ready(Elements::new(elem, Source::Raw(bytes), n).byte_aligned(view.byte_aligned))
+        }
         TensorData::Typed { fields, wire, pad } => {
             let wire: crate::wire::WireType = *wire;
             let mut available: u64 = fields
@@ -601,183 +692,105 @@ pub fn load_values<'v>(
                 .iter()
                 .flat_map(move |f| crate::decode::RawScalars::new(&f.value, wire))
                 .take(usize::try_from(available).unwrap_or(usize::MAX));
-            let source: Box<dyn Iterator<Item = u64> + 'v> = if *pad {
-                let period = if elem.is_complex() { 2 } else { 1 };
-                Box::new(Padded {
-                    inner: Box::new(raws),
-                    last: [0; 2],
-                    period,
-                    index: 0,
-                    seen: false,
-                    done: false,
-                })
+            let it = Elements::new(elem, Source::Typed(Box::new(raws)), n)
+                .byte_aligned(view.byte_aligned);
+            ready(if *pad {
+                it.padded(view.stored_elements())
             } else {
-                Box::new(raws)
-            };
-            LoadedValues::Ready(
-                Elements::new(elem, Source::Typed(source), n).byte_aligned(view.byte_aligned),
-                n,
-            )
+                it
+            })
         }
         TensorData::Strings { fields, pad } => {
             let strings = fields.iter().filter_map(|f| match f.value {
                 crate::decode::Value::Bytes(b) => Some(b),
                 _ => None,
             });
-            if *pad {
+            let it = Elements::new(elem, Source::Strings(Box::new(strings)), n);
+            ready(if *pad {
                 // TensorFlow: repeat the last string; none at all means "".
-                let last: &[u8] = strings.clone().next_back().unwrap_or(b"");
-                let padded = strings.chain(std::iter::repeat(last));
-                LoadedValues::Ready(Elements::new(elem, Source::Strings(Box::new(padded)), n), n)
+                it.padded(view.stored_elements())
+                    .filled_with(Element::Str(b""))
             } else {
-                LoadedValues::Ready(
-                    Elements::new(elem, Source::Strings(Box::new(strings)), n),
-                    n,
-                )
-            }
+                it
+            })
         }
         TensorData::External(r) => match r.load(dir) {
             Ok(bytes) => LoadedValues::External(bytes, elem, n),
             Err(why) => LoadedValues::Unavailable(why),
         },
         TensorData::PaddedBytes(bytes) => {
-            let last = u64::from(bytes.last().copied().unwrap_or(0));
-            let values = bytes
-                .iter()
-                .map(|&b| u64::from(b))
-                .chain(std::iter::repeat(last));
-            LoadedValues::Ready(
-                Elements::new(elem, Source::Typed(Box::new(values)), n).byte_aligned(true),
-                n,
+            let values = bytes.iter().map(|&b| u64::from(b));
+            ready(
+                Elements::new(elem, Source::Typed(Box::new(values)), n)
+                    .byte_aligned(true)
+                    .padded(view.stored_elements()),
             )
         }
-        TensorData::Zeros => LoadedValues::Zeros(elem, n),
+        TensorData::Zeros => ready(
+            Elements::new(elem, Source::Empty, n)
+                .padded(0)
+                .filled_with(zero_of(elem)),
+        ),
         TensorData::Unavailable(why) => LoadedValues::Unavailable(why.clone()),
         TensorData::None => LoadedValues::Nothing,
     }
 }
 
-/// Repeats the last element forever (TensorFlow's padding of short typed
-/// fields; a complex element is two values, so `period` is 2 for them); the
-/// element reader stops at the element count.
-struct Padded<'a> {
-    inner: Box<dyn Iterator<Item = u64> + 'a>,
-    last: [u64; 2],
-    period: usize,
-    index: usize,
-    seen: bool,
-    /// The stored values are used up: only repeats follow.
-    done: bool,
+/// Calls `f` on each run of equal elements of loaded values (external ones
+/// included) with its length: each stored element a run of 1, the values
+/// implied by padding one run. The pass every summary of values goes
+/// through (statistics, histogram, pictures): its work is bounded by the
+/// stored values, whatever the shape claims.
+pub fn for_each_run<E>(
+    loaded: &mut LoadedValues<'_>,
+    mut f: impl FnMut(Element<'_>, u64) -> Result<(), E>,
+) -> Result<(), E> {
+    loaded
+        .with_elements(|it| {
+            while let Some((e, count)) = it.next_run() {
+                f(e, count)?;
+            }
+            Ok(())
+        })
+        .unwrap_or(Ok(()))
 }
 
-impl Iterator for Padded<'_> {
-    type Item = u64;
-    fn next(&mut self) -> Option<u64> {
-        let slot = self.index % self.period;
-        self.index = self.index.wrapping_add(1);
-        if self.done {
-            return self.seen.then(|| self.last.get(slot).copied()).flatten();
-        }
-        let next = self.inner.next();
-        if next.is_none() {
-            self.done = true;
-        }
-        match next {
-            Some(v) => {
-                if let Some(s) = self.last.get_mut(slot) {
-                    *s = v;
-                }
-                self.seen = true;
-                Some(v)
-            }
-            None if self.seen => self.last.get(slot).copied(),
-            None => None,
-        }
-    }
-
-    /// Past the stored values, skipping is arithmetic.
-    fn nth(&mut self, mut n: usize) -> Option<u64> {
-        while !self.done {
-            let v = self.next()?;
-            if n == 0 {
-                return Some(v);
-            }
-            n -= 1;
-        }
-        self.index = self.index.wrapping_add(n % self.period);
-        self.next()
-    }
-}
-
-/// Calls `f` on each element of loaded values (external ones included).
+/// Calls `f` on each element of loaded values (external ones included),
+/// implied ones one by one: only for passes that stop early or write one
+/// thing per element (printing, .npy); summaries use [`for_each_run`].
 pub fn for_each_element<E>(
     loaded: &mut LoadedValues<'_>,
     mut f: impl FnMut(Element<'_>) -> Result<(), E>,
 ) -> Result<(), E> {
-    match loaded {
-        LoadedValues::Ready(it, _) => {
-            for e in it {
-                f(e)?;
-            }
-        }
-        LoadedValues::External(bytes, elem, n) => {
-            for e in Elements::new(*elem, Source::Raw(bytes.bytes()), *n) {
-                f(e)?;
-            }
-        }
-        LoadedValues::Zeros(elem, n) => {
-            let zero = zero_of(*elem);
-            for _ in 0..*n {
-                f(zero)?;
-            }
-        }
-        _ => {}
-    }
-    Ok(())
+    loaded
+        .with_elements(|it| it.try_for_each(&mut f))
+        .unwrap_or(Ok(()))
 }
 
 /// Calls `f` with the index and value of each element of loaded values
 /// except those whose index is in `gap`, which are skipped without being
-/// decoded where the storage allows (raw bytes, side files, zeros,
-/// padding).
+/// decoded where the storage allows (raw bytes, side files, the implied
+/// tail).
 pub fn for_each_element_except<E>(
     loaded: &mut LoadedValues<'_>,
     gap: std::ops::Range<u64>,
     mut f: impl FnMut(u64, Element<'_>) -> Result<(), E>,
 ) -> Result<(), E> {
-    let mut run = |it: &mut Elements<'_>| -> Result<(), E> {
-        loop {
-            let i = it.next_index();
-            if i == gap.start && gap.end > gap.start {
-                it.advance(gap.end - gap.start);
-                continue;
-            }
-            let Some(e) = it.next() else {
-                return Ok(());
-            };
-            f(i, e)?;
-        }
-    };
-    match loaded {
-        LoadedValues::Ready(it, _) => run(it),
-        LoadedValues::External(bytes, elem, n) => {
-            run(&mut Elements::new(*elem, Source::Raw(bytes.bytes()), *n))
-        }
-        LoadedValues::Zeros(elem, n) => {
-            let zero = zero_of(*elem);
-            let mut i = 0u64;
-            while i < *n {
+    loaded
+        .with_elements(|it| {
+            loop {
+                let i = it.next_index();
                 if i == gap.start && gap.end > gap.start {
-                    i = gap.end;
+                    it.advance(gap.end - gap.start);
                     continue;
                 }
-                f(i, zero)?;
-                i += 1;
+                let Some(e) = it.next() else {
+                    return Ok(());
+                };
+                f(i, e)?;
             }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
+        })
+        .unwrap_or(Ok(()))
 }
 
 /// The zero of an element type (TensorFlow's tensor without values).

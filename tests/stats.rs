@@ -186,3 +186,79 @@ fn tensor_nested_in_a_model() {
         insta::assert_snapshot!("stats__nested", String::from_utf8(out).expect("UTF-8"));
     });
 }
+
+/// Values `base + k * step` with `k` an integer near N(0, 1) / step (a sum
+/// of four uniforms from a fixed xorshift sequence): every value exact in
+/// its type, so the exact standard deviation is a matter of integers,
+/// `step * sqrt(n * sum(k^2) - sum(k)^2) / n`, whatever `base` is.
+fn offset_values(n: usize, step_log2: i32) -> (Vec<i64>, f64) {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut uniform = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let per_unit = 2f64.powi(-step_log2);
+    let ks: Vec<i64> = (0..n)
+        .map(|_| {
+            // Irwin-Hall: four uniforms, mean 2, variance 1/3.
+            let z = (uniform() + uniform() + uniform() + uniform() - 2.0) * 3f64.sqrt();
+            (z * per_unit).round() as i64
+        })
+        .collect();
+    let nn = n as i128;
+    let sum: i128 = ks.iter().map(|&k| i128::from(k)).sum();
+    let squares: i128 = ks.iter().map(|&k| i128::from(k) * i128::from(k)).sum();
+    let numerator = nn * squares - sum * sum;
+    let exact = (numerator as f64).sqrt() / n as f64 * 2f64.powi(step_log2);
+    (ks, exact)
+}
+
+/// The standard deviation of 300,000 values near a large offset, against
+/// the exact one, to numpy's accuracy (numpy is within 2e-9 of it at 1e12,
+/// 6e-6 at 1e14): the rounding of the chunks' means must not reach the
+/// deviation.
+#[test]
+fn std_near_a_large_offset_is_exact_to_numpy_accuracy() {
+    use pbdecode::tensor::{Elem, TensorData, TensorView};
+    let n = 300_000usize;
+    // (type, offset, log2 of the value spacing there, largest error)
+    let cases = [
+        (Elem::F64, 1e6, -32, 1e-12),
+        (Elem::F64, 1e12, -13, 2e-9),
+        (Elem::F64, 1e14, -6, 6e-6),
+        (Elem::F32, 1e3, -13, 1e-9),
+        (Elem::F32, 1e6, -3, 1e-9),
+    ];
+    for (elem, offset, step_log2, tolerance) in cases {
+        let (ks, exact) = offset_values(n, step_log2);
+        let step = 2f64.powi(step_log2);
+        let mut bytes = Vec::new();
+        for &k in &ks {
+            let v = offset + k as f64 * step;
+            if elem == Elem::F64 {
+                bytes.extend_from_slice(&v.to_le_bytes());
+            } else {
+                assert_eq!(f64::from(v as f32), v, "{v} is not a float32");
+                bytes.extend_from_slice(&(v as f32).to_le_bytes());
+            }
+        }
+        let view = TensorView {
+            type_name: format!("{elem:?}"),
+            elem: Some(elem),
+            dims: Some(vec![n as i64]),
+            byte_aligned: false,
+            elements: n as u64,
+            data: TensorData::Raw(&bytes),
+        };
+        let std = pbdecode::stats::compute(&view, None)
+            .and_then(|s| s.std())
+            .expect("a standard deviation");
+        let error = (std - exact).abs() / exact;
+        assert!(
+            error <= tolerance,
+            "{elem:?} at {offset:e}: std {std} against the exact {exact}: relative error {error:e}"
+        );
+    }
+}

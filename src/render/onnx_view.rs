@@ -176,18 +176,16 @@ fn preview(view: &TensorView<'_, '_>, opts: &RenderOptions, limit: u64) -> Previ
         p.tail = raw_window(elem, view.byte_aligned, bytes, total - t, t);
         return p;
     }
-    let mut i = 0u64;
+    // The left-out middle is skipped, not decoded (at once in an implied
+    // tail).
     let tail_from = total - t;
-    let _ = for_each_element(&mut loaded, |e| {
+    let _ = crate::tensor::for_each_element_except(&mut loaded, h..tail_from, |i, e| {
         if i < h {
             p.head.push(element_text(e));
-        } else if i >= tail_from {
+        } else {
             p.tail.push(element_text(e));
-        } else if t == 0 {
-            return Err(());
         }
-        i += 1;
-        if t == 0 && i >= h {
+        if t == 0 && i + 1 >= h {
             return Err(());
         }
         Ok(())

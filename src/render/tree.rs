@@ -574,20 +574,7 @@ fn rows_sequential(
         }
         Ok(())
     };
-    match loaded {
-        LoadedValues::Ready(it, _) => run(w, it)?,
-        LoadedValues::External(bytes, elem, n) => {
-            let mut it = Elements::new(*elem, Source::Raw(bytes.bytes()), *n);
-            run(w, &mut it)?;
-        }
-        LoadedValues::Zeros(elem, n) => {
-            let zero = crate::tensor::zero_of(*elem);
-            for i in range.start..range.end.min(*n) {
-                put(w, i, zero)?;
-            }
-        }
-        _ => {}
-    }
+    loaded.with_elements(|it| run(w, it)).unwrap_or(Ok(()))?;
     flush_line(w, depth, dims, line_start, &mut line)
 }
 

@@ -710,11 +710,6 @@ fn values(_state: &State, req: &Request, file: &OpenFile) -> Response {
                 let mut it = Elements::new(elem, Source::Raw(bytes.bytes()), n);
                 write_rows(&mut w, &mut it, &window)
             }
-            LoadedValues::Zeros(elem, n) => {
-                let zero = crate::tensor::decode_bits(elem, 0);
-                let mut it = std::iter::repeat_n(zero, usize::try_from(n).unwrap_or(usize::MAX));
-                write_rows(&mut w, &mut it, &window)
-            }
             LoadedValues::Unavailable(why) => {
                 return Response::error(422, &format!("values unavailable: {why}"));
             }

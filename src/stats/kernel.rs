@@ -90,10 +90,18 @@ pub const BLOCK: u64 = (CHUNK * CHUNKS_PER_BLOCK) as u64;
 /// Mean and sum of squared deviations of a run of finite values, merged with
 /// Chan's formula. `m2` is in units of 4^`e` so that values near f64::MAX
 /// do not overflow it.
+///
+/// The exact mean is `mean + rest`: `mean` rounded (the figure shown),
+/// `rest` what the rounding left out. The difference of two runs' means,
+/// which Chan's formula squares, is then the difference of two nearby
+/// rounded means (exact) plus that of two small rests, not just the
+/// difference of two rounded means (1e12 + N(0, 1) would lose 4 digits of
+/// the deviation to their rounding).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Moments {
     pub n: u64,
     pub mean: f64,
+    pub rest: f64,
     pub m2: f64,
     pub e: i32,
 }
@@ -114,7 +122,23 @@ impl Moments {
         Moments {
             n: k,
             mean: v,
+            rest: 0.0,
             m2: 0.0,
+            e: 0,
+        }
+    }
+
+    /// The moments of `n` values whose mean is `pivot + offset` (`offset`
+    /// small, from the deviations from `pivot`) and rounded `mean` (for
+    /// short lists of small values the sum divided: exact where it can
+    /// be), with `m2` the sum of squared deviations.
+    fn around(n: u64, mean: f64, pivot: f64, offset: f64, m2: f64) -> Moments {
+        Moments {
+            n,
+            mean,
+            // `pivot - mean` is exact for nearby values (Sterbenz).
+            rest: (pivot - mean) + offset,
+            m2: m2.max(0.0),
             e: 0,
         }
     }
@@ -134,18 +158,28 @@ impl Moments {
             let s = pow2(-e);
             let ma = a.m2 * pow2(2 * (a.e - e));
             let mb = b.m2 * pow2(2 * (b.e - e));
-            let d = b.mean * s - a.mean * s;
+            let d = (b.mean * s - a.mean * s) + (b.rest * s - a.rest * s);
             let wb = nb / nf;
             let m2 = ma + mb + d * d * na * wb;
             if m2.is_finite() {
-                let mean = a.mean + (d * wb) * pow2(e);
-                return Moments { n, mean, m2, e };
+                // The mean moves by a small step; what its rounding drops
+                // goes to the rest (Fast2Sum).
+                let step = a.rest + (d * wb) * pow2(e);
+                let mean = a.mean + step;
+                return Moments {
+                    n,
+                    mean,
+                    rest: (a.mean - mean) + step,
+                    m2,
+                    e,
+                };
             }
             e += 256;
         }
         Moments {
             n,
             mean: a.mean,
+            rest: a.rest,
             m2: f64::MAX,
             e,
         }
@@ -354,13 +388,7 @@ pub fn chunk_f32_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
         max: Some(Extreme::F32(
             mx.iter().copied().fold(f32::NEG_INFINITY, f32::max),
         )),
-        moments: Moments {
-            n,
-            // The sum first: exact for the usual short lists of small values.
-            mean: (shift * nf + s1) / nf,
-            m2: (s2 - s1 * s1 / nf).max(0.0),
-            e: 0,
-        },
+        moments: Moments::around(n, (shift * nf + s1) / nf, shift, s1 / nf, s2 - s1 * s1 / nf),
         first_zero_negative: first_zero_negative(zeros, buf, |x| f64::from(conv(x))),
         ..Part::default()
     }
@@ -441,12 +469,13 @@ fn chunk_f32_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part 
     for_lanes(buf, conv, step2);
     let dev: f64 = dev.iter().sum();
     let m2: f64 = m2.iter().sum();
-    p.moments = Moments {
-        n: finite,
-        mean: sum64.iter().sum::<f64>() / nf,
-        m2: (m2 - dev * dev / nf).max(0.0),
-        e: 0,
-    };
+    p.moments = Moments::around(
+        finite,
+        sum64.iter().sum::<f64>() / nf,
+        approx,
+        dev / nf,
+        m2 - dev * dev / nf,
+    );
     p
 }
 
@@ -504,12 +533,7 @@ pub fn chunk_f64_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
         zeros,
         min: Some(ext(lo)),
         max: Some(ext(hi)),
-        moments: Moments {
-            n,
-            mean: (shift * nf + s1) / nf,
-            m2: (s2 - s1 * s1 / nf).max(0.0),
-            e: 0,
-        },
+        moments: Moments::around(n, (shift * nf + s1) / nf, shift, s1 / nf, s2 - s1 * s1 / nf),
         first_zero_negative: first_zero_negative(zeros, buf, conv),
         ..Part::default()
     }
@@ -582,16 +606,22 @@ fn chunk_f64_masked<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: 
             .map(|x| if x.abs() < f64::INFINITY { x * s } else { 0.0 })
             .sum();
     }
-    let mean_s = total / finite as f64;
+    let nf = finite as f64;
+    let mean_s = total / nf;
+    let mut dev = [0f64; LANES];
     let mut m2 = [0f64; LANES];
     for_lanes(buf, conv, |l, x| {
-        let d = x * s - mean_s;
-        m2[l] += if x.abs() < f64::INFINITY { d * d } else { 0.0 };
+        let fin = x.abs() < f64::INFINITY;
+        let d = if fin { x * s - mean_s } else { 0.0 };
+        dev[l] += d;
+        m2[l] += d * d;
     });
+    let dev: f64 = dev.iter().sum();
     p.moments = Moments {
         n: finite,
         mean: mean_s * pow2(e),
-        m2: m2.iter().sum(),
+        rest: dev / nf * pow2(e),
+        m2: (m2.iter().sum::<f64>() - dev * dev / nf).max(0.0),
         e,
     };
     p
@@ -642,9 +672,14 @@ macro_rules! small_int_chunk {
             let nn = n as i128;
             // n * sum of squares - sum^2 = n * m2, exact.
             let nm2 = nn * q - s * s;
+            // The rest of the rounded mean from its whole part (exact)
+            // and its fraction.
+            let whole = s.div_euclid(nn);
+            let mean = s as f64 / n as f64;
             p.moments = Moments {
                 n,
-                mean: s as f64 / n as f64,
+                mean,
+                rest: (whole as f64 - mean) + (s - whole * nn) as f64 / n as f64,
                 m2: nm2 as f64 / n as f64,
                 e: 0,
             };
@@ -1044,6 +1079,7 @@ fn from_counts(elem: Elem, counts: &[u64], first_zero: impl Fn() -> Option<bool>
         p.moments = Moments {
             n: finite,
             mean,
+            rest: 0.0,
             m2,
             e: 0,
         };
