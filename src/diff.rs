@@ -1143,6 +1143,7 @@ pub fn write_tensor_json(w: &mut dyn Write, d: &TensorDiff) -> io::Result<()> {
 
 /// A picture of |actual - expected| for an image-shaped tensor pair, made
 /// by the picture module (NaN where exactly one side is NaN).
+#[cfg(feature = "picture")]
 pub fn difference_png(
     expected: &TensorView<'_, '_>,
     actual: &TensorView<'_, '_>,

@@ -7,8 +7,10 @@
 //! [`MAX_STREAM_BYTES`] (a pipe with no writer is an error, not a wait), a
 //! directory is refused by name. Every file read, standard input included,
 //! is remembered ([`was_read`]) so that the output layer never replaces a
-//! file this process is reading.
+//! file this process is reading. Without Unix (wasm32) a regular file is
+//! read into memory instead of mapped.
 
+#[cfg(unix)]
 use memmap2::Mmap;
 use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, Read};
@@ -22,6 +24,7 @@ pub const MAX_STREAM_BYTES: u64 = 1 << 30;
 /// Input bytes, mapped or owned.
 pub enum InputBytes {
     /// A regular file's map.
+    #[cfg(unix)]
     Mapped(Mapping),
     Owned(Vec<u8>),
 }
@@ -29,6 +32,7 @@ pub enum InputBytes {
 /// A regular file mapped read-only, with the file it maps (for copying a
 /// range of it in the kernel), watched for faults (see
 /// [`recover_from_mapping_faults`]).
+#[cfg(unix)]
 pub struct Mapping {
     // Declared before `map`: the watch ends before the map is unmapped.
     watch: Option<fault::Watch>,
@@ -36,6 +40,7 @@ pub struct Mapping {
     file: File,
 }
 
+#[cfg(unix)]
 impl Mapping {
     fn new(map: Mmap, file: File) -> Mapping {
         Mapping {
@@ -49,6 +54,7 @@ impl Mapping {
 impl InputBytes {
     pub fn bytes(&self) -> &[u8] {
         match self {
+            #[cfg(unix)]
             InputBytes::Mapped(m) => &m.map,
             InputBytes::Owned(v) => v,
         }
@@ -57,6 +63,7 @@ impl InputBytes {
     /// Where `part`, a slice of these bytes, lies in the file they were
     /// mapped from: the open file and the offset. None for bytes that
     /// were read rather than mapped, or a slice from elsewhere.
+    #[cfg(unix)]
     pub fn file_range(&self, part: &[u8]) -> Option<(&File, u64)> {
         let InputBytes::Mapped(m) = self else {
             return None;
@@ -67,12 +74,19 @@ impl InputBytes {
         (end <= m.map.len()).then_some((&m.file, offset as u64))
     }
 
+    /// Without maps there is no file behind the bytes.
+    #[cfg(not(unix))]
+    pub fn file_range(&self, _part: &[u8]) -> Option<(&File, u64)> {
+        None
+    }
+
     /// Whether the file was cut short under this map and a read of the
     /// part that was gone was recovered (it read zeros from there on): the
     /// bytes are no longer the file's, and what was made of them is wrong.
     /// Only under [`recover_from_mapping_faults`].
     pub fn cut_short(&self) -> bool {
         match self {
+            #[cfg(unix)]
             InputBytes::Mapped(m) => m.watch.as_ref().is_some_and(fault::Watch::cut_short),
             InputBytes::Owned(_) => false,
         }
@@ -155,6 +169,21 @@ fn map_open_file(file: &File, meta: &Metadata) -> io::Result<InputBytes> {
     if meta.len() == 0 {
         return Ok(InputBytes::Owned(Vec::new()));
     }
+    map_nonempty(file)
+}
+
+/// Reads a non-empty regular file into memory, where there are no maps.
+#[cfg(not(unix))]
+fn map_nonempty(file: &File) -> io::Result<InputBytes> {
+    let mut buf = Vec::new();
+    let mut reader = file;
+    reader.read_to_end(&mut buf)?;
+    Ok(InputBytes::Owned(buf))
+}
+
+/// Maps a non-empty regular file.
+#[cfg(unix)]
+fn map_nonempty(file: &File) -> io::Result<InputBytes> {
     // SAFETY: the map is read-only and private to this process. Another
     // process truncating the file while we read it raises SIGBUS, which the
     // `decode` binary turns into a message and exit status 2 (see
@@ -171,6 +200,18 @@ pub fn map_handle(file: &File) -> std::io::Result<InputBytes> {
     if file.metadata()?.len() == 0 {
         return Ok(InputBytes::Owned(Vec::new()));
     }
+    map_private(file)
+}
+
+/// Where there are no maps, the file is read like any other.
+#[cfg(not(unix))]
+fn map_private(file: &File) -> io::Result<InputBytes> {
+    map_nonempty(file)
+}
+
+/// Maps a non-empty file private to this process.
+#[cfg(unix)]
+fn map_private(file: &File) -> io::Result<InputBytes> {
     // SAFETY: as in map_open_file; the file is private to this process
     // (nameless or unlinked at once, mode 0600), so only this user, through
     // /proc, can truncate it, which faults as there.
@@ -713,22 +754,10 @@ mod fault {
     }
 }
 
-/// Without Unix signals nothing is watched.
+/// Without Unix there are no maps, so no faults on them.
 #[cfg(not(unix))]
 mod fault {
     use std::sync::atomic::AtomicU64;
 
     pub(super) static FAULTS: AtomicU64 = AtomicU64::new(0);
-
-    pub(super) struct Watch;
-
-    impl Watch {
-        pub(super) fn new(_start: usize, _len: usize) -> Option<Watch> {
-            None
-        }
-
-        pub(super) fn cut_short(&self) -> bool {
-            false
-        }
-    }
 }

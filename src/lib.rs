@@ -21,6 +21,7 @@ pub mod progress;
 pub mod render;
 pub mod schema;
 pub mod schemaless;
+#[cfg(feature = "server")]
 pub mod server;
 pub mod stats;
 pub mod tensor;

@@ -1,6 +1,6 @@
-//! Tensors as pictures: PNG files (via the `png` crate) and a small colour
-//! preview for the text view, drawn with half-block characters and 24-bit
-//! colour escapes.
+//! Tensors as pictures: PNG files (via the `png` crate, with the `picture`
+//! feature) and a small colour preview for the text view, drawn with
+//! half-block characters and 24-bit colour escapes.
 //!
 //! Image-like shapes: H x W (grey); C x H x W and 1 x C x H x W with C of
 //! 1, 3 or 4 (grey, RGB, RGBA); H x W x C and 1 x H x W x C likewise; a
@@ -235,6 +235,7 @@ impl From<io::Error> for PictureError {
     }
 }
 
+#[cfg(feature = "picture")]
 impl From<png::EncodingError> for PictureError {
     fn from(e: png::EncodingError) -> Self {
         match e {
@@ -491,6 +492,7 @@ pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture,
 
 impl Picture {
     /// Encodes the picture as PNG into `w`.
+    #[cfg(feature = "picture")]
     pub fn write_png<W: Write>(&self, w: W) -> Result<(), PictureError> {
         let mut encoder = png::Encoder::new(w, self.width, self.height);
         encoder.set_color(match self.colour {
@@ -505,6 +507,7 @@ impl Picture {
         Ok(())
     }
 
+    #[cfg(feature = "picture")]
     pub fn png_bytes(&self) -> Result<Vec<u8>, PictureError> {
         let mut out = Vec::new();
         self.write_png(&mut out)?;
@@ -537,6 +540,7 @@ impl Picture {
 }
 
 /// Draws a tensor as PNG into `w` and says what was drawn.
+#[cfg(feature = "picture")]
 pub fn write_png<W: Write>(
     view: &TensorView<'_, '_>,
     dir: Option<&Path>,
@@ -548,6 +552,7 @@ pub fn write_png<W: Write>(
 }
 
 /// The PNG bytes of a tensor's picture.
+#[cfg(feature = "picture")]
 pub fn png_bytes(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Vec<u8>, PictureError> {
     picture(view, dir)?.png_bytes()
 }

@@ -98,11 +98,10 @@ pub const MAX_DESCRIPTOR_SET_BYTES: u64 = 256 << 20;
 /// file, or a pipe (`<(protoc -o /dev/stdout ...)`), at most `cap` bytes.
 /// Devices, folders and sockets are refused before anything is read.
 pub fn read_user_file(path: &Path, cap: u64) -> Result<Vec<u8>, LoadError> {
-    use std::os::unix::fs::FileTypeExt;
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| LoadError(format!("{shown}: {e}")))?;
     let ty = meta.file_type();
-    if !(ty.is_file() || ty.is_fifo()) {
+    if !(ty.is_file() || file_type::is_pipe(ty)) {
         return Err(LoadError(format!(
             "{shown}: {} (a schema is read from a regular file or a pipe)",
             kind_of(&meta)
@@ -111,16 +110,51 @@ pub fn read_user_file(path: &Path, cap: u64) -> Result<Vec<u8>, LoadError> {
     read_capped(path, cap, true)
 }
 
-fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+/// The Unix file types a schema path may name (none elsewhere).
+#[cfg(unix)]
+mod file_type {
+    use std::fs::FileType;
     use std::os::unix::fs::FileTypeExt;
+
+    pub fn is_pipe(ty: FileType) -> bool {
+        ty.is_fifo()
+    }
+
+    pub fn is_device(ty: FileType) -> bool {
+        ty.is_char_device() || ty.is_block_device()
+    }
+
+    pub fn is_socket(ty: FileType) -> bool {
+        ty.is_socket()
+    }
+}
+
+#[cfg(not(unix))]
+mod file_type {
+    use std::fs::FileType;
+
+    pub fn is_pipe(_ty: FileType) -> bool {
+        false
+    }
+
+    pub fn is_device(_ty: FileType) -> bool {
+        false
+    }
+
+    pub fn is_socket(_ty: FileType) -> bool {
+        false
+    }
+}
+
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
     let ty = meta.file_type();
     if ty.is_dir() {
         "is a folder"
-    } else if ty.is_char_device() || ty.is_block_device() {
+    } else if file_type::is_device(ty) {
         "is a device"
-    } else if ty.is_socket() {
+    } else if file_type::is_socket(ty) {
         "is a socket"
-    } else if ty.is_fifo() {
+    } else if file_type::is_pipe(ty) {
         "is a pipe"
     } else {
         "is not a regular file"
@@ -131,12 +165,11 @@ fn kind_of(meta: &std::fs::Metadata) -> &'static str {
 /// it is a regular file (or, with `allow_pipe`, a pipe): a file swapped for
 /// a device after the first check is still not read.
 fn read_capped(path: &Path, cap: u64, allow_pipe: bool) -> Result<Vec<u8>, LoadError> {
-    use std::os::unix::fs::FileTypeExt;
     let shown = path.display();
     let failed = |e: std::io::Error| LoadError(format!("{shown}: {e}"));
     let opened = crate::input::open_read(path, crate::input::Link::Follow).map_err(failed)?;
     let meta = opened.metadata();
-    if !(meta.is_file() || allow_pipe && meta.file_type().is_fifo()) {
+    if !(meta.is_file() || allow_pipe && file_type::is_pipe(meta.file_type())) {
         return Err(LoadError(format!("{shown} {}", kind_of(meta))));
     }
     let too_large = || {
