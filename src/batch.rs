@@ -60,10 +60,10 @@ fn decode_error_json(w: &mut dyn Write, file: &Path, e: &DecodeError) -> io::Res
     error_json(
         w,
         file,
-        e.kind.check(),
+        e.check(),
         &e.path_string(),
-        e.offset,
-        &e.kind.to_string(),
+        e.offset(),
+        &e.message(),
     )
 }
 

@@ -1,87 +1,203 @@
 //! One error type for the whole decoder: where (byte offset, field path) and
 //! why (a specific kind that carries its data), so a user can find the fault
 //! in a hex viewer and a script can match on the check that failed.
+//!
+//! The checks a script sees (`"check"` in JSON errors, the first word of a
+//! message) are [`Check`]: each is documented once there or, for the rules
+//! a format adds to its schema table, on [`Rule`]; [`Check::all`] lists
+//! them.
 
 use std::fmt;
 use thiserror::Error;
 
-/// Why a decode failed. Each kind names one check.
+/// Why a decode failed. Each kind belongs to one [`Check`].
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ErrorKind {
     // --- wire format ---
+    /// The input has no bytes.
     #[error("input is empty")]
     Empty,
+    /// A field, key or value runs past the end of the input.
     #[error("truncated: {what} runs past the end of the input")]
     Truncated { what: &'static str },
+    /// A varint with more than 10 bytes.
     #[error("varint longer than 10 bytes")]
     VarintTooLong,
+    /// A 10-byte varint whose last byte carries more than the 64th bit.
     #[error("varint overflows 64 bits")]
     VarintOverflow,
+    /// A field number of 0 or above 2^29-1.
     #[error("field number {0} is out of range (1..2^29-1)")]
     FieldNumber(u64),
+    /// Wire type 6 or 7.
     #[error("wire type {0} does not exist")]
     WireType(u8),
+    /// A declared length larger than the bytes left in the enclosing message.
     #[error("length {len} > {left} bytes left")]
     LengthOverrun { len: u64, left: u64 },
+    /// An end-group key with no open group, or for another field's group.
     #[error("end-group for field {got} {}", open_group_text(*.open))]
     GroupMismatch { got: u32, open: Option<u32> },
+    /// A start-group key with no end-group before the end of its message.
     #[error("group of field {0} is never closed")]
     GroupUnclosed(u32),
+    /// Messages or groups nested deeper than the depth budget.
     #[error("nesting deeper than {0} levels")]
     DepthLimit(u32),
+    /// Nesting deeper than the fixed limit of decoding with a schema.
     #[error("nesting deeper than {0} levels, the hard limit of decoding with a schema")]
     NestingLimit(u32),
+    /// A packed field whose length is not a multiple of its element width.
     #[error("packed field length {len} is not a multiple of {width}")]
     PackedLength { len: usize, width: usize },
     // --- schema ---
+    /// A field number the message's table does not have (strict decoding).
     #[error("field {number} is not a field of {message}")]
     UnknownField { number: u32, message: String },
+    /// A field written with a wire type its declared type cannot have.
     #[error("wire type {got} where {expected} is expected")]
     WrongWireType {
         expected: &'static str,
         got: &'static str,
     },
+    /// A `string` field that is not UTF-8.
     #[error("string is not valid UTF-8 (byte {at})")]
     InvalidUtf8 { at: usize },
+    /// A `bool` field other than 0 or 1 (strict decoding).
     #[error("bool value {0} is neither 0 nor 1")]
     BadBool(u64),
     // --- detection ---
+    /// The input starts with printable text.
     #[error("the first 512 bytes are printable text, not protobuf")]
     Text,
+    /// The bytes do not parse as one message.
     #[error("not a well-formed message")]
     NotAMessage,
+    /// A message type named by the user that the schema does not have.
     #[error("the schema has no message {0}")]
     NoSuchMessage(String),
     /// A rule of one format (see [`Rule`]) with what broke it.
     #[error("{detail}")]
     Rule { rule: Rule, detail: String },
     // --- tensors ---
+    /// A tensor without its data type.
     #[error("data_type is missing")]
     DataTypeMissing,
+    /// A data type code outside the known ones.
     #[error("data_type {0} is not a known data type (1..28)")]
     DataTypeRange(i64),
+    /// A negative dimension.
     #[error("dimension {index} is negative ({value})")]
     NegativeDim { index: usize, value: i64 },
+    /// Dimensions whose product overflows 64 bits.
     #[error("element count overflows 64 bits")]
     ElementCountOverflow,
+    /// Values both in raw bytes and typed fields (or in two typed fields).
     #[error("values are in more than one place: {0}")]
     ValuesInSeveralPlaces(String),
+    /// A tensor with elements and no values anywhere.
     #[error("no values for {elements} elements")]
     ValuesMissing { elements: u64 },
+    /// Values in a typed field that does not hold the data type.
     #[error("{field} does not hold values of type {data_type}")]
     WrongTypedField { field: String, data_type: String },
+    /// Raw bytes of another size than the shape and type need.
     #[error("raw_data is {got} bytes, the shape needs {expected}")]
     RawSize { expected: u64, got: u64 },
+    /// A typed field with another number of values than the shape needs.
     #[error("{field} holds {got} values, the shape needs {expected}")]
     TypedCount {
         field: String,
         expected: u64,
         got: u64,
     },
+    /// Raw bytes for a STRING tensor.
     #[error("raw_data is not allowed for STRING tensors")]
     RawForString,
+    /// A string element of a tensor that is not UTF-8 where text is required.
     #[error("string {index} is not valid UTF-8 (byte {at})")]
     StringUtf8 { index: u64, at: usize },
+}
+
+/// Declares [`Check`] with the name scripts match on, and the list of the
+/// checks of the wire and tensor layers, from one table.
+macro_rules! checks {
+    ($($(#[$doc:meta])* $check:ident => $name:literal,)*) => {
+        /// A check that failed, as scripts see it: the wire and tensor
+        /// checks, and one per rule of a format.
+        #[non_exhaustive]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Check {
+            $($(#[$doc])* $check,)*
+            /// A rule a format adds to its schema table (named by the rule).
+            Rule(Rule),
+        }
+
+        impl Check {
+            /// The checks of the wire and tensor layers, in declaration
+            /// order (the rules are [`Rule::ALL`]).
+            pub const BASE: &[Check] = &[$(Check::$check,)*];
+
+            /// The check's name (`"check"` in JSON errors).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Check::$check => $name,)*
+                    Check::Rule(rule) => rule.check(),
+                }
+            }
+        }
+    };
+}
+
+checks! {
+    /// The input is empty.
+    Empty => "empty",
+    /// A field runs past the end of the input.
+    Truncated => "truncated",
+    /// A varint is longer than 10 bytes or overflows 64 bits.
+    Varint => "varint",
+    /// A field number is out of range, or not in the message (strict).
+    Field => "field",
+    /// Wire types: one that does not exist, one the field's type cannot
+    /// have, or groups that do not match.
+    Wire => "wire",
+    /// A length past the bytes left, or a packed length that is not a
+    /// multiple of the element width.
+    Length => "length",
+    /// Nesting deeper than the limit.
+    Depth => "depth",
+    /// Text that is not UTF-8.
+    Utf8 => "utf-8",
+    /// A bool other than 0 or 1.
+    Bool => "bool",
+    /// The input is printable text.
+    Text => "text",
+    /// The input is not a well-formed message.
+    Message => "message",
+    /// The schema has no message of the type asked for.
+    Type => "type",
+    /// A tensor's data type is missing or unknown.
+    DataType => "data_type",
+    /// A dimension is negative or the element count overflows.
+    Dims => "dims",
+    /// A tensor's values are in no place, several places, or a place that
+    /// does not hold its type.
+    Place => "place",
+    /// A tensor's values do not fill its shape exactly.
+    Size => "size",
+    /// Raw bytes for a STRING tensor.
+    StringData => "string",
+}
+
+impl Check {
+    /// Every check: [`Check::BASE`], then every [`Rule`].
+    pub fn all() -> impl Iterator<Item = Check> {
+        Check::BASE
+            .iter()
+            .copied()
+            .chain(Rule::ALL.iter().copied().map(Check::Rule))
+    }
 }
 
 /// Declares [`Rule`] with the check name of each rule, and the list of
@@ -90,6 +206,7 @@ macro_rules! rules {
     ($($(#[$doc:meta])* $rule:ident => $check:literal,)*) => {
         /// The rules a format adds to its schema table, each a check of its
         /// own so that a script can tell which one failed.
+        #[non_exhaustive]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Rule {
             $($(#[$doc])* $rule,)*
@@ -150,49 +267,92 @@ fn open_group_text(open: Option<u32>) -> String {
 }
 
 impl ErrorKind {
-    /// The short name of the check that failed, for scripts and the CLI.
-    pub fn check(&self) -> &'static str {
+    /// The check that failed.
+    pub fn failed_check(&self) -> Check {
         use ErrorKind::*;
         match self {
-            Empty => "empty",
-            Truncated { .. } => "truncated",
-            VarintTooLong | VarintOverflow => "varint",
-            FieldNumber(_) | UnknownField { .. } => "field",
-            WireType(_) | WrongWireType { .. } | GroupMismatch { .. } | GroupUnclosed(_) => "wire",
-            LengthOverrun { .. } | PackedLength { .. } => "length",
-            DepthLimit(_) | NestingLimit(_) => "depth",
-            InvalidUtf8 { .. } | StringUtf8 { .. } => "utf-8",
-            BadBool(_) => "bool",
-            Text => "text",
-            NotAMessage => "message",
-            NoSuchMessage(_) => "type",
-            Rule { rule, .. } => rule.check(),
-            DataTypeMissing | DataTypeRange(_) => "data_type",
-            NegativeDim { .. } | ElementCountOverflow => "dims",
-            ValuesInSeveralPlaces(_) | ValuesMissing { .. } | WrongTypedField { .. } => "place",
-            RawSize { .. } | TypedCount { .. } => "size",
-            RawForString => "string",
+            Empty => Check::Empty,
+            Truncated { .. } => Check::Truncated,
+            VarintTooLong | VarintOverflow => Check::Varint,
+            FieldNumber(_) | UnknownField { .. } => Check::Field,
+            WireType(_) | WrongWireType { .. } | GroupMismatch { .. } | GroupUnclosed(_) => {
+                Check::Wire
+            }
+            LengthOverrun { .. } | PackedLength { .. } => Check::Length,
+            DepthLimit(_) | NestingLimit(_) => Check::Depth,
+            InvalidUtf8 { .. } | StringUtf8 { .. } => Check::Utf8,
+            BadBool(_) => Check::Bool,
+            Text => Check::Text,
+            NotAMessage => Check::Message,
+            NoSuchMessage(_) => Check::Type,
+            Rule { rule, .. } => Check::Rule(*rule),
+            DataTypeMissing | DataTypeRange(_) => Check::DataType,
+            NegativeDim { .. } | ElementCountOverflow => Check::Dims,
+            ValuesInSeveralPlaces(_) | ValuesMissing { .. } | WrongTypedField { .. } => {
+                Check::Place
+            }
+            RawSize { .. } | TypedCount { .. } => Check::Size,
+            RawForString => Check::StringData,
         }
+    }
+
+    /// The short name of the check that failed, for scripts and the CLI.
+    pub fn check(&self) -> &'static str {
+        self.failed_check().name()
     }
 }
 
 /// A decode failure: the check, the byte offset in the input, and the path of
-/// fields from the root message down to the fault.
+/// fields from the root message down to the fault. One pointer wide, so
+/// that every `Result` of the decoder stays small.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
-    pub kind: ErrorKind,
-    pub offset: u64,
+pub struct DecodeError(Box<Failure>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Failure {
+    kind: ErrorKind,
+    offset: u64,
     /// The field path innermost first (see [`DecodeError::path`]).
     path_rev: Vec<String>,
 }
 
 impl DecodeError {
     pub fn new(kind: ErrorKind, offset: u64) -> Self {
-        DecodeError {
+        DecodeError(Box::new(Failure {
             kind,
             offset,
             path_rev: Vec::new(),
-        }
+        }))
+    }
+
+    /// Why: the kind of failure and its data.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// The kind, giving up the rest.
+    pub fn into_kind(self) -> ErrorKind {
+        self.0.kind
+    }
+
+    /// The byte offset of the fault in the input.
+    pub fn offset(&self) -> u64 {
+        self.0.offset
+    }
+
+    /// The check that failed.
+    pub fn failed_check(&self) -> Check {
+        self.0.kind.failed_check()
+    }
+
+    /// The name of the check that failed (`"check"` in JSON errors).
+    pub fn check(&self) -> &'static str {
+        self.0.kind.check()
+    }
+
+    /// What broke the check, in words (`"message"` in JSON errors).
+    pub fn message(&self) -> String {
+        self.0.kind.to_string()
     }
 
     /// A broken rule of a format.
@@ -209,18 +369,18 @@ impl DecodeError {
     /// Adds an enclosing field to the path (called while the error bubbles
     /// up, innermost first, so each call is a push).
     pub fn within(mut self, segment: impl Into<String>) -> Self {
-        self.path_rev.push(segment.into());
+        self.0.path_rev.push(segment.into());
         self
     }
 
     /// The field path, outermost first, e.g.
     /// `["ModelProto.graph", "GraphProto.initializer[3]"]`.
     pub fn path(&self) -> impl Iterator<Item = &str> {
-        self.path_rev.iter().rev().map(String::as_str)
+        self.0.path_rev.iter().rev().map(String::as_str)
     }
 
     pub fn has_path(&self) -> bool {
-        !self.path_rev.is_empty()
+        !self.0.path_rev.is_empty()
     }
 
     pub fn path_string(&self) -> String {
@@ -230,11 +390,11 @@ impl DecodeError {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} check failed", self.kind.check())?;
-        if !self.path_rev.is_empty() {
+        write!(f, "{} check failed", self.check())?;
+        if self.has_path() {
             write!(f, " at {}", self.path_string())?;
         }
-        write!(f, " @0x{:x}: {}", self.offset, self.kind)
+        write!(f, " @0x{:x}: {}", self.offset(), self.kind())
     }
 }
 
@@ -244,8 +404,20 @@ pub type Result<T> = std::result::Result<T, DecodeError>;
 
 #[cfg(test)]
 mod tests {
-    use super::Rule;
+    use super::{Check, DecodeError, Rule};
     use std::collections::HashSet;
+
+    #[test]
+    fn a_decode_error_is_one_pointer_wide() {
+        assert_eq!(size_of::<DecodeError>(), size_of::<usize>());
+        assert!(size_of::<super::Result<(u64, usize)>>() <= 3 * size_of::<usize>());
+    }
+
+    #[test]
+    fn every_check_has_a_name_of_its_own() {
+        let names: HashSet<&str> = Check::all().map(Check::name).collect();
+        assert_eq!(names.len(), Check::BASE.len() + Rule::ALL.len());
+    }
 
     #[test]
     fn every_rule_has_a_check_name_of_its_own() {

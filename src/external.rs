@@ -11,22 +11,93 @@ use sha1::{Digest, Sha1};
 use std::collections::HashMap;
 use std::fs::Metadata;
 use std::io;
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
+
+/// Why a tensor's external values are not available.
+#[non_exhaustive]
+#[derive(Debug, thiserror::Error)]
+pub enum ExternalError {
+    /// The tensor names no file.
+    #[error("external_data has no location")]
+    NoLocation,
+    /// The location is absolute, names a drive or climbs out with `..`.
+    #[error("location {location:?} escapes the tensor's folder")]
+    Escapes { location: String },
+    /// The location, with every link resolved, is outside the folder.
+    #[error(
+        "location {location:?} leads out of the tensor's folder through a symbolic link (to {})",
+        target.display()
+    )]
+    LinkEscapes { location: String, target: PathBuf },
+    /// The input came from standard input, so there is no folder to look in.
+    #[error("external data cannot be read: the input has no folder (standard input)")]
+    NoFolder,
+    /// The location is a folder, FIFO, device or socket.
+    #[error("{location} is {kind}, not a regular file")]
+    NotRegular {
+        location: String,
+        kind: &'static str,
+    },
+    /// The tensor's folder cannot be resolved.
+    #[error("cannot read the folder {}: {source}", folder.display())]
+    Folder { folder: PathBuf, source: io::Error },
+    /// The file is missing or cannot be opened, resolved or mapped.
+    #[error("cannot read {}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    /// `offset` or `length` is not a decimal number.
+    #[error("{what} {text:?} is not a number")]
+    NotANumber { what: &'static str, text: String },
+    /// `offset` is past the end of the file.
+    #[error("offset {offset} is past the end of {location} ({size} bytes)")]
+    OffsetPastEnd {
+        location: String,
+        offset: u64,
+        size: u64,
+    },
+    /// The file has fewer bytes at `offset` than `length` says.
+    #[error("{location} is short: {length} bytes at offset {offset}, {available} there")]
+    Short {
+        location: String,
+        length: u64,
+        offset: u64,
+        available: u64,
+    },
+    /// The range holds another number of bytes than the shape needs.
+    #[error("external data is {length} bytes, the shape needs {needed}")]
+    SizeMismatch { length: u64, needed: u64 },
+    /// `offset` or `length` does not fit this machine's addresses.
+    #[error("{what} too large")]
+    TooLarge { what: &'static str },
+    /// The SHA-1 of the range is not the tensor's `checksum`.
+    #[error("SHA-1 mismatch: {location} has {got}, the tensor says {expected}")]
+    ChecksumMismatch {
+        location: String,
+        got: String,
+        expected: String,
+    },
+}
 
 /// Opens `dir/rel` if, with every link resolved, it is a regular file
 /// inside `dir`, and maps it.
-fn open_inside(dir: &Path, rel: &Path, location: &str) -> Result<(InputBytes, Metadata), String> {
+fn open_inside(
+    dir: &Path,
+    rel: &Path,
+    location: &str,
+) -> Result<(InputBytes, Metadata), ExternalError> {
     let path = dir.join(rel);
-    let cannot = |e: io::Error| format!("cannot read {}: {e}", path.display());
-    let folder = std::fs::canonicalize(dir)
-        .map_err(|e| format!("cannot read the folder {}: {e}", dir.display()))?;
+    let cannot = |source: io::Error| ExternalError::Io {
+        path: path.clone(),
+        source,
+    };
+    let folder = std::fs::canonicalize(dir).map_err(|source| ExternalError::Folder {
+        folder: dir.to_path_buf(),
+        source,
+    })?;
     let real = std::fs::canonicalize(&path).map_err(cannot)?;
-    let outside = || {
-        format!(
-            "location {location:?} leads out of the tensor's folder through a symbolic link (to {})",
-            real.display()
-        )
+    let outside = || ExternalError::LinkEscapes {
+        location: location.to_string(),
+        target: real.clone(),
     };
     if !real.starts_with(&folder) {
         return Err(outside());
@@ -38,10 +109,10 @@ fn open_inside(dir: &Path, rel: &Path, location: &str) -> Result<(InputBytes, Me
     }
     let meta = opened.metadata().clone();
     if !meta.is_file() {
-        return Err(format!(
-            "{location} is {}, not a regular file",
-            kind_name(&meta)
-        ));
+        return Err(ExternalError::NotRegular {
+            location: location.to_string(),
+            kind: kind_name(&meta),
+        });
     }
     let bytes = opened.map().map_err(cannot)?;
     Ok((bytes, meta))
@@ -112,25 +183,25 @@ impl ExternalBytes {
     }
 }
 
-fn parse_u64(what: &str, text: &Option<String>) -> Result<Option<u64>, String> {
+fn parse_u64(what: &'static str, text: &Option<String>) -> Result<Option<u64>, ExternalError> {
     match text {
         None => Ok(None),
         Some(t) => t
             .trim()
             .parse::<u64>()
             .map(Some)
-            .map_err(|_| format!("{what} {t:?} is not a number")),
+            .map_err(|_| ExternalError::NotANumber {
+                what,
+                text: t.clone(),
+            }),
     }
 }
 
 impl ExternalRef {
     /// Checks the location, maps the side file, checks bounds, length and
     /// SHA-1. The error says why the values are not available.
-    pub fn load(&self, dir: Option<&Path>) -> Result<ExternalBytes, String> {
-        let location = self
-            .location
-            .as_deref()
-            .ok_or("external_data has no location")?;
+    pub fn load(&self, dir: Option<&Path>) -> Result<ExternalBytes, ExternalError> {
+        let location = self.location.as_deref().ok_or(ExternalError::NoLocation)?;
         let rel = Path::new(location);
         let escapes = rel.is_absolute()
             || location.starts_with('/')
@@ -141,25 +212,31 @@ impl ExternalRef {
                 .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
             || location.split(['/', '\\']).any(|part| part == "..");
         if escapes {
-            return Err(format!("location {location:?} escapes the tensor's folder"));
+            return Err(ExternalError::Escapes {
+                location: location.to_string(),
+            });
         }
-        let dir =
-            dir.ok_or("external data cannot be read: the input has no folder (standard input)")?;
+        let dir = dir.ok_or(ExternalError::NoFolder)?;
         let (file, meta) = open_inside(dir, rel, location)?;
         let size = file.bytes().len() as u64;
         let offset = parse_u64("offset", &self.offset)?.unwrap_or(0);
         let length = parse_u64("length", &self.length)?;
         if offset > size {
-            return Err(format!(
-                "offset {offset} is past the end of {location} ({size} bytes)"
-            ));
+            return Err(ExternalError::OffsetPastEnd {
+                location: location.to_string(),
+                offset,
+                size,
+            });
         }
         let available = size - offset;
         let length = match length {
             Some(l) if l > available => {
-                return Err(format!(
-                    "{location} is short: {l} bytes at offset {offset}, {available} there"
-                ));
+                return Err(ExternalError::Short {
+                    location: location.to_string(),
+                    length: l,
+                    offset,
+                    available,
+                });
             }
             Some(l) => l,
             None => available,
@@ -171,33 +248,34 @@ impl ExternalRef {
                 length >= needed
             };
             if !fits {
-                return Err(format!(
-                    "external data is {length} bytes, the shape needs {needed}"
-                ));
+                return Err(ExternalError::SizeMismatch { length, needed });
             }
         }
         let take = match (self.length.is_some(), self.needed) {
             (false, Some(needed)) => needed,
             _ => length,
         };
-        let start = usize::try_from(offset).map_err(|_| "offset too large".to_string())?;
-        let end = usize::try_from(offset + take).map_err(|_| "length too large".to_string())?;
+        let too_large = |what| move |_| ExternalError::TooLarge { what };
+        let start = usize::try_from(offset).map_err(too_large("offset"))?;
+        let end = usize::try_from(offset + take).map_err(too_large("length"))?;
         let ext = ExternalBytes { file, start, end };
         if let Some(expected) = &self.checksum {
             // The SHA-1 of the tensor's own bytes (offset..offset+length), as
             // ONNX's writers compute it; hashed once per (file, offset,
             // length) however many tensors or passes ask.
             let range_end = start
-                .checked_add(usize::try_from(length).map_err(|_| "length too large".to_string())?)
-                .ok_or("length too large")?;
+                .checked_add(usize::try_from(length).map_err(too_large("length"))?)
+                .ok_or(ExternalError::TooLarge { what: "length" })?;
             let got = range_sha1(&meta, offset, length, || {
                 ext.file.bytes().get(start..range_end).unwrap_or(&[])
             });
             let expected = expected.trim();
             if !got.eq_ignore_ascii_case(expected) {
-                return Err(format!(
-                    "SHA-1 mismatch: {location} has {got}, the tensor says {expected}"
-                ));
+                return Err(ExternalError::ChecksumMismatch {
+                    location: location.to_string(),
+                    got,
+                    expected: expected.to_string(),
+                });
             }
         }
         Ok(ext)
@@ -239,7 +317,10 @@ mod tests {
         HASHED.with(|h| h.set(0));
         for _ in 0..3 {
             let err = r.load(Some(&dir)).err().unwrap();
-            assert!(err.contains(&hex(range)), "{err}");
+            assert!(
+                matches!(&err, ExternalError::ChecksumMismatch { got, .. } if *got == hex(range)),
+                "{err}"
+            );
         }
         // Three loads of a wrong checksum: 64 bytes hashed once, never the
         // whole megabyte.

@@ -35,6 +35,7 @@ pub struct NpyInfo {
     pub note: Option<String>,
 }
 
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum NpyError {
     /// The shape is unknown, negative or does not match the values.

@@ -58,6 +58,7 @@ impl Policy {
 }
 
 /// Why an output was refused or failed. Every variant names the path.
+#[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
     #[error(

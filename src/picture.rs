@@ -198,6 +198,7 @@ impl Layout {
 }
 
 /// Why a picture could not be made.
+#[non_exhaustive]
 #[derive(Debug)]
 pub enum PictureError {
     /// The shape does not look like an image.

@@ -245,7 +245,7 @@ pub fn decode_partial<'a>(buf: &'a [u8], base: u64, opts: Options) -> RawMessage
             let sub_fault = scan_with(cut.payload(), cut.value_offset, true, &ends, |_| n += 1);
             let plausible = match &sub_fault {
                 None => n > 0,
-                Some(sf) if n > 0 => is_truncation(&sf.error.kind),
+                Some(sf) if n > 0 => is_truncation(sf.error.kind()),
                 // Nothing complete, just another field cut off: believed
                 // only for a one-byte key over bytes that are not numbers
                 // (a cut-off float array starts like that one time in eight).
@@ -1242,7 +1242,7 @@ mod tests {
         let fault = tree.fault.clone().unwrap();
         assert_eq!(fault.path_string(), "7.1.2");
         assert!(matches!(
-            fault.kind,
+            fault.kind(),
             ErrorKind::LengthOverrun { len: 105, left: 3 }
         ));
         assert_eq!(tree.root_fields().len(), 2);

@@ -716,7 +716,7 @@ pub fn load_values<'v>(
         }
         TensorData::External(r) => match r.load(dir) {
             Ok(bytes) => LoadedValues::External(bytes, elem, n),
-            Err(why) => LoadedValues::Unavailable(why),
+            Err(why) => LoadedValues::Unavailable(why.to_string()),
         },
         TensorData::PaddedBytes(bytes) => {
             let values = bytes.iter().map(|&b| u64::from(b));

@@ -187,7 +187,7 @@ fn errors_in_a_merged_message_keep_their_offsets() {
         .buf;
     // 0: 1a 02 08 04 | 4: 42 03 61 62 63 | 9: 1a 04 | 11: 10 06 | 13: 48 01
     let e = decode_message(set, tensor, &bytes, 0, DecodeContext::strict()).unwrap_err();
-    assert_eq!(e.offset, 13, "{e}");
+    assert_eq!(e.offset(), 13, "{e}");
     assert!(e.to_string().contains("field 9"), "{e}");
 }
 

@@ -355,3 +355,25 @@ fn no_code_outside_the_formats_keys_on_a_format_by_name() {
         found.join("\n")
     );
 }
+
+/// The README's list of check names, in order, is the code's.
+#[test]
+fn the_readme_lists_every_check_name_in_order() {
+    use pbdecode::error::Check;
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let start = readme
+        .find("<!-- checks -->")
+        .expect("the checks' start marker");
+    let end = readme
+        .find("<!-- /checks -->")
+        .expect("the checks' end marker");
+    let listed: Vec<&str> = readme[start..end]
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|name| !name.starts_with("error::"))
+        .collect();
+    let code: Vec<&str> = Check::all().map(Check::name).collect();
+    assert_eq!(listed, code, "README's list of checks");
+}

@@ -326,7 +326,7 @@ pub fn near_misses(
         .iter()
         .filter(|(f, e)| {
             let tensor_rule = matches!(
-                e.kind,
+                e.kind(),
                 ErrorKind::RawSize { .. }
                     | ErrorKind::TypedCount { .. }
                     | ErrorKind::RawForString

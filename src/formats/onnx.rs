@@ -218,7 +218,7 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
             }),
             Err(map_err)
                 if matches!(
-                    seq_err.kind,
+                    seq_err.kind(),
                     ErrorKind::UnknownField { .. } | ErrorKind::WrongWireType { .. }
                 ) =>
             {
@@ -385,7 +385,7 @@ pub fn decode_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a
         // table. Still a model when every unknown field is numbered above
         // the last field its message knows (how protobuf schemas grow) and
         // the rest validates; the fields are shown, not dropped.
-        Err(e) if matches!(e.kind, ErrorKind::UnknownField { .. }) => {
+        Err(e) if matches!(e.kind(), ErrorKind::UnknownField { .. }) => {
             let lenient = DecodeContext {
                 allow_unknown: true,
                 ..DecodeContext::strict()

@@ -108,11 +108,11 @@ pub fn write_decoded_with(
 /// the field path (`""` at the top), `offset` the byte offset.
 pub fn write_error(w: &mut dyn Write, e: &DecodeError) -> io::Result<()> {
     w.write_all(b"{\"error\": {\"check\": ")?;
-    string(w, e.kind.check())?;
+    string(w, e.check())?;
     w.write_all(b", \"path\": ")?;
     string(w, &e.path_string())?;
-    write!(w, ", \"offset\": {}, \"message\": ", e.offset)?;
-    string(w, &e.kind.to_string())?;
+    write!(w, ", \"offset\": {}, \"message\": ", e.offset())?;
+    string(w, &e.message())?;
     w.write_all(b"}}")
 }
 

@@ -412,9 +412,9 @@ pub fn write_text_body(
 /// `7.1.2 @0x31: length 105 > 64 bytes left`
 pub fn fault_text(e: &DecodeError) -> String {
     if !e.has_path() {
-        format!("@0x{:x}: {}", e.offset, e.kind)
+        format!("@0x{:x}: {}", e.offset(), e.kind())
     } else {
-        format!("{} @0x{:x}: {}", e.path_string(), e.offset, e.kind)
+        format!("{} @0x{:x}: {}", e.path_string(), e.offset(), e.kind())
     }
 }
 
@@ -582,10 +582,10 @@ pub fn write_json_body(
             w,
             ", \"fault\": {{\"path\": \"{}\", \"offset\": {}, \"check\": \"{}\", \"message\": ",
             fault.path_string(),
-            fault.offset,
-            fault.kind.check()
+            fault.offset(),
+            fault.check()
         )?;
-        string(w, &fault.kind.to_string())?;
+        string(w, &fault.message())?;
         write!(w, "}}")?;
     }
     Ok(())

@@ -136,11 +136,11 @@ fn files(state: &State) -> Response {
 
 fn error_json(w: &mut Vec<u8>, e: &DecodeError) {
     let _ = write!(w, "{{\"check\": ");
-    let _ = json::string(w, e.kind.check());
+    let _ = json::string(w, e.check());
     let _ = write!(w, ", \"path\": ");
     let _ = json::string(w, &e.path_string());
-    let _ = write!(w, ", \"offset\": {}, \"reason\": ", e.offset);
-    let _ = json::string(w, &e.kind.to_string());
+    let _ = write!(w, ", \"offset\": {}, \"reason\": ", e.offset());
+    let _ = json::string(w, &e.message());
     let _ = write!(w, ", \"message\": ");
     let _ = json::string(w, &e.to_string());
     let _ = write!(w, "}}");
