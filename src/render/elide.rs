@@ -91,7 +91,7 @@ pub fn bracketed(items: &[String], total: u64) -> String {
 pub const PER_LINE: u64 = 10;
 
 /// The length of a preview row for a tensor shaped `dims`: its last axis;
-/// when that is 1 (a [64,3,1,1] weight), the trailing axes that fit a line
+/// when that is 1 (a `[64,3,1,1]` weight), the trailing axes that fit a line
 /// together (rows of 3), and 0 when even those hold one value (then lines
 /// hold [`PER_LINE`] values, each prefixed by its index, rather than one
 /// value a line).
@@ -114,7 +114,7 @@ pub fn row_len(dims: &[u64]) -> u64 {
 
 /// How many values of `total` to show first and last for a preview of at
 /// most `limit` values, cut at whole rows of `row` values when a row fits
-/// a line and the limit: a preview of 8 values of a [64,3,7,7] tensor shows
+/// a line and the limit: a preview of 8 values of a `[64,3,7,7]` tensor shows
 /// its first row of 7 rather than 4 values and 4 values.
 pub fn whole_rows(total: u64, limit: u64, row: u64) -> (u64, u64) {
     if total <= limit {

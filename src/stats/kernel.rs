@@ -348,7 +348,7 @@ pub fn chunk_f32(buf: &[f32]) -> Part {
 /// A chunk of finite values takes one pass: min, max and counts in 32-bit
 /// lanes, the sums of deviations from the chunk's first value and of their
 /// squares in float64 lanes. A chunk with a NaN or an infinity takes the
-/// two masked passes of [`chunk_f32_masked`].
+/// two masked passes of `chunk_f32_masked`.
 #[inline]
 pub fn chunk_f32_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f32 + Copy) -> Part {
     let Some(&first) = buf.first() else {
@@ -487,7 +487,7 @@ pub fn chunk_f64(buf: &[f64], single: bool) -> Part {
 
 /// [`chunk_f64`] over values of any storage, converted by `conv` as they
 /// are read. Like [`chunk_f32_by`]: one pass for a chunk of finite values
-/// within 2^±480, the masked and scaled passes of [`chunk_f64_masked`]
+/// within 2^±480, the masked and scaled passes of `chunk_f64_masked`
 /// otherwise.
 #[inline]
 pub fn chunk_f64_by<T: Copy>(buf: &[T], conv: impl Fn(T) -> f64 + Copy, single: bool) -> Part {
