@@ -11,10 +11,9 @@
 //! two 1 GiB tensors compare in the memory of their maps.
 
 use crate::decode::Message;
+use crate::escape::{TextLines, f64_json, string};
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::onnx_tensor;
-use crate::render::fmt::TextLines;
-use crate::render::json::{f64_json, string};
 use crate::schema::SchemaSet;
 use crate::tensor::{
     Elem, Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values,
@@ -98,16 +97,16 @@ impl Val {
 
     pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
         match self {
-            Val::F32(v) => crate::render::json::f32_json(w, *v),
+            Val::F32(v) => crate::escape::f32_json(w, *v),
             Val::F(v) => f64_json(w, *v),
             Val::I(v) => write!(w, "{v}"),
             Val::U(v) => write!(w, "{v}"),
             Val::B(b) => write!(w, "{b}"),
             Val::C32(r, i) => {
                 write!(w, "[")?;
-                crate::render::json::f32_json(w, *r)?;
+                crate::escape::f32_json(w, *r)?;
                 write!(w, ", ")?;
-                crate::render::json::f32_json(w, *i)?;
+                crate::escape::f32_json(w, *i)?;
                 write!(w, "]")
             }
             Val::C(r, i) => {

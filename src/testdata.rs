@@ -9,9 +9,9 @@
 
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
+use crate::escape::TextLines;
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::{self, Body, Decoded, FormatOptions, Rejection};
-use crate::render::fmt::TextLines;
 use crate::schema::SchemaSet;
 use crate::wire::{FieldReader, WireValue};
 use std::io::{self, Write};
@@ -416,7 +416,7 @@ impl Naming {
 
     /// The `"model"` object of the JSON output.
     pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
-        use crate::render::json::string;
+        use crate::escape::string;
         write!(w, "{{\"path\": ")?;
         string(w, &self.model)?;
         write!(w, ", \"role\": ")?;

@@ -1,7 +1,8 @@
 //! The modules of `src/` depend on each other one way: this test reads every
 //! `src/**/*.rs`, collects the modules each one names through `crate::`,
 //! `super::` and its own child modules (test modules excluded), and fails on
-//! any cycle, printing it.
+//! any cycle, printing it, and on any import of a module from a layer that
+//! is not below the importer's in [`LAYERS`].
 
 #![allow(
     clippy::unwrap_used,
@@ -13,6 +14,40 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// The layers, lowest first; each lists the top-level modules of `src/`
+/// that form it (a module's submodules are in its layer). A module may
+/// import modules of lower layers and its own submodules, not a module of
+/// its own layer or a higher one. Every module is placed here: a new one
+/// fails the test until it is.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("ground", &["error", "escape", "progress"]),
+    ("input", &["input"]),
+    ("files", &["output", "external"]),
+    ("wire", &["wire"]),
+    ("schema", &["schema"]),
+    ("decode", &["decode", "schemaless"]),
+    ("tensor", &["tensor"]),
+    ("formats and statistics", &["formats", "stats"]),
+    (
+        "pictures, export and user schemas",
+        &["picture", "npy", "user_schema"],
+    ),
+    ("render", &["render"]),
+    ("test data and comparison", &["testdata", "diff"]),
+    ("batches", &["batch"]),
+    ("server", &["server"]),
+    // The crate root: the modules and the crate-level error over them all.
+    ("crate root", &[""]),
+];
+
+/// The layer of a module: that of its top-level module.
+fn layer_of(module: &str) -> Option<usize> {
+    let top = module.split("::").next().unwrap_or(module);
+    LAYERS
+        .iter()
+        .position(|(_, modules)| modules.contains(&top))
+}
 
 /// `src/render/json.rs` -> `render::json`; `src/render/mod.rs` -> `render`;
 /// `src/lib.rs` -> `` (the crate root).
@@ -387,4 +422,88 @@ fn computation_and_export_do_not_reach_into_render() {
         fmt.iter().all(|d| !d.starts_with("render")),
         "render::fmt imports {fmt:?}"
     );
+}
+
+/// The modules of no layer.
+fn unplaced(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<&str> {
+    graph
+        .keys()
+        .filter(|m| layer_of(m).is_none())
+        .map(String::as_str)
+        .collect()
+}
+
+#[test]
+fn every_module_is_placed_in_a_layer() {
+    let graph = graph();
+    let unplaced = unplaced(&graph);
+    assert!(
+        unplaced.is_empty(),
+        "modules in no layer of LAYERS (tests/layers.rs): {unplaced:?}"
+    );
+    let mut placed: Vec<&str> = LAYERS.iter().flat_map(|(_, m)| m.iter().copied()).collect();
+    let count = placed.len();
+    placed.sort();
+    placed.dedup();
+    assert_eq!(placed.len(), count, "a module in two layers");
+    for m in placed {
+        assert!(
+            graph.contains_key(m),
+            "LAYERS names {m:?}, which is not a module"
+        );
+    }
+}
+
+/// The imports that go up or sideways: from a module to one of a layer not
+/// below its own (a module's own submodules excepted).
+fn imports_not_downward(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let top = |m: &str| m.split("::").next().unwrap_or(m).to_string();
+    let mut wrong = Vec::new();
+    for (m, deps) in graph {
+        let (Some(mine), false) = (layer_of(m), m.is_empty()) else {
+            continue;
+        };
+        for d in deps {
+            if top(d) == top(m) {
+                continue;
+            }
+            match layer_of(d) {
+                Some(theirs) if theirs < mine => {}
+                theirs => wrong.push(format!(
+                    "{m} ({}) imports {d} ({})",
+                    LAYERS[mine].0,
+                    theirs.map_or("no layer", |l| LAYERS[l].0)
+                )),
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn every_import_goes_down_the_layers() {
+    let wrong = imports_not_downward(&graph());
+    assert!(
+        wrong.is_empty(),
+        "imports that do not go down the layers of tests/layers.rs:\n  {}",
+        wrong.join("\n  ")
+    );
+}
+
+#[test]
+fn an_upward_or_sideways_import_is_found() {
+    let mut graph = graph();
+    graph.get_mut("wire").unwrap().insert("render::json".into());
+    graph.get_mut("stats").unwrap().insert("formats".into());
+    graph.insert("unplaced".into(), BTreeSet::new());
+    graph.get_mut("batch").unwrap().insert("unplaced".into());
+    let wrong = imports_not_downward(&graph);
+    for expected in [
+        "stats (formats and statistics) imports formats (formats and statistics)",
+        "wire (wire) imports render::json (render)",
+        "batch (batches) imports unplaced (no layer)",
+    ] {
+        assert!(wrong.iter().any(|w| w == expected), "{expected}: {wrong:?}");
+    }
+    assert_eq!(unplaced(&graph), ["unplaced"]);
 }

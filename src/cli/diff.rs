@@ -5,11 +5,11 @@
 
 use clap::Parser;
 use pbdecode::diff::{self, DiffOptions, Entry, Finding};
+use pbdecode::escape::{TextLines, string};
 use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input};
 use pbdecode::output::{Output, Policy};
-use pbdecode::render::fmt::TextLines;
-use pbdecode::render::json::{path_field, string};
+use pbdecode::render::json::path_field;
 use pbdecode::testdata::{self, ModelCache};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};

@@ -1,13 +1,15 @@
-//! The primitives every view writes through: indentation, the escaping of
-//! text from a file (bare, quoted, hex), element and number formatting for
-//! text and JSON, JSON strings and base64. A leaf: it imports no other
-//! module of the crate but the element type.
+//! The primitives every view writes through: indentation and element text,
+//! and (from [`crate::escape`], re-exported) the escaping of text from a
+//! file (bare, quoted, hex, whole lines), number text for JSON, JSON strings
+//! and base64. A leaf of the render layer: it imports the element type and
+//! the escaping.
 
+pub use crate::escape::{
+    TextLines, base64, f32_json, f64_json, hex_preview, is_unsafe_char, plain, plain_bytes, quoted,
+    quoted_str, string,
+};
 use crate::tensor::Element;
 use std::io::{self, Write};
-
-/// Bytes shown of a long bytes field.
-const BYTES_PREVIEW: usize = 32;
 
 /// Nesting levels shown as indentation; deeper lines keep this indentation
 /// and say their depth (`[depth 240] `), so a deeply nested input cannot make
@@ -33,124 +35,6 @@ pub fn pad(depth: usize) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// Characters a file must not send to the terminal as they are: control
-/// characters (C0, DEL, C1), and the invisible and direction-changing
-/// format characters that can make a line read other than it is.
-pub fn is_unsafe_char(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{ad}'
-                | '\u{61c}'
-                | '\u{180e}'
-                | '\u{200b}'..='\u{200f}'
-                | '\u{2028}'..='\u{202e}'
-                | '\u{2060}'..='\u{206f}'
-                | '\u{feff}'
-                | '\u{fff9}'..='\u{fffb}'
-        )
-}
-
-/// Text from a file, unquoted, with every unsafe character escaped as
-/// `\n`, `\t`, `\r` or `\u{1b}`: the one escaping of names, keys and other
-/// strings the text views print bare. [`quoted`] is its quoted form.
-pub fn plain(s: &str) -> std::borrow::Cow<'_, str> {
-    if !s.chars().any(is_unsafe_char) {
-        return std::borrow::Cow::Borrowed(s);
-    }
-    let mut out = String::with_capacity(s.len() + 8);
-    for c in s.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if is_unsafe_char(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-/// The lines of a text output that shows names a file or a file name
-/// controls (test folders, batches, `decode diff`): each line is formatted,
-/// then escaped whole by [`plain`] and ended here. A name can therefore
-/// neither add a line of its own (its `\n` is shown as `\n`) nor send a
-/// control sequence, whichever way it was formatted. It has no `io::Write`
-/// side, so `write!` cannot bypass it; [`TextLines::view`] hands the writer
-/// to the decoded-file views, which escape each string they print (and may
-/// colour their output).
-pub struct TextLines<'w> {
-    out: &'w mut dyn Write,
-    line: String,
-}
-
-impl<'w> TextLines<'w> {
-    pub fn new(out: &'w mut dyn Write) -> Self {
-        TextLines {
-            out,
-            line: String::new(),
-        }
-    }
-
-    /// One line (the line end is added): `lines.line(format_args!(...))`.
-    pub fn line(&mut self, args: std::fmt::Arguments<'_>) -> io::Result<()> {
-        use std::fmt::Write as _;
-        self.line.clear();
-        // Formatting into a String fails only if a Display impl does.
-        self.line
-            .write_fmt(args)
-            .map_err(|_| io::Error::other("a value could not be formatted"))?;
-        self.out.write_all(plain(&self.line).as_bytes())?;
-        self.out.write_all(b"\n")
-    }
-
-    /// An empty line.
-    pub fn blank(&mut self) -> io::Result<()> {
-        self.out.write_all(b"\n")
-    }
-
-    /// The writer, for a decoded-file view (which escapes what it prints).
-    pub fn view(&mut self) -> &mut dyn Write {
-        self.out
-    }
-}
-
-/// Bytes from a file shown bare: [`plain`] text when UTF-8 (invalid
-/// sequences replaced), so nothing unsafe reaches the terminal.
-pub fn plain_bytes(bytes: &[u8]) -> String {
-    plain(&String::from_utf8_lossy(bytes)).into_owned()
-}
-
-/// Text in quotes with escapes (Rust's string escapes: quotes, backslashes,
-/// every unsafe character), or a hex preview for bytes.
-pub fn quoted(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => quoted_str(s),
-        Err(_) => hex_preview(bytes),
-    }
-}
-
-/// A string in quotes, escaped as [`quoted`] does.
-pub fn quoted_str(s: &str) -> String {
-    let mut out = format!("{s:?}");
-    // Rust's escapes cover every unsafe character but a few invisible ones
-    // it considers printable; escape those too.
-    if out.chars().any(is_unsafe_char) {
-        out = plain(&out).into_owned();
-    }
-    out
-}
-
-pub fn hex_preview(bytes: &[u8]) -> String {
-    let shown = bytes.get(..BYTES_PREVIEW).unwrap_or(bytes);
-    let hex: Vec<String> = shown.iter().map(|b| format!("{b:02x}")).collect();
-    if shown.len() < bytes.len() {
-        format!("<{} bytes: {} …>", bytes.len(), hex.join(" "))
-    } else {
-        format!("<{} bytes: {}>", bytes.len(), hex.join(" "))
-    }
-}
-
 /// One element as text (floats in their shortest round-trip form).
 pub fn element_text(e: Element<'_>) -> String {
     match e {
@@ -162,127 +46,5 @@ pub fn element_text(e: Element<'_>) -> String {
         Element::C64(r, i) => format!("{r:?}{:+?}i", i),
         Element::C128(r, i) => format!("{r:?}{:+?}i", i),
         Element::Str(s) => quoted(s),
-    }
-}
-
-/// A JSON string with the escapes JSON requires, and every other
-/// [`is_unsafe_char`] (C1 controls, direction overrides, invisible
-/// characters) as `\uXXXX`: allowed raw by JSON, but a terminal showing the
-/// output would act on them. The value read back is the same.
-pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
-    w.write_all(b"\"")?;
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let esc: Option<&[u8]> = match b {
-            b'"' => Some(b"\\\""),
-            b'\\' => Some(b"\\\\"),
-            b'\n' => Some(b"\\n"),
-            b'\r' => Some(b"\\r"),
-            b'\t' => Some(b"\\t"),
-            0..=0x1f | 0x7f => None,
-            // The first byte of a character that may be unsafe (the lead
-            // bytes of every non-ASCII is_unsafe_char, all in the Basic
-            // Multilingual Plane; a unit test checks them): as one \uXXXX if
-            // it is. Other bytes of multi-byte characters are copied.
-            0xc2 | 0xd8 | 0xe1 | 0xe2 | 0xef => {
-                let c = s.get(i..).and_then(|rest| rest.chars().next());
-                let len = c.map_or(1, char::len_utf8);
-                if let Some(c) = c.filter(|&c| is_unsafe_char(c)) {
-                    w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
-                    write!(w, "\\u{:04x}", u32::from(c))?;
-                    start = i + len;
-                }
-                i += len;
-                continue;
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        w.write_all(bytes.get(start..i).unwrap_or(&[]))?;
-        match esc {
-            Some(e) => w.write_all(e)?,
-            None => write!(w, "\\u{:04x}", b)?,
-        }
-        i += 1;
-        start = i;
-    }
-    w.write_all(bytes.get(start..).unwrap_or(&[]))?;
-    w.write_all(b"\"")
-}
-
-pub fn f32_json(w: &mut dyn Write, v: f32) -> io::Result<()> {
-    if v.is_nan() {
-        w.write_all(b"\"NaN\"")
-    } else if v.is_infinite() {
-        w.write_all(if v > 0.0 {
-            b"\"Infinity\""
-        } else {
-            b"\"-Infinity\""
-        })
-    } else {
-        // ryu: the shortest text that reads back to the same float32, and
-        // several times faster than std's formatting on huge tensors.
-        w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
-    }
-}
-
-pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
-    if v.is_nan() {
-        w.write_all(b"\"NaN\"")
-    } else if v.is_infinite() {
-        w.write_all(if v > 0.0 {
-            b"\"Infinity\""
-        } else {
-            b"\"-Infinity\""
-        })
-    } else {
-        w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
-    }
-}
-
-/// Standard base64 with padding (the JSON form of bytes fields).
-pub fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let byte = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
-        let n = (byte(0) << 16) | (byte(1) << 8) | byte(2);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                let digit = ALPHABET.get(((n >> (18 - 6 * i)) & 63) as usize);
-                out.push(char::from(digit.copied().unwrap_or(b'=')));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn json_strings_escape_every_unsafe_character() {
-        let mut checked = 0;
-        for c in (0..=0x10ffff).filter_map(char::from_u32) {
-            if !is_unsafe_char(c) || matches!(c, '\n' | '\r' | '\t') {
-                continue;
-            }
-            let mut out = Vec::new();
-            string(&mut out, &format!("a{c}b")).expect("written");
-            assert_eq!(
-                String::from_utf8(out).expect("UTF-8"),
-                format!("\"a\\u{:04x}b\"", u32::from(c)),
-                "{c:?}"
-            );
-            checked += 1;
-        }
-        assert!(checked > 90, "only {checked} characters checked");
     }
 }

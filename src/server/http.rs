@@ -173,7 +173,7 @@ impl Response {
         body.extend_from_slice(b"{\"status\": ");
         body.extend_from_slice(status.to_string().as_bytes());
         body.extend_from_slice(b", \"error\": ");
-        let _ = crate::render::json::string(&mut body, message);
+        let _ = crate::escape::string(&mut body, message);
         body.extend_from_slice(b"}\n");
         Response::new(status, "application/json; charset=utf-8", body)
     }
