@@ -299,6 +299,61 @@ mod tests {
             .collect()
     }
 
+    /// The messages of the failures without a snapshot of their own, as
+    /// the user reads them.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_folder_and_a_folder_are_refused_in_words() {
+        let root = std::env::temp_dir().join(format!("pbdecode-ext-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let dir = root.join("model");
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        std::fs::write(root.join("secret.bin"), [0u8; 8]).unwrap();
+        std::os::unix::fs::symlink(root.join("secret.bin"), dir.join("w.bin")).unwrap();
+        let load = |location: &str| {
+            ExternalRef {
+                location: Some(location.into()),
+                ..ExternalRef::default()
+            }
+            .load(Some(&dir))
+            .err()
+            .unwrap()
+        };
+        let real = std::fs::canonicalize(root.join("secret.bin")).unwrap();
+        let err = load("w.bin");
+        assert!(matches!(err, ExternalError::LinkEscapes { .. }), "{err:?}");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "location \"w.bin\" leads out of the tensor's folder through a symbolic link (to {})",
+                real.display()
+            )
+        );
+        let err = load("sub");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "cannot read {}: is a directory, not a file",
+                dir.join("sub").display()
+            )
+        );
+        let err = load("../secret.bin");
+        assert_eq!(
+            err.to_string(),
+            "location \"../secret.bin\" escapes the tensor's folder"
+        );
+        let err = ExternalRef {
+            location: Some("secret.bin".into()),
+            offset: Some("x".into()),
+            ..ExternalRef::default()
+        }
+        .load(Some(&root))
+        .err()
+        .unwrap();
+        assert_eq!(err.to_string(), "offset \"x\" is not a number");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
     #[test]
     fn a_checksum_hashes_the_range_once() {
         let dir = std::env::temp_dir().join(format!("pbdecode-sha-{}", std::process::id()));
