@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 /// `say!("decode: {}: ...", file)`: one message line on standard error,
-/// escaped ([`line`]).
+/// escaped ([`line()`]).
 macro_rules! say {
     ($($arg:tt)*) => {
         $crate::cli::stderr::line(format_args!($($arg)*))
