@@ -278,7 +278,7 @@ impl Files {
     }
 
     /// Opens a served file or an upload by key. A served file is opened
-    /// by [`open_checked`] on every request and its map reused while it is
+    /// by `open_checked` on every request and its map reused while it is
     /// the same file, unchanged and not cut short under the map.
     pub fn open(&self, key: &str) -> Result<Arc<OpenFile>, Refusal> {
         if key.starts_with('u') {
