@@ -15,9 +15,7 @@ use crate::escape::{TextLines, f64_json, string};
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::onnx_tensor;
 use crate::schema::SchemaSet;
-use crate::tensor::{
-    Elem, Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values,
-};
+use crate::tensor::{Elem, Element, LoadedValues, TensorData, TensorView, load_values};
 use half::f16;
 use std::io::{self, Write};
 use std::path::Path;
@@ -320,14 +318,17 @@ pub fn index_text(flat: u64, dims: &[i64]) -> String {
 }
 
 /// Every element of loaded values as one iterator (external data and
-/// all-zero tensors included).
+/// all-zero tensors included); the difference picture's reader.
+#[cfg(feature = "picture")]
 fn elements<'x>(lv: &'x mut LoadedValues<'_>) -> Box<dyn Iterator<Item = Element<'x>> + 'x> {
     match lv {
         #[allow(clippy::map_identity)] // shortens the elements' lifetime to 'x
         LoadedValues::Ready(it, _) => Box::new(it.by_ref().map(|e| e)),
-        LoadedValues::External(bytes, elem, n) => {
-            Box::new(Elements::new(*elem, Source::Raw(bytes.bytes()), *n))
-        }
+        LoadedValues::External(bytes, elem, n) => Box::new(crate::tensor::Elements::new(
+            *elem,
+            crate::tensor::Source::Raw(bytes.bytes()),
+            *n,
+        )),
         LoadedValues::Unavailable(_) | LoadedValues::Nothing => Box::new(std::iter::empty()),
     }
 }
