@@ -305,6 +305,9 @@ pub struct Elements<'a> {
     /// The value of every implied element: kept up to date with each
     /// stored element decoded while a padded tail follows.
     fill: Option<Element<'a>>,
+    /// Yield each element's stored bit pattern as `Element::U64` instead
+    /// of its value (see [`Elements::codes`]).
+    codes: bool,
 }
 
 impl<'a> Elements<'a> {
@@ -319,6 +322,25 @@ impl<'a> Elements<'a> {
             pending_left: 0,
             implied_from: total,
             fill: None,
+            codes: false,
+        }
+    }
+
+    /// Yields each element's bit pattern as it is stored (`Element::U64`,
+    /// not yet masked to the element's width) instead of decoding it: for
+    /// readers that keep float16, bfloat16, float8 and sub-byte elements
+    /// in their own encoding. Complex and string elements are unchanged.
+    pub fn codes(mut self) -> Self {
+        self.codes = true;
+        self
+    }
+
+    /// One element from its bit pattern: decoded, or the pattern itself.
+    fn element_of(&self, bits: u64) -> Element<'static> {
+        if self.codes {
+            Element::U64(bits)
+        } else {
+            decode_bits(self.elem, bits)
         }
     }
 
@@ -451,16 +473,15 @@ impl<'a> Elements<'a> {
                 let (re, im) = chunk.split_at(8);
                 Element::C128(f64::from_bits(le(re)), f64::from_bits(le(im)))
             }
-            _ if bits >= 8 => decode_bits(
-                elem,
-                le(bytes.get(at..at.checked_add((bits / 8) as usize)?)?),
-            ),
+            _ if bits >= 8 => {
+                self.element_of(le(bytes.get(at..at.checked_add((bits / 8) as usize)?)?))
+            }
             _ => {
                 // Sub-byte: a little-endian bit stream, first element lowest.
                 let lo = u64::from(*bytes.get(at)?);
                 let hi = u64::from(bytes.get(at + 1).copied().unwrap_or(0));
                 let word = lo | (hi << 8);
-                decode_bits(elem, (word >> (bit % 8)) & ((1 << bits) - 1))
+                self.element_of((word >> (bit % 8)) & ((1 << bits) - 1))
             }
         })
     }
@@ -534,7 +555,8 @@ impl<'a> Elements<'a> {
                         elem.elements_per_int32()
                     };
                     if per == 1 {
-                        decode_bits(elem, it.next()?)
+                        let bits = it.next()?;
+                        self.element_of(bits)
                     } else {
                         if self.pending_left == 0 {
                             self.pending = it.next()?;
@@ -543,7 +565,7 @@ impl<'a> Elements<'a> {
                         let width = elem.bits();
                         let shift = (per - self.pending_left) * width;
                         self.pending_left -= 1;
-                        decode_bits(elem, (self.pending >> shift) & ((1 << width) - 1))
+                        self.element_of((self.pending >> shift) & ((1 << width) - 1))
                     }
                 }
             },
