@@ -36,8 +36,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("render", &["render"]),
     ("test data and comparison", &["testdata", "diff"]),
     ("batches", &["batch"]),
+    // The facade: the documented entry points and the crate-level error.
+    ("facade", &["api"]),
     ("server", &["server"]),
-    // The crate root: the modules and the crate-level error over them all.
+    // The crate root: the modules, and the facade's names re-exported.
     ("crate root", &[""]),
 ];
 

@@ -188,7 +188,8 @@ fn field_value(
 }
 
 /// The key of a map entry, as a JSON object key.
-fn map_key(set: &SchemaSet, entry: &Message<'_>) -> String {
+/// A map entry's key as the JSON output writes it (the object's key).
+pub fn map_key(set: &SchemaSet, entry: &Message<'_>) -> String {
     let def = entry.def(set);
     let Some((slot, kdef)) = def.field_by_number(1) else {
         return String::new();

@@ -1,0 +1,1233 @@
+//! The facade: a file or bytes in, tensors out. A [`Document`] owns its
+//! input (the memory map or the bytes, behind an `Arc`), knows its format,
+//! and indexes its tensors once without reading a value; a [`Tensor`] is
+//! one of them decoded again from its byte range on demand, with its values
+//! as typed buffers of the element's own width ([`Values`]), its stored
+//! bytes borrowed when they already are the array ([`Tensor::raw_le`]),
+//! its statistics and its .npy file. Everything here goes through the
+//! layers below (detection, the tensor adapters, the value decoding, the
+//! renderers, the one output writer); nothing is decoded twice over.
+
+#![deny(missing_docs)]
+
+use crate::decode::{DecodeContext, Message, Value, decode_message};
+use crate::error::DecodeError;
+use crate::external::{ExternalBytes, ExternalRef};
+use crate::formats::{self, Body, Decoded, FormatOptions, TensorAdapter};
+use crate::input::InputBytes;
+use crate::npy::{self, NpyError, NpyInfo, NpyOptions};
+use crate::output::{Output, OutputError, Policy};
+use crate::render::{self, RenderOptions};
+use crate::schema::{MsgId, SchemaSet};
+use crate::tensor::{Elem, Element, Elements, LoadedValues, Source, TensorData, TensorView};
+use crate::testdata::{self, FileContext, ModelCache};
+use half::{bf16, f16};
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// Any failure of the library, one variant per part, so that a binding maps
+/// each to one exception class; every part's own error converts with `?`.
+#[non_exhaustive]
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The input was turned down: the check, field path and byte offset.
+    #[error(transparent)]
+    Decode(#[from] DecodeError),
+    /// A tensor's external data is not available.
+    #[error(transparent)]
+    External(#[from] crate::external::ExternalError),
+    /// A user's .proto file or descriptor set cannot be read.
+    #[error(transparent)]
+    Schema(#[from] crate::user_schema::LoadError),
+    /// Schema tables that do not resolve.
+    #[error(transparent)]
+    SchemaTable(#[from] crate::schema::SchemaError),
+    /// A tensor cannot be written as .npy.
+    #[error(transparent)]
+    Npy(#[from] NpyError),
+    /// A tensor cannot be drawn.
+    #[error(transparent)]
+    Picture(#[from] crate::picture::PictureError),
+    /// An output path was refused or its writing failed.
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    /// A tensor's values cannot be read (external data missing or failing
+    /// its checks, a data type without a decoding); `reason` is what the
+    /// JSON output says as `values_unavailable`.
+    #[error("tensor {tensor:?}: values not available: {reason}")]
+    Unavailable {
+        /// The tensor's name.
+        tensor: String,
+        /// Why.
+        reason: String,
+    },
+    /// More values are implied by TensorFlow's padding rule than are read
+    /// without asking ([`crate::tensor::MAX_IMPLIED_VALUES`]; see
+    /// [`Tensor::values_with`]).
+    #[error(
+        "tensor {tensor:?}: {implied} values are implied by TensorFlow's padding rule, more than {limit} (allow_implied reads them)"
+    )]
+    Implied {
+        /// The tensor's name.
+        tensor: String,
+        /// Values implied, not stored.
+        implied: u64,
+        /// The most read without `allow_implied`.
+        limit: u64,
+    },
+    /// No tensor of that name.
+    #[error("no tensor {0:?}")]
+    NoSuchTensor(String),
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// Opens a file: a regular file is memory-mapped, a pipe read (as the
+/// `decode` command reads it); the format is detected, an ONNX test
+/// folder's `input_K.pb`/`output_K.pb` read as its model declares it, and
+/// external data found beside the file.
+pub fn open(path: impl AsRef<Path>) -> Result<Document, Error> {
+    Document::open(path.as_ref())
+}
+
+/// Reads bytes already in memory (no external data: there is no folder).
+pub fn read(bytes: impl Into<Vec<u8>>) -> Result<Document, Error> {
+    Document::from_held(Held::Input(InputBytes::Owned(bytes.into())), None, None)
+}
+
+/// [`read`] over shared bytes, kept alive by the document and every clone.
+pub fn read_shared(bytes: Arc<[u8]>) -> Result<Document, Error> {
+    Document::from_held(Held::Shared(bytes), None, None)
+}
+
+/// The input a document holds.
+enum Held {
+    Input(InputBytes),
+    Shared(Arc<[u8]>),
+}
+
+impl Held {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Held::Input(i) => i.bytes(),
+            Held::Shared(b) => b,
+        }
+    }
+}
+
+/// What format a document is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormatInfo {
+    /// The format's id, as `--as` names it (`onnx-model`, `protobuf`).
+    pub id: &'static str,
+    /// What the format is, for people.
+    pub title: &'static str,
+    /// The root message's full type name (None when read without a schema).
+    pub message_type: Option<String>,
+    /// Other message types the same bytes are equally valid as.
+    pub also: Vec<String>,
+}
+
+/// What a tensor is to the file that holds it.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// The file is the tensor (a .pb tensor file).
+    TensorFile,
+    /// An ONNX test folder's `input_K.pb`.
+    TestInput,
+    /// An ONNX test folder's `output_K.pb`.
+    TestOutput,
+    /// An ONNX graph initializer.
+    Initializer,
+    /// The value of an ONNX `Constant` node or a TensorFlow `Const` node.
+    Constant,
+    /// Another attribute of a node.
+    Attribute,
+    /// An element of an ONNX sequence.
+    SequenceElement,
+    /// A value of an ONNX map.
+    MapValue,
+    /// The value of an ONNX optional.
+    OptionalValue,
+    /// The values of an ONNX sparse tensor.
+    SparseValues,
+    /// The indices of an ONNX sparse tensor.
+    SparseIndices,
+    /// Anywhere else.
+    Other,
+}
+
+/// One step of the path from the root message to a tensor, as the JSON
+/// output nests it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// A field, by its .proto name.
+    Field(String),
+    /// The position in a repeated field.
+    Index(usize),
+    /// The key of a map field.
+    Key(String),
+}
+
+/// A tensor of a document, found without reading a value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TensorRef {
+    /// Its name (`tensorN` for a tensor that has none).
+    pub name: String,
+    /// What it is to the file.
+    pub role: Role,
+    /// Where it is in the decoded tree (empty for the root).
+    pub path: Vec<Step>,
+    /// The byte range of its message in the input.
+    pub range: Range<u64>,
+    /// Where its values are outside the file (ONNX external data).
+    pub external: Option<ExternalRef>,
+    /// Its message type, to decode the range again.
+    def: MsgId,
+}
+
+impl TensorRef {
+    /// The path as text: `graph.initializer[0]`, `node[2].attr["value"].tensor`.
+    pub fn path_text(&self) -> String {
+        let mut s = String::new();
+        for step in &self.path {
+            match step {
+                Step::Field(f) => {
+                    if !s.is_empty() {
+                        s.push('.');
+                    }
+                    s.push_str(f);
+                }
+                Step::Index(i) => s.push_str(&format!("[{i}]")),
+                Step::Key(k) => s.push_str(&format!("[{}]", render::fmt::quoted_str(k))),
+            }
+        }
+        s
+    }
+}
+
+/// A decoded file: its input, its format and the index of its tensors.
+/// Cloning shares the input.
+#[derive(Clone)]
+pub struct Document {
+    held: Arc<Held>,
+    /// The input's folder, where external data is looked for.
+    dir: Option<PathBuf>,
+    /// The model that declares the file's type (ONNX test folders).
+    context: Option<Arc<FileContext>>,
+    format: FormatInfo,
+    tensors: Arc<[TensorRef]>,
+}
+
+impl fmt::Debug for Document {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Document")
+            .field("bytes", &self.bytes().len())
+            .field("format", &self.format)
+            .field("tensors", &self.tensors.len())
+            .finish()
+    }
+}
+
+impl Document {
+    fn open(path: &Path) -> Result<Document, Error> {
+        let input = crate::input::open_input(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+        // As the command line: external data beside the file.
+        let dir = path.parent().map(|p| {
+            if p.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                p.to_path_buf()
+            }
+        });
+        let context = testdata::file_context(path, None, &ModelCache::default());
+        Document::from_held(Held::Input(input), dir, context.map(Arc::new))
+    }
+
+    fn from_held(
+        held: Held,
+        dir: Option<PathBuf>,
+        context: Option<Arc<FileContext>>,
+    ) -> Result<Document, Error> {
+        let held = Arc::new(held);
+        let (format, tensors) = {
+            let decoded = detect(held.bytes(), context.as_deref())?;
+            let root_role = match context.as_deref().map(|c| c.role) {
+                Some(testdata::Role::Input) => Role::TestInput,
+                Some(testdata::Role::Output) => Role::TestOutput,
+                None => Role::TensorFile,
+            };
+            (format_info(&decoded), index(&decoded, root_role))
+        };
+        Ok(Document {
+            held,
+            dir,
+            context,
+            format,
+            tensors: tensors.into(),
+        })
+    }
+
+    /// The input's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        self.held.bytes()
+    }
+
+    /// The format, as detection found it.
+    pub fn format(&self) -> &FormatInfo {
+        &self.format
+    }
+
+    /// Every tensor, in file order.
+    pub fn tensors(&self) -> &[TensorRef] {
+        &self.tensors
+    }
+
+    /// The first tensor of that name.
+    pub fn tensor_by_name(&self, name: &str) -> Result<Tensor<'_>, Error> {
+        let r = self
+            .tensors
+            .iter()
+            .find(|t| t.name == name)
+            .ok_or_else(|| Error::NoSuchTensor(name.to_string()))?;
+        self.tensor(r)
+    }
+
+    /// A tensor of this document ([`Document::tensors`]), its message
+    /// decoded again from its range.
+    pub fn tensor(&self, r: &TensorRef) -> Result<Tensor<'_>, Error> {
+        let set = SchemaSet::builtin();
+        let slice = usize::try_from(r.range.start)
+            .ok()
+            .zip(usize::try_from(r.range.end).ok())
+            .and_then(|(s, e)| self.bytes().get(s..e))
+            .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?;
+        let message = decode_message(set, r.def, slice, r.range.start, DecodeContext::lenient())?;
+        let adapter = formats::tensor_adapter(&message.def(set).full_name)
+            .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?;
+        let view = (adapter.view)(set, &message);
+        let storage = match &view.data {
+            TensorData::Raw(_) => Storage::Raw,
+            TensorData::Typed { .. } | TensorData::Strings { .. } | TensorData::PaddedBytes(_) => {
+                Storage::Typed
+            }
+            TensorData::External(_) => Storage::External,
+            TensorData::Zeros => Storage::Implied,
+            TensorData::Unavailable(_) => Storage::Unavailable,
+            TensorData::None => Storage::Empty,
+        };
+        let facts = Facts {
+            data_type: view.elem.map(DataType::from_elem),
+            type_name: view.type_name.clone(),
+            shape: view.dims.as_ref().and_then(|d| {
+                d.iter()
+                    .map(|&x| u64::try_from(x).ok())
+                    .collect::<Option<Vec<u64>>>()
+            }),
+            dims: view.dims.clone(),
+            len: view.elements,
+            implied: view.implied_elements(),
+            storage,
+        };
+        Ok(Tensor {
+            name: r.name.clone(),
+            role: r.role,
+            document: self,
+            adapter,
+            message,
+            facts,
+            external: OnceLock::new(),
+        })
+    }
+
+    /// The document as the `decode --json` command writes it, byte for byte.
+    pub fn write_json(&self, w: &mut impl Write, opts: &JsonOptions) -> Result<(), Error> {
+        let (decoded, naming) = self.decoded();
+        let decoded = decoded?;
+        let ropts = self.render_options(opts.values, opts.stats, opts.allow_implied, opts.dense);
+        render::json::write_decoded_with(w, &decoded, &ropts, None, &mut |w| {
+            testdata::json_tail(w, naming.as_ref())
+        })?;
+        Ok(())
+    }
+
+    /// The document as the `decode` command prints it, byte for byte
+    /// (colour off).
+    pub fn write_text(&self, w: &mut impl Write, opts: &TextOptions) -> Result<(), Error> {
+        let (decoded, naming) = self.decoded();
+        let decoded = decoded?;
+        let mut ropts =
+            self.render_options(opts.values, opts.stats, opts.allow_implied, opts.dense);
+        ropts.offsets = opts.offsets;
+        ropts.histogram = opts.histogram;
+        if let Some(n) = &naming {
+            let mut lines = render::fmt::TextLines::new(w);
+            n.write_text(&mut lines)?;
+            lines.blank()?;
+        }
+        render::text::write_decoded(w, &decoded, &ropts)?;
+        Ok(())
+    }
+
+    /// The input decoded again, as when it was opened.
+    fn decoded(&self) -> (Result<Decoded<'_>, Error>, Option<testdata::Naming>) {
+        let (decoded, naming) = testdata::decode_file(
+            self.bytes(),
+            self.context.as_deref(),
+            &FormatOptions::default(),
+        );
+        (decoded.map_err(|r| Error::Decode(r.error)), naming)
+    }
+
+    fn render_options(
+        &self,
+        values: Option<u64>,
+        stats: bool,
+        allow_implied: bool,
+        dense: bool,
+    ) -> RenderOptions {
+        RenderOptions {
+            values,
+            dir: self.dir.clone(),
+            stats,
+            allow_implied,
+            dense,
+            ..RenderOptions::default()
+        }
+    }
+}
+
+/// Choices of [`Document::write_json`] (the `decode --json` options).
+#[derive(Debug, Clone, Default)]
+pub struct JsonOptions {
+    /// How many values of each tensor (`--values`); None: all.
+    pub values: Option<u64>,
+    /// Statistics for every tensor (`--stats`).
+    pub stats: bool,
+    /// Every value implied by TensorFlow's padding rule (`--allow-implied`).
+    pub allow_implied: bool,
+    /// Sparse tensors also as dense ones (`--dense`).
+    pub dense: bool,
+}
+
+/// Choices of [`Document::write_text`] (the `decode` options).
+#[derive(Debug, Clone, Default)]
+pub struct TextOptions {
+    /// How many values of each tensor (`--values`); None: a preview.
+    pub values: Option<u64>,
+    /// Each field's byte range, read without a schema (`--offsets`).
+    pub offsets: bool,
+    /// A text histogram of each numeric tensor (`--histogram`).
+    pub histogram: bool,
+    /// Statistics for every tensor (`--stats`).
+    pub stats: bool,
+    /// Every value implied by TensorFlow's padding rule (`--allow-implied`).
+    pub allow_implied: bool,
+    /// Sparse tensors also as dense ones (`--dense`).
+    pub dense: bool,
+}
+
+/// Detection as the command line does it (with the model of a test folder
+/// when there is one).
+fn detect<'a>(bytes: &'a [u8], context: Option<&FileContext>) -> Result<Decoded<'a>, Error> {
+    testdata::decode_file(bytes, context, &FormatOptions::default())
+        .0
+        .map_err(|r| Error::Decode(r.error))
+}
+
+fn format_info(decoded: &Decoded<'_>) -> FormatInfo {
+    let (message_type, also) = match &decoded.body {
+        Body::Message {
+            type_name, also, ..
+        } => (Some(type_name.clone()), also.clone()),
+        Body::UserMessage { type_name, .. } => (Some(type_name.clone()), Vec::new()),
+        Body::Schemaless(_) => (None, Vec::new()),
+    };
+    FormatInfo {
+        id: decoded.format.id,
+        title: decoded.format.title,
+        message_type,
+        also,
+    }
+}
+
+/// A message of the decoded tree, with the message it is in and the steps
+/// from there.
+struct Node<'m, 'a> {
+    msg: &'m Message<'a>,
+    parent: Option<usize>,
+    steps: Vec<Step>,
+}
+
+/// Every tensor of a decoded file with its path and role. The tree is
+/// walked with a queue, not recursion; its depth is the decoder's, bounded
+/// by its depth budget.
+fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
+    let Body::Message { message: root, .. } = &decoded.body else {
+        return Vec::new();
+    };
+    let set = SchemaSet::builtin();
+    let mut nodes: Vec<Node<'_, '_>> = vec![Node {
+        msg: root,
+        parent: None,
+        steps: Vec::new(),
+    }];
+    let mut at: HashMap<*const Message<'_>, usize> = HashMap::new();
+    let mut next = 0usize;
+    while let Some(node) = nodes.get(next) {
+        let msg = node.msg;
+        at.insert(std::ptr::from_ref(msg), next);
+        let in_map_entry = msg.def(set).map_entry;
+        let mut children = Vec::new();
+        for (fdef, group) in msg.present(set) {
+            let is_map = matches!(fdef.ty, crate::schema::FieldType::Message(m)
+                if set.message(m).map_entry);
+            for (k, f) in group.iter().enumerate() {
+                let Value::Message(sub) = &f.value else {
+                    continue;
+                };
+                let steps = if is_map {
+                    vec![
+                        Step::Field(fdef.name.clone()),
+                        Step::Key(render::json::map_key(set, sub)),
+                    ]
+                } else if in_map_entry {
+                    // A map's value: the JSON output puts it under its key.
+                    Vec::new()
+                } else if fdef.repeated() {
+                    vec![Step::Field(fdef.name.clone()), Step::Index(k)]
+                } else {
+                    vec![Step::Field(fdef.name.clone())]
+                };
+                children.push(Node {
+                    msg: sub,
+                    parent: Some(next),
+                    steps,
+                });
+            }
+        }
+        nodes.extend(children);
+        next += 1;
+    }
+    formats::named_tensors(set, root)
+        .into_iter()
+        .map(|t| {
+            let node = at.get(&std::ptr::from_ref(t.message)).copied();
+            let external = t.view(set).and_then(|v| match v.data {
+                TensorData::External(r) => Some(r),
+                _ => None,
+            });
+            TensorRef {
+                role: node.map_or(Role::Other, |n| role(set, &nodes, n, root_role)),
+                path: node.map(|n| path(&nodes, n)).unwrap_or_default(),
+                range: t.message.offset..t.message.end,
+                external,
+                def: t.message.def,
+                name: t.name,
+            }
+        })
+        .collect()
+}
+
+/// The steps from the root to node `n`.
+fn path(nodes: &[Node<'_, '_>], n: usize) -> Vec<Step> {
+    let mut chain = Vec::new();
+    let mut at = Some(n);
+    while let Some(node) = at.and_then(|i| nodes.get(i)) {
+        chain.push(&node.steps);
+        at = node.parent;
+    }
+    chain.into_iter().rev().flatten().cloned().collect()
+}
+
+/// What the tensor at node `n` is, from the messages it is in.
+fn role(set: &SchemaSet, nodes: &[Node<'_, '_>], n: usize, root_role: Role) -> Role {
+    let Some(node) = nodes.get(n) else {
+        return Role::Other;
+    };
+    let Some(parent) = node.parent.and_then(|p| nodes.get(p)) else {
+        return root_role;
+    };
+    let field = node.steps.iter().find_map(|s| match s {
+        Step::Field(f) => Some(f.as_str()),
+        _ => None,
+    });
+    // The message types around it, innermost first.
+    let mut outer = Vec::new();
+    let mut at = node.parent;
+    while let Some(m) = at.and_then(|i| nodes.get(i)) {
+        outer.push(m.msg);
+        at = m.parent;
+    }
+    let named = |name: &str| outer.iter().find(|m| m.def(set).full_name == name);
+    let op_is = |node: &str, field: &str, op: &str| {
+        named(node).is_some_and(|m| m.str(set, field) == Some(op))
+    };
+    match (parent.msg.def(set).full_name.as_str(), field) {
+        ("onnx.GraphProto", Some("initializer")) => Role::Initializer,
+        ("onnx.SparseTensorProto", Some("values")) => Role::SparseValues,
+        ("onnx.SparseTensorProto", Some("indices")) => Role::SparseIndices,
+        ("onnx.OptionalProto", _) => Role::OptionalValue,
+        ("onnx.SequenceProto", _) if named("onnx.MapProto").is_some() => Role::MapValue,
+        ("onnx.SequenceProto", _) => Role::SequenceElement,
+        ("onnx.AttributeProto", _) if op_is("onnx.NodeProto", "op_type", "Constant") => {
+            Role::Constant
+        }
+        ("onnx.AttributeProto", _) => Role::Attribute,
+        _ if named("tensorflow.AttrValue").is_some() => {
+            if op_is("tensorflow.NodeDef", "op", "Const") {
+                Role::Constant
+            } else {
+                Role::Attribute
+            }
+        }
+        _ => Role::Other,
+    }
+}
+
+/// How a tensor's values are stored.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Storage {
+    /// Little-endian packed bytes in the input (ONNX `raw_data`,
+    /// TensorFlow `tensor_content`).
+    Raw,
+    /// A typed field per value (`float_data`, `int_val`, strings).
+    Typed,
+    /// A side file (ONNX external data).
+    External,
+    /// None stored, all implied (TensorFlow: a tensor without values is
+    /// zeros).
+    Implied,
+    /// No values.
+    Empty,
+    /// Values that cannot be read (an unknown data type, an invalid shape).
+    Unavailable,
+}
+
+/// Declares [`DataType`] and its names from one table.
+macro_rules! data_types {
+    ($($(#[$doc:meta])* $name:ident = $elem:ident, $numpy:literal, $tf:expr;)*) => {
+        /// A tensor's element type: ONNX's and TensorFlow's.
+        #[non_exhaustive]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum DataType {
+            $($(#[$doc])* $name,)*
+        }
+
+        impl DataType {
+            fn from_elem(elem: Elem) -> DataType {
+                match elem {
+                    $(Elem::$elem => DataType::$name,)*
+                }
+            }
+
+            fn elem(self) -> Elem {
+                match self {
+                    $(DataType::$name => Elem::$elem,)*
+                }
+            }
+
+            /// The NumPy (or ml_dtypes) dtype name: `float32`, `bfloat16`,
+            /// `float8_e4m3fn`, `int4`; `object` for strings.
+            pub fn numpy_name(self) -> &'static str {
+                match self {
+                    $(DataType::$name => $numpy,)*
+                }
+            }
+
+            /// TensorFlow's name (`DT_FLOAT`), if TensorFlow has the type.
+            pub fn tf_name(self) -> Option<&'static str> {
+                match self {
+                    $(DataType::$name => $tf,)*
+                }
+            }
+        }
+    };
+}
+
+data_types! {
+    /// IEEE float32.
+    Float = F32, "float32", Some("DT_FLOAT");
+    /// IEEE float64.
+    Double = F64, "float64", Some("DT_DOUBLE");
+    /// IEEE float16.
+    Float16 = F16, "float16", Some("DT_HALF");
+    /// bfloat16.
+    BFloat16 = BF16, "bfloat16", Some("DT_BFLOAT16");
+    /// float8 e4m3fn.
+    Float8E4M3FN = F8E4M3FN, "float8_e4m3fn", Some("DT_FLOAT8_E4M3FN");
+    /// float8 e4m3fnuz.
+    Float8E4M3FNUZ = F8E4M3FNUZ, "float8_e4m3fnuz", Some("DT_FLOAT8_E4M3FNUZ");
+    /// float8 e5m2.
+    Float8E5M2 = F8E5M2, "float8_e5m2", Some("DT_FLOAT8_E5M2");
+    /// float8 e5m2fnuz.
+    Float8E5M2FNUZ = F8E5M2FNUZ, "float8_e5m2fnuz", Some("DT_FLOAT8_E5M2FNUZ");
+    /// float8 e4m3 with exponent bias 11 (TensorFlow).
+    Float8E4M3B11FNUZ = F8E4M3B11FNUZ, "float8_e4m3b11fnuz", Some("DT_FLOAT8_E4M3B11FNUZ");
+    /// float8 e8m0 (a scale: exponent only).
+    Float8E8M0 = F8E8M0, "float8_e8m0fnu", None;
+    /// float4 e2m1.
+    Float4E2M1 = F4E2M1, "float4_e2m1fn", Some("DT_FLOAT4_E2M1FN");
+    /// float6 e2m3.
+    Float6E2M3 = F6E2M3, "float6_e2m3fn", None;
+    /// float6 e3m2.
+    Float6E3M2 = F6E3M2, "float6_e3m2fn", None;
+    /// int8.
+    Int8 = I8, "int8", Some("DT_INT8");
+    /// int16.
+    Int16 = I16, "int16", Some("DT_INT16");
+    /// int32.
+    Int32 = I32, "int32", Some("DT_INT32");
+    /// int64.
+    Int64 = I64, "int64", Some("DT_INT64");
+    /// uint8.
+    UInt8 = U8, "uint8", Some("DT_UINT8");
+    /// uint16.
+    UInt16 = U16, "uint16", Some("DT_UINT16");
+    /// uint32.
+    UInt32 = U32, "uint32", Some("DT_UINT32");
+    /// uint64.
+    UInt64 = U64, "uint64", Some("DT_UINT64");
+    /// int4.
+    Int4 = I4, "int4", Some("DT_INT4");
+    /// uint4.
+    UInt4 = U4, "uint4", Some("DT_UINT4");
+    /// int2.
+    Int2 = I2, "int2", Some("DT_INT2");
+    /// uint2.
+    UInt2 = U2, "uint2", Some("DT_UINT2");
+    /// bool.
+    Bool = Bool, "bool", Some("DT_BOOL");
+    /// Byte strings.
+    String = Str, "object", Some("DT_STRING");
+    /// Complex of two float32.
+    Complex64 = C64, "complex64", Some("DT_COMPLEX64");
+    /// Complex of two float64.
+    Complex128 = C128, "complex128", Some("DT_COMPLEX128");
+}
+
+impl DataType {
+    /// ONNX's name (`FLOAT`), if ONNX has the type.
+    pub fn onnx_name(self) -> Option<&'static str> {
+        let elem = self.elem();
+        formats::onnx_tensor::ONNX_TYPES
+            .iter()
+            .find(|t| t.elem == elem)
+            .map(|t| t.name)
+    }
+
+    /// Bits one element takes in packed storage (None for strings).
+    pub fn size_bits(self) -> Option<u32> {
+        match self.elem().bits() {
+            0 => None,
+            b => u32::try_from(b).ok(),
+        }
+    }
+
+    /// Whether [`Values`] holds this type's elements as their bit codes
+    /// ([`Values::Codes`]): the types narrower than any Rust type.
+    fn is_coded(self) -> bool {
+        use Elem::*;
+        matches!(
+            self.elem(),
+            F8E4M3FN
+                | F8E4M3FNUZ
+                | F8E5M2
+                | F8E5M2FNUZ
+                | F8E4M3B11FNUZ
+                | F8E8M0
+                | F4E2M1
+                | F6E2M3
+                | F6E3M2
+                | I4
+                | U4
+                | I2
+                | U2
+        )
+    }
+}
+
+/// A tensor's values, each element at its own width.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Values {
+    /// bool.
+    Bool(Vec<bool>),
+    /// int8.
+    I8(Vec<i8>),
+    /// int16.
+    I16(Vec<i16>),
+    /// int32.
+    I32(Vec<i32>),
+    /// int64.
+    I64(Vec<i64>),
+    /// uint8.
+    U8(Vec<u8>),
+    /// uint16.
+    U16(Vec<u16>),
+    /// uint32.
+    U32(Vec<u32>),
+    /// uint64.
+    U64(Vec<u64>),
+    /// float16.
+    F16(Vec<f16>),
+    /// bfloat16.
+    BF16(Vec<bf16>),
+    /// float32.
+    F32(Vec<f32>),
+    /// float64.
+    F64(Vec<f64>),
+    /// complex64 as (real, imaginary).
+    C64(Vec<[f32; 2]>),
+    /// complex128 as (real, imaginary).
+    C128(Vec<[f64; 2]>),
+    /// Byte strings.
+    Str(Vec<Vec<u8>>),
+    /// float8, float6, float4, int4, int2, uint4 and uint2: each element's
+    /// bit code in one byte (ml_dtypes' layout); [`Values::widen`] decodes
+    /// them.
+    Codes(DataType, Vec<u8>),
+}
+
+impl Values {
+    /// How many elements.
+    pub fn len(&self) -> usize {
+        match self {
+            Values::Bool(v) => v.len(),
+            Values::I8(v) => v.len(),
+            Values::I16(v) => v.len(),
+            Values::I32(v) => v.len(),
+            Values::I64(v) => v.len(),
+            Values::U8(v) | Values::Codes(_, v) => v.len(),
+            Values::U16(v) => v.len(),
+            Values::U32(v) => v.len(),
+            Values::U64(v) => v.len(),
+            Values::F16(v) => v.len(),
+            Values::BF16(v) => v.len(),
+            Values::F32(v) => v.len(),
+            Values::F64(v) => v.len(),
+            Values::C64(v) => v.len(),
+            Values::C128(v) => v.len(),
+            Values::Str(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Codes decoded to the nearest wider type (floats to `F32`, signed
+    /// integers to `I8`, unsigned ones to `U8`); other values unchanged.
+    pub fn widen(self) -> Values {
+        let Values::Codes(dt, codes) = self else {
+            return self;
+        };
+        let elem = dt.elem();
+        let decoded = codes
+            .iter()
+            .map(|&c| crate::tensor::decode_bits(elem, u64::from(c)));
+        if elem.is_float() {
+            Values::F32(
+                decoded
+                    .map(|e| match e {
+                        Element::F32(v) => v,
+                        _ => f32::NAN,
+                    })
+                    .collect(),
+            )
+        } else if matches!(elem, Elem::I4 | Elem::I2) {
+            Values::I8(
+                decoded
+                    .map(|e| match e {
+                        Element::I64(v) => v as i8,
+                        _ => 0,
+                    })
+                    .collect(),
+            )
+        } else {
+            Values::U8(codes)
+        }
+    }
+}
+
+/// Facts of a tensor read from its message, no value read.
+struct Facts {
+    data_type: Option<DataType>,
+    type_name: String,
+    shape: Option<Vec<u64>>,
+    dims: Option<Vec<i64>>,
+    len: u64,
+    implied: u64,
+    storage: Storage,
+}
+
+/// One tensor of a [`Document`], decoded from its range: its facts at
+/// once, its values when asked.
+pub struct Tensor<'d> {
+    name: String,
+    role: Role,
+    document: &'d Document,
+    adapter: &'static TensorAdapter,
+    message: Message<'d>,
+    facts: Facts,
+    /// The side file, mapped on first use by [`Tensor::raw_le`].
+    external: OnceLock<Option<ExternalBytes>>,
+}
+
+impl fmt::Debug for Tensor<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tensor")
+            .field("name", &self.name)
+            .field("type", &self.facts.type_name)
+            .field("dims", &self.facts.dims)
+            .field("storage", &self.facts.storage)
+            .finish()
+    }
+}
+
+/// Choices of [`Tensor::values_with`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ValueOptions {
+    /// Read every value implied by TensorFlow's padding rule, past
+    /// [`crate::tensor::MAX_IMPLIED_VALUES`].
+    pub allow_implied: bool,
+}
+
+impl<'d> Tensor<'d> {
+    /// Its name (`tensorN` for a tensor that has none).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// What it is to the file.
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// Its element type (None for a data type without a decoding).
+    pub fn data_type(&self) -> Option<DataType> {
+        self.facts.data_type
+    }
+
+    /// Its data type as its format names it (`FLOAT`, `DT_HALF`, `31`).
+    pub fn type_name(&self) -> &str {
+        &self.facts.type_name
+    }
+
+    /// The dimensions as stored (TensorFlow: -1 for an unknown one; None
+    /// for an unknown rank).
+    pub fn dims(&self) -> Option<&[i64]> {
+        self.facts.dims.as_deref()
+    }
+
+    /// The shape when every dimension is known.
+    pub fn shape(&self) -> Option<&[u64]> {
+        self.facts.shape.as_deref()
+    }
+
+    /// How many elements its values hold.
+    pub fn len(&self) -> u64 {
+        self.facts.len
+    }
+
+    /// Whether it holds no elements.
+    pub fn is_empty(&self) -> bool {
+        self.facts.len == 0
+    }
+
+    /// Of [`Tensor::len`], how many are implied by TensorFlow's padding
+    /// rule rather than stored.
+    pub fn implied_len(&self) -> u64 {
+        self.facts.implied
+    }
+
+    /// How its values are stored.
+    pub fn storage(&self) -> Storage {
+        self.facts.storage
+    }
+
+    /// The tensor as the renderers see it (made again on each call: it
+    /// only borrows the message).
+    fn view(&self) -> TensorView<'_, 'd> {
+        (self.adapter.view)(SchemaSet::builtin(), &self.message)
+    }
+
+    fn dir(&self) -> Option<&Path> {
+        self.document.dir.as_deref()
+    }
+
+    /// The stored bytes when they already are the little-endian row-major
+    /// array of the element type (raw storage of a whole-byte type, not
+    /// bool): borrowed from the document, or from the side file mapped
+    /// under the external-data rules (inside the file's folder, length and
+    /// SHA-1 checked). None for other storage, or side files that fail.
+    pub fn raw_le(&self) -> Option<&[u8]> {
+        let dt = self.facts.data_type?;
+        let bits = dt.elem().bits();
+        if bits == 0 || !bits.is_multiple_of(8) || dt == DataType::Bool {
+            return None;
+        }
+        let len = usize::try_from(crate::tensor::raw_size(dt.elem(), self.facts.len)?).ok()?;
+        match self.view().data {
+            TensorData::Raw(bytes) => bytes.get(..len),
+            TensorData::External(r) => self
+                .external
+                .get_or_init(|| r.load(self.dir()).ok())
+                .as_ref()?
+                .bytes()
+                .get(..len),
+            _ => None,
+        }
+    }
+
+    /// Every value, each at the element's own width. Refuses more than
+    /// [`crate::tensor::MAX_IMPLIED_VALUES`] values implied by TensorFlow's
+    /// padding rule ([`Tensor::values_with`] allows them).
+    pub fn values(&self) -> Result<Values, Error> {
+        self.values_with(ValueOptions::default())
+    }
+
+    /// [`Tensor::values`] with options.
+    pub fn values_with(&self, opts: ValueOptions) -> Result<Values, Error> {
+        let view = self.view();
+        let limit = crate::tensor::MAX_IMPLIED_VALUES;
+        if !opts.allow_implied && view.implied_elements() > limit {
+            return Err(Error::Implied {
+                tensor: self.name.clone(),
+                implied: view.implied_elements(),
+                limit,
+            });
+        }
+        let loaded = crate::tensor::load_values(&view, self.dir());
+        let (elem, elements) = match loaded {
+            LoadedValues::Unavailable(reason) => {
+                return Err(Error::Unavailable {
+                    tensor: self.name.clone(),
+                    reason,
+                });
+            }
+            LoadedValues::Nothing => return Ok(empty(view.elem)),
+            LoadedValues::Ready(it, _) => (view.elem, Stream::Ready(it)),
+            LoadedValues::External(bytes, elem, n) => (Some(elem), Stream::External(bytes, n)),
+            LoadedValues::Zeros(elem, n) => (Some(elem), Stream::Zeros(n)),
+        };
+        let Some(elem) = elem else {
+            return Ok(empty(None));
+        };
+        Ok(collect(elem, elements))
+    }
+
+    /// Statistics of every value (count, min, max, mean, std, NaN and
+    /// infinities), by the same kernels as the command line's.
+    pub fn stats(&self) -> Result<crate::stats::Stats, Error> {
+        let view = self.view();
+        crate::stats::compute(&view, self.dir()).ok_or_else(|| Error::Unavailable {
+            tensor: self.name.clone(),
+            reason: match crate::tensor::load_values(&view, self.dir()) {
+                LoadedValues::Unavailable(why) => why,
+                _ => "the values are not numbers".to_string(),
+            },
+        })
+    }
+
+    /// Writes the tensor as a NumPy .npy file (through the one output
+    /// writer: a temporary file renamed into place; an existing file is
+    /// replaced, a directory refused). Stored bytes that already are the
+    /// body are copied as they are.
+    pub fn write_npy(&self, path: impl AsRef<Path>) -> Result<NpyInfo, Error> {
+        let path = path.as_ref();
+        // `-` is standard output to the output layer; the library never
+        // prints, so it is a file here.
+        let local;
+        let path = if path == Path::new("-") {
+            local = Path::new(".").join(path);
+            local.as_path()
+        } else {
+            path
+        };
+        let target = Output::plan(path, Policy::named())?;
+        let view = self.view();
+        let opts = NpyOptions::default();
+        match npy::raw_npy(&view, self.dir(), &opts)? {
+            Some(raw) => {
+                let source = match self.document.held.as_ref() {
+                    Held::Input(input) => raw.file_range(input),
+                    Held::Shared(_) => None,
+                };
+                target.write_copy("writing .npy", &raw.header, raw.body(), source, None)?;
+                Ok(raw.info)
+            }
+            None => Ok(target.write(|w| npy::write_npy_converted(&view, self.dir(), w, &opts))??),
+        }
+    }
+}
+
+/// Loaded values to read, each kind its own way.
+enum Stream<'v> {
+    Ready(Elements<'v>),
+    External(ExternalBytes, u64),
+    Zeros(u64),
+}
+
+/// The values of no elements, of the right kind.
+fn empty(elem: Option<Elem>) -> Values {
+    match elem {
+        Some(e) => collect(e, Stream::Zeros(0)),
+        None => Values::F32(Vec::new()),
+    }
+}
+
+/// Collects loaded values into the buffer of their element type: float16,
+/// bfloat16 and the coded types by their bit patterns (no rounding through
+/// float32), the others by the decoded elements.
+fn collect(elem: Elem, stream: Stream<'_>) -> Values {
+    let dt = DataType::from_elem(elem);
+    let by_bits = dt.is_coded() || matches!(elem, Elem::F16 | Elem::BF16);
+    let mut out = empty_of(dt);
+    let mut push = |e: Element<'_>| push_element(&mut out, e);
+    match stream {
+        Stream::Ready(it) => {
+            let it = if by_bits { it.codes() } else { it };
+            it.for_each(&mut push);
+        }
+        Stream::External(bytes, n) => {
+            let it = Elements::new(elem, Source::Raw(bytes.bytes()), n);
+            let it = if by_bits { it.codes() } else { it };
+            it.for_each(&mut push);
+        }
+        Stream::Zeros(n) => {
+            let zero = if by_bits {
+                Element::U64(0)
+            } else {
+                crate::tensor::zero_of(elem)
+            };
+            (0..n).for_each(|_| push(zero));
+        }
+    }
+    out
+}
+
+fn empty_of(dt: DataType) -> Values {
+    use Elem::*;
+    match dt.elem() {
+        Bool => Values::Bool(Vec::new()),
+        I8 => Values::I8(Vec::new()),
+        I16 => Values::I16(Vec::new()),
+        I32 => Values::I32(Vec::new()),
+        I64 => Values::I64(Vec::new()),
+        U8 => Values::U8(Vec::new()),
+        U16 => Values::U16(Vec::new()),
+        U32 => Values::U32(Vec::new()),
+        U64 => Values::U64(Vec::new()),
+        F16 => Values::F16(Vec::new()),
+        BF16 => Values::BF16(Vec::new()),
+        F32 => Values::F32(Vec::new()),
+        F64 => Values::F64(Vec::new()),
+        C64 => Values::C64(Vec::new()),
+        C128 => Values::C128(Vec::new()),
+        Str => Values::Str(Vec::new()),
+        _ => Values::Codes(dt, Vec::new()),
+    }
+}
+
+/// Appends one element; the element reader gives each type one kind of
+/// element, so the casts keep every value (integers were widened from
+/// their own width).
+fn push_element(out: &mut Values, e: Element<'_>) {
+    let int = |e: Element<'_>| match e {
+        Element::I64(v) => v,
+        Element::U64(v) => v as i64,
+        Element::Bool(b) => i64::from(b),
+        _ => 0,
+    };
+    let uint = |e: Element<'_>| match e {
+        Element::U64(v) => v,
+        Element::I64(v) => v as u64,
+        _ => 0,
+    };
+    match out {
+        Values::Bool(v) => v.push(matches!(e, Element::Bool(true))),
+        Values::I8(v) => v.push(int(e) as i8),
+        Values::I16(v) => v.push(int(e) as i16),
+        Values::I32(v) => v.push(int(e) as i32),
+        Values::I64(v) => v.push(int(e)),
+        Values::U8(v) => v.push(uint(e) as u8),
+        Values::U16(v) => v.push(uint(e) as u16),
+        Values::U32(v) => v.push(uint(e) as u32),
+        Values::U64(v) => v.push(uint(e)),
+        Values::F16(v) => v.push(f16::from_bits(uint(e) as u16)),
+        Values::BF16(v) => v.push(bf16::from_bits(uint(e) as u16)),
+        Values::F32(v) => v.push(match e {
+            Element::F32(x) => x,
+            _ => f32::NAN,
+        }),
+        Values::F64(v) => v.push(match e {
+            Element::F64(x) => x,
+            _ => f64::NAN,
+        }),
+        Values::C64(v) => v.push(match e {
+            Element::C64(re, im) => [re, im],
+            _ => [f32::NAN; 2],
+        }),
+        Values::C128(v) => v.push(match e {
+            Element::C128(re, im) => [re, im],
+            _ => [f64::NAN; 2],
+        }),
+        Values::Str(v) => v.push(match e {
+            Element::Str(s) => s.to_vec(),
+            _ => Vec::new(),
+        }),
+        Values::Codes(dt, v) => {
+            // Sub-byte codes come unmasked from typed fields (an int4 in
+            // an int32); keep the element's own bits.
+            let mask = match dt.elem().bits() {
+                b @ 1..8 => (1u64 << b) - 1,
+                _ => 0xff,
+            };
+            v.push((uint(e) & mask) as u8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::Error;
+    use crate::error::{DecodeError, ErrorKind};
+    use crate::external::{ExternalError, ExternalRef};
+
+    /// A function of the library's kind: each part's error through `?`.
+    fn decode_then_load(bytes: &[u8]) -> Result<(), Error> {
+        if bytes.is_empty() {
+            Err(DecodeError::new(ErrorKind::Empty, 0))?;
+        }
+        ExternalRef::default().load(None)?;
+        Ok(())
+    }
+
+    #[test]
+    fn every_part_converts_to_the_crate_error_keeping_its_message() {
+        let e = decode_then_load(&[]).unwrap_err();
+        assert!(
+            matches!(&e, Error::Decode(d) if d.check() == "empty"),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "empty check failed @0x0: input is empty");
+        let e = decode_then_load(&[1]).unwrap_err();
+        assert!(
+            matches!(&e, Error::External(ExternalError::NoLocation)),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "external_data has no location");
+        let e = Error::from(std::io::Error::other("disk"));
+        assert!(matches!(e, Error::Io(_)));
+    }
+}
