@@ -2,12 +2,45 @@
 //! tensors, sequences and models; TensorFlow SavedModels and GraphDefs; any
 //! protobuf without a schema).
 //!
+//! # The facade
+//!
+//! [`open`] (or [`read`] for bytes in memory) detects the format and
+//! indexes the tensors without reading a value; [`Document::tensor`]
+//! decodes one of them again from its byte range; [`Tensor::values`] gives
+//! its elements at their own width ([`Values::I8`] for INT8,
+//! [`Values::F16`] for FLOAT16, bit codes for float8 and int4), and
+//! [`Tensor::raw_le`] the stored little-endian bytes, borrowed, when they
+//! already are the array.
+//!
+//! ```
+//! # fn main() -> Result<(), pbdecode::Error> {
+//! let doc = pbdecode::open("tests/fixtures/onnx-model/everything.onnx")?;
+//! assert_eq!(doc.format().id, "onnx-model");
+//! for r in doc.tensors() {
+//!     let t = doc.tensor(r)?;
+//!     let dtype = t.data_type().map(|d| d.numpy_name());
+//!     println!("{} {dtype:?} {:?} {:?}", t.name(), t.dims(), t.role());
+//! }
+//! let w = doc.tensor_by_name("w_int8")?;
+//! let pbdecode::Values::I8(v) = w.values()? else { unreachable!() };
+//! assert_eq!((w.shape(), &v[..3]), (Some(&[3, 4][..]), &[-6, -5, -4][..]));
+//! assert!(w.raw_le().is_some()); // raw_data, borrowed from the file's map
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! [`Document::write_json`] and [`Document::write_text`] write what the
+//! `decode` command prints; [`Tensor::write_npy`] what `decode --npy`
+//! writes; [`Tensor::stats`] its statistics.
+//!
+//! # Layers
+//!
 //! Layers, data flowing one way: [`wire`] (bytes to fields) -> [`schema`]
 //! tables -> [`decode`] (fields to a borrowed value tree; [`schemaless`]
 //! reads without a table) -> [`tensor`] (element types and value decoding,
 //! [`external`] data) -> [`formats`] (registry, detection, validation) ->
-//! [`render`] (text and JSON) -> [`diff`], [`testdata`], [`batch`] -> the
-//! explorer's `server`. Beside them: [`error`], [`escape`] (the escaping
+//! [`render`] (text and JSON) -> [`diff`], [`testdata`], [`batch`] -> [`api`]
+//! (the facade) -> the explorer's `server`. Beside them: [`error`], [`escape`] (the escaping
 //! and number text every layer writes through) and [`progress`] at the
 //! ground; [`input`], [`output`] and [`external`] below the wire; [`stats`]
 //! beside [`formats`]; [`picture`], [`npy`] and [`user_schema`] above them.
