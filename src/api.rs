@@ -755,10 +755,12 @@ impl DataType {
     }
 }
 
-/// A tensor's values, each element at its own width.
+/// A tensor's values, each element at its own width; strings borrowed
+/// from the input (a string TensorFlow's padding rule repeats is not
+/// copied for each element).
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
-pub enum Values {
+pub enum Values<'t> {
     /// bool.
     Bool(Vec<bool>),
     /// int8.
@@ -790,14 +792,14 @@ pub enum Values {
     /// complex128 as (real, imaginary).
     C128(Vec<[f64; 2]>),
     /// Byte strings.
-    Str(Vec<Vec<u8>>),
+    Str(Vec<&'t [u8]>),
     /// float8, float6, float4, int4, int2, uint4 and uint2: each element's
     /// bit code in one byte (ml_dtypes' layout); [`Values::widen`] decodes
     /// them.
     Codes(DataType, Vec<u8>),
 }
 
-impl Values {
+impl<'t> Values<'t> {
     /// How many elements.
     pub fn len(&self) -> usize {
         match self {
@@ -827,7 +829,7 @@ impl Values {
 
     /// Codes decoded to the nearest wider type (floats to `F32`, signed
     /// integers to `I8`, unsigned ones to `U8`); other values unchanged.
-    pub fn widen(self) -> Values {
+    pub fn widen(self) -> Values<'t> {
         let Values::Codes(dt, codes) = self else {
             return self;
         };
@@ -992,12 +994,12 @@ impl<'d> Tensor<'d> {
     /// Every value, each at the element's own width. Refuses more than
     /// [`crate::tensor::MAX_IMPLIED_VALUES`] values implied by TensorFlow's
     /// padding rule ([`Tensor::values_with`] allows them).
-    pub fn values(&self) -> Result<Values, Error> {
+    pub fn values(&self) -> Result<Values<'d>, Error> {
         self.values_with(ValueOptions::default())
     }
 
     /// [`Tensor::values`] with options.
-    pub fn values_with(&self, opts: ValueOptions) -> Result<Values, Error> {
+    pub fn values_with(&self, opts: ValueOptions) -> Result<Values<'d>, Error> {
         let view = self.view();
         let limit = crate::tensor::MAX_IMPLIED_VALUES;
         if !opts.allow_implied && view.implied_elements() > limit {
@@ -1006,6 +1008,17 @@ impl<'d> Tensor<'d> {
                 implied: view.implied_elements(),
                 limit,
             });
+        }
+        if let TensorData::Strings { fields, pad } = &view.data {
+            // Taken from the fields, so that they borrow from the document
+            // rather than from this tensor's message.
+            // TensorFlow's padding: the last string repeated ("" when
+            // there is none), as the element reader pads them.
+            let stored = crate::tensor::strings(fields);
+            let last: &[u8] = stored.clone().next_back().unwrap_or(b"");
+            let fill = std::iter::repeat(last).take(if *pad { usize::MAX } else { 0 });
+            let n = usize::try_from(view.elements).unwrap_or(usize::MAX);
+            return Ok(Values::Str(stored.chain(fill).take(n).collect()));
         }
         let loaded = crate::tensor::load_values(&view, self.dir());
         let (elem, elements) = match loaded {
@@ -1018,7 +1031,6 @@ impl<'d> Tensor<'d> {
             LoadedValues::Nothing => return Ok(empty(view.elem)),
             LoadedValues::Ready(it, _) => (view.elem, Stream::Ready(it)),
             LoadedValues::External(bytes, elem, n) => (Some(elem), Stream::External(bytes, n)),
-            LoadedValues::Zeros(elem, n) => (Some(elem), Stream::Zeros(n)),
         };
         let Some(elem) = elem else {
             return Ok(empty(None));
@@ -1079,7 +1091,7 @@ enum Stream<'v> {
 }
 
 /// The values of no elements, of the right kind.
-fn empty(elem: Option<Elem>) -> Values {
+fn empty(elem: Option<Elem>) -> Values<'static> {
     match elem {
         Some(e) => collect(e, Stream::Zeros(0)),
         None => Values::F32(Vec::new()),
@@ -1088,21 +1100,22 @@ fn empty(elem: Option<Elem>) -> Values {
 
 /// Collects loaded values into the buffer of their element type: float16,
 /// bfloat16 and the coded types by their bit patterns (no rounding through
-/// float32), the others by the decoded elements.
-fn collect(elem: Elem, stream: Stream<'_>) -> Values {
+/// float32), the others by the decoded elements. Strings are not read
+/// here (see [`Tensor::values_with`]).
+fn collect(elem: Elem, stream: Stream<'_>) -> Values<'static> {
     let dt = DataType::from_elem(elem);
     let by_bits = dt.is_coded() || matches!(elem, Elem::F16 | Elem::BF16);
     let mut out = empty_of(dt);
-    let mut push = |e: Element<'_>| push_element(&mut out, e);
+    let mut push = |e: Element<'static>| push_element(&mut out, e);
     match stream {
         Stream::Ready(it) => {
             let it = if by_bits { it.codes() } else { it };
-            it.for_each(&mut push);
+            it.for_each(|e| push(unborrowed(e)));
         }
         Stream::External(bytes, n) => {
             let it = Elements::new(elem, Source::Raw(bytes.bytes()), n);
             let it = if by_bits { it.codes() } else { it };
-            it.for_each(&mut push);
+            it.for_each(|e| push(unborrowed(e)));
         }
         Stream::Zeros(n) => {
             let zero = if by_bits {
@@ -1116,7 +1129,22 @@ fn collect(elem: Elem, stream: Stream<'_>) -> Values {
     out
 }
 
-fn empty_of(dt: DataType) -> Values {
+/// An element free of the lifetime of what it was read from (the
+/// strings, the only elements that borrow, are read apart).
+fn unborrowed(e: Element<'_>) -> Element<'static> {
+    match e {
+        Element::F32(v) => Element::F32(v),
+        Element::F64(v) => Element::F64(v),
+        Element::I64(v) => Element::I64(v),
+        Element::U64(v) => Element::U64(v),
+        Element::Bool(v) => Element::Bool(v),
+        Element::C64(re, im) => Element::C64(re, im),
+        Element::C128(re, im) => Element::C128(re, im),
+        Element::Str(_) => Element::Str(&[]),
+    }
+}
+
+fn empty_of<'v>(dt: DataType) -> Values<'v> {
     use Elem::*;
     match dt.elem() {
         Bool => Values::Bool(Vec::new()),
@@ -1142,7 +1170,7 @@ fn empty_of(dt: DataType) -> Values {
 /// Appends one element; the element reader gives each type one kind of
 /// element, so the casts keep every value (integers were widened from
 /// their own width).
-fn push_element(out: &mut Values, e: Element<'_>) {
+fn push_element<'v>(out: &mut Values<'v>, e: Element<'v>) {
     let int = |e: Element<'_>| match e {
         Element::I64(v) => v,
         Element::U64(v) => v as i64,
@@ -1183,8 +1211,8 @@ fn push_element(out: &mut Values, e: Element<'_>) {
             _ => [f64::NAN; 2],
         }),
         Values::Str(v) => v.push(match e {
-            Element::Str(s) => s.to_vec(),
-            _ => Vec::new(),
+            Element::Str(s) => s,
+            _ => &[],
         }),
         Values::Codes(dt, v) => {
             // Sub-byte codes come unmasked from typed fields (an int4 in

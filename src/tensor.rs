@@ -723,11 +723,7 @@ pub fn load_values<'v>(
             })
         }
         TensorData::Strings { fields, pad } => {
-            let strings = fields.iter().filter_map(|f| match f.value {
-                crate::decode::Value::Bytes(b) => Some(b),
-                _ => None,
-            });
-            let it = Elements::new(elem, Source::Strings(Box::new(strings)), n);
+            let it = Elements::new(elem, Source::Strings(Box::new(strings(fields))), n);
             ready(if *pad {
                 // TensorFlow: repeat the last string; none at all means "".
                 it.padded(view.stored_elements())
@@ -775,6 +771,17 @@ pub fn for_each_run<E>(
             Ok(())
         })
         .unwrap_or(Ok(()))
+}
+
+/// The strings stored in string fields, borrowed from the input (the
+/// element reader pads them; see [`load_values`]).
+pub fn strings<'m, 'a>(
+    fields: &'m [crate::decode::Field<'a>],
+) -> impl DoubleEndedIterator<Item = &'a [u8]> + Clone + use<'m, 'a> {
+    fields.iter().filter_map(|f| match f.value {
+        crate::decode::Value::Bytes(b) => Some(b),
+        _ => None,
+    })
 }
 
 /// Calls `f` on each element of loaded values (external ones included),

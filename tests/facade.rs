@@ -6,6 +6,8 @@
 
 mod common;
 
+use common::Msg;
+
 use pbdecode::{DataType, Error, JsonOptions, Step, Storage, TextOptions, Values};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -91,7 +93,7 @@ fn flat(values: Values) -> Vec<V> {
         Values::F64(v) => v.into_iter().map(V::F64).collect(),
         Values::C64(v) => v.into_iter().map(V::C64).collect(),
         Values::C128(v) => v.into_iter().map(V::C128).collect(),
-        Values::Str(v) => v.into_iter().map(V::Bytes).collect(),
+        Values::Str(v) => v.into_iter().map(|b| V::Bytes(b.to_vec())).collect(),
         other => panic!("not widened: {other:?}"),
     }
 }
@@ -313,4 +315,60 @@ fn write_npy_is_the_commands_npy() {
         assert_eq!(std::fs::read(&ours).unwrap(), cli(&args, &path), "{file}");
     }
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// A 61-byte TensorFlow Const of shape [2^34] whose one stored float
+/// implies the rest: values() refuses it before any pass, and says how many
+/// are implied; a short one reads its repeats.
+#[test]
+fn implied_values_are_refused_past_the_cap() {
+    let graph = |d: u64| {
+        let shape = Msg::new().message(2, &Msg::new().varint(1, d));
+        let tensor = Msg::new()
+            .varint(1, 1)
+            .message(2, &shape)
+            .packed_fixed32(5, &[0x3f80_0000]);
+        let attr = Msg::new()
+            .string(1, "value")
+            .message(2, &Msg::new().message(8, &tensor));
+        let node = Msg::new()
+            .string(1, "big")
+            .string(2, "Const")
+            .message(5, &attr);
+        Msg::new().message(1, &node).bytes()
+    };
+    let doc = pbdecode::read(graph(1 << 34)).unwrap();
+    let t = doc.tensor_by_name("big").unwrap();
+    assert_eq!((t.len(), t.implied_len()), (1 << 34, (1 << 34) - 1));
+    assert!(matches!(t.values(), Err(Error::Implied { implied, .. }) if implied == (1 << 34) - 1));
+    let doc = pbdecode::read(graph(3)).unwrap();
+    let v = doc.tensor_by_name("big").unwrap().values().unwrap();
+    assert_eq!(v, Values::F32(vec![1.0; 3]));
+}
+
+/// Strings are borrowed from the document's bytes, not copied.
+#[test]
+fn strings_borrow_from_the_document() {
+    let bytes: std::sync::Arc<[u8]> = std::fs::read("tests/fixtures/onnx-tensor/string_typed.pb")
+        .unwrap()
+        .into();
+    let doc = pbdecode::read_shared(bytes.clone()).unwrap();
+    let t = doc.tensor(&doc.tensors()[0]).unwrap();
+    let Values::Str(v) = t.values().unwrap() else {
+        panic!()
+    };
+    let input = bytes.as_ptr_range();
+    assert!(
+        !v.is_empty()
+            && v.iter()
+                .all(|s| input.contains(&s.as_ptr()) || s.is_empty())
+    );
+}
+
+/// A binding hands documents between threads.
+#[test]
+fn documents_are_send_and_sync() {
+    fn shared<T: Send + Sync + Clone>() {}
+    shared::<pbdecode::Document>();
+    shared::<pbdecode::TensorRef>();
 }
