@@ -37,13 +37,16 @@ fn list(path: &std::path::Path) -> Result<(), pbdecode::Error> {
             Err(e) => format!("({e})"),
         };
         println!(
-            "{} {:?} {} {:?} {:?} at {}: {}",
+            "{} {:?} {} {:?} {:?} {}: {}",
             quoted_str(t.name()),
             t.role(),
             plain(dtype),
             t.dims().unwrap_or(&[]),
             t.storage(),
-            plain(&r.path_text()),
+            match r.path_text() {
+                p if p.is_empty() => "(the file)".to_string(),
+                p => format!("at {}", plain(&p)),
+            },
             plain(&first),
         );
     }

@@ -300,8 +300,9 @@ impl Document {
         self.tensor(r)
     }
 
-    /// A tensor of this document ([`Document::tensors`]), its message
-    /// decoded again from its range.
+    /// A tensor of this document ([`Document::tensors`], or a clone's),
+    /// its message decoded again from its range; nothing else of the file
+    /// is decoded and no value is read.
     pub fn tensor(&self, r: &TensorRef) -> Result<Tensor<'_>, Error> {
         let set = SchemaSet::builtin();
         let slice = usize::try_from(r.range.start)
@@ -458,12 +459,22 @@ fn format_info(decoded: &Decoded<'_>) -> FormatInfo {
     }
 }
 
-/// A message of the decoded tree, with the message it is in and the steps
-/// from there.
+/// A message of the decoded tree, with the message it is in and where in
+/// it (the built-in tables live as long as the program, so a field name is
+/// borrowed, not copied, for each message).
 struct Node<'m, 'a> {
     msg: &'m Message<'a>,
     parent: Option<usize>,
-    steps: Vec<Step>,
+    /// None for a map's value, which the JSON output puts under its key.
+    field: Option<&'static str>,
+    place: Place,
+}
+
+/// Where a message is in its field.
+enum Place {
+    Single,
+    Index(usize),
+    Key(String),
 }
 
 /// Every tensor of a decoded file with its path and role. The tree is
@@ -477,7 +488,8 @@ fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
     let mut nodes: Vec<Node<'_, '_>> = vec![Node {
         msg: root,
         parent: None,
-        steps: Vec::new(),
+        field: None,
+        place: Place::Single,
     }];
     let mut at: HashMap<*const Message<'_>, usize> = HashMap::new();
     let mut next = 0usize;
@@ -493,23 +505,18 @@ fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
                 let Value::Message(sub) = &f.value else {
                     continue;
                 };
-                let steps = if is_map {
-                    vec![
-                        Step::Field(fdef.name.clone()),
-                        Step::Key(render::json::map_key(set, sub)),
-                    ]
-                } else if in_map_entry {
-                    // A map's value: the JSON output puts it under its key.
-                    Vec::new()
+                let place = if is_map {
+                    Place::Key(render::json::map_key(set, sub))
                 } else if fdef.repeated() {
-                    vec![Step::Field(fdef.name.clone()), Step::Index(k)]
+                    Place::Index(k)
                 } else {
-                    vec![Step::Field(fdef.name.clone())]
+                    Place::Single
                 };
                 children.push(Node {
                     msg: sub,
                     parent: Some(next),
-                    steps,
+                    field: (!in_map_entry).then_some(fdef.name.as_str()),
+                    place,
                 });
             }
         }
@@ -541,10 +548,19 @@ fn path(nodes: &[Node<'_, '_>], n: usize) -> Vec<Step> {
     let mut chain = Vec::new();
     let mut at = Some(n);
     while let Some(node) = at.and_then(|i| nodes.get(i)) {
-        chain.push(&node.steps);
+        chain.push(node);
         at = node.parent;
     }
-    chain.into_iter().rev().flatten().cloned().collect()
+    let mut steps = Vec::new();
+    for node in chain.into_iter().rev() {
+        steps.extend(node.field.map(|f| Step::Field(f.to_string())));
+        match &node.place {
+            Place::Single => {}
+            Place::Index(i) => steps.push(Step::Index(*i)),
+            Place::Key(k) => steps.push(Step::Key(k.clone())),
+        }
+    }
+    steps
 }
 
 /// What the tensor at node `n` is, from the messages it is in.
@@ -555,10 +571,7 @@ fn role(set: &SchemaSet, nodes: &[Node<'_, '_>], n: usize, root_role: Role) -> R
     let Some(parent) = node.parent.and_then(|p| nodes.get(p)) else {
         return root_role;
     };
-    let field = node.steps.iter().find_map(|s| match s {
-        Step::Field(f) => Some(f.as_str()),
-        _ => None,
-    });
+    let field = node.field;
     // The message types around it, innermost first.
     let mut outer = Vec::new();
     let mut at = node.parent;
@@ -1257,5 +1270,26 @@ mod error_tests {
         assert_eq!(e.to_string(), "external_data has no location");
         let e = Error::from(std::io::Error::other("disk"));
         assert!(matches!(e, Error::Io(_)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DataType;
+    use crate::formats::onnx_tensor::ONNX_TYPES;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_onnx_type_has_a_data_type_named_as_onnx_names_it() {
+        let mut numpy = HashSet::new();
+        for t in &ONNX_TYPES {
+            let dt = DataType::from_elem(t.elem);
+            assert_eq!(dt.onnx_name(), Some(t.name));
+            assert_eq!(u64::from(dt.size_bits().unwrap_or(0)), t.elem.bits());
+            assert!(numpy.insert(dt.numpy_name()), "{}", dt.numpy_name());
+        }
+        assert_eq!(DataType::Float16.tf_name(), Some("DT_HALF"));
+        assert_eq!(DataType::BFloat16.numpy_name(), "bfloat16");
+        assert_eq!(DataType::String.size_bits(), None);
     }
 }
