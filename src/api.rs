@@ -280,6 +280,18 @@ impl Document {
         self.held.bytes()
     }
 
+    /// Whether another program cut the mapped file short while it was
+    /// read: with [`crate::input::recover_from_mapping_faults`] installed,
+    /// a read past the new end finishes over zeros instead of ending the
+    /// process, and what was made of the bytes since is not the file's
+    /// (without it, such a read raises SIGBUS).
+    pub fn cut_short(&self) -> bool {
+        match self.held.as_ref() {
+            Held::Input(input) => input.cut_short(),
+            Held::Shared(_) => false,
+        }
+    }
+
     /// The format, as detection found it.
     pub fn format(&self) -> &FormatInfo {
         &self.format
