@@ -133,35 +133,7 @@ pub struct FormatInfo {
     pub also: Vec<String>,
 }
 
-/// What a tensor is to the file that holds it.
-#[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Role {
-    /// The file is the tensor (a .pb tensor file).
-    TensorFile,
-    /// An ONNX test folder's `input_K.pb`.
-    TestInput,
-    /// An ONNX test folder's `output_K.pb`.
-    TestOutput,
-    /// An ONNX graph initializer.
-    Initializer,
-    /// The value of an ONNX `Constant` node or a TensorFlow `Const` node.
-    Constant,
-    /// Another attribute of a node.
-    Attribute,
-    /// An element of an ONNX sequence.
-    SequenceElement,
-    /// A value of an ONNX map.
-    MapValue,
-    /// The value of an ONNX optional.
-    OptionalValue,
-    /// The values of an ONNX sparse tensor.
-    SparseValues,
-    /// The indices of an ONNX sparse tensor.
-    SparseIndices,
-    /// Anywhere else.
-    Other,
-}
+pub use crate::formats::TensorRole as Role;
 
 /// One step of the path from the root message to a tensor, as the JSON
 /// output nests it.
@@ -575,46 +547,23 @@ fn path(nodes: &[Node<'_, '_>], n: usize) -> Vec<Step> {
     steps
 }
 
-/// What the tensor at node `n` is, from the messages it is in.
+/// What the tensor at node `n` is: the root's role, or what the formats
+/// say of the messages it is in.
 fn role(set: &SchemaSet, nodes: &[Node<'_, '_>], n: usize, root_role: Role) -> Role {
     let Some(node) = nodes.get(n) else {
         return Role::Other;
     };
-    let Some(parent) = node.parent.and_then(|p| nodes.get(p)) else {
+    if node.parent.is_none() {
         return root_role;
-    };
-    let field = node.field;
-    // The message types around it, innermost first.
+    }
+    // The messages around it, innermost first.
     let mut outer = Vec::new();
     let mut at = node.parent;
     while let Some(m) = at.and_then(|i| nodes.get(i)) {
         outer.push(m.msg);
         at = m.parent;
     }
-    let named = |name: &str| outer.iter().find(|m| m.def(set).full_name == name);
-    let op_is = |node: &str, field: &str, op: &str| {
-        named(node).is_some_and(|m| m.str(set, field) == Some(op))
-    };
-    match (parent.msg.def(set).full_name.as_str(), field) {
-        ("onnx.GraphProto", Some("initializer")) => Role::Initializer,
-        ("onnx.SparseTensorProto", Some("values")) => Role::SparseValues,
-        ("onnx.SparseTensorProto", Some("indices")) => Role::SparseIndices,
-        ("onnx.OptionalProto", _) => Role::OptionalValue,
-        ("onnx.SequenceProto", _) if named("onnx.MapProto").is_some() => Role::MapValue,
-        ("onnx.SequenceProto", _) => Role::SequenceElement,
-        ("onnx.AttributeProto", _) if op_is("onnx.NodeProto", "op_type", "Constant") => {
-            Role::Constant
-        }
-        ("onnx.AttributeProto", _) => Role::Attribute,
-        _ if named("tensorflow.AttrValue").is_some() => {
-            if op_is("tensorflow.NodeDef", "op", "Const") {
-                Role::Constant
-            } else {
-                Role::Attribute
-            }
-        }
-        _ => Role::Other,
-    }
+    formats::tensor_role(set, node.field, &outer)
 }
 
 /// How a tensor's values are stored.

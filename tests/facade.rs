@@ -372,3 +372,42 @@ fn documents_are_send_and_sync() {
     shared::<pbdecode::Document>();
     shared::<pbdecode::TensorRef>();
 }
+
+/// Each tensor's role, from where it is in the file.
+#[test]
+fn roles_say_what_each_tensor_is() {
+    use pbdecode::Role::*;
+    let cases = [
+        ("onnx-model/everything.onnx", "w_float", Initializer),
+        ("onnx-model/everything.onnx", "cval", Constant),
+        ("onnx-model/everything.onnx", "eye", Attribute),
+        ("onnx-model/everything.onnx", "sp", SparseValues),
+        ("onnx-model/everything.onnx", "sp_idx", SparseIndices),
+        ("tf/graph_all_forms.pb", "content_f32", Constant),
+        ("tf/graph_all_forms.pb", "all_kinds/tensor", Attribute),
+        ("onnx-containers/map_int_keys.pb", "tensor0", MapValue),
+        (
+            "onnx-testdata/test_add_bias/test_data_set_0/input_0.pb",
+            "x",
+            TestInput,
+        ),
+        (
+            "onnx-testdata/test_optional_has_element/test_data_set_0/input_0.pb",
+            "tensor0",
+            OptionalValue,
+        ),
+        (
+            "onnx-testdata/test_add_bias/test_data_set_0/output_0.pb",
+            "z",
+            TestOutput,
+        ),
+        ("onnx-tensor/float_raw.pb", "float_raw", TensorFile),
+    ];
+    for (file, name, role) in cases {
+        let doc = pbdecode::open(Path::new("tests/fixtures").join(file)).unwrap();
+        let found = doc.tensors().iter().find(|t| t.name == name);
+        assert_eq!(found.map(|t| t.role), Some(role), "{file}: {name}");
+    }
+    let seq = pbdecode::open("tests/fixtures/onnx-containers/seq_nested.pb").unwrap();
+    assert!(seq.tensors().iter().all(|t| t.role == SequenceElement));
+}

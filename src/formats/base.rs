@@ -149,3 +149,43 @@ pub struct Format {
     /// shown as the generic field tree.
     pub views: &'static [&'static str],
 }
+
+/// What a tensor is to the file that holds it.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TensorRole {
+    /// The file is the tensor (a .pb tensor file).
+    TensorFile,
+    /// An ONNX test folder's `input_K.pb`.
+    TestInput,
+    /// An ONNX test folder's `output_K.pb`.
+    TestOutput,
+    /// An ONNX graph initializer.
+    Initializer,
+    /// The value of an ONNX `Constant` node or a TensorFlow `Const` node.
+    Constant,
+    /// Another attribute of a node.
+    Attribute,
+    /// An element of an ONNX sequence.
+    SequenceElement,
+    /// A value of an ONNX map.
+    MapValue,
+    /// The value of an ONNX optional.
+    OptionalValue,
+    /// The values of an ONNX sparse tensor.
+    SparseValues,
+    /// The indices of an ONNX sparse tensor.
+    SparseIndices,
+    /// Anywhere else.
+    Other,
+}
+
+/// The nearest of `outer` (enclosing messages, innermost first) of the
+/// message type `name`.
+pub fn enclosing<'m, 'a>(
+    set: &SchemaSet,
+    outer: &[&'m Message<'a>],
+    name: &str,
+) -> Option<&'m Message<'a>> {
+    outer.iter().copied().find(|m| m.def(set).full_name == name)
+}

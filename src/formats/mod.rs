@@ -13,8 +13,8 @@ pub mod other_files;
 pub mod tensorflow;
 
 pub use base::{
-    Body, DecodeFn, Format, FormatOptions, SummaryFn, TensorAdapter, TensorNamer, TensorSink,
-    decode_builtin, no_summary, walk,
+    Body, DecodeFn, Format, FormatOptions, SummaryFn, TensorAdapter, TensorNamer, TensorRole,
+    TensorSink, decode_builtin, no_summary, walk,
 };
 
 use crate::decode::Message;
@@ -192,6 +192,15 @@ pub fn named_tensors<'m, 'a>(set: &SchemaSet, root: &'m Message<'a>) -> Vec<Name
         }
     }
     out
+}
+
+/// What a nested tensor is to the file, from the messages around it:
+/// `field` is the field of `outer[0]` that holds it, `outer` the messages
+/// it is in, innermost first. Each format says it for its own messages.
+pub fn tensor_role(set: &SchemaSet, field: Option<&str>, outer: &[&Message<'_>]) -> TensorRole {
+    onnx::tensor_role(set, field, outer)
+        .or_else(|| tensorflow::tensor_role(set, outer))
+        .unwrap_or(TensorRole::Other)
 }
 
 pub fn find(id: &str) -> Option<&'static Format> {

@@ -3,7 +3,9 @@
 //! schema table plus the checks below; every tensor inside is validated with
 //! the tensor file's own rules.
 
-use super::base::{Body, Format, FormatOptions, TensorNamer, TensorSink, decode_builtin};
+use super::base::{
+    Body, Format, FormatOptions, TensorNamer, TensorRole, TensorSink, decode_builtin, enclosing,
+};
 use super::onnx_tensor;
 use crate::decode::{DecodeContext, Message, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
@@ -583,6 +585,34 @@ pub const DATA_FILE: (&str, &str) = (
 );
 
 /// `onnx.proto`: ModelProto and the graph.
+/// What a tensor nested in an ONNX message is (see
+/// [`super::tensor_role`]); None for a tensor in no ONNX message.
+pub fn tensor_role(
+    set: &SchemaSet,
+    field: Option<&str>,
+    outer: &[&Message<'_>],
+) -> Option<TensorRole> {
+    let parent = outer.first()?;
+    let within = |name: &str| enclosing(set, outer, name).is_some();
+    Some(match (parent.def(set).full_name.as_str(), field) {
+        ("onnx.GraphProto", Some("initializer")) => TensorRole::Initializer,
+        ("onnx.SparseTensorProto", Some("values")) => TensorRole::SparseValues,
+        ("onnx.SparseTensorProto", Some("indices")) => TensorRole::SparseIndices,
+        ("onnx.OptionalProto", _) => TensorRole::OptionalValue,
+        ("onnx.SequenceProto", _) if within("onnx.MapProto") => TensorRole::MapValue,
+        ("onnx.SequenceProto", _) => TensorRole::SequenceElement,
+        ("onnx.AttributeProto", _) => {
+            let node = enclosing(set, outer, "onnx.NodeProto");
+            if node.is_some_and(|n| n.str(set, "op_type") == Some("Constant")) {
+                TensorRole::Constant
+            } else {
+                TensorRole::Attribute
+            }
+        }
+        _ => return None,
+    })
+}
+
 pub const MODEL_FILE: (&str, &str) = ("onnx.proto", include_str!("../../schemas/onnx.proto"));
 
 /// A SequenceProto, OptionalProto or MapProto file.

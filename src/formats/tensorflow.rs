@@ -2,7 +2,8 @@
 //! graphs), and TensorFlow's own TensorProto with its padding rule.
 
 use super::base::{
-    Body, Format, FormatOptions, TensorAdapter, TensorNamer, TensorSink, decode_builtin, walk,
+    Body, Format, FormatOptions, TensorAdapter, TensorNamer, TensorRole, TensorSink,
+    decode_builtin, enclosing, walk,
 };
 use crate::decode::{DecodeContext, Field, Message, RawScalars, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
@@ -389,6 +390,18 @@ pub fn decode_graph_def<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Bod
 }
 /// `google-protobuf.proto`: the well-known types a SavedModel holds (Any,
 /// wrappers).
+/// What a tensor nested in a TensorFlow message is: the value of a
+/// `Const` node, or another attribute; None outside a node's attributes.
+pub fn tensor_role(set: &SchemaSet, outer: &[&Message<'_>]) -> Option<TensorRole> {
+    enclosing(set, outer, "tensorflow.AttrValue")?;
+    let node = enclosing(set, outer, "tensorflow.NodeDef");
+    Some(if node.is_some_and(|n| n.str(set, "op") == Some("Const")) {
+        TensorRole::Constant
+    } else {
+        TensorRole::Attribute
+    })
+}
+
 pub const WELL_KNOWN_FILE: (&str, &str) = (
     "google-protobuf.proto",
     include_str!("../../schemas/google-protobuf.proto"),
