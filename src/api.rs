@@ -990,7 +990,7 @@ impl<'d> Tensor<'d> {
             // there is none), as the element reader pads them.
             let stored = crate::tensor::strings(fields);
             let last: &[u8] = stored.clone().next_back().unwrap_or(b"");
-            let fill = std::iter::repeat(last).take(if *pad { usize::MAX } else { 0 });
+            let fill = std::iter::repeat_n(last, if *pad { usize::MAX } else { 0 });
             let n = usize::try_from(view.elements).unwrap_or(usize::MAX);
             return Ok(Values::Str(stored.chain(fill).take(n).collect()));
         }
