@@ -174,7 +174,7 @@ fn every_tensor_of_every_fixture_has_the_values_the_cli_prints() {
         let doc = match pbdecode::open(&path) {
             Ok(doc) => doc,
             Err(Error::Decode(e)) => {
-                assert_eq!(json["error"]["check"], e.kind.check(), "{}", path.display());
+                assert_eq!(json["error"]["check"], e.check(), "{}", path.display());
                 continue;
             }
             Err(e) => panic!("{}: {e}", path.display()),
