@@ -217,7 +217,7 @@ fn read_field<'a>(
             return Err(DecodeError::new(
                 ErrorKind::UnknownField {
                     number: wire.number,
-                    message: def.full_name.clone(),
+                    message: def.full_name.to_string(),
                 },
                 wire.offset,
             ));

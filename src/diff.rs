@@ -634,8 +634,11 @@ impl Entry {
 }
 
 fn short_name(set: &SchemaSet, m: &Message<'_>) -> String {
-    let n = &m.def(set).full_name;
-    n.strip_prefix("onnx.").unwrap_or(n).to_string()
+    let n = m.def(set).full_name.to_string();
+    match n.strip_prefix("onnx.") {
+        Some(short) => short.to_string(),
+        None => n,
+    }
 }
 
 fn map_keys(set: &SchemaSet, m: &Message<'_>) -> Vec<String> {

@@ -7,6 +7,8 @@
 
 use crate::wire::WireType;
 use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
 
 /// Index of a message in its [`SchemaSet`].
 pub type MsgId = usize;
@@ -119,7 +121,8 @@ pub struct FieldDef {
     /// Written packed by default (proto3 or `[packed = true]`); both forms are
     /// accepted when reading either way.
     pub packed: bool,
-    pub oneof: Option<String>,
+    /// Shared by the fields of one oneof: its name is stored once.
+    pub oneof: Option<Arc<str>>,
     /// A proto2 group (or an editions message field with DELIMITED
     /// encoding): the message is written between start- and end-group keys
     /// instead of as a LEN field.
@@ -134,9 +137,98 @@ impl FieldDef {
     }
 }
 
+/// The full dotted name of a message or enum: its own name and a shared
+/// link to its enclosing scope's full name (the package, or the message it
+/// is nested in). Every name in a scope holds that scope once, so n names
+/// under a long package cost n own names, not n copies of the package;
+/// the dotted string is made only when printed, and compared without one.
+/// The chain is as deep as messages nest (at most
+/// [`MAX_MESSAGE_NESTING`] and a package), so dropping it is shallow.
+#[derive(Clone)]
+pub struct FullName(Arc<NamePart>);
+
+struct NamePart {
+    scope: Option<FullName>,
+    own: Box<str>,
+}
+
+impl FullName {
+    /// `own` under `scope` (None: at the root).
+    pub fn new(scope: Option<&FullName>, own: &str) -> FullName {
+        FullName(Arc::new(NamePart {
+            scope: scope.cloned(),
+            own: own.into(),
+        }))
+    }
+
+    /// The bytes of the dotted name, last first.
+    fn bytes_reversed(&self) -> impl Iterator<Item = u8> + '_ {
+        let mut at = Some(self);
+        let mut part: std::iter::Rev<std::str::Bytes<'_>> = "".bytes().rev();
+        let mut first = true;
+        std::iter::from_fn(move || {
+            loop {
+                if let Some(b) = part.next() {
+                    return Some(b);
+                }
+                let name = at?;
+                at = name.0.scope.as_ref();
+                part = name.0.own.bytes().rev();
+                if !std::mem::take(&mut first) {
+                    return Some(b'.');
+                }
+            }
+        })
+    }
+}
+
+impl fmt::Display for FullName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        let mut at = Some(self);
+        while let Some(name) = at {
+            parts.push(&*name.0.own);
+            at = name.0.scope.as_ref();
+        }
+        for (i, part) in parts.iter().rev().enumerate() {
+            if i > 0 {
+                f.write_str(".")?;
+            }
+            f.write_str(part)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for FullName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.to_string())
+    }
+}
+
+impl PartialEq<str> for FullName {
+    fn eq(&self, other: &str) -> bool {
+        self.bytes_reversed().eq(other.bytes().rev())
+    }
+}
+
+impl PartialEq<&str> for FullName {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
+
+impl PartialEq for FullName {
+    fn eq(&self, other: &FullName) -> bool {
+        self.bytes_reversed().eq(other.bytes_reversed())
+    }
+}
+
+impl Eq for FullName {}
+
 #[derive(Debug, Clone)]
 pub struct MessageDef {
-    pub full_name: String,
+    pub full_name: FullName,
     pub name: String,
     pub fields: Vec<FieldDef>,
     /// A synthesized `map<K, V>` entry (key = 1, value = 2).
@@ -163,7 +255,7 @@ impl MessageDef {
 
 #[derive(Debug, Clone)]
 pub struct EnumDef {
-    pub full_name: String,
+    pub full_name: FullName,
     pub values: Vec<(String, i32)>,
     /// (number, index in `values`), sorted by number, aliases in
     /// declaration order: a value's name is found by a binary search, not
@@ -172,7 +264,7 @@ pub struct EnumDef {
 }
 
 impl EnumDef {
-    pub fn new(full_name: String, values: Vec<(String, i32)>) -> EnumDef {
+    pub fn new(full_name: FullName, values: Vec<(String, i32)>) -> EnumDef {
         let mut by_number: Vec<(i32, usize)> = values
             .iter()
             .enumerate()
@@ -205,8 +297,9 @@ impl EnumDef {
 pub struct SchemaSet {
     pub messages: Vec<MessageDef>,
     pub enums: Vec<EnumDef>,
-    message_index: HashMap<String, MsgId>,
-    enum_index: HashMap<String, EnumId>,
+    /// Every message and enum by full name, one component per level: a
+    /// name is found without a full-name string per message.
+    names: NameTree,
 }
 
 impl SchemaSet {
@@ -222,15 +315,11 @@ impl SchemaSet {
     }
 
     pub fn find_message(&self, full_name: &str) -> Option<MsgId> {
-        self.message_index
-            .get(full_name.trim_start_matches('.'))
-            .copied()
+        self.names.find(full_name)?.message
     }
 
     pub fn find_enum(&self, full_name: &str) -> Option<EnumId> {
-        self.enum_index
-            .get(full_name.trim_start_matches('.'))
-            .copied()
+        self.names.find(full_name)?.enumeration
     }
 
     /// Parses and resolves a set of schema files (name, text). All files
@@ -255,8 +344,8 @@ impl SchemaSet {
     }
 
     /// The full names of the messages, for error messages and listings.
-    pub fn message_names(&self) -> impl Iterator<Item = &str> {
-        self.messages.iter().map(|m| m.full_name.as_str())
+    pub fn message_names(&self) -> impl Iterator<Item = &FullName> {
+        self.messages.iter().map(|m| &m.full_name)
     }
 }
 
@@ -345,7 +434,8 @@ pub struct FieldAst {
     /// Explicit packedness (`[packed = ...]`, or resolved editions features);
     /// None: the syntax's default.
     pub packed: Option<bool>,
-    pub oneof: Option<String>,
+    /// Shared by the fields of one oneof: its name is stored once.
+    pub oneof: Option<Arc<str>>,
     pub map: Option<(String, String)>,
     pub group: bool,
     /// proto3 `optional` (explicit presence, a synthetic oneof in protoc).
@@ -1087,7 +1177,7 @@ impl<'a> Parser<'a> {
     }
 
     fn oneof(&mut self, depth: usize, m: &mut MessageAst) -> PResult<()> {
-        let name = self.ident("a oneof name")?.to_string();
+        let name: Arc<str> = self.ident("a oneof name")?.into();
         self.expect("{")?;
         let mut features = Features::default();
         let mut fields = Vec::new();
@@ -1346,58 +1436,56 @@ pub fn resolve_features(file: &mut FileAst) {
 
 struct Pending<'a> {
     file: &'a str,
-    scope: String,
-    /// The message's node in [`Scopes`].
+    scope: FullName,
+    /// The message's node in the [`NameTree`].
     node: usize,
     ast: &'a MessageAst,
     proto3: bool,
 }
 
-fn join(scope: &str, name: &str) -> String {
-    if scope.is_empty() {
-        name.to_string()
-    } else {
-        format!("{scope}.{name}")
-    }
-}
-
-/// One package or message scope (or enum) of the names being resolved.
-#[derive(Debug, Default)]
-struct ScopeNode {
+/// One package or message scope (or enum) of a [`NameTree`].
+#[derive(Debug, Clone, Default)]
+struct NameNode {
     parent: Option<usize>,
-    children: HashMap<String, usize>,
+    children: HashMap<Box<str>, usize>,
     message: Option<MsgId>,
     enumeration: Option<EnumId>,
-    /// Memo of [`Scopes::nearest`]: for a name, the nearest scope, this one
-    /// or an enclosing one, that has a child of that name.
-    nearest: HashMap<String, Option<usize>>,
 }
 
 /// Every scope of the files as a tree, one component of a full name per
-/// level, so that a relative type name is looked up scope by scope without
-/// building the enclosing scopes' names: a lookup from a scope n levels
-/// deep costs its name's components, not n strings of up to n components.
-/// Every node is made before the first lookup (the memo stays valid).
-#[derive(Debug)]
-struct Scopes {
-    nodes: Vec<ScopeNode>,
-    /// Nodes visited by lookups: the work done, for the tests that check
-    /// it grows linearly with the schema.
-    steps: u64,
+/// level, each stored once: a relative type name is looked up scope by
+/// scope without building the enclosing scopes' names (a lookup from a
+/// scope n levels deep costs its name's components, not n strings of up
+/// to n components), and an absolute one component by component.
+#[derive(Debug, Clone, Default)]
+struct NameTree {
+    nodes: Vec<NameNode>,
 }
 
 const ROOT: usize = 0;
 
-impl Scopes {
-    fn new() -> Scopes {
-        Scopes {
-            nodes: vec![ScopeNode::default()],
-            steps: 0,
+impl NameTree {
+    fn new() -> NameTree {
+        NameTree {
+            nodes: vec![NameNode::default()],
         }
     }
 
-    fn node(&self, id: usize) -> Option<&ScopeNode> {
+    fn node(&self, id: usize) -> Option<&NameNode> {
         self.nodes.get(id)
+    }
+
+    fn child(&self, id: usize, component: &str) -> Option<usize> {
+        self.node(id)?.children.get(component).copied()
+    }
+
+    /// The node of a full name (a leading dot allowed), if declared.
+    fn find(&self, full_name: &str) -> Option<&NameNode> {
+        let mut at = ROOT;
+        for component in full_name.trim_start_matches('.').split('.') {
+            at = self.child(at, component)?;
+        }
+        self.node(at)
     }
 
     /// The node of `name` (dotted: one level per component) under `parent`,
@@ -1405,19 +1493,16 @@ impl Scopes {
     fn insert(&mut self, parent: usize, name: &str) -> usize {
         let mut at = parent;
         for component in name.split('.') {
-            let known = self
-                .node(at)
-                .and_then(|n| n.children.get(component).copied());
-            at = match known {
+            at = match self.child(at, component) {
                 Some(child) => child,
                 None => {
                     let child = self.nodes.len();
-                    self.nodes.push(ScopeNode {
+                    self.nodes.push(NameNode {
                         parent: Some(at),
-                        ..ScopeNode::default()
+                        ..NameNode::default()
                     });
                     if let Some(n) = self.nodes.get_mut(at) {
-                        n.children.insert(component.to_string(), child);
+                        n.children.insert(component.into(), child);
                     }
                     child
                 }
@@ -1434,19 +1519,47 @@ impl Scopes {
             self.insert(ROOT, package)
         }
     }
+}
+
+/// The [`NameTree`] being built and the memo of its relative lookups.
+/// Every node is made before the first lookup (the memo stays valid).
+#[derive(Debug)]
+struct Scopes<'a> {
+    tree: NameTree,
+    /// Memo of [`Scopes::nearest`], per node: for a name, the nearest
+    /// scope, this one or an enclosing one, that has a child of that name.
+    /// Keyed by the name as the files hold it, not a copy per node.
+    nearest: Vec<HashMap<&'a str, Option<usize>>>,
+    /// Nodes visited by lookups: the work done, for the tests that check
+    /// it grows linearly with the schema.
+    steps: u64,
+}
+
+impl<'a> Scopes<'a> {
+    fn new() -> Scopes<'a> {
+        Scopes {
+            tree: NameTree::new(),
+            nearest: Vec::new(),
+            steps: 0,
+        }
+    }
 
     /// The nearest scope, `from` or one enclosing it, with a child named
     /// `name`. Memoized for every scope walked, so scopes sharing
     /// ancestors do not walk them again.
-    fn nearest(&mut self, from: usize, name: &str) -> Option<usize> {
+    fn nearest(&mut self, from: usize, name: &'a str) -> Option<usize> {
+        if self.nearest.len() < self.tree.nodes.len() {
+            self.nearest
+                .resize_with(self.tree.nodes.len(), HashMap::new);
+        }
         let mut walked = Vec::new();
         let mut at = Some(from);
         let found = loop {
             let Some(id) = at else { break None };
-            let Some(n) = self.nodes.get(id) else {
+            let Some(n) = self.tree.node(id) else {
                 break None;
             };
-            if let Some(&memo) = n.nearest.get(name) {
+            if let Some(&memo) = self.nearest.get(id).and_then(|m| m.get(name)) {
                 break memo;
             }
             if n.children.contains_key(name) {
@@ -1458,8 +1571,8 @@ impl Scopes {
         };
         self.steps = self.steps.saturating_add(walked.len() as u64);
         for id in walked {
-            if let Some(n) = self.nodes.get_mut(id) {
-                n.nearest.insert(name.to_string(), found);
+            if let Some(memo) = self.nearest.get_mut(id) {
+                memo.insert(name, found);
             }
         }
         found
@@ -1468,20 +1581,18 @@ impl Scopes {
     /// A relative type name looked up as protoc's scoping rules say:
     /// `scope.name`, then in each enclosing scope, out to the root; the
     /// first that names a message or an enum.
-    fn lookup(&mut self, scope: usize, name: &str) -> Option<FieldType> {
+    fn lookup(&mut self, scope: usize, name: &'a str) -> Option<FieldType> {
         let mut components = name.split('.');
         let first = components.next()?;
         let mut from = Some(scope);
         while let Some(start) = from {
             let holder = self.nearest(start, first)?;
-            let mut at = self
-                .node(holder)
-                .and_then(|n| n.children.get(first).copied());
+            let mut at = self.tree.child(holder, first);
             for c in name.split('.').skip(1) {
                 self.steps = self.steps.saturating_add(1);
-                at = at.and_then(|id| self.node(id)?.children.get(c).copied());
+                at = at.and_then(|id| self.tree.child(id, c));
             }
-            if let Some(n) = at.and_then(|id| self.node(id)) {
+            if let Some(n) = at.and_then(|id| self.tree.node(id)) {
                 if let Some(m) = n.message {
                     return Some(FieldType::Message(m));
                 }
@@ -1489,7 +1600,7 @@ impl Scopes {
                     return Some(FieldType::Enum(e));
                 }
             }
-            from = self.node(holder).and_then(|n| n.parent);
+            from = self.tree.node(holder).and_then(|n| n.parent);
         }
         None
     }
@@ -1497,38 +1608,33 @@ impl Scopes {
 
 /// A field's type: a scalar keyword, an absolute `.full.Name`, or a
 /// relative name looked up scope by scope from the message's.
-fn lookup_type(
-    set: &SchemaSet,
-    scopes: &mut Scopes,
-    scope: usize,
-    name: &str,
-) -> Option<FieldType> {
+fn lookup_type<'a>(scopes: &mut Scopes<'a>, scope: usize, name: &'a str) -> Option<FieldType> {
     if let Some(s) = Scalar::from_keyword(name) {
         return Some(FieldType::Scalar(s));
     }
-    match name.strip_prefix('.') {
-        Some(abs) => set
-            .message_index
-            .get(abs)
-            .map(|&m| FieldType::Message(m))
-            .or_else(|| set.enum_index.get(abs).map(|&e| FieldType::Enum(e))),
-        None => scopes.lookup(scope, name),
+    if name.starts_with('.') {
+        let n = scopes.tree.find(name)?;
+        return n
+            .message
+            .map(FieldType::Message)
+            .or_else(|| n.enumeration.map(FieldType::Enum));
     }
+    scopes.lookup(scope, name)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn collect<'a>(
     file: &'a str,
-    scope: &str,
+    scope: Option<&FullName>,
     scope_node: usize,
     m: &'a MessageAst,
     proto3: bool,
-    scopes: &mut Scopes,
+    tree: &mut NameTree,
     out: &mut Vec<Pending<'a>>,
-    enums: &mut Vec<(String, usize, &'a EnumAst)>,
+    enums: &mut Vec<(FullName, usize, &'a EnumAst)>,
 ) {
-    let full = join(scope, &m.name);
-    let node = scopes.insert(scope_node, &m.name);
+    let full = FullName::new(scope, &m.name);
+    let node = tree.insert(scope_node, &m.name);
     out.push(Pending {
         file,
         scope: full.clone(),
@@ -1537,10 +1643,14 @@ fn collect<'a>(
         proto3,
     });
     for e in &m.enums {
-        enums.push((join(&full, &e.name), scopes.insert(node, &e.name), e));
+        enums.push((
+            FullName::new(Some(&full), &e.name),
+            tree.insert(node, &e.name),
+            e,
+        ));
     }
     for sub in &m.messages {
-        collect(file, &full, node, sub, proto3, scopes, out, enums);
+        collect(file, Some(&full), node, sub, proto3, tree, out, enums);
     }
 }
 
@@ -1555,27 +1665,31 @@ fn resolve_counting(files: &[(String, FileAst)]) -> (Result<SchemaSet, SchemaErr
     (set, scopes.steps)
 }
 
-fn resolve_in(files: &[(String, FileAst)], scopes: &mut Scopes) -> Result<SchemaSet, SchemaError> {
+fn resolve_in<'a>(
+    files: &'a [(String, FileAst)],
+    scopes: &mut Scopes<'a>,
+) -> Result<SchemaSet, SchemaError> {
     let mut pending = Vec::new();
     let mut enum_asts = Vec::new();
     for (name, f) in files {
-        let package = scopes.package(&f.package);
+        let package_node = scopes.tree.package(&f.package);
+        let package = (!f.package.is_empty()).then(|| FullName::new(None, &f.package));
         for m in &f.messages {
             collect(
                 name,
-                &f.package,
-                package,
+                package.as_ref(),
+                package_node,
                 m,
                 f.syntax_proto3,
-                scopes,
+                &mut scopes.tree,
                 &mut pending,
                 &mut enum_asts,
             );
         }
         for e in &f.enums {
             enum_asts.push((
-                join(&f.package, &e.name),
-                scopes.insert(package, &e.name),
+                FullName::new(package.as_ref(), &e.name),
+                scopes.tree.insert(package_node, &e.name),
                 e,
             ));
         }
@@ -1601,31 +1715,25 @@ fn resolve_in(files: &[(String, FileAst)], scopes: &mut Scopes) -> Result<Schema
 
     let mut set = SchemaSet::default();
     for (full, node, e) in &enum_asts {
-        if set
-            .enum_index
-            .insert(full.clone(), set.enums.len())
-            .is_some()
-        {
+        let Some(n) = scopes.tree.nodes.get_mut(*node) else {
+            continue;
+        };
+        if n.enumeration.is_some() {
             return Err(err(format!("enum {full} is defined twice")));
         }
-        if let Some(n) = scopes.nodes.get_mut(*node) {
-            n.enumeration = Some(set.enums.len());
-        }
+        n.enumeration = Some(set.enums.len());
         set.enums.push(EnumDef::new(full.clone(), e.values.clone()));
     }
     // Messages first get their ids, including synthesized map entries, so
     // that fields can refer to any of them.
     for p in &pending {
-        if set
-            .message_index
-            .insert(p.scope.clone(), set.messages.len())
-            .is_some()
-        {
+        let Some(n) = scopes.tree.nodes.get_mut(p.node) else {
+            continue;
+        };
+        if n.message.is_some() {
             return Err(err(format!("message {} is defined twice", p.scope)));
         }
-        if let Some(n) = scopes.nodes.get_mut(p.node) {
-            n.message = Some(set.messages.len());
-        }
+        n.message = Some(set.messages.len());
         set.messages.push(MessageDef {
             full_name: p.scope.clone(),
             name: p.ast.name.clone(),
@@ -1641,8 +1749,10 @@ fn resolve_in(files: &[(String, FileAst)], scopes: &mut Scopes) -> Result<Schema
     let mut entry_id = set.messages.len();
     for p in &pending {
         for f in p.ast.fields.iter().filter(|f| f.map.is_some()) {
-            let node = scopes.insert(p.node, &format!("{}Entry", camel(&f.name)));
-            if let Some(n) = scopes.nodes.get_mut(node) {
+            let node = scopes
+                .tree
+                .insert(p.node, &format!("{}Entry", camel(&f.name)));
+            if let Some(n) = scopes.tree.nodes.get_mut(node) {
                 n.message = Some(entry_id);
             }
             entry_id = entry_id.saturating_add(1);
@@ -1652,14 +1762,14 @@ fn resolve_in(files: &[(String, FileAst)], scopes: &mut Scopes) -> Result<Schema
         let mut fields = Vec::new();
         for f in &p.ast.fields {
             let (ty, label) = if let Some((k, v)) = &f.map {
-                let key_ty = lookup_type(&set, scopes, p.node, k)
+                let key_ty = lookup_type(scopes, p.node, k)
                     .ok_or_else(|| field_err(p, f, format!("unknown type {k}")))?;
-                let val_ty = lookup_type(&set, scopes, p.node, v)
+                let val_ty = lookup_type(scopes, p.node, v)
                     .ok_or_else(|| field_err(p, f, format!("unknown type {v}")))?;
                 let entry_name = format!("{}Entry", camel(&f.name));
-                let entry_full = join(&p.scope, &entry_name);
+                let entry_full = FullName::new(Some(&p.scope), &entry_name);
+                // Its node was given this id above.
                 let entry_id = set.messages.len();
-                set.message_index.insert(entry_full.clone(), entry_id);
                 let mut entry = MessageDef {
                     full_name: entry_full,
                     name: entry_name,
@@ -1693,7 +1803,7 @@ fn resolve_in(files: &[(String, FileAst)], scopes: &mut Scopes) -> Result<Schema
                 set.messages.push(entry);
                 (FieldType::Message(entry_id), Label::Repeated)
             } else {
-                let ty = lookup_type(&set, scopes, p.node, &f.type_name)
+                let ty = lookup_type(scopes, p.node, &f.type_name)
                     .ok_or_else(|| field_err(p, f, format!("unknown type {}", f.type_name)))?;
                 (ty, f.label.unwrap_or(Label::Optional))
             };
@@ -1737,6 +1847,7 @@ fn resolve_in(files: &[(String, FileAst)], scopes: &mut Scopes) -> Result<Schema
             m.by_number = by_number;
         }
     }
+    set.names = std::mem::take(&mut scopes.tree);
     Ok(set)
 }
 
@@ -1880,9 +1991,24 @@ mod tests {
     }
 
     #[test]
+    fn full_names_print_and_compare_dotted() {
+        let package = FullName::new(None, "a.b");
+        let m = FullName::new(Some(&package), "M");
+        let x = FullName::new(Some(&m), "X");
+        assert_eq!(x.to_string(), "a.b.M.X");
+        assert!(x == "a.b.M.X");
+        for other in ["a.b.M.Y", "b.M.X", "xa.b.M.X", "a.b.MX", "a.b.M.X.", ""] {
+            assert!(x != other, "{x} == {other}");
+        }
+        // The same dotted name however its scopes split it.
+        assert!(x == FullName::new(Some(&FullName::new(None, "a")), "b.M.X"));
+        assert!(FullName::new(None, "E") == "E");
+    }
+
+    #[test]
     fn enum_names_by_number() {
         let e = EnumDef::new(
-            "E".into(),
+            FullName::new(None, "E"),
             vec![
                 ("B".into(), 2),
                 ("A".into(), 1),

@@ -574,8 +574,8 @@ fn held_text(set: &SchemaSet, m: &Message<'_>) -> String {
             .unwrap_or(0);
         format!("sparse({}[{}])", data_type_name(elem), dims.join(", "))
     } else {
-        let name = &m.def(set).full_name;
-        format!("a {}", name.strip_prefix("onnx.").unwrap_or(name))
+        let name = m.def(set).full_name.to_string();
+        format!("a {}", name.strip_prefix("onnx.").unwrap_or(&name))
     }
 }
 

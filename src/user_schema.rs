@@ -9,12 +9,12 @@ use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind};
 use crate::formats::{Body, Decoded, Format, FormatOptions};
 use crate::schema::{
-    EnumAst, Features, FieldAst, FileAst, Label, MessageAst, SchemaSet, parse_file, parse_proto,
-    resolve_features,
+    EnumAst, Features, FieldAst, FileAst, FullName, Label, MessageAst, SchemaSet, parse_file,
+    parse_proto, resolve_features,
 };
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// The format a user schema reads: any message, by the user's tables.
 pub static USER_FORMAT: Format = Format {
@@ -468,11 +468,12 @@ fn type_of(set: &SchemaSet, f: &Message<'_>) -> String {
 
 fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError> {
     let name = m.str(set, "name").unwrap_or("").to_string();
-    let oneofs: Vec<(String, Features)> = m
+    // Each oneof's name once, shared by its fields.
+    let oneofs: Vec<(Arc<str>, Features)> = m
         .messages(set, "oneof_decl")
         .map(|o| {
             (
-                o.str(set, "name").unwrap_or("").to_string(),
+                Arc::from(o.str(set, "name").unwrap_or("")),
                 features_of(set, o.message(set, "options")),
             )
         })
@@ -589,7 +590,7 @@ pub fn decode<'a>(
         format: &USER_FORMAT,
         body: Body::UserMessage {
             set,
-            type_name: set.message(id).full_name.clone(),
+            type_name: set.message(id).full_name.to_string(),
             message,
         },
         passed_over: Vec::new(),
@@ -597,10 +598,10 @@ pub fn decode<'a>(
 }
 
 /// The messages a user can name with `--type`, for error messages.
-pub fn type_names(set: &SchemaSet) -> Vec<&str> {
+pub fn type_names(set: &SchemaSet) -> Vec<&FullName> {
     set.messages
         .iter()
         .filter(|m| !m.map_entry)
-        .map(|m| m.full_name.as_str())
+        .map(|m| &m.full_name)
         .collect()
 }

@@ -366,3 +366,104 @@ fn diff_of_long_sequences_holds_no_reports() {
         "comparing took {comparing} bytes, decoding {decoding}"
     );
 }
+
+/// A package of about 4 KiB: 1,024 components of three characters.
+fn long_package() -> String {
+    vec!["pk0"; 1024].join(".")
+}
+
+/// The bound for a schema: a small multiple of its bytes. A full name is
+/// its scope's once and its own name, never the package again per name.
+fn schema_bound(input: usize) -> usize {
+    64 * input + (256 << 10)
+}
+
+/// Reads the schema `load` makes, dumps it as text and JSON; the peak
+/// heap use, and the dump's size.
+fn load_and_dump(load: impl FnOnce() -> pbdecode::schema::SchemaSet) -> (usize, u64) {
+    use pbdecode::render::schema_view::{write_schema_json, write_schema_text};
+    let (out, peak) = peak_during(|| {
+        let set = load();
+        let mut sink = Sink(0);
+        write_schema_text(&mut sink, &set).unwrap();
+        write_schema_json(&mut sink, &set).unwrap();
+        sink.0
+    });
+    (peak, out)
+}
+
+#[test]
+fn names_under_a_long_package_are_not_copied_per_message() {
+    warm_up();
+    // 1,000 messages, each with a field of the next one's type and a
+    // field of an enum, and a message whose 1,000 fields share one oneof
+    // with a name as long as the package.
+    let n = 1000;
+    let mut proto = format!(
+        "syntax = \"proto3\"; package {};\nenum E {{ E0 = 0; }}\n",
+        long_package()
+    );
+    for i in 0..n {
+        proto.push_str(&format!(
+            "message M{i} {{ M{} m = 1; E e = 2; }}\n",
+            (i + 1) % n
+        ));
+    }
+    proto.push_str(&format!("message O {{ oneof {} {{\n", "o".repeat(4096)));
+    for i in 1..=1000 {
+        proto.push_str(&format!("int32 f{i} = {i};\n"));
+    }
+    proto.push_str("} }\n");
+    let dir = std::env::temp_dir().join(format!("pbdecode-alloc-names-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("long_package.proto");
+    std::fs::write(&path, &proto).unwrap();
+    let (peak, out) = load_and_dump(|| pbdecode::user_schema::load_proto(&path, &[]).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+    eprintln!(
+        ".proto: {} bytes in, peak {peak} bytes allocated, {out} bytes dumped",
+        proto.len()
+    );
+    // The dump names every type in full: far more than the bound, made a
+    // line at a time.
+    assert!(out > 4 * schema_bound(proto.len()) as u64);
+    assert!(
+        peak <= schema_bound(proto.len()),
+        ".proto: {peak} bytes allocated for a {}-byte schema",
+        proto.len()
+    );
+}
+
+#[test]
+fn a_descriptor_set_with_a_long_package_is_not_copied_per_message() {
+    warm_up();
+    // FileDescriptorSet.file: a package and 5,000 empty messages. Each
+    // message costs its decoded descriptor and definition whatever the
+    // package; the long package may add a multiple of its own length,
+    // not of its length times the messages.
+    let descriptor_set = |package: &str| {
+        let mut file = Msg::new()
+            .string(1, "long.proto")
+            .string(2, package)
+            .string(12, "proto3");
+        for i in 0..5000 {
+            file = file.message(4, &Msg::new().string(1, &format!("M{i}")));
+        }
+        Msg::new().message(1, &file).buf
+    };
+    let peak_of = |bytes: &[u8]| {
+        load_and_dump(|| pbdecode::user_schema::load_descriptor_set(bytes).unwrap()).0
+    };
+    let (short, long) = (descriptor_set("p"), descriptor_set(&long_package()));
+    let (short_peak, long_peak) = (peak_of(&short), peak_of(&long));
+    let added = long.len() - short.len();
+    eprintln!(
+        "descriptor set: {} bytes in, peak {short_peak} bytes; {added} bytes of package more, peak {long_peak} bytes",
+        short.len()
+    );
+    assert!(
+        long_peak.saturating_sub(short_peak) <= 64 * added,
+        "descriptor set: {added} bytes of package took {} bytes more",
+        long_peak.saturating_sub(short_peak)
+    );
+}

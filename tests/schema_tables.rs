@@ -29,19 +29,19 @@ fn message_and_enum_names_are_unique() {
     let mut seen = HashSet::new();
     for m in &set().messages {
         assert!(
-            seen.insert(m.full_name.as_str()),
+            seen.insert(m.full_name.to_string()),
             "message {} twice",
             m.full_name
         );
         assert!(
-            m.full_name.ends_with(&m.name),
+            m.full_name.to_string().ends_with(&m.name),
             "{} / {}",
             m.full_name,
             m.name
         );
         assert_eq!(
             set()
-                .find_message(&m.full_name)
+                .find_message(&m.full_name.to_string())
                 .map(|id| &set().message(id).full_name),
             Some(&m.full_name)
         );
@@ -49,13 +49,13 @@ fn message_and_enum_names_are_unique() {
     let mut seen = HashSet::new();
     for e in &set().enums {
         assert!(
-            seen.insert(e.full_name.as_str()),
+            seen.insert(e.full_name.to_string()),
             "enum {} twice",
             e.full_name
         );
         assert_eq!(
             set()
-                .find_enum(&e.full_name)
+                .find_enum(&e.full_name.to_string())
                 .map(|id| &set().enum_def(id).full_name),
             Some(&e.full_name)
         );

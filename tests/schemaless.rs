@@ -327,11 +327,12 @@ fn expected_kind(
         Value::Message(_) => "message",
         Value::Bytes([]) => "empty",
         Value::Bytes(b) => {
+            let parent_name = pdef.full_name.to_string();
             let tensor_data = matches!(
-                (pdef.full_name.as_str(), fdef.name.as_str()),
+                (parent_name.as_str(), fdef.name.as_str()),
                 ("onnx.TensorProto", "raw_data") | ("tensorflow.TensorProto", "tensor_content")
             );
-            let dtype = match pdef.full_name.as_str() {
+            let dtype = match parent_name.as_str() {
                 "onnx.TensorProto" => parent.int(set, "data_type"),
                 "tensorflow.TensorProto" => parent.int(set, "dtype"),
                 _ => None,
@@ -340,13 +341,13 @@ fn expected_kind(
             // One-byte elements below 0x80 are each their own varint: the
             // packed-varint reading shows the right values.
             let one_byte = matches!(
-                (pdef.full_name.as_str(), dtype),
+                (parent_name.as_str(), dtype),
                 ("onnx.TensorProto", 2 | 3 | 9) | ("tensorflow.TensorProto", 4 | 6 | 10)
             );
             if tensor_data && one_byte && b.iter().all(|&x| x < 0x80) {
                 return Some("bytes_or_varints");
             }
-            match element_width(&pdef.full_name, dtype).filter(|_| tensor_data) {
+            match element_width(&parent_name, dtype).filter(|_| tensor_data) {
                 Some(4) if b.len() % 4 == 0 => "packed_fixed32",
                 Some(8) if b.len() % 8 == 0 => "packed_fixed64",
                 _ => match fdef.ty {

@@ -231,7 +231,7 @@ fn decode_with(set: &SchemaSet, data: &[u8], out: &mut Outcome) {
     let names: Vec<String> = user_schema::type_names(set)
         .into_iter()
         .take(4)
-        .map(str::to_string)
+        .map(|n| n.to_string())
         .collect();
     for name in &names {
         if let Ok(d) = user_schema::decode(set, name, data, schemaless::DEFAULT_MAX_DEPTH) {

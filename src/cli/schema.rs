@@ -87,7 +87,7 @@ pub(crate) fn decode_schema_or_schemaless(
                 .as_deref()
                 .filter(|t| set.find_message(t).is_some())
             else {
-                let shown: Vec<&str> = names.iter().copied().take(20).collect();
+                let shown: Vec<String> = names.iter().take(20).map(|n| n.to_string()).collect();
                 let more = names.len().saturating_sub(shown.len());
                 let what = match &args.type_name {
                     Some(t) => format!("the schema has no message {t:?}"),

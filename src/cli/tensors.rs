@@ -242,7 +242,7 @@ fn show_tensor(
         write!(out, "{{\"format\": ")?;
         json::string(&mut out, decoded.format.id)?;
         write!(out, ", \"type\": ")?;
-        json::string(&mut out, full_name)?;
+        json::string(&mut out, &full_name.to_string())?;
         write!(out, ", \"tensor\": ")?;
         json::string(&mut out, &chosen.name)?;
         write!(out, ", \"value\": ")?;

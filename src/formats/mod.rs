@@ -104,11 +104,11 @@ pub fn tensor_adapters() -> impl Iterator<Item = &'static TensorAdapter> {
 }
 
 /// The tensor adapter of a message type, if any format has one.
-pub fn tensor_adapter(full_name: &str) -> Option<&'static TensorAdapter> {
+pub fn tensor_adapter<N: PartialEq<str> + ?Sized>(full_name: &N) -> Option<&'static TensorAdapter> {
     REGISTRY
         .iter()
         .flat_map(|f| f.tensor_adapters.iter())
-        .find(|a| a.message == full_name)
+        .find(|a| *full_name == *a.message)
 }
 
 /// Every format's tensor namers, each message once, in registry order.
@@ -127,8 +127,8 @@ pub fn tensor_namers() -> impl Iterator<Item = &'static TensorNamer> {
 }
 
 /// The tensor namer of a message type, if any format has one.
-pub fn tensor_namer(full_name: &str) -> Option<&'static TensorNamer> {
-    tensor_namers().find(|n| n.message == full_name)
+pub fn tensor_namer<N: PartialEq<str> + ?Sized>(full_name: &N) -> Option<&'static TensorNamer> {
+    tensor_namers().find(|n| *full_name == *n.message)
 }
 
 /// A tensor inside a decoded file.
@@ -348,7 +348,7 @@ pub fn near_misses(
             );
             // A nested tensor (the container fitted) or a format whose
             // file is a tensor (its fields all fitted).
-            tensor_rule && (e.has_path() || f.roots.iter().any(|r| tensor_adapter(r).is_some()))
+            tensor_rule && (e.has_path() || f.roots.iter().any(|r| tensor_adapter(*r).is_some()))
         })
         .map(|(f, e)| {
             let shown = decode_as(f, bytes, opts).is_ok();

@@ -526,8 +526,9 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// `sparse FLOAT[4, 4]`, `3 elements`, `holding a value`/`empty`, `INT64
 /// keys, 2 entries`.
 fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
-    match m.def(set).full_name.as_str() {
-        "onnx.SparseTensorProto" => {
+    let name = &m.def(set).full_name;
+    match () {
+        () if *name == "onnx.SparseTensorProto" => {
             let elem = m
                 .message(set, "values")
                 .and_then(|v| v.int(set, "data_type"));
@@ -537,11 +538,11 @@ fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
                 onnx_tensor::dims_text(set, m)
             )
         }
-        "onnx.SequenceProto" => {
+        () if *name == "onnx.SequenceProto" => {
             let n: usize = SEQUENCE_FIELDS.iter().map(|f| m.field(set, f).len()).sum();
             plural(n, "element", "elements")
         }
-        "onnx.OptionalProto" => {
+        () if *name == "onnx.OptionalProto" => {
             let full = OPTIONAL_FIELDS.iter().any(|f| m.has(set, f));
             if full {
                 "holding a value".into()
@@ -549,7 +550,7 @@ fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
                 "empty".into()
             }
         }
-        "onnx.MapProto" => {
+        () if *name == "onnx.MapProto" => {
             let n = m.scalars(set, "keys").count() + m.field(set, "string_keys").len();
             format!(
                 "{} keys, {}",
@@ -558,7 +559,7 @@ fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
             )
         }
         // A model's declared type can make a tensor file one of these.
-        _ => onnx_tensor::summary(set, m),
+        () => onnx_tensor::summary(set, m),
     }
 }
 

@@ -946,7 +946,7 @@ fn type_complete(set: &SchemaSet, tp: &Message<'_>) -> bool {
                 ok = false;
             }
             if let Some(o) = &fdef.oneof {
-                if oneofs.contains(&o.as_str()) {
+                if oneofs.contains(&&**o) {
                     ok = false;
                 }
                 oneofs.push(o);

@@ -3,18 +3,18 @@
 //! they are escaped by the one escaping of [`super::fmt`].
 
 use super::fmt::{plain, string};
-use crate::schema::{FieldDef, FieldType, Label, SchemaSet};
+use crate::schema::{FieldDef, FieldType, FullName, Label, SchemaSet};
 use std::io::Write;
 
 /// The type of a field as `--dump-schema` shows it: a scalar keyword, or
 /// `message`, `group` or `enum` with the full name of its type.
-fn field_type<'s>(set: &'s SchemaSet, f: &FieldDef) -> (&'static str, Option<&'s str>) {
+fn field_type<'s>(set: &'s SchemaSet, f: &FieldDef) -> (&'static str, Option<&'s FullName>) {
     match f.ty {
         FieldType::Scalar(s) => (s.name(), None),
-        FieldType::Enum(e) => ("enum", Some(set.enum_def(e).full_name.as_str())),
+        FieldType::Enum(e) => ("enum", Some(&set.enum_def(e).full_name)),
         FieldType::Message(m) => (
             if f.group { "group" } else { "message" },
-            Some(set.message(m).full_name.as_str()),
+            Some(&set.message(m).full_name),
         ),
     }
 }
@@ -33,14 +33,16 @@ fn label_name(f: &FieldDef) -> &'static str {
 pub fn write_schema_text(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<()> {
     // Names from a descriptor set may hold any character: escaped.
     let esc = |s: &str| plain(s).into_owned();
+    // A full name's dotted string is made only here, one line at a time.
+    let esc_name = |n: &FullName| plain(&n.to_string()).into_owned();
     for m in &set.messages {
         let what = if m.map_entry { "map entry" } else { "message" };
-        writeln!(w, "{what} {}", esc(&m.full_name))?;
+        writeln!(w, "{what} {}", esc_name(&m.full_name))?;
         for f in &m.fields {
             let (ty, name) = field_type(set, f);
             let ty = match name {
-                Some(n) if ty == "message" => esc(n),
-                Some(n) => format!("{ty} {}", esc(n)),
+                Some(n) if ty == "message" => esc_name(n),
+                Some(n) => format!("{ty} {}", esc_name(n)),
                 None => ty.to_string(),
             };
             write!(w, "  {} {} {ty} {}", f.number, label_name(f), esc(&f.name))?;
@@ -57,7 +59,7 @@ pub fn write_schema_text(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<
         }
     }
     for e in &set.enums {
-        writeln!(w, "enum {}", esc(&e.full_name))?;
+        writeln!(w, "enum {}", esc_name(&e.full_name))?;
         for (name, n) in &e.values {
             writeln!(w, "  {} = {n}", esc(name))?;
         }
@@ -86,7 +88,7 @@ pub fn write_schema_json(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<
         write!(
             w,
             "{sep}\n  {{\"name\": {}, \"map_entry\": {}, \"fields\": [",
-            json_str(&m.full_name),
+            json_str(&m.full_name.to_string()),
             m.map_entry
         )?;
         for (j, f) in m.fields.iter().enumerate() {
@@ -99,7 +101,7 @@ pub fn write_schema_json(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<
                 json_str(&f.name),
                 f.number,
                 label_name(f),
-                type_name.map_or_else(|| "null".to_string(), json_str),
+                type_name.map_or_else(|| "null".to_string(), |n| json_str(&n.to_string())),
                 f.packed,
                 f.oneof
                     .as_deref()
@@ -115,7 +117,7 @@ pub fn write_schema_json(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<
         write!(
             w,
             "{sep}\n  {{\"name\": {}, \"values\": [",
-            json_str(&e.full_name)
+            json_str(&e.full_name.to_string())
         )?;
         for (j, (name, n)) in e.values.iter().enumerate() {
             let sep = if j == 0 { "" } else { ", " };

@@ -61,7 +61,8 @@ pub fn write_decoded(
                 // Read as a sequence by a model's declaration: not an optional.
                 writeln!(w)?;
                 super::onnx_view::sequence_only(w, set, message, opts)?;
-            } else if let Some((_, view)) = TEXT_VIEWS.iter().find(|(name, _)| name == full_name) {
+            } else if let Some((_, view)) = TEXT_VIEWS.iter().find(|(name, _)| *full_name == *name)
+            {
                 writeln!(w)?;
                 view(w, set, message, opts)?;
             } else if tensor_adapter(full_name).is_some() {

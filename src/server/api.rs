@@ -9,7 +9,7 @@ use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::DecodeError;
 use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions};
 use crate::render::{RenderOptions, json, tensor_adapter, text};
-use crate::schema::SchemaSet;
+use crate::schema::{FullName, SchemaSet};
 use crate::tensor::{Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values};
 use crate::{picture, stats};
 use std::io::Write;
@@ -285,12 +285,12 @@ fn tensor_head_json(
     name: &str,
     initializer: bool,
     view: &TensorView<'_, '_>,
-    full_name: &str,
+    full_name: &FullName,
 ) {
     let _ = write!(w, "{{\"index\": {index}, \"name\": ");
     let _ = json::string(w, name);
     let _ = write!(w, ", \"initializer\": {initializer}, \"message\": ");
-    let _ = json::string(w, full_name);
+    let _ = json::string(w, &full_name.to_string());
     let _ = write!(w, ", \"dtype\": ");
     let _ = json::string(w, &view.type_name);
     let _ = write!(w, ", \"dims\": ");
@@ -584,7 +584,7 @@ struct TensorRef<'r, 'm, 'a> {
     initializer: bool,
     message: &'m Message<'a>,
     view: &'r TensorView<'m, 'a>,
-    full_name: &'r str,
+    full_name: &'r FullName,
 }
 
 /// The tensor index of a file read as `as`, made once per file and format.
