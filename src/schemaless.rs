@@ -1351,6 +1351,7 @@ impl Branch {
 pub struct Level<'a> {
     pub branch: Branch,
     bytes: &'a [u8],
+    opts: Options,
     nested_ok: bool,
     /// The reading chosen for each LEN field number.
     readings: HashMap<u32, (Choice, Also)>,
@@ -1417,6 +1418,7 @@ pub fn read_level(input: &[u8], branch: Branch, opts: Options) -> Result<Level<'
     Ok(Level {
         branch,
         bytes,
+        opts,
         nested_ok,
         readings,
         total,
@@ -1425,6 +1427,11 @@ pub fn read_level(input: &[u8], branch: Branch, opts: Options) -> Result<Level<'
 }
 
 impl<'a> Level<'a> {
+    /// The options the level was read with (its nested levels take them).
+    pub fn options(&self) -> Options {
+        self.opts
+    }
+
     /// Up to `count` fields, from the first that starts at offset `from`
     /// or after it, read as [`decode`] reads them.
     pub fn page(&self, from: u64, count: usize) -> Page<'a> {
