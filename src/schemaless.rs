@@ -46,6 +46,18 @@ pub struct RawMessage<'a> {
 }
 
 impl<'a> RawMessage<'a> {
+    /// A reading of `len` bytes at `offset` whose fields were not kept
+    /// (see [`crate::formats::FormatOptions::tree`]).
+    pub fn unread(offset: u64, len: u64) -> Self {
+        RawMessage {
+            offset,
+            end: offset.saturating_add(len),
+            nodes: Vec::new(),
+            root: Span::default(),
+            fault: None,
+        }
+    }
+
     /// The fields of one message of the tree.
     pub fn fields(&self, span: Span) -> &[RawField<'a>] {
         let end = span.start.saturating_add(span.len);
@@ -212,6 +224,17 @@ pub fn decode<'a>(buf: &'a [u8], base: u64, opts: Options) -> Result<RawMessage<
     match tree.fault.take() {
         None => Ok(tree),
         Some(e) => Err(e),
+    }
+}
+
+/// Whether [`decode`] takes the input, and its error if not, without
+/// building the tree: a clean read is one clean scan of the root level
+/// (a nested payload that fails the strict rules is bytes, never a fault),
+/// so only a failing input is read further, for the fault's field path.
+pub fn check(buf: &[u8], base: u64, opts: Options) -> Result<(), DecodeError> {
+    match scan_with(buf, base, false, &GroupEnds::default(), |_| {}) {
+        None => Ok(()),
+        Some(_) => decode(buf, base, opts).map(|_| ()),
     }
 }
 

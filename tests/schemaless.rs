@@ -653,3 +653,54 @@ fn a_branch_that_is_not_a_level_is_refused() {
     );
     assert_eq!(schemaless::Branch::parse("message:1:2"), None);
 }
+
+/// Checking an input without building its tree (what the explorer's
+/// detection does) takes and refuses exactly what the whole reading does,
+/// with the same error: every fixture, and every prefix of a few.
+#[test]
+fn checking_without_the_tree_agrees_with_the_whole_reading() {
+    let opts = Options::default();
+    let same = |bytes: &[u8]| {
+        let whole = schemaless::decode(bytes, 0, opts).map(|_| ());
+        assert_eq!(schemaless::check(bytes, 0, opts), whole);
+        let tree = formats::detect(bytes, &FormatOptions::default());
+        let unread = FormatOptions {
+            tree: false,
+            ..FormatOptions::default()
+        };
+        let checked = formats::detect(bytes, &unread);
+        match (tree, checked) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.format.id, b.format.id);
+                assert_eq!(a.passed_over.len(), b.passed_over.len());
+            }
+            (Err(a), Err(b)) => assert_eq!(a.error, b.error),
+            _ => panic!("detection differs"),
+        }
+        whole.is_ok()
+    };
+    let mut taken = 0;
+    let mut dirs = vec![std::path::PathBuf::from("tests/fixtures")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if same(&std::fs::read(&p).unwrap()) {
+                taken += 1;
+            }
+        }
+    }
+    let mut refused = 0;
+    for b in [truncated_input(), nested(20)] {
+        for n in 0..b.len() {
+            if !same(&b[..n]) {
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        taken > 50 && refused > 10,
+        "{taken} taken, {refused} prefixes refused"
+    );
+}

@@ -169,9 +169,13 @@ enum Failure {
 }
 
 /// The format asked for (`as=auto` or an id), decoded as the command line
-/// decodes it.
-fn decode<'a>(req: &Request, bytes: &'a [u8]) -> Result<Decoded<'a>, Failure> {
-    let fopts = FormatOptions::default();
+/// decodes it; a schemaless reading's tree is built only when `tree` says
+/// so (the field tree's pages read it again a level at a time).
+fn decode<'a>(req: &Request, bytes: &'a [u8], tree: bool) -> Result<Decoded<'a>, Failure> {
+    let fopts = FormatOptions {
+        tree,
+        ..FormatOptions::default()
+    };
     match AsFormat::parse(asked(req)) {
         Some(AsFormat::Auto) => formats::detect(bytes, &fopts).map_err(Failure::Rejected),
         Some(AsFormat::Format(f)) => {
@@ -341,7 +345,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
         let _ = write!(w, "}}");
     }
     let _ = write!(w, "], ");
-    let decoded = match decode(req, bytes) {
+    let decoded = match decode(req, bytes, false) {
         Ok(d) => d,
         Err(f) => {
             failure_json(&mut w, &f);
@@ -579,7 +583,7 @@ fn text_view(_state: &State, req: &Request, file: &OpenFile) -> Response {
         Ok(v) => v,
         Err(r) => return r,
     };
-    let decoded = match decode(req, file.bytes.bytes()) {
+    let decoded = match decode(req, file.bytes.bytes(), true) {
         Ok(d) => d,
         Err(f) => {
             let mut w = Vec::new();
@@ -699,7 +703,7 @@ fn file_entries(req: &Request, file: &OpenFile) -> Result<Arc<Vec<TensorEntry>>,
     if let Some(e) = file.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return Ok(e);
     }
-    let decoded = decode(req, file.bytes.bytes()).map_err(|_| {
+    let decoded = decode(req, file.bytes.bytes(), false).map_err(|_| {
         Response::error(
             422,
             "the file does not decode as asked, so it has no tensors",
