@@ -434,7 +434,6 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
     let ropts = RenderOptions {
         values,
         dir: file.dir.clone(),
-        offsets: matches!(decoded.body, Body::Schemaless(_)),
         ..RenderOptions::default()
     };
     if let Err(e) = write_decoded_preview(&mut w, bytes, &decoded, &ropts) {
