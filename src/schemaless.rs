@@ -46,6 +46,18 @@ pub struct RawMessage<'a> {
 }
 
 impl<'a> RawMessage<'a> {
+    /// A reading of `len` bytes at `offset` whose fields were not kept
+    /// (see [`crate::formats::FormatOptions::tree`]).
+    pub fn unread(offset: u64, len: u64) -> Self {
+        RawMessage {
+            offset,
+            end: offset.saturating_add(len),
+            nodes: Vec::new(),
+            root: Span::default(),
+            fault: None,
+        }
+    }
+
     /// The fields of one message of the tree.
     pub fn fields(&self, span: Span) -> &[RawField<'a>] {
         let end = span.start.saturating_add(span.len);
@@ -212,6 +224,17 @@ pub fn decode<'a>(buf: &'a [u8], base: u64, opts: Options) -> Result<RawMessage<
     match tree.fault.take() {
         None => Ok(tree),
         Some(e) => Err(e),
+    }
+}
+
+/// Whether [`decode`] takes the input, and its error if not, without
+/// building the tree: a clean read is one clean scan of the root level
+/// (a nested payload that fails the strict rules is bytes, never a fault),
+/// so only a failing input is read further, for the fault's field path.
+pub fn check(buf: &[u8], base: u64, opts: Options) -> Result<(), DecodeError> {
+    match scan_with(buf, base, false, &GroupEnds::default(), |_| {}) {
+        None => Ok(()),
+        Some(_) => decode(buf, base, opts).map(|_| ()),
     }
 }
 
@@ -886,27 +909,97 @@ impl Choice {
     }
 }
 
+/// What every occurrence of one field number in one message level fits,
+/// folded one payload at a time: the reading of a field number is decided
+/// on this alone, so a level can be read again a page at a time without
+/// keeping every payload's [`Fits`].
+#[derive(Debug, Clone, Copy)]
+struct Agreed {
+    /// Occurrences with a payload (empty payloads fit every reading).
+    present: usize,
+    /// Some occurrence, empty or not, reads as a message.
+    any_message: bool,
+    /// Every present payload reads as a message nested past the limit.
+    all_too_deep: bool,
+    /// Bit `c as u16`: every present payload fits choice `c`.
+    all_fit: u16,
+    all_even_words_zero: bool,
+    /// Every present payload is at most [`ALSO_MAX_LEN`] bytes.
+    all_short: bool,
+    /// Every present payload is at most 4 bytes.
+    all_tiny: bool,
+}
+
+/// Every choice, in the order of [`Choice`]'s discriminants.
+const CHOICES: [Choice; 10] = [
+    Choice::Text,
+    Choice::WeakText,
+    Choice::Message,
+    Choice::MostlyText,
+    Choice::F32,
+    Choice::F64,
+    Choice::I64,
+    Choice::I32,
+    Choice::Varint,
+    Choice::Bytes,
+];
+
+impl Default for Agreed {
+    fn default() -> Self {
+        Agreed {
+            present: 0,
+            any_message: false,
+            all_too_deep: true,
+            all_fit: u16::MAX,
+            all_even_words_zero: true,
+            all_short: true,
+            all_tiny: true,
+        }
+    }
+}
+
+impl Agreed {
+    fn add(&mut self, f: &Fits) {
+        self.any_message |= f.message;
+        if f.len == 0 {
+            return;
+        }
+        self.present = self.present.saturating_add(1);
+        self.all_too_deep &= f.too_deep;
+        for c in CHOICES {
+            if !c.fits(f) {
+                self.all_fit &= !(1u16 << c as u16);
+            }
+        }
+        self.all_even_words_zero &= f.even_words_zero;
+        self.all_short &= f.len <= ALSO_MAX_LEN;
+        self.all_tiny &= f.len <= 4;
+    }
+
+    fn all(&self, c: Choice) -> bool {
+        self.all_fit & (1u16 << c as u16) != 0
+    }
+}
+
 /// One reading for all occurrences of a field number (empty payloads fit
 /// every reading), in order of preference: text a person would write beats
 /// a message that happens to parse ("hi" is also field 13 = 105); a message
 /// beats numbers; plausible floats beat integers; doubles beat floats when
 /// the float reading shows the telltale zero low words; fixed-width
 /// integers beat varints (their varint reading is mostly zeros).
-fn decide(occurrences: &[(u32, usize, Fits)]) -> (Choice, Also) {
-    let present = || occurrences.iter().map(|(_, _, f)| f).filter(|f| f.len > 0);
-    if present().next().is_none() {
+fn decide(agreed: &Agreed) -> (Choice, Also) {
+    if agreed.present == 0 {
         let mut also = Also::default();
-        if occurrences.iter().any(|(_, _, f)| f.message) {
+        if agreed.any_message {
             also.push(Kind::Message);
         }
         return (Choice::Text, also);
     }
-    if present().all(|f| f.too_deep) {
+    if agreed.all_too_deep {
         return (Choice::Bytes, Also::default());
     }
-    let all = |c: Choice| present().all(|f| c.fits(f));
-    let prefer_f64 =
-        all(Choice::F64) && (!all(Choice::F32) || present().all(|f| f.even_words_zero));
+    let all = |c: Choice| agreed.all(c);
+    let prefer_f64 = all(Choice::F64) && (!all(Choice::F32) || agreed.all_even_words_zero);
     let mut order = vec![Choice::Text, Choice::Message, Choice::MostlyText];
     if prefer_f64 {
         order.extend([Choice::F64, Choice::F32]);
@@ -916,7 +1009,7 @@ fn decide(occurrences: &[(u32, usize, Fits)]) -> (Choice, Also) {
     order.extend([Choice::I64, Choice::I32, Choice::WeakText, Choice::Varint]);
     let fitting: Vec<Choice> = order.into_iter().filter(|&c| all(c)).collect();
     let chosen = fitting.first().copied().unwrap_or(Choice::Bytes);
-    let short = present().all(|f| f.len <= ALSO_MAX_LEN);
+    let short = agreed.all_short;
     let mut also = Also::default();
     let is_text = matches!(chosen, Choice::Text | Choice::WeakText | Choice::MostlyText);
     for &c in fitting.iter().skip(1) {
@@ -925,7 +1018,7 @@ fn decide(occurrences: &[(u32, usize, Fits)]) -> (Choice, Also) {
         if is_text && c != Choice::Message {
             continue;
         }
-        let tiny = present().all(|f| f.len <= 4);
+        let tiny = agreed.all_tiny;
         if chosen == Choice::Message && c == Choice::Varint && !tiny {
             continue;
         }
@@ -938,6 +1031,48 @@ fn decide(occurrences: &[(u32, usize, Fits)]) -> (Choice, Also) {
         }
     }
     (chosen, also)
+}
+
+/// The reading of one LEN payload once its field number's reading is
+/// chosen; `message` says whether this payload itself reads as a message
+/// (placed later: its span is [`PENDING`]).
+fn len_reading(choice: Choice, message: bool, b: &[u8]) -> Reading<'_> {
+    match choice {
+        Choice::Text | Choice::WeakText | Choice::MostlyText => {
+            Reading::Text(std::str::from_utf8(b).unwrap_or_default())
+        }
+        Choice::Message if b.is_empty() => Reading::Message(Span::default()),
+        Choice::Message if message => Reading::Message(PENDING),
+        Choice::Message => Reading::Bytes(b),
+        Choice::F32 => Reading::PackedFixed32 {
+            bytes: b,
+            float: true,
+        },
+        Choice::I32 => Reading::PackedFixed32 {
+            bytes: b,
+            float: false,
+        },
+        Choice::F64 => Reading::PackedFixed64 {
+            bytes: b,
+            float: true,
+        },
+        Choice::I64 => Reading::PackedFixed64 {
+            bytes: b,
+            float: false,
+        },
+        Choice::Varint => Reading::PackedVarint(b),
+        Choice::Bytes => Reading::Bytes(b),
+    }
+}
+
+/// The runners-up shown for one payload of a field number (none for an
+/// empty payload, unless the reading is text).
+fn also_for(choice: Choice, also: Also, b: &[u8]) -> Also {
+    if b.is_empty() && choice != Choice::Text {
+        Also::default()
+    } else {
+        also
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1083,43 +1218,18 @@ fn build_level<'a>(
     // One reading per field number.
     lens.sort_unstable_by_key(|&(number, i, _)| (number, i));
     for same in lens.chunk_by(|a, b| a.0 == b.0) {
-        let (choice, also) = decide(same);
+        let mut agreed = Agreed::default();
+        for (_, _, fit) in same {
+            agreed.add(fit);
+        }
+        let (choice, also) = decide(&agreed);
         for (_, i, fit) in same {
             let Some(node) = tree.nodes.get_mut(*i) else {
                 continue;
             };
             let b = node.payload;
-            node.reading = match choice {
-                Choice::Text | Choice::WeakText | Choice::MostlyText => {
-                    Reading::Text(std::str::from_utf8(b).unwrap_or_default())
-                }
-                Choice::Message if b.is_empty() => Reading::Message(Span::default()),
-                Choice::Message if fit.message => Reading::Message(PENDING),
-                Choice::Message => Reading::Bytes(b),
-                Choice::F32 => Reading::PackedFixed32 {
-                    bytes: b,
-                    float: true,
-                },
-                Choice::I32 => Reading::PackedFixed32 {
-                    bytes: b,
-                    float: false,
-                },
-                Choice::F64 => Reading::PackedFixed64 {
-                    bytes: b,
-                    float: true,
-                },
-                Choice::I64 => Reading::PackedFixed64 {
-                    bytes: b,
-                    float: false,
-                },
-                Choice::Varint => Reading::PackedVarint(b),
-                Choice::Bytes => Reading::Bytes(b),
-            };
-            node.also = if b.is_empty() && choice != Choice::Text {
-                Also::default()
-            } else {
-                also
-            };
+            node.reading = len_reading(choice, fit.message, b);
+            node.also = also_for(choice, also, b);
         }
     }
     drop(lens);
@@ -1171,6 +1281,255 @@ fn build_level<'a>(
         end: span.start + span.len,
         depth: work.depth,
     });
+}
+
+// ---------------------------------------------------------------------------
+// One level at a time
+// ---------------------------------------------------------------------------
+
+/// The rules a message level's bytes are read under: the root and group
+/// bodies the lenient ones, a nested LEN payload the strict ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BranchKind {
+    Root,
+    Message,
+    Group,
+}
+
+impl BranchKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BranchKind::Root => "root",
+            BranchKind::Message => "message",
+            BranchKind::Group => "group",
+        }
+    }
+}
+
+/// Where one message level of the reading is: its bytes, the rules they
+/// are read under and how deep it is. A level is read from its own bytes
+/// alone (a field number's reading is decided within its level), so this
+/// address is all it takes to read any level again, a page at a time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Branch {
+    pub kind: BranchKind,
+    /// Nesting level (the root is 1).
+    pub depth: u32,
+    /// Absolute offset of the level's first byte.
+    pub offset: u64,
+    pub len: u64,
+}
+
+impl Branch {
+    /// The whole input as the root message.
+    pub fn root(len: u64) -> Branch {
+        Branch {
+            kind: BranchKind::Root,
+            depth: 1,
+            offset: 0,
+            len,
+        }
+    }
+
+    /// `KIND:DEPTH:OFFSET:LEN`, as [`Branch::parse`] reads it.
+    pub fn address(&self) -> String {
+        format!(
+            "{}:{}:{}:{}",
+            self.kind.name(),
+            self.depth,
+            self.offset,
+            self.len
+        )
+    }
+
+    /// Reads an [`address`](Branch::address).
+    pub fn parse(s: &str) -> Option<Branch> {
+        let mut parts = s.split(':');
+        let kind = match parts.next()? {
+            "root" => BranchKind::Root,
+            "message" => BranchKind::Message,
+            "group" => BranchKind::Group,
+            _ => return None,
+        };
+        let depth = parts.next()?.parse().ok()?;
+        let offset = parts.next()?.parse().ok()?;
+        let len = parts.next()?.parse().ok()?;
+        if parts.next().is_some() {
+            return None;
+        }
+        Some(Branch {
+            kind,
+            depth,
+            offset,
+            len,
+        })
+    }
+}
+
+/// One message level read on its own: the reading of each of its field
+/// numbers, decided as [`decode`] decides it, without keeping its fields.
+/// Memory is the number of distinct LEN field numbers, whatever the
+/// level's size; each call of [`Level::page`] reads the level's bytes
+/// again.
+pub struct Level<'a> {
+    pub branch: Branch,
+    bytes: &'a [u8],
+    opts: Options,
+    nested_ok: bool,
+    /// The reading chosen for each LEN field number.
+    readings: HashMap<u32, (Choice, Also)>,
+    /// How many fields the level holds.
+    pub total: usize,
+    ends: GroupEnds,
+}
+
+/// A run of consecutive fields of one level.
+pub struct Page<'a> {
+    /// The place in the level of the first one.
+    pub first: usize,
+    /// Nested messages and groups have an empty span: their fields are read
+    /// with [`Level::child`].
+    pub fields: Vec<RawField<'a>>,
+    /// The offset of the field after the last one, if any.
+    pub next: Option<u64>,
+}
+
+/// Reads the level `branch` names in `input` (the whole input, offsets
+/// absolute). Fails where the bytes are not that level: out of the input,
+/// deeper than the limit, or not a message under the level's rules.
+pub fn read_level(input: &[u8], branch: Branch, opts: Options) -> Result<Level<'_>, DecodeError> {
+    let max_depth = opts.max_depth.max(1);
+    let left = (input.len() as u64).saturating_sub(branch.offset);
+    let bytes = usize::try_from(branch.offset)
+        .ok()
+        .zip(usize::try_from(branch.len).ok())
+        .and_then(|(at, len)| input.get(at..at.checked_add(len)?))
+        .ok_or_else(|| {
+            DecodeError::new(
+                ErrorKind::LengthOverrun {
+                    len: branch.len,
+                    left,
+                },
+                branch.offset,
+            )
+        })?;
+    if branch.depth == 0 || branch.depth > max_depth {
+        return Err(DecodeError::new(
+            ErrorKind::DepthLimit(max_depth),
+            branch.offset,
+        ));
+    }
+    let nested_ok = branch.depth < max_depth;
+    let ends = GroupEnds::default();
+    let strict = branch.kind == BranchKind::Message;
+    let mut agreed: HashMap<u32, Agreed> = HashMap::new();
+    let mut total = 0usize;
+    let fault = scan_with(bytes, branch.offset, strict, &ends, |f| {
+        total = total.saturating_add(1);
+        if let WireValue::Len(b) = f.value {
+            let fit = fits(b, f.value_offset, nested_ok, &ends);
+            agreed.entry(f.number).or_default().add(&fit);
+        }
+    });
+    if let Some(f) = fault {
+        return Err(f.error);
+    }
+    let readings = agreed
+        .into_iter()
+        .map(|(number, a)| (number, decide(&a)))
+        .collect();
+    Ok(Level {
+        branch,
+        bytes,
+        opts,
+        nested_ok,
+        readings,
+        total,
+        ends,
+    })
+}
+
+impl<'a> Level<'a> {
+    /// The options the level was read with (its nested levels take them).
+    pub fn options(&self) -> Options {
+        self.opts
+    }
+
+    /// Up to `count` fields, from the first that starts at offset `from`
+    /// or after it, read as [`decode`] reads them.
+    pub fn page(&self, from: u64, count: usize) -> Page<'a> {
+        let strict = self.branch.kind == BranchKind::Message;
+        let mut page = Page {
+            first: 0,
+            fields: Vec::new(),
+            next: None,
+        };
+        scan_with(self.bytes, self.branch.offset, strict, &self.ends, |f| {
+            if f.offset < from {
+                page.first = page.first.saturating_add(1);
+            } else if page.fields.len() < count {
+                page.fields.push(self.field(f));
+            } else if page.next.is_none() {
+                page.next = Some(f.offset);
+            }
+        });
+        page
+    }
+
+    /// One field as [`build_level`] places it (a nested level unplaced).
+    fn field(&self, f: Scanned<'a>) -> RawField<'a> {
+        let (reading, also) = match f.value {
+            WireValue::Varint(v) => (Reading::Varint(v), Also::default()),
+            WireValue::Fixed32(v) => (Reading::Fixed32(v), Also::default()),
+            WireValue::Fixed64(v) => (Reading::Fixed64(v), Also::default()),
+            WireValue::Group(_) if self.nested_ok => (Reading::Group(PENDING), Also::default()),
+            WireValue::Group(body) => (Reading::Bytes(body), Also::default()),
+            WireValue::Len(b) => {
+                let (choice, also) = self
+                    .readings
+                    .get(&f.number)
+                    .copied()
+                    .unwrap_or((Choice::Bytes, Also::default()));
+                let message = choice == Choice::Message
+                    && self.nested_ok
+                    && scan_with(b, f.value_offset, true, &self.ends, |_| {}).is_none();
+                (len_reading(choice, message, b), also_for(choice, also, b))
+            }
+        };
+        let reading = match reading {
+            Reading::Message(PENDING) => Reading::Message(Span::default()),
+            Reading::Group(PENDING) => Reading::Group(Span::default()),
+            r => r,
+        };
+        RawField {
+            number: f.number,
+            wire: f.value.wire_type(),
+            offset: f.offset,
+            value_offset: f.value_offset,
+            end: f.end,
+            tag: f.tag,
+            payload: f.payload(),
+            reading,
+            also,
+            truncated: false,
+        }
+    }
+
+    /// The level a field of this one opens, if it is a nested message or
+    /// group with fields.
+    pub fn child(&self, f: &RawField<'_>) -> Option<Branch> {
+        let kind = match f.reading {
+            Reading::Message(_) => BranchKind::Message,
+            Reading::Group(_) => BranchKind::Group,
+            _ => return None,
+        };
+        (!f.payload.is_empty()).then_some(Branch {
+            kind,
+            depth: self.branch.depth.saturating_add(1),
+            offset: f.value_offset,
+            len: f.payload.len() as u64,
+        })
+    }
 }
 
 #[cfg(test)]

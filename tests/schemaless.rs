@@ -518,3 +518,190 @@ fn guess_accuracy_on_a_corpus() {
         ],
     );
 }
+
+// ---------------------------------------------------------------------------
+// One level at a time (the explorer's pages)
+// ---------------------------------------------------------------------------
+
+/// A field as the JSON contract writes it, without its nested fields.
+fn field_json(f: &RawField<'_>) -> String {
+    let mut f = f.clone();
+    f.reading = match f.reading {
+        Reading::Message(_) => Reading::Message(schemaless::Span::default()),
+        Reading::Group(_) => Reading::Group(schemaless::Span::default()),
+        r => r,
+    };
+    let tree = schemaless::RawMessage {
+        offset: f.offset,
+        end: f.end,
+        nodes: vec![f],
+        root: schemaless::Span { start: 0, len: 1 },
+        fault: None,
+    };
+    let mut w = Vec::new();
+    let opts = RenderOptions {
+        offsets: true,
+        ..RenderOptions::default()
+    };
+    pbdecode::render::schemaless::write_json_field(&mut w, &tree, &opts).unwrap();
+    String::from_utf8(w).unwrap()
+}
+
+/// Every level of a whole reading, read again on its own from its branch
+/// address, a few fields a page, gives the same fields as the whole
+/// reading: the explorer's pages and `--json` are one reading.
+fn assert_levels_agree(bytes: &[u8], opts: Options) -> usize {
+    let tree = schemaless::decode(bytes, 0, opts).unwrap();
+    let mut levels = vec![(schemaless::Branch::root(bytes.len() as u64), tree.root)];
+    let mut checked = 0;
+    while let Some((branch, span)) = levels.pop() {
+        let level = schemaless::read_level(bytes, branch, opts).unwrap();
+        let whole = tree.fields(span);
+        assert_eq!(level.total, whole.len(), "{branch:?}");
+        let mut paged = Vec::new();
+        let mut from = 0;
+        loop {
+            let page = level.page(from, 3);
+            assert_eq!(page.first, paged.len());
+            paged.extend(page.fields);
+            match page.next {
+                Some(n) => from = n,
+                None => break,
+            }
+        }
+        assert_eq!(paged.len(), whole.len(), "{branch:?}");
+        for (p, w) in paged.iter().zip(whole) {
+            assert_eq!(field_json(p), field_json(w), "{branch:?}");
+            let child = level.child(p);
+            match w.reading {
+                Reading::Message(s) | Reading::Group(s) if !w.payload.is_empty() => {
+                    levels.push((child.expect("a nested level"), s));
+                }
+                _ => assert_eq!(child, None),
+            }
+        }
+        checked += whole.len();
+    }
+    checked
+}
+
+#[test]
+fn each_level_read_on_its_own_agrees_with_the_whole_reading() {
+    let mut fields = 0;
+    let mut files = 0;
+    let mut dirs = vec![std::path::PathBuf::from("tests/fixtures")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+                continue;
+            }
+            let bytes = std::fs::read(&p).unwrap();
+            if schemaless::decode(&bytes, 0, Options::default()).is_ok() {
+                fields += assert_levels_agree(&bytes, Options::default());
+                files += 1;
+            }
+        }
+    }
+    // Groups, and a depth limit that turns nested messages into bytes.
+    let grouped = Msg::new()
+        .group(
+            3,
+            &Msg::new()
+                .varint(1, 5)
+                .group(2, &Msg::new().string(1, "in")),
+        )
+        .varint(4, 1)
+        .buf;
+    fields += assert_levels_agree(&grouped, Options::default());
+    fields += assert_levels_agree(&nested(30), Options { max_depth: 10 });
+    assert!(
+        files > 50 && fields > 10_000,
+        "{files} files, {fields} fields"
+    );
+}
+
+#[test]
+fn a_branch_that_is_not_a_level_is_refused() {
+    let bytes = Msg::new().string(1, "text").varint(2, 7).buf;
+    let at = |kind, depth, offset, len| schemaless::Branch {
+        kind,
+        depth,
+        offset,
+        len,
+    };
+    use schemaless::BranchKind::*;
+    let refused = |b| {
+        schemaless::read_level(&bytes, b, Options::default())
+            .err()
+            .unwrap()
+            .kind
+    };
+    assert!(matches!(
+        refused(at(Message, 2, 4, 100)),
+        pbdecode::error::ErrorKind::LengthOverrun { len: 100, .. }
+    ));
+    assert!(matches!(
+        refused(at(Message, 101, 0, 2)),
+        pbdecode::error::ErrorKind::DepthLimit(100)
+    ));
+    // "text" is no message under the strict rules.
+    refused(at(Message, 2, 2, 4));
+    assert_eq!(
+        schemaless::Branch::parse(&at(Group, 3, 17, 300).address()),
+        Some(at(Group, 3, 17, 300))
+    );
+    assert_eq!(schemaless::Branch::parse("message:1:2"), None);
+}
+
+/// Checking an input without building its tree (what the explorer's
+/// detection does) takes and refuses exactly what the whole reading does,
+/// with the same error: every fixture, and every prefix of a few.
+#[test]
+fn checking_without_the_tree_agrees_with_the_whole_reading() {
+    let opts = Options::default();
+    let same = |bytes: &[u8]| {
+        let whole = schemaless::decode(bytes, 0, opts).map(|_| ());
+        assert_eq!(schemaless::check(bytes, 0, opts), whole);
+        let tree = formats::detect(bytes, &FormatOptions::default());
+        let unread = FormatOptions {
+            tree: false,
+            ..FormatOptions::default()
+        };
+        let checked = formats::detect(bytes, &unread);
+        match (tree, checked) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.format.id, b.format.id);
+                assert_eq!(a.passed_over.len(), b.passed_over.len());
+            }
+            (Err(a), Err(b)) => assert_eq!(a.error, b.error),
+            _ => panic!("detection differs"),
+        }
+        whole.is_ok()
+    };
+    let mut taken = 0;
+    let mut dirs = vec![std::path::PathBuf::from("tests/fixtures")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if same(&std::fs::read(&p).unwrap()) {
+                taken += 1;
+            }
+        }
+    }
+    let mut refused = 0;
+    for b in [truncated_input(), nested(20)] {
+        for n in 0..b.len() {
+            if !same(&b[..n]) {
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        taken > 50 && refused > 10,
+        "{taken} taken, {refused} prefixes refused"
+    );
+}

@@ -398,7 +398,6 @@ fn json_matches_the_command_line() {
         ("onnx-tensor/string_typed.pb", &[][..]),
         ("tf/graph_all_forms.pb", &[][..]),
         ("tf/saved_model_two_signatures.pb", &[][..]),
-        ("tf/fingerprint.pb", &["--offsets"][..]),
     ] {
         let path = fixtures().join(key);
         let p = path.to_str().unwrap_or_default();
@@ -406,6 +405,8 @@ fn json_matches_the_command_line() {
         args.extend_from_slice(extra);
         let want = cli(&args);
         assert!(!want.is_empty(), "{key}: the command line printed nothing");
+        // (A file read without a schema comes as a field tree a page at
+        // a time: the_field_tree_is_the_command_lines_reading.)
         let r = get(
             s.addr,
             &format!("/api/open?f={}&values=all", enc(&format!("0/{key}"))),
@@ -1386,4 +1387,185 @@ fn serve_open_hands_the_browser_a_one_time_address() {
     assert_eq!(visit().status, 403);
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// `"hello"` (field 15), a message (field 14) of `nested` one-byte varints,
+/// then `root` one-byte varints (field 15): two bytes a field.
+fn tiny_fields(root: usize, nested: usize) -> Vec<u8> {
+    let varint = |mut n: usize, out: &mut Vec<u8>| {
+        while n >= 0x80 {
+            out.push((n as u8 & 0x7f) | 0x80);
+            n >>= 7;
+        }
+        out.push(n as u8);
+    };
+    let mut b = vec![0x7a, 5];
+    b.extend_from_slice(b"hello");
+    b.push(0x72);
+    varint(nested * 2, &mut b);
+    for i in 0..nested {
+        b.extend_from_slice(&[0x08, (i % 100) as u8]);
+    }
+    for i in 0..root {
+        b.extend_from_slice(&[0x78, (i % 100) as u8]);
+    }
+    b
+}
+
+fn json(r: &Reply) -> serde_json::Value {
+    serde_json::from_slice(&r.body).unwrap_or_else(|e| panic!("{e}: {}", r.text()))
+}
+
+/// The members of a field tree's page, stripped: what is left is the
+/// contract's array of fields.
+fn strip_paging(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for k in ["branch", "fields", "first", "next"] {
+                m.shift_remove(k);
+            }
+            m.values_mut().for_each(strip_paging);
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(strip_paging),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_field_tree_comes_a_page_at_a_time() {
+    let dir = std::env::temp_dir().join(format!("pbdecode-serve-tree-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    // 1M tiny fields (2 MB), and half as many.
+    std::fs::write(dir.join("big.pb"), tiny_fields(800_000, 200_000)).expect("write");
+    std::fs::write(dir.join("half.pb"), tiny_fields(400_000, 100_000)).expect("write");
+    let s = start(vec![dir.clone()]);
+    let big = get(s.addr, "/api/open?f=0/big.pb&values=all");
+    assert_eq!(big.status, 200);
+    let half = get(s.addr, "/api/open?f=0/half.pb&values=all");
+    // The first answer is bounded: the same size for twice the fields
+    // (give or take the digits of the counts), and small.
+    assert!(big.body.len() < 128 << 10, "{} bytes", big.body.len());
+    assert!(
+        big.body.len().abs_diff(half.body.len()) < 64,
+        "{} bytes for 1M fields, {} for 500k",
+        big.body.len(),
+        half.body.len()
+    );
+    let open = json(&big);
+    let root = &open["decoded"];
+    assert_eq!(root["format"], "protobuf");
+    assert_eq!(root["fields"], 800_002);
+    assert_eq!(root["first"], 0);
+    let fields = root["value"].as_array().unwrap();
+    assert_eq!(fields.len(), 200);
+    assert_eq!(fields[0]["value"], "hello");
+    // The nested message: its total, its first page inline, its address.
+    let nested = &fields[1];
+    assert_eq!(nested["kind"], "message");
+    assert_eq!(nested["fields"], 200_000);
+    assert_eq!(nested["value"].as_array().unwrap().len(), 200);
+    assert_eq!(nested["branch"], "message:2:11:400000");
+    // The next page of the nested message, from where the first ended.
+    let next = nested["next"].as_u64().unwrap();
+    let r = get(
+        s.addr,
+        &format!("/api/fields?f=0/big.pb&branch=message:2:11:400000&from={next}&count=50"),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(r.body.len() < 16 << 10, "{} bytes", r.body.len());
+    let page = json(&r);
+    assert_eq!(page["first"], 200);
+    assert_eq!(page["fields"], 200_000);
+    let got = page["value"].as_array().unwrap();
+    assert_eq!(got.len(), 50);
+    assert_eq!(got[0]["offset"], next);
+    assert_eq!(got[0]["field"], 1);
+    assert_eq!(got[0]["value"], 0);
+    assert_eq!(got[1]["value"], 1);
+    // More of the root, and its last page.
+    let next = root["next"].as_u64().unwrap();
+    let page = json(&get(s.addr, &format!("/api/fields?f=0/big.pb&from={next}")));
+    assert_eq!(page["first"], 200);
+    assert_eq!(page["value"].as_array().unwrap().len(), 200);
+    let last = 2_000_011 - 2;
+    let page = json(&get(s.addr, &format!("/api/fields?f=0/big.pb&from={last}")));
+    assert_eq!(page["first"], 800_001);
+    assert_eq!(page["value"].as_array().unwrap().len(), 1);
+    assert_eq!(page["next"], serde_json::Value::Null);
+    // A page asks for at most 1000 fields.
+    let page = json(&get(s.addr, "/api/fields?f=0/big.pb&count=5000000"));
+    assert_eq!(page["value"].as_array().unwrap().len(), 1000);
+    // Addresses that name no level of the file.
+    for bad in [
+        "nope",
+        "message:2:11",
+        "message:2:1999999:400000",
+        "message:2:2:5",
+    ] {
+        let r = get(s.addr, &format!("/api/fields?f=0/big.pb&branch={bad}"));
+        assert!(matches!(r.status, 400 | 422), "{bad}: {}", r.text());
+    }
+    drop(s);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Fills in every nested page of a field tree's answer, the page's way:
+/// a request for each level whose fields are not all there.
+fn fill_tree(addr: SocketAddr, key: &str, fields: &mut serde_json::Value) {
+    for f in fields.as_array_mut().unwrap() {
+        let total = f["fields"].as_u64();
+        if let Some(total) = total {
+            let shown = f["value"].as_array().unwrap().len() as u64;
+            if shown < total {
+                let branch = f["branch"].as_str().unwrap().to_string();
+                let r = get(
+                    addr,
+                    &format!("/api/fields?f={}&branch={branch}&count=1000", enc(key)),
+                );
+                let page = json(&r);
+                assert_eq!(page["fields"].as_u64(), Some(total));
+                assert_eq!(
+                    page["next"],
+                    serde_json::Value::Null,
+                    "{key}: a level of over 1000 fields"
+                );
+                f["value"] = page["value"].clone();
+            }
+            fill_tree(addr, key, &mut f["value"]);
+        }
+        assert!(f.get("cut").is_none(), "{key}: a value was cut");
+    }
+}
+
+/// The tree's fields, page by page, are the command line's reading: the
+/// whole tree put together from the pages is `--json --offsets`.
+#[test]
+fn the_field_tree_is_the_command_lines_reading() {
+    let s = start(vec![fixtures()]);
+    for key in [
+        "tf/fingerprint.pb",
+        "schemaless/sample/forms_packed_dims.pb",
+        "schemaless/sample/synth_STRING_7_typed.pb",
+        "schemaless/sample/tf_fg_all_attr_kinds_frozen_graph.pb",
+    ] {
+        let path = fixtures().join(key);
+        let key = format!("0/{key}");
+        let r = get(s.addr, &format!("/api/open?f={}&as=protobuf", enc(&key)));
+        let mut root = json(&r)["decoded"].clone();
+        assert_eq!(root["next"], serde_json::Value::Null, "{key}");
+        fill_tree(s.addr, &key, &mut root["value"]);
+        strip_paging(&mut root);
+        let want = cli(&[
+            "--json",
+            "--offsets",
+            "--as",
+            "protobuf",
+            "--values",
+            "8",
+            path.to_str().unwrap(),
+        ]);
+        let want: serde_json::Value = serde_json::from_slice(&want).unwrap();
+        assert_eq!(root["value"], want["value"], "{key}");
+    }
 }

@@ -809,34 +809,48 @@ class Grid {
 }
 
 // ---------- JSON tree ----------
+// Members are drawn a page at a time, a branch when it opens: a list of
+// 100,000 items costs the DOM of one page until asked for more.
+const TREE_PAGE = 200;
 function jsonTree(v, open) {
   const root = h('div', { class: 'tree', id: 'json-tree' });
   root.append(treeNode(null, v, open ? 1 : 0));
   return root;
 }
+// A "show more" button that draws the next page of a list into `parent`
+// (before itself) with `draw(from, to)`, or fetches it: `more(button)`.
+function moreButton(left, onClick) {
+  const b = h('button', { class: 'btn small more', type: 'button' }, `show more (${left.toLocaleString('en-US')} left)`);
+  b.addEventListener('click', () => onClick(b));
+  return b;
+}
 function treeNode(key, v, openDepth) {
   const label = key === null ? null : h('span', { class: 'k' }, key + ': ');
   if (v !== null && typeof v === 'object') {
     const isArr = Array.isArray(v);
-    const n = isArr ? v.length : Object.keys(v).length;
+    const keys = isArr ? null : Object.keys(v);
+    const n = isArr ? v.length : keys.length;
     if (n === 0) return h('div', { class: 'leaf' }, label, isArr ? '[]' : '{}');
     const det = h('details', null, h('summary', null, label, h('span', { class: 'c' }, isArr ? `[${n}]` : (v.name !== undefined && typeof v.name === 'string' ? `{${v.name}}` : `{${n}}`))));
-    let filled = false;
-    const fill = () => {
-      if (filled) return; filled = true;
-      const entries = isArr ? v.map((x, i) => [String(i), x]) : Object.entries(v);
-      const max = 1000;
-      entries.slice(0, max).forEach(([k, x]) => det.append(treeNode(k, x, openDepth - 1)));
-      if (entries.length > max) det.append(h('div', { class: 'leaf c' }, `… ${entries.length - max} more`));
+    let shown = 0;
+    const drawPage = () => {
+      const end = Math.min(n, shown + TREE_PAGE);
+      for (; shown < end; shown++) {
+        const k = isArr ? String(shown) : keys[shown];
+        det.append(treeNode(k, isArr ? v[shown] : v[k], openDepth - 1));
+      }
+      if (shown < n) det.append(moreButton(n - shown, (b) => { b.remove(); drawPage(); }));
     };
-    det.addEventListener('toggle', () => { if (det.open) fill(); });
-    if (openDepth > 0) { det.open = true; fill(); }
+    det.addEventListener('toggle', () => { if (det.open && shown === 0) drawPage(); });
+    if (openDepth > 0) { det.open = true; drawPage(); }
     return det;
   }
   return h('div', { class: 'leaf' }, label, h('span', { class: typeof v === 'string' ? 's' : '' }, typeof v === 'string' ? JSON.stringify(v) : String(v)));
 }
 function renderTree(body) {
-  body.append(h('div', { class: 'card' }, jsonTree(S.open.decoded, 2)));
+  // A file read without a schema: the field tree, a page at a time.
+  if (S.open.format === 'protobuf') body.append(h('div', { class: 'card' }, fieldTree(S.open.decoded).box));
+  else body.append(h('div', { class: 'card' }, jsonTree(S.open.decoded, 2)));
 }
 
 // ---------- text view ----------
@@ -912,39 +926,70 @@ function highlightBytes(box, from, to) {
 }
 
 // ---------- schemaless ----------
+// The guessed field tree comes from the server a page at a time: the
+// file's answer holds the first page of the root and of the levels just
+// below it; a branch with nothing shown yet fetches its first page when it
+// opens, "show more" the next page of its level (/api/fields). A level
+// ("branch") is the server's address of it; each field carries its own.
+function fieldText(f) {
+  let valText = '';
+  if (Array.isArray(f.value)) valText = `${f.count} ${f.as || 'values'} [` + f.value.slice(0, 8).map(show).join(', ') + (f.value.length < f.count ? ', …' : '') + ']';
+  else valText = typeof f.value === 'string' && f.kind === 'string' ? JSON.stringify(f.value) : show(f.value);
+  if (f.cut !== undefined) valText += ` … (${f.cut.toLocaleString('en-US')} bytes)`;
+  if (f.zigzag !== undefined) valText += `  (sint ${show(f.zigzag)})`;
+  if (f.float !== undefined) valText += `  (float ${show(f.float)})`;
+  if (f.double !== undefined) valText += `  (double ${show(f.double)})`;
+  return valText;
+}
+// The tree of a page answer (`level`: value, branch, fields, first, next).
+// `onLine(item)` is told of every field line drawn, `item` its byte range.
+function fieldTree(level, onLine) {
+  const box = h('div', { class: 'tree', id: 'field-tree' });
+  const flat = [];
+  const fetchPage = (branch, from) => api('/api/fields', { f: S.key, branch, from });
+  const field = (parent, f, depth) => {
+    const end = f.offset + f.length;
+    const isMsg = f.kind === 'message' || f.kind === 'group';
+    const line = h('span', { class: 'pf', 'data-from': f.offset, 'data-to': end },
+      h('span', { class: 'k' }, String(f.field)), ' ', h('span', { class: 'c' }, f.kind), isMsg ? '' : ' = ', isMsg ? '' : fieldText(f),
+      f.also && f.also.length ? h('span', { class: 'alt' }, '  (also fits: ' + f.also.map((a) => (typeof a === 'string' ? a : a.kind || JSON.stringify(a))).join(', ') + ')') : null,
+      f.truncated ? h('span', { class: 'alt' }, '  (cut off)') : null);
+    const item = { from: f.offset, to: end, depth, el: line };
+    flat.push(item);
+    if (onLine) onLine(item, f);
+    if (!isMsg || !f.fields) { parent.append(h('div', { class: 'leaf' }, line)); return; }
+    const det = h('details', { 'data-branch': f.branch }, h('summary', null, line, h('span', { class: 'c' }, `  ${f.fields.toLocaleString('en-US')} field${f.fields === 1 ? '' : 's'}`)));
+    parent.append(det);
+    if (f.value.length) { det.open = true; fill(det, f, depth + 1); return; }
+    let asked = false;
+    det.addEventListener('toggle', async () => {
+      if (!det.open || asked) return;
+      asked = true;
+      const wait = h('div', { class: 'leaf spin' }, 'reading…');
+      det.append(wait);
+      try { const page = await fetchPage(f.branch, 0); wait.remove(); fill(det, page, depth + 1); } catch (e) { wait.textContent = e.message; asked = false; }
+    });
+  };
+  const fill = (parent, page, depth) => {
+    for (const f of page.value) field(parent, f, depth);
+    if (page.next === null || page.next === undefined) return;
+    parent.append(moreButton(page.fields - page.first - page.value.length, async (b) => {
+      b.disabled = true;
+      b.textContent = 'reading…';
+      try { const next = await fetchPage(page.branch, page.next); b.remove(); fill(parent, next, depth); } catch (e) { b.textContent = e.message; }
+    }));
+  };
+  fill(box, level, 0);
+  return { box, flat };
+}
+
 function renderSchemaless(body) {
   const d = S.open.decoded;
-  const flat = [];
-  const treeBox = h('div', { class: 'tree', id: 'field-tree' });
-  const walk = (fields, parent, depth) => {
-    for (const f of fields) {
-      const end = f.offset + f.length;
-      const isMsg = f.kind === 'message' || f.kind === 'group';
-      let valText = '';
-      if (!isMsg) {
-        if (Array.isArray(f.value)) valText = `${f.count} ${f.as || 'values'} [` + f.value.slice(0, 8).map(show).join(', ') + (f.value.length > 8 ? ', …' : '') + ']';
-        else valText = typeof f.value === 'string' && f.kind === 'string' ? JSON.stringify(f.value) : show(f.value);
-        if (f.zigzag !== undefined) valText += `  (sint ${show(f.zigzag)})`;
-        if (f.float !== undefined) valText += `  (float ${show(f.float)})`;
-        if (f.double !== undefined) valText += `  (double ${show(f.double)})`;
-      }
-      const line = h('span', { class: 'pf', 'data-from': f.offset, 'data-to': end },
-        h('span', { class: 'k' }, String(f.field)), ' ', h('span', { class: 'c' }, f.kind), isMsg ? '' : ' = ', valText,
-        f.also && f.also.length ? h('span', { class: 'alt' }, '  (also fits: ' + f.also.map((a) => (typeof a === 'string' ? a : a.kind || JSON.stringify(a))).join(', ') + ')') : null,
-        f.truncated ? h('span', { class: 'alt' }, '  (cut off)') : null);
-      const item = { from: f.offset, to: end, depth, el: line };
-      flat.push(item);
-      line.addEventListener('mouseenter', () => hot(item, true));
-      line.addEventListener('mouseleave', () => hot(null, true));
-      line.addEventListener('click', () => bytesBody.hexGoto(f.offset).then(() => hot(item, false)));
-      if (isMsg && Array.isArray(f.value)) {
-        const det = h('details', { open: depth < 2 }, h('summary', null, line));
-        walk(f.value, det, depth + 1);
-        parent.append(det);
-      } else parent.append(h('div', { class: 'leaf' }, line));
-    }
-  };
-  walk(d.value || [], treeBox, 0);
+  const { box: treeBox, flat } = fieldTree(d, (item, f) => {
+    item.el.addEventListener('mouseenter', () => hot(item, true));
+    item.el.addEventListener('mouseleave', () => hot(null, true));
+    item.el.addEventListener('click', () => bytesBody.hexGoto(f.offset).then(() => hot(item, false)));
+  });
   const faultBox = d.fault ? errorCard(d.fault, 'Read up to a fault') : null;
   const bytesBody = h('div');
   let current = null;
@@ -957,7 +1002,7 @@ function renderSchemaless(body) {
   };
   if (faultBox) body.append(faultBox);
   body.append(h('div', { class: 'split' },
-    h('div', { class: 'card' }, h('h3', null, 'Fields (guessed without a schema)'), treeBox),
+    h('div', { class: 'card' }, h('h3', null, 'Fields (guessed without a schema)'), h('div', { class: 'scrollbox tall' }, treeBox)),
     h('div', { class: 'card' }, h('h3', null, 'Bytes'), bytesBody)));
   renderBytes(bytesBody, {
     at: d.fault ? d.fault.offset : undefined,

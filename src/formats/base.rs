@@ -17,6 +17,12 @@ pub struct FormatOptions {
     pub forced: bool,
     /// Nesting limit of the schemaless reading.
     pub max_depth: u32,
+    /// Build the schemaless reading's tree. Without it the input is only
+    /// checked ([`schemaless::check`]) and [`Body::Schemaless`] holds no
+    /// fields: for a caller that reads the tree again a level at a time
+    /// ([`schemaless::read_level`]), so that detecting a file of a million
+    /// fields costs no memory per field.
+    pub tree: bool,
 }
 
 impl Default for FormatOptions {
@@ -24,6 +30,7 @@ impl Default for FormatOptions {
         FormatOptions {
             forced: false,
             max_depth: schemaless::DEFAULT_MAX_DEPTH,
+            tree: true,
         }
     }
 }

@@ -20,7 +20,7 @@ pub use base::{
 use crate::decode::Message;
 use crate::error::{DecodeError, ErrorKind, Result};
 use crate::schema::{MsgId, SchemaSet};
-use crate::schemaless;
+use crate::schemaless::{self, RawMessage};
 use crate::tensor::TensorView;
 use crate::wire::FieldReader;
 use std::collections::HashSet;
@@ -277,14 +277,14 @@ fn decode_schemaless<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'
     if bytes.is_empty() {
         return Err(DecodeError::new(ErrorKind::Empty, 0));
     }
-    let msg = schemaless::decode(
-        bytes,
-        0,
-        schemaless::Options {
-            max_depth: opts.max_depth,
-        },
-    )?;
-    Ok(Body::Schemaless(msg))
+    let sopts = schemaless::Options {
+        max_depth: opts.max_depth,
+    };
+    if !opts.tree {
+        schemaless::check(bytes, 0, sopts)?;
+        return Ok(Body::Schemaless(RawMessage::unread(0, bytes.len() as u64)));
+    }
+    Ok(Body::Schemaless(schemaless::decode(bytes, 0, sopts)?))
 }
 
 /// Every tensor inside a decoded message that breaks its format's rules

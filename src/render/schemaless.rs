@@ -482,6 +482,12 @@ fn json_value_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) ->
 }
 
 fn json_field_tail(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
+    json_field_members(w, f, opts)?;
+    write!(w, "}}")
+}
+
+/// The members of a field's object after its value.
+fn json_field_members(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
     if !f.also.is_empty() {
         write!(w, ", \"also\": [")?;
         for (i, k) in f.also.iter().enumerate() {
@@ -505,7 +511,7 @@ fn json_field_tail(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) ->
             f.value_offset
         )?;
     }
-    write!(w, "}}")
+    Ok(())
 }
 
 /// The tree as a JSON array of fields.
@@ -566,6 +572,143 @@ fn write_json_span(
         }
     }
     Ok(())
+}
+
+/// The bounds of one answer of the explorer's field tree.
+#[derive(Debug, Clone, Copy)]
+pub struct PageLimits {
+    /// Fields of one level.
+    pub per_level: usize,
+    /// Fields in all.
+    pub per_answer: usize,
+    /// Levels below the one asked for whose first page comes along.
+    pub nested_levels: u32,
+    /// Bytes of a string or bytes value; a longer one is cut there.
+    pub value_bytes: usize,
+}
+
+/// Nested pages come along at most this many levels down, whatever the
+/// limits say (the writer calls itself once per level).
+const MAX_NESTED_LEVELS: u32 = 3;
+
+/// One page of a level of the schemaless reading, as the members
+/// `"value", "branch", "fields", "first", "next"` of an object: the fields
+/// shown (as [`write_json`] writes them, with offsets), the level's
+/// address ([`schemaless::Branch::address`]), how many fields it holds,
+/// the place of the first one shown, and the offset the next page starts
+/// at (`null` after the last). A nested message or group in the page
+/// carries the same members for its own fields, with the first page of
+/// them when the limits allow and none (`"value": []`) otherwise.
+/// `budget` is what is left of [`PageLimits::per_answer`].
+pub fn write_json_page(
+    w: &mut dyn Write,
+    input: &[u8],
+    level: &schemaless::Level<'_>,
+    from: u64,
+    limits: PageLimits,
+    budget: &mut usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    write!(w, "\"value\": [")?;
+    write_page_fields(
+        w,
+        input,
+        level,
+        from,
+        limits,
+        limits.nested_levels.min(MAX_NESTED_LEVELS),
+        budget,
+        opts,
+    )
+}
+
+/// The fields of a page (the value array is open), then the array's end
+/// and the level's members.
+#[allow(clippy::too_many_arguments)]
+fn write_page_fields(
+    w: &mut dyn Write,
+    input: &[u8],
+    level: &schemaless::Level<'_>,
+    from: u64,
+    limits: PageLimits,
+    nested_levels: u32,
+    budget: &mut usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let count = limits.per_level.min(*budget);
+    *budget -= count;
+    let page = level.page(from, count);
+    for (i, f) in page.fields.iter().enumerate() {
+        if i > 0 {
+            write!(w, ", ")?;
+        }
+        let (shown, cut) = cut_value(f, limits.value_bytes);
+        json_value_head(w, &shown, opts)?;
+        if matches!(f.reading, Reading::Message(_) | Reading::Group(_)) {
+            let sub = level
+                .child(f)
+                .and_then(|b| schemaless::read_level(input, b, level.options()).ok());
+            match sub {
+                Some(sub) if nested_levels > 0 && *budget > 0 => {
+                    write_page_fields(w, input, &sub, 0, limits, nested_levels - 1, budget, opts)?;
+                }
+                Some(sub) => {
+                    write!(w, "]")?;
+                    level_members(w, &sub, 0, (sub.total > 0).then_some(sub.branch.offset))?;
+                }
+                None => write!(w, "], \"fields\": 0, \"first\": 0, \"next\": null")?,
+            }
+        }
+        if let Some(len) = cut {
+            write!(w, ", \"cut\": {len}")?;
+        }
+        json_field_members(w, f, opts)?;
+        write!(w, "}}")?;
+    }
+    write!(w, "]")?;
+    level_members(w, level, page.first, page.next)
+}
+
+/// `"branch", "fields", "first", "next"` of a level's page.
+fn level_members(
+    w: &mut dyn Write,
+    level: &schemaless::Level<'_>,
+    first: usize,
+    next: Option<u64>,
+) -> io::Result<()> {
+    write!(w, ", \"branch\": ")?;
+    string(w, &level.branch.address())?;
+    write!(
+        w,
+        ", \"fields\": {}, \"first\": {first}, \"next\": ",
+        level.total
+    )?;
+    match next {
+        Some(n) => write!(w, "{n}"),
+        None => write!(w, "null"),
+    }
+}
+
+/// A field whose string or bytes value is longer than `max` bytes, cut
+/// there (at a character boundary), and its whole length.
+fn cut_value<'a>(f: &RawField<'a>, max: usize) -> (RawField<'a>, Option<usize>) {
+    let mut shown = f.clone();
+    let cut = match f.reading {
+        Reading::Text(s) if s.len() > max => {
+            let mut end = max;
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            shown.reading = Reading::Text(s.get(..end).unwrap_or_default());
+            Some(s.len())
+        }
+        Reading::Bytes(b) if b.len() > max => {
+            shown.reading = Reading::Bytes(b.get(..max).unwrap_or_default());
+            Some(b.len())
+        }
+        _ => None,
+    };
+    (shown, cut)
 }
 
 /// The members of the top-level JSON object after `"format"`: the type

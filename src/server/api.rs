@@ -8,8 +8,10 @@ use super::state::State;
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::DecodeError;
 use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions};
+use crate::render::schemaless::{PageLimits, write_json_page};
 use crate::render::{RenderOptions, json, tensor_adapter, text};
 use crate::schema::{FullName, SchemaSet};
+use crate::schemaless::{self, Branch};
 use crate::tensor::{Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values};
 use crate::{picture, stats};
 use std::io::Write;
@@ -27,6 +29,16 @@ const PREVIEW_VALUES: u64 = 8;
 const MAX_PAGE: u64 = 100_000;
 /// The most bytes one hex request returns.
 const MAX_HEX: u64 = 1 << 16;
+/// The schemaless field tree, sent a page at a time whatever the file's
+/// size: fields of one level per page (the most a request may ask for)...
+const TREE_PAGE: usize = 200;
+const MAX_TREE_PAGE: usize = 1000;
+/// ... fields in one answer (nested pages included)...
+const TREE_ANSWER: usize = 1000;
+/// ... and bytes of one string or bytes value (the hex view has the rest).
+const TREE_VALUE_BYTES: usize = 256;
+/// Levels below the root whose first page comes with the file.
+const TREE_OPEN_LEVELS: u32 = 2;
 
 /// The page, with the token for its requests (empty: the page uses the
 /// one it kept).
@@ -56,6 +68,7 @@ pub(super) fn get(state: &State, req: &Request) -> Response {
         "/api/open" => with_file(state, req, open),
         "/api/text" => with_file(state, req, text_view),
         "/api/hex" => with_file(state, req, hex),
+        "/api/fields" => with_file(state, req, fields),
         "/api/tensor" => with_file(state, req, tensor_info),
         "/api/values" => with_file(state, req, values),
         "/api/stats" => with_file(state, req, tensor_stats),
@@ -156,9 +169,13 @@ enum Failure {
 }
 
 /// The format asked for (`as=auto` or an id), decoded as the command line
-/// decodes it.
-fn decode<'a>(req: &Request, bytes: &'a [u8]) -> Result<Decoded<'a>, Failure> {
-    let fopts = FormatOptions::default();
+/// decodes it; a schemaless reading's tree is built only when `tree` says
+/// so (the field tree's pages read it again a level at a time).
+fn decode<'a>(req: &Request, bytes: &'a [u8], tree: bool) -> Result<Decoded<'a>, Failure> {
+    let fopts = FormatOptions {
+        tree,
+        ..FormatOptions::default()
+    };
     match AsFormat::parse(asked(req)) {
         Some(AsFormat::Auto) => formats::detect(bytes, &fopts).map_err(Failure::Rejected),
         Some(AsFormat::Format(f)) => {
@@ -328,7 +345,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
         let _ = write!(w, "}}");
     }
     let _ = write!(w, "], ");
-    let decoded = match decode(req, bytes) {
+    let decoded = match decode(req, bytes, false) {
         Ok(d) => d,
         Err(f) => {
             failure_json(&mut w, &f);
@@ -417,10 +434,9 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
     let ropts = RenderOptions {
         values,
         dir: file.dir.clone(),
-        offsets: matches!(decoded.body, Body::Schemaless(_)),
         ..RenderOptions::default()
     };
-    if let Err(e) = write_decoded_preview(&mut w, &decoded, &ropts) {
+    if let Err(e) = write_decoded_preview(&mut w, bytes, &decoded, &ropts) {
         return Response::error(500, &e.to_string());
     }
     let _ = writeln!(w, "}}");
@@ -433,16 +449,30 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
 /// (a pass over 64M values): the page asks /api/stats for them.
 fn write_decoded_preview(
     w: &mut Vec<u8>,
+    bytes: &[u8],
     decoded: &Decoded<'_>,
     ropts: &RenderOptions,
 ) -> std::io::Result<()> {
-    let Body::Message {
-        type_name,
-        message,
-        also,
-    } = &decoded.body
-    else {
-        return json::write_decoded(w, decoded, ropts);
+    let (type_name, message, also) = match &decoded.body {
+        Body::Message {
+            type_name,
+            message,
+            also,
+        } => (type_name, message, also),
+        // The field tree's first page, never the whole tree.
+        Body::Schemaless(_) => {
+            write!(w, "{{\"format\": ")?;
+            json::string(w, decoded.format.id)?;
+            write!(w, ", \"type\": null, ")?;
+            let level =
+                schemaless::read_level(bytes, Branch::root(bytes.len() as u64), tree_options())
+                    .map_err(|e| std::io::Error::other(e.to_string()))?;
+            let mut budget = TREE_ANSWER;
+            let limits = tree_limits(TREE_PAGE, TREE_OPEN_LEVELS);
+            write_json_page(w, bytes, &level, 0, limits, &mut budget, &tree_render())?;
+            return writeln!(w, "}}");
+        }
+        Body::UserMessage { .. } => return json::write_decoded(w, decoded, ropts),
     };
     if ropts.values.is_none() {
         return json::write_decoded(w, decoded, ropts);
@@ -466,6 +496,85 @@ fn write_decoded_preview(
     writeln!(w, "}}")
 }
 
+/// The schemaless reading's options (the command line's defaults).
+fn tree_options() -> schemaless::Options {
+    schemaless::Options {
+        max_depth: FormatOptions::default().max_depth,
+    }
+}
+
+/// How the tree's fields are written: with their byte ranges, and a
+/// packed field's first values only, whatever `values` the file asked for.
+fn tree_render() -> RenderOptions {
+    RenderOptions {
+        values: Some(PREVIEW_VALUES),
+        offsets: true,
+        ..RenderOptions::default()
+    }
+}
+
+fn tree_limits(per_level: usize, nested_levels: u32) -> PageLimits {
+    PageLimits {
+        per_level,
+        per_answer: TREE_ANSWER,
+        nested_levels,
+        value_bytes: TREE_VALUE_BYTES,
+    }
+}
+
+/// `/api/fields?f&branch&from&count`: a page of one level of the
+/// schemaless field tree: `count` fields (at most 1000) from the first at
+/// byte offset `from` or after it, of the level `branch` names (an address
+/// the tree's answers carry; the root when absent). Only that level's
+/// bytes are read, so a page costs what its level holds, never the file.
+fn fields(_state: &State, req: &Request, file: &OpenFile) -> Response {
+    let bytes = file.bytes.bytes();
+    let branch = match req.param("branch") {
+        None => Branch::root(bytes.len() as u64),
+        Some(b) => match Branch::parse(b) {
+            Some(b) => b,
+            None => return Response::error(400, "branch takes KIND:DEPTH:OFFSET:LENGTH"),
+        },
+    };
+    let (from, count) = match (
+        num_param(req, "from", 0),
+        num_param(req, "count", TREE_PAGE as u64),
+    ) {
+        (Ok(f), Ok(c)) => (
+            f,
+            usize::try_from(c).unwrap_or(usize::MAX).min(MAX_TREE_PAGE),
+        ),
+        (Err(r), _) | (_, Err(r)) => return r,
+    };
+    let level = match schemaless::read_level(bytes, branch, tree_options()) {
+        Ok(l) => l,
+        Err(e) => {
+            let mut w = Vec::new();
+            let _ = write!(w, "{{\"ok\": false, \"error\": ");
+            error_json(&mut w, &e);
+            let _ = writeln!(w, "}}");
+            return Response::new(422, "application/json; charset=utf-8", w);
+        }
+    };
+    let mut w = Vec::with_capacity(1 << 14);
+    let _ = write!(w, "{{");
+    let mut budget = TREE_ANSWER;
+    let limits = tree_limits(count, 0);
+    if let Err(e) = write_json_page(
+        &mut w,
+        bytes,
+        &level,
+        from,
+        limits,
+        &mut budget,
+        &tree_render(),
+    ) {
+        return Response::error(500, &e.to_string());
+    }
+    let _ = writeln!(w, "}}");
+    Response::json(w)
+}
+
 /// `/api/text?f&as&values`: the command line's text view (with the dense
 /// view of sparse tensors).
 fn text_view(_state: &State, req: &Request, file: &OpenFile) -> Response {
@@ -473,7 +582,7 @@ fn text_view(_state: &State, req: &Request, file: &OpenFile) -> Response {
         Ok(v) => v,
         Err(r) => return r,
     };
-    let decoded = match decode(req, file.bytes.bytes()) {
+    let decoded = match decode(req, file.bytes.bytes(), true) {
         Ok(d) => d,
         Err(f) => {
             let mut w = Vec::new();
@@ -593,7 +702,7 @@ fn file_entries(req: &Request, file: &OpenFile) -> Result<Arc<Vec<TensorEntry>>,
     if let Some(e) = file.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return Ok(e);
     }
-    let decoded = decode(req, file.bytes.bytes()).map_err(|_| {
+    let decoded = decode(req, file.bytes.bytes(), false).map_err(|_| {
         Response::error(
             422,
             "the file does not decode as asked, so it has no tensors",

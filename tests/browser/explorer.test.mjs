@@ -233,3 +233,69 @@ test('a dropped GraphDef lists its Const tensors, each openable', async () => {
   await page.waitForSelector('#tensor-head');
   assert.ok(existsSync(path.join(shots, '11-graphdef.png')));
 });
+
+// A file of a million tiny fields, made in the page and dropped: "hello",
+// five messages of 100,000 one-byte varints each, then 500,000 more
+// varints at the top level (2 MB). The field tree comes a page at a time:
+// the DOM stays small whatever the file holds.
+test('a million tiny fields: the first ones at once, a branch and more on demand', async () => {
+  const domSize = () => page.evaluate(() => document.getElementsByTagName('*').length);
+  await page.evaluate(() => {
+    const nested = 100000, messages = 5, root = 500000;
+    const body = new Uint8Array(nested * 2);
+    for (let i = 0; i < nested; i++) { body[2 * i] = 0x08; body[2 * i + 1] = i % 100; }
+    const len = [0x80 | (body.length & 0x7f), 0x80 | ((body.length >> 7) & 0x7f), body.length >> 14];
+    const parts = [new Uint8Array([0x7a, 5, 104, 101, 108, 108, 111])];
+    for (let m = 0; m < messages; m++) parts.push(new Uint8Array([0x72, ...len]), body);
+    const tail = new Uint8Array(root * 2);
+    for (let i = 0; i < root; i++) { tail[2 * i] = 0x78; tail[2 * i + 1] = i % 100; }
+    parts.push(tail);
+    const dt = new DataTransfer();
+    dt.items.add(new File(parts, 'million_fields.pb'));
+    document.querySelector('#main').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => (document.querySelector('.crumbs .fname') || {}).textContent === 'million_fields.pb', null, { timeout: 120000 });
+  await page.waitForSelector('#field-tree .pf', { timeout: 120000 });
+  assert.match(await text('.crumbs .badge'), /protobuf/);
+  // The first fields, as the command line reads them.
+  assert.equal(await text('#field-tree .pf'), '15 string = "hello"');
+  const branches = page.locator('#field-tree > details');
+  assert.equal(await branches.count(), 5);
+  assert.match(await branches.first().locator('summary').innerText(), /14 message\s+100,000 fields/);
+  // A bounded first answer: the root's first page, the first messages'
+  // first pages, the last message left closed.
+  assert.equal(await page.locator('#field-tree > .leaf').count(), 195);
+  assert.match(await text('#field-tree > .more'), /show more \(499,806 left\)/);
+  const last = branches.nth(4);
+  assert.equal(await last.evaluate((d) => d.open), false);
+  assert.equal(await last.locator('.pf').count(), 1);
+  const first = await domSize();
+  assert.ok(first < 20000, `${first} elements after opening`);
+  await shot('12-million-fields');
+  // Open the closed branch: its first page is fetched.
+  await last.locator('summary').click();
+  await page.waitForFunction(() => document.querySelectorAll('#field-tree > details:nth-of-type(5) > .leaf').length === 200);
+  assert.equal(await last.locator(':scope > .leaf .pf').first().innerText(), '1 varint = 0');
+  await last.locator('summary').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot('13-million-fields-branch');
+  // Show more of it: the next page, after the first.
+  assert.match(await last.locator(':scope > .more').innerText(), /show more \(99,800 left\)/);
+  await last.locator(':scope > .more').click();
+  await page.waitForFunction(() => document.querySelectorAll('#field-tree > details:nth-of-type(5) > .leaf').length === 400);
+  assert.equal(await last.locator(':scope > .leaf .pf').nth(201).innerText(), '1 varint = 1  (sint -1)');
+  assert.match(await last.locator(':scope > .more').innerText(), /show more \(99,600 left\)/);
+  await last.locator(':scope > .more').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shot('14-million-fields-more');
+  // And more of the top level.
+  await page.locator('#field-tree > .more').click();
+  await page.waitForFunction(() => document.querySelectorAll('#field-tree > .leaf').length === 395);
+  await page.locator('#field-tree > .more').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shot('15-million-fields-root-more');
+  const after = await domSize();
+  assert.ok(after < 30000, `${after} elements after three more pages`);
+  // The JSON tab shows the same tree, a page at a time.
+  await page.click('.tabs button[data-tab="tree"]');
+  await page.waitForSelector('#field-tree .pf');
+  assert.equal(await page.locator('#field-tree > .leaf').count(), 195);
+  await shot('16-million-fields-json-tab');
+});
