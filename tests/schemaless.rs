@@ -636,7 +636,7 @@ fn a_branch_that_is_not_a_level_is_refused() {
         schemaless::read_level(&bytes, b, Options::default())
             .err()
             .unwrap()
-            .kind
+            .into_kind()
     };
     assert!(matches!(
         refused(at(Message, 2, 4, 100)),

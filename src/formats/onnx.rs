@@ -585,7 +585,6 @@ pub const DATA_FILE: (&str, &str) = (
     include_str!("../../schemas/onnx-data.proto"),
 );
 
-/// `onnx.proto`: ModelProto and the graph.
 /// What a tensor nested in an ONNX message is (see
 /// [`super::tensor_role`]); None for a tensor in no ONNX message.
 pub fn tensor_role(
@@ -595,25 +594,36 @@ pub fn tensor_role(
 ) -> Option<TensorRole> {
     let parent = outer.first()?;
     let within = |name: &str| enclosing(set, outer, name).is_some();
-    Some(match (parent.def(set).full_name.as_str(), field) {
-        ("onnx.GraphProto", Some("initializer")) => TensorRole::Initializer,
-        ("onnx.SparseTensorProto", Some("values")) => TensorRole::SparseValues,
-        ("onnx.SparseTensorProto", Some("indices")) => TensorRole::SparseIndices,
-        ("onnx.OptionalProto", _) => TensorRole::OptionalValue,
-        ("onnx.SequenceProto", _) if within("onnx.MapProto") => TensorRole::MapValue,
-        ("onnx.SequenceProto", _) => TensorRole::SequenceElement,
-        ("onnx.AttributeProto", _) => {
+    let parent = &parent.def(set).full_name;
+    Some(
+        if *parent == "onnx.GraphProto" && field == Some("initializer") {
+            TensorRole::Initializer
+        } else if *parent == "onnx.SparseTensorProto" && field == Some("values") {
+            TensorRole::SparseValues
+        } else if *parent == "onnx.SparseTensorProto" && field == Some("indices") {
+            TensorRole::SparseIndices
+        } else if *parent == "onnx.OptionalProto" {
+            TensorRole::OptionalValue
+        } else if *parent == "onnx.SequenceProto" {
+            if within("onnx.MapProto") {
+                TensorRole::MapValue
+            } else {
+                TensorRole::SequenceElement
+            }
+        } else if *parent == "onnx.AttributeProto" {
             let node = enclosing(set, outer, "onnx.NodeProto");
             if node.is_some_and(|n| n.str(set, "op_type") == Some("Constant")) {
                 TensorRole::Constant
             } else {
                 TensorRole::Attribute
             }
-        }
-        _ => return None,
-    })
+        } else {
+            return None;
+        },
+    )
 }
 
+/// `onnx.proto`: ModelProto and the graph.
 pub const MODEL_FILE: (&str, &str) = ("onnx.proto", include_str!("../../schemas/onnx.proto"));
 
 /// A SequenceProto, OptionalProto or MapProto file.
