@@ -1446,17 +1446,16 @@ struct Pending<'a> {
 /// One package or message scope (or enum) of a [`NameTree`].
 #[derive(Debug, Clone, Default)]
 struct NameNode {
-    parent: Option<usize>,
     children: HashMap<Box<str>, usize>,
     message: Option<MsgId>,
     enumeration: Option<EnumId>,
 }
 
 /// Every scope of the files as a tree, one component of a full name per
-/// level, each stored once: a relative type name is looked up scope by
-/// scope without building the enclosing scopes' names (a lookup from a
-/// scope n levels deep costs its name's components, not n strings of up
-/// to n components), and an absolute one component by component.
+/// level, each stored once: relative type names are resolved in one walk
+/// down it without building the enclosing scopes' names (see
+/// [`Scopes::resolve_relative`]), and an absolute one component by
+/// component.
 #[derive(Debug, Clone, Default)]
 struct NameTree {
     nodes: Vec<NameNode>,
@@ -1497,10 +1496,7 @@ impl NameTree {
                 Some(child) => child,
                 None => {
                     let child = self.nodes.len();
-                    self.nodes.push(NameNode {
-                        parent: Some(at),
-                        ..NameNode::default()
-                    });
+                    self.nodes.push(NameNode::default());
                     if let Some(n) = self.nodes.get_mut(at) {
                         n.children.insert(component.into(), child);
                     }
@@ -1521,94 +1517,123 @@ impl NameTree {
     }
 }
 
-/// The [`NameTree`] being built and the memo of its relative lookups.
-/// Every node is made before the first lookup (the memo stays valid).
+/// The [`NameTree`] being built and the types its relative names resolve
+/// to. Every node is made, and every message and enum placed, before
+/// [`Scopes::resolve_relative`] runs.
 #[derive(Debug)]
 struct Scopes<'a> {
     tree: NameTree,
-    /// Memo of [`Scopes::nearest`], per node: for a name, the nearest
-    /// scope, this one or an enclosing one, that has a child of that name.
-    /// Keyed by the name as the files hold it, not a copy per node.
-    nearest: Vec<HashMap<&'a str, Option<usize>>>,
-    /// Nodes visited by lookups: the work done, for the tests that check
-    /// it grows linearly with the schema.
+    /// Each relative type name by the scope it is named in: at most one
+    /// entry per field that names it.
+    resolved: HashMap<(usize, &'a str), Option<FieldType>>,
+    /// Nodes, children and name components visited by the resolution:
+    /// the work done, for the tests that check it grows linearly with the
+    /// schema.
     steps: u64,
+}
+
+/// The step in the walk down a [`NameTree`]: a node entered (its
+/// children's names join the scopes on the path) or left.
+enum Visit {
+    Enter(usize),
+    Leave(usize),
 }
 
 impl<'a> Scopes<'a> {
     fn new() -> Scopes<'a> {
         Scopes {
             tree: NameTree::new(),
-            nearest: Vec::new(),
+            resolved: HashMap::new(),
             steps: 0,
         }
     }
 
-    /// The nearest scope, `from` or one enclosing it, with a child named
-    /// `name`. Memoized for every scope walked, so scopes sharing
-    /// ancestors do not walk them again.
-    fn nearest(&mut self, from: usize, name: &'a str) -> Option<usize> {
-        if self.nearest.len() < self.tree.nodes.len() {
-            self.nearest
-                .resize_with(self.tree.nodes.len(), HashMap::new);
+    /// Resolves every relative type name of `queries` (the scope it is
+    /// named in, the name) as protoc does, in one walk down the tree.
+    ///
+    /// For each simple name, a stack holds the scopes on the current path
+    /// that declare a child of that name (and another those whose child is
+    /// a message or enum), so the innermost is the top: a name costs its
+    /// components, whatever the depth, and the walk costs each node and
+    /// child once. The first component of a compound name is the innermost
+    /// declaration of it, and the rest is looked up inside that one only (a
+    /// miss is an unknown type, not a reason to look further out); a simple
+    /// name is the innermost message or enum of that name.
+    fn resolve_relative(&mut self, queries: &[(usize, &'a str)]) {
+        let mut asked: HashMap<usize, Vec<&'a str>> = HashMap::new();
+        for &(scope, name) in queries {
+            asked.entry(scope).or_default().push(name);
         }
-        let mut walked = Vec::new();
-        let mut at = Some(from);
-        let found = loop {
-            let Some(id) = at else { break None };
-            let Some(n) = self.tree.node(id) else {
-                break None;
-            };
-            if let Some(&memo) = self.nearest.get(id).and_then(|m| m.get(name)) {
-                break memo;
-            }
-            if n.children.contains_key(name) {
-                self.steps = self.steps.saturating_add(1);
-                break Some(id);
-            }
-            walked.push(id);
-            at = n.parent;
+        let tree = &self.tree;
+        let is_type = |id: usize| {
+            tree.node(id)
+                .is_some_and(|n| n.message.is_some() || n.enumeration.is_some())
         };
-        self.steps = self.steps.saturating_add(walked.len() as u64);
-        for id in walked {
-            if let Some(memo) = self.nearest.get_mut(id) {
-                memo.insert(name, found);
+        let mut declaring: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut declaring_type: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut steps = self.steps;
+        let mut walk = vec![Visit::Enter(ROOT)];
+        while let Some(visit) = walk.pop() {
+            match visit {
+                Visit::Enter(id) => {
+                    let Some(n) = tree.node(id) else { continue };
+                    walk.push(Visit::Leave(id));
+                    for (name, &child) in &n.children {
+                        steps = steps.saturating_add(1);
+                        declaring.entry(name).or_default().push(id);
+                        if is_type(child) {
+                            declaring_type.entry(name).or_default().push(id);
+                        }
+                        walk.push(Visit::Enter(child));
+                    }
+                    for &name in asked.get(&id).into_iter().flatten() {
+                        steps = steps.saturating_add(1);
+                        let (first, rest) = match name.split_once('.') {
+                            Some((first, rest)) => (first, Some(rest)),
+                            None => (name, None),
+                        };
+                        let innermost = match rest {
+                            None => &declaring_type,
+                            Some(_) => &declaring,
+                        };
+                        let mut at = innermost
+                            .get(first)
+                            .and_then(|scopes| scopes.last())
+                            .and_then(|&scope| tree.child(scope, first));
+                        for component in rest.into_iter().flat_map(|r| r.split('.')) {
+                            steps = steps.saturating_add(1);
+                            at = at.and_then(|node| tree.child(node, component));
+                        }
+                        let ty = at.and_then(|node| tree.node(node)).and_then(|n| {
+                            n.message
+                                .map(FieldType::Message)
+                                .or_else(|| n.enumeration.map(FieldType::Enum))
+                        });
+                        self.resolved.insert((id, name), ty);
+                    }
+                }
+                Visit::Leave(id) => {
+                    let Some(n) = tree.node(id) else { continue };
+                    for (name, &child) in &n.children {
+                        if let Some(scopes) = declaring.get_mut(name.as_ref()) {
+                            scopes.pop();
+                        }
+                        if is_type(child)
+                            && let Some(scopes) = declaring_type.get_mut(name.as_ref())
+                        {
+                            scopes.pop();
+                        }
+                    }
+                }
             }
         }
-        found
-    }
-
-    /// A relative type name looked up as protoc's scoping rules say:
-    /// `scope.name`, then in each enclosing scope, out to the root; the
-    /// first that names a message or an enum.
-    fn lookup(&mut self, scope: usize, name: &'a str) -> Option<FieldType> {
-        let mut components = name.split('.');
-        let first = components.next()?;
-        let mut from = Some(scope);
-        while let Some(start) = from {
-            let holder = self.nearest(start, first)?;
-            let mut at = self.tree.child(holder, first);
-            for c in name.split('.').skip(1) {
-                self.steps = self.steps.saturating_add(1);
-                at = at.and_then(|id| self.tree.child(id, c));
-            }
-            if let Some(n) = at.and_then(|id| self.tree.node(id)) {
-                if let Some(m) = n.message {
-                    return Some(FieldType::Message(m));
-                }
-                if let Some(e) = n.enumeration {
-                    return Some(FieldType::Enum(e));
-                }
-            }
-            from = self.tree.node(holder).and_then(|n| n.parent);
-        }
-        None
+        self.steps = steps;
     }
 }
 
 /// A field's type: a scalar keyword, an absolute `.full.Name`, or a
-/// relative name looked up scope by scope from the message's.
-fn lookup_type<'a>(scopes: &mut Scopes<'a>, scope: usize, name: &'a str) -> Option<FieldType> {
+/// relative name resolved by [`Scopes::resolve_relative`].
+fn lookup_type<'a>(scopes: &Scopes<'a>, scope: usize, name: &'a str) -> Option<FieldType> {
     if let Some(s) = Scalar::from_keyword(name) {
         return Some(FieldType::Scalar(s));
     }
@@ -1619,7 +1644,7 @@ fn lookup_type<'a>(scopes: &mut Scopes<'a>, scope: usize, name: &'a str) -> Opti
             .map(FieldType::Message)
             .or_else(|| n.enumeration.map(FieldType::Enum));
     }
-    scopes.lookup(scope, name)
+    scopes.resolved.get(&(scope, name)).copied().flatten()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -1758,6 +1783,22 @@ fn resolve_in<'a>(
             entry_id = entry_id.saturating_add(1);
         }
     }
+    // Every relative type name, resolved in one walk down the tree.
+    let mut relative = Vec::new();
+    for p in &pending {
+        for f in &p.ast.fields {
+            let names = match &f.map {
+                Some((k, v)) => [Some(k.as_str()), Some(v.as_str())],
+                None => [Some(f.type_name.as_str()), None],
+            };
+            for name in names.into_iter().flatten() {
+                if Scalar::from_keyword(name).is_none() && !name.starts_with('.') {
+                    relative.push((p.node, name));
+                }
+            }
+        }
+    }
+    scopes.resolve_relative(&relative);
     for (id, p) in pending.iter().enumerate() {
         let mut fields = Vec::new();
         for f in &p.ast.fields {
@@ -1971,6 +2012,66 @@ mod tests {
         assert!(
             large <= 2 * small + 16,
             "{small} then {large} scopes visited"
+        );
+    }
+
+    /// A package `depth` components deep whose message has `fields`
+    /// fields, each naming a distinct message of another file declared at
+    /// the root, so each name resolves only at the outermost scope.
+    fn deep_package_root_types(depth: usize, fields: usize) -> Vec<(String, FileAst)> {
+        let package = vec!["p"; depth].join(".");
+        let mut main = format!("syntax = \"proto3\"; package {package}; message M {{");
+        let mut root = String::from("syntax = \"proto3\";");
+        for k in 0..fields {
+            main.push_str(&format!(" R{k} f{k} = {};", k + 1));
+            root.push_str(&format!(" message R{k} {{}}"));
+        }
+        main.push('}');
+        let parse = |t: &str| parse_file(t).unwrap_or_else(|e| panic!("{e}"));
+        vec![("main".into(), parse(&main)), ("root".into(), parse(&root))]
+    }
+
+    #[test]
+    fn distinct_root_names_are_linear_in_scope_depth() {
+        // Doubling the depth and the number of distinct names that resolve
+        // only at the root at most doubles the work (a memo entry per name
+        // at every level walked made it quadruple).
+        let steps = |n: usize| {
+            let (set, steps) = resolve_counting(&deep_package_root_types(n, n));
+            let set = set.unwrap_or_else(|e| panic!("{e}"));
+            let m = set.find_message(&format!("{}.M", vec!["p"; n].join(".")));
+            let m = set.message(m.unwrap_or_else(|| panic!("no M")));
+            assert_eq!(m.fields.len(), n);
+            let last = m.field_by_name(&format!("f{}", n - 1)).map(|(_, f)| f.ty);
+            let expected = set.find_message(&format!("R{}", n - 1));
+            assert_eq!(last, expected.map(FieldType::Message));
+            steps
+        };
+        let (small, large) = (steps(400), steps(800));
+        assert!(small <= 8 * 400, "{small} steps");
+        assert!(large <= 2 * small + 16, "{small} then {large} steps");
+    }
+
+    #[test]
+    fn compound_names_resolve_inside_the_innermost_first_component() {
+        // As protoc: `b.X` from a.b.M finds `b` first at a.b.M.b, and a
+        // miss inside it is an unknown type, not a reason to look further
+        // out (where a.b.X exists).
+        let shadowed = "syntax = \"proto3\"; package a.b; message X {} \
+                        message M { message b {} b.X x = 1; }";
+        let err = SchemaSet::from_files([("a".into(), shadowed.into())])
+            .err()
+            .unwrap_or_else(|| panic!("b.X resolved past a.b.M.b"));
+        assert!(err.to_string().contains("unknown type b.X"), "{err}");
+        // A simple name skips a package of that name for the nearest type.
+        let package = "syntax = \"proto3\"; package a.X; message X {} \
+                       message M { X x = 1; }";
+        let set =
+            SchemaSet::from_files([("a".into(), package.into())]).unwrap_or_else(|e| panic!("{e}"));
+        let m = set.message(set.find_message("a.X.M").unwrap_or(0));
+        assert_eq!(
+            m.field_by_name("x").map(|(_, f)| f.ty),
+            set.find_message("a.X.X").map(FieldType::Message)
         );
     }
 
