@@ -177,33 +177,30 @@ pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
 }
 
 pub fn f32_json(w: &mut dyn Write, v: f32) -> io::Result<()> {
-    if v.is_nan() {
-        w.write_all(b"\"NaN\"")
-    } else if v.is_infinite() {
-        w.write_all(if v > 0.0 {
-            b"\"Infinity\""
-        } else {
-            b"\"-Infinity\""
-        })
-    } else {
+    if v.is_finite() {
         // ryu: the shortest text that reads back to the same float32, and
         // several times faster than std's formatting on huge tensors.
         w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
+    } else {
+        non_finite_json(w, v.is_nan(), v > 0.0)
     }
 }
 
 pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
-    if v.is_nan() {
-        w.write_all(b"\"NaN\"")
-    } else if v.is_infinite() {
-        w.write_all(if v > 0.0 {
-            b"\"Infinity\""
-        } else {
-            b"\"-Infinity\""
-        })
-    } else {
+    if v.is_finite() {
         w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
+    } else {
+        non_finite_json(w, v.is_nan(), v > 0.0)
     }
+}
+
+/// JSON has no NaN or infinity: the contract writes them as strings.
+fn non_finite_json(w: &mut dyn Write, nan: bool, positive: bool) -> io::Result<()> {
+    w.write_all(match (nan, positive) {
+        (true, _) => b"\"NaN\"",
+        (false, true) => b"\"Infinity\"",
+        (false, false) => b"\"-Infinity\"",
+    })
 }
 
 /// Standard base64 with padding (the JSON form of bytes fields).
