@@ -89,6 +89,21 @@ pub fn parse_size(s: &str) -> Option<u64> {
     num.trim().parse::<u64>().ok()?.checked_mul(mul)
 }
 
+/// A server's state: the files checked, the token made.
+fn new_state(config: Config, files: Files, port: u16) -> io::Result<State> {
+    let token = match &config.token {
+        Some(t) => t.clone(),
+        None => random_token()?,
+    };
+    Ok(State {
+        files,
+        token,
+        codes: Mutex::new(Vec::new()),
+        port,
+        config,
+    })
+}
+
 impl Server {
     /// Checks the paths and binds the listening socket. Makes faults on
     /// mapped files recoverable in this process (see
@@ -98,20 +113,10 @@ impl Server {
         let files = Files::new(&config.paths)?;
         let listener = TcpListener::bind(SocketAddr::new(config.bind, config.port))?;
         let port = listener.local_addr()?.port();
-        let token = match &config.token {
-            Some(t) => t.clone(),
-            None => random_token()?,
-        };
         Ok(Server {
             listener,
             reserve: intake::reserve()?,
-            state: Arc::new(State {
-                files,
-                token,
-                codes: Mutex::new(Vec::new()),
-                port,
-                config,
-            }),
+            state: Arc::new(new_state(config, files, port)?),
             stop: Arc::new(AtomicBool::new(false)),
             counters: Arc::new(Counters::default()),
         })
@@ -212,6 +217,32 @@ impl Server {
     }
 }
 
+/// The server's request handling without a socket, for the fuzz target
+/// (`fuzz/`) and tests: a request built in memory, its body whole in
+/// `body_start`, answered exactly as a connection's would be.
+pub struct Handler {
+    state: State,
+}
+
+impl Handler {
+    /// Checks the paths as [`Server::bind`] does; `config.port` is the port
+    /// a request's Host header must name.
+    pub fn new(config: Config) -> io::Result<Handler> {
+        let files = Files::new(&config.paths)?;
+        let port = config.port;
+        Ok(Handler {
+            state: new_state(config, files, port)?,
+        })
+    }
+
+    /// The response (a HEAD request's body is left to the writer, as
+    /// [`Response::write_to`] does on a connection).
+    pub fn respond(&self, req: &Request) -> Response {
+        // Past `body_start` the body has ended; `100 Continue` goes nowhere.
+        answer(&self.state, req, &mut io::empty())
+    }
+}
+
 /// `localhost` or an IP address, on this server's port (a DNS-rebinding
 /// attack needs a name of its own).
 fn host_allowed(state: &State, host: &str) -> bool {
@@ -267,19 +298,28 @@ fn handle_request(state: &State, mut stream: TcpStream, req: &Request) {
     let _ = stream.set_write_timeout(Some(state.config.io_timeout));
     let _ = stream.set_nodelay(true);
     let head_only = req.method == "HEAD";
+    // What follows the head (an upload's body) is read under this deadline.
+    let _ = stream.set_read_timeout(Some(state.config.io_timeout));
+    let resp = answer(state, req, &mut stream);
+    let _ = resp.write_to(&mut stream, head_only);
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+}
+
+/// The response to one request; `stream` holds the rest of its body (and
+/// takes an upload's `100 Continue`).
+fn answer(state: &State, req: &Request, stream: &mut (impl Read + Write)) -> Response {
     let faults = crate::input::mapping_faults();
-    let mut resp = respond(state, req, &mut stream);
+    let resp = respond(state, req, stream);
     // A mapped file was cut short while this request ran (this request's,
     // or, rarely, another's at the same moment): what was read from it
     // may be zeros, so the answer is not sent.
     if crate::input::mapping_faults() != faults {
-        resp = Response::error(
+        return Response::error(
             409,
             "a file was cut short by another program while it was read; reload to read it again",
         );
     }
-    let _ = resp.write_to(&mut stream, head_only);
-    let _ = stream.shutdown(std::net::Shutdown::Write);
+    resp
 }
 
 fn forbidden_page(message: &str) -> Response {
@@ -289,7 +329,7 @@ fn forbidden_page(message: &str) -> Response {
     Response::new(403, "text/html; charset=utf-8", body)
 }
 
-fn respond(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
+fn respond(state: &State, req: &Request, stream: &mut (impl Read + Write)) -> Response {
     let Some(host) = req.header("host") else {
         return Response::error(400, "no Host header");
     };
@@ -346,7 +386,7 @@ fn respond(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
 
 /// Reads an upload's body (Content-Length only, at most `max_upload`) into
 /// memory or a private temporary file.
-fn upload(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
+fn upload(state: &State, req: &Request, stream: &mut (impl Read + Write)) -> Response {
     if req.header("transfer-encoding").is_some() {
         return Response::error(411, "an upload needs a Content-Length");
     }
@@ -384,7 +424,6 @@ fn upload(state: &State, req: &Request, stream: &mut TcpStream) -> Response {
         }
         got = first.len() as u64;
     }
-    let _ = stream.set_read_timeout(Some(state.config.io_timeout));
     let mut buf = vec![0u8; 1 << 16];
     while got < len {
         let want = (len - got).min(buf.len() as u64) as usize;
