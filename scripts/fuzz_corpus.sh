@@ -7,7 +7,7 @@
 set -eu
 out=fuzz/corpus
 mkdir -p "$out/decode" "$out/schemaless" "$out/tensor_outputs" \
-    "$out/proto_schema" "$out/descriptor_set"
+    "$out/proto_schema" "$out/descriptor_set" "$out/api"
 seed() { # seed TARGET FILE [NAME]
     name=${3:-$(basename "$2")}
     cp "$2" "$1/$name"
@@ -48,6 +48,25 @@ if python3 -c 'import grpc_tools' 2>/dev/null; then
     done
     rm -rf "$tmp"
 fi
-for t in decode schemaless tensor_outputs proto_schema descriptor_set; do
+# The explorer's API: a flags byte (1: served, 2: uploaded), a u16 length,
+# the requests (blocks separated by an empty line; the page's calls in
+# web/app.js), then the file. Keys: 0/file.pb (in the served folder), 1
+# (the served file itself), u1 (the upload).
+api_seed() { # api_seed FILE OUT AS
+    printf 'GET /api/files\n\nGET /api/open?f=0/file.pb&as=%s\n\nGET /api/tensor?f=1&as=%s&t=0\n\nGET /api/values?f=u1&as=%s&t=0&offset=1&count=8&rows=2&stride=4\n\nGET /api/stats?f=0/file.pb&as=%s&t=0\n\nGET /api/picture?f=1&as=%s&t=0\n\nGET /api/text?f=u1&as=%s&values=3\n\nGET /api/hex?f=1&offset=2&count=64\n\nPOST /api/close?f=u1\nX-Pbdecode-Xsrf: x\n\nGET /api/open?f=u1\n' \
+        "$3" "$3" "$3" "$3" "$3" "$3" > "$out/api/.requests"
+    python3 -c 'import sys; n = len(open(sys.argv[1], "rb").read()); sys.stdout.buffer.write(bytes([3]) + n.to_bytes(2, "little"))' "$out/api/.requests" > "$2"
+    cat "$out/api/.requests" "$1" >> "$2"
+}
+find tests/fixtures -type f -size -16k \
+    ! -name '*.md' ! -name '*.json' ! -name '*.rs' ! -name '*.proto' \
+    ! -name '*.txtpb' ! -name '*.desc' | sort | while read -r f; do
+    name=$(echo "$f" | sed 's|^tests/fixtures/||; s|/|_|g')
+    api_seed "$f" "$out/api/$name" auto
+done
+api_seed tests/fixtures/example_x_3x4x5.pb "$out/api/as-protobuf" protobuf
+api_seed tests/fixtures/example_x_3x4x5.pb "$out/api/as-onnx-tensor" onnx-tensor
+rm -f "$out/api/.requests"
+for t in decode schemaless tensor_outputs proto_schema descriptor_set api; do
     echo "$out/$t: $(ls "$out/$t" | wc -l) files"
 done

@@ -26,6 +26,7 @@ const TARGETS: &[(&str, Target)] = &[
     ("proto_schema", paths::proto_schema),
     ("descriptor_set", paths::descriptor_set),
     ("tensor_outputs", paths::tensor_outputs),
+    ("api", paths::api),
 ];
 
 /// Inputs whose fix belongs to code being reworked elsewhere: replayed only
@@ -80,6 +81,32 @@ fn every_regression_input_replays_cleanly() {
     assert!(ran > 0, "no inputs under {}", dir().display());
 }
 
+/// The page's calls (`web/app.js`) on the file served in a folder (key
+/// `0/file.pb`), served by itself (`1`) and uploaded (`u1`), as the `api`
+/// target's corpus starts (`scripts/fuzz_corpus.sh`).
+const PAGE_REQUESTS: &[&str] = &[
+    "GET /api/files",
+    "GET /api/open?f=0/file.pb",
+    "GET /api/tensor?f=1&t=0",
+    "GET /api/values?f=u1&t=0&offset=1&count=8&rows=2&stride=4",
+    "GET /api/stats?f=0/file.pb&t=0",
+    "GET /api/picture?f=1&t=0",
+    "GET /api/text?f=u1&values=3",
+    "GET /api/hex?f=1&offset=2&count=64",
+    "POST /api/close?f=u1",
+    "GET /api/open?f=u1",
+];
+
+/// An `api` target input: the file served and uploaded, then `PAGE_REQUESTS`.
+fn api_input(file: &[u8]) -> Vec<u8> {
+    let requests = PAGE_REQUESTS.join("\n\n");
+    let mut input = vec![3];
+    input.extend(u16::try_from(requests.len()).unwrap().to_le_bytes());
+    input.extend(requests.as_bytes());
+    input.extend(file);
+    input
+}
+
 /// The fixtures go through the targets' calls too (as the fuzz corpus
 /// starts from them): none panics, each file not named `bad_*` or `notpb_*`
 /// is read by some format, and the schemas of `tests/fixtures/user-schema`
@@ -111,6 +138,12 @@ fn fixtures_replay_through_every_target() {
             }
             replay(paths::schemaless_all, &path);
             replay(paths::tensor_outputs, &path);
+            let api = paths::api(&api_input(&std::fs::read(&path).unwrap()));
+            assert!(
+                api.rendered == 1 + PAGE_REQUESTS.len() as u32 && api.decoded >= 3,
+                "{}: {api:?}",
+                path.display()
+            );
             ran += 1;
         }
     }

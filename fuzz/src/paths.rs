@@ -2,7 +2,8 @@
 //! `fuzz/fuzz_targets/` and by `tests/fuzz_regressions.rs` (which includes
 //! this file), so a crashing input replays through exactly the same calls.
 //!
-//! Nothing here touches the file system: external data has no folder
+//! Only `api` touches the file system (it serves its input from a
+//! temporary folder of its own); elsewhere external data has no folder
 //! (`dir: None`), outputs go to memory through a writer that counts and caps
 //! what it is given.
 //!
@@ -19,6 +20,8 @@ use pbdecode::decode::Message;
 use pbdecode::formats::{self, Body, Decoded, FormatOptions, REGISTRY};
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
+use pbdecode::server::http::{self, Request, Response};
+use pbdecode::server::{Config, Handler};
 use pbdecode::tensor::TensorData;
 use pbdecode::{npy, picture, schemaless, user_schema};
 use std::io::{self, Write};
@@ -336,6 +339,267 @@ pub fn tensor_outputs(bytes: &[u8]) -> Outcome {
             }
         }
         let _ = npy::export_set(tensors);
+    }
+    out
+}
+
+/// The `Host` the `api` target's requests name (the handler's port).
+const API_PORT: u16 = 8765;
+/// The session token of the `api` target's handler.
+const API_TOKEN: &str = "fuzz-session-token";
+/// The most requests one `api` input makes.
+const API_REQUESTS: usize = 12;
+/// The largest upload the `api` target's handler takes (so that no upload
+/// goes to a temporary file).
+const API_MAX_UPLOAD: u64 = 1 << 20;
+/// What a response body may hold beyond `API_OUTPUT_PER_BYTE` bytes per
+/// input byte: the page's script, a full page of values.
+pub const API_OUTPUT_BASE: u64 = 4 << 20;
+pub const API_OUTPUT_PER_BYTE: u64 = 256;
+
+/// Where the served copy of an `api` input lives: a folder of its own
+/// (a process id and a counter: tests replay inputs on several threads),
+/// removed when the input is done.
+struct ServedDir(std::path::PathBuf);
+
+impl ServedDir {
+    fn new() -> Option<ServedDir> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("pbdecode-fuzz-api-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok()?;
+        Some(ServedDir(dir))
+    }
+}
+
+impl Drop for ServedDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One request of an `api` input: a block of lines, `METHOD TARGET`, then
+/// `Name: value` header lines, then optionally a line `--` and the body.
+/// The handler's own Host and Authorization headers follow the block's
+/// (a block's own header, found first, wins), and Content-Length when the
+/// block has a body.
+fn api_request(block: &[u8]) -> Option<Request> {
+    let (head, body) = match block.windows(4).position(|w| w == b"\n--\n") {
+        Some(at) => (block.get(..at)?, block.get(at + 4..)?),
+        None => (block, &[][..]),
+    };
+    let head = String::from_utf8_lossy(head);
+    let mut lines = head.split('\n');
+    let mut first = lines.next()?.split(' ');
+    let method = first.next()?.to_string();
+    let target = first.next().unwrap_or("/");
+    // As the server's head parser splits and decodes the target.
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let path = http::percent_decode(path)?;
+    let query = http::parse_query(query)?;
+    let mut headers: Vec<(String, String)> = lines
+        .filter(|l| !l.is_empty())
+        .map(|l| match l.split_once(':') {
+            Some((n, v)) => (n.to_string(), v.trim().to_string()),
+            None => (l.to_string(), String::new()),
+        })
+        .collect();
+    headers.push(("Host".into(), format!("127.0.0.1:{API_PORT}")));
+    headers.push(("Authorization".into(), format!("token {API_TOKEN}")));
+    if method == "POST" {
+        headers.push(("Content-Length".into(), body.len().to_string()));
+    }
+    Some(Request {
+        method,
+        path,
+        query,
+        headers,
+        body_start: body.to_vec(),
+    })
+}
+
+/// How many header lines a response carries with no headers of its own.
+fn base_header_count() -> usize {
+    let mut head = Vec::new();
+    let _ = Response::new(200, "text/plain", Vec::new()).write_to(&mut head, false);
+    head.windows(2)
+        .filter(|w| w == b"\r\n")
+        .count()
+        .saturating_sub(2)
+}
+
+/// The invariants of every response: a status with its reason phrase, a
+/// head that parses back to the same status, headers and length (nothing
+/// a file or request controls breaks a line), JSON that parses, UTF-8
+/// where the type says so, a PNG where it says so, and a body bounded by
+/// the input's size.
+fn check_response(req: &Request, resp: &Response, input_len: usize, base_headers: usize) {
+    let what = format!("{} {} {:?}", req.method, req.path, req.query);
+    assert!(
+        (100..=599).contains(&resp.status) && http::reason(resp.status) != "Status",
+        "{what}: status {}",
+        resp.status
+    );
+    let head_only = req.method == "HEAD";
+    let mut wire = Vec::new();
+    resp.write_to(&mut wire, head_only)
+        .unwrap_or_else(|e| panic!("{what}: writing the response: {e}"));
+    let mut headers = [httparse::EMPTY_HEADER; 64];
+    let mut parsed = httparse::Response::new(&mut headers);
+    let head_len = match parsed.parse(&wire) {
+        Ok(httparse::Status::Complete(n)) => n,
+        other => panic!("{what}: the response head does not parse: {other:?}"),
+    };
+    assert_eq!(parsed.code, Some(resp.status), "{what}: status on the wire");
+    assert_eq!(
+        parsed.headers.len(),
+        base_headers + resp.headers.len(),
+        "{what}: header lines on the wire"
+    );
+    let length = parsed
+        .headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case("content-length"))
+        .and_then(|h| std::str::from_utf8(h.value).ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    assert_eq!(length, Some(resp.body.len()), "{what}: Content-Length");
+    let sent = if head_only { 0 } else { resp.body.len() };
+    assert_eq!(wire.len() - head_len, sent, "{what}: body on the wire");
+    if resp.content_type.starts_with("application/json") {
+        let mut de = serde_json::Deserializer::from_slice(&resp.body);
+        // The decoder's depth limit bounds the nesting.
+        de.disable_recursion_limit();
+        let mut values = de.into_iter::<serde_json::Value>();
+        let first = values.next();
+        if !matches!(first, Some(Ok(_))) || values.next().is_some() {
+            panic!(
+                "{what}: not one JSON value ({first:?}): {}",
+                String::from_utf8_lossy(resp.body.get(..4096.min(resp.body.len())).unwrap_or(&[]))
+            );
+        }
+    }
+    if resp.content_type.contains("charset=utf-8") {
+        assert!(
+            std::str::from_utf8(&resp.body).is_ok(),
+            "{what}: {} body not UTF-8",
+            resp.content_type
+        );
+    }
+    if resp.content_type == "image/png" {
+        assert!(
+            resp.body.starts_with(b"\x89PNG\r\n\x1a\n"),
+            "{what}: not a PNG"
+        );
+    }
+    let bound =
+        API_OUTPUT_BASE.saturating_add((input_len as u64).saturating_mul(API_OUTPUT_PER_BYTE));
+    assert!(
+        resp.body.len() as u64 <= bound,
+        "{what}: {} bytes of response from {input_len} bytes of input",
+        resp.body.len()
+    );
+}
+
+/// Whether any reading of `bytes` holds one of the known slow classes
+/// (see the top of this file): every endpoint that reads values would
+/// walk them.
+fn known_slow(bytes: &[u8]) -> bool {
+    let fopts = FormatOptions::default();
+    let set = SchemaSet::builtin();
+    let decodings = formats::detect(bytes, &fopts).ok().into_iter().chain(
+        REGISTRY
+            .iter()
+            .filter_map(|f| formats::decode_as(f, bytes, &fopts).ok()),
+    );
+    for d in decodings {
+        let (set, message) = match &d.body {
+            Body::Message { message, .. } => (set, message),
+            Body::UserMessage { set, message, .. } => (*set, message),
+            Body::Schemaless(_) => continue,
+        };
+        if implied_too_large(set, message, bytes.len()) || !sparse_small(set, message) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Target `api`: the explorer's request handler (`decode serve`) called
+/// directly, without sockets. The input is a flags byte, a little-endian
+/// u16 length, that many bytes of up to `API_REQUESTS` requests separated
+/// by empty lines (see [`api_request`]), then the file (last, so that an
+/// input cut short loses the end of the file, not the requests).
+/// Flag 1 serves the file (key `0/file.pb` in a served folder, `1` as a
+/// file given by itself); flag 2 uploads it first (key `u1`). Every
+/// response is checked by [`check_response`].
+pub fn api(bytes: &[u8]) -> Outcome {
+    let mut out = Outcome::default();
+    let (flags, requests, file) = match bytes {
+        [flags, a, b, rest @ ..] => {
+            let n = usize::from(u16::from_le_bytes([*a, *b])).min(rest.len());
+            let (requests, file) = rest.split_at(n);
+            (*flags, requests, file)
+        }
+        _ => return out,
+    };
+    if known_slow(file) {
+        out.skipped = true;
+        return out;
+    }
+    let Some(dir) = ServedDir::new() else {
+        return out;
+    };
+    let mut paths = Vec::new();
+    if flags & 1 != 0 {
+        let path = dir.0.join("file.pb");
+        if std::fs::write(&path, file).is_err() {
+            return out;
+        }
+        paths.push(dir.0.clone());
+        paths.push(path);
+    }
+    let Ok(handler) = Handler::new(Config {
+        paths,
+        port: API_PORT,
+        max_upload: API_MAX_UPLOAD,
+        token: Some(API_TOKEN.to_string()),
+        ..Config::default()
+    }) else {
+        return out;
+    };
+    let base_headers = base_header_count();
+    let answer = |req: &Request, out: &mut Outcome| {
+        let resp = handler.respond(req);
+        check_response(req, &resp, bytes.len(), base_headers);
+        out.rendered += 1;
+        out.largest_output = out.largest_output.max(resp.body.len() as u64);
+        out.decoded += u32::from(resp.status == 200);
+    };
+    if flags & 2 != 0
+        && let Some(mut upload) = api_request(b"POST /api/upload?name=file.pb")
+    {
+        upload.body_start = file.to_vec();
+        if let Some((_, len)) = upload
+            .headers
+            .iter_mut()
+            .find(|(n, _)| n == "Content-Length")
+        {
+            *len = file.len().to_string();
+        }
+        answer(&upload, &mut out);
+    }
+    for block in requests
+        .split(|&b| b == b'\n')
+        .collect::<Vec<_>>()
+        .split(|l| l.is_empty())
+        .take(API_REQUESTS)
+    {
+        let block = block.join(&b'\n');
+        if let Some(req) = api_request(&block) {
+            answer(&req, &mut out);
+        }
     }
     out
 }
