@@ -477,25 +477,19 @@ fn api_values(body: &str) -> Vec<Vec<String>> {
 
 /// A list of rows of strings in a /api/values reply (`values` or `text`).
 fn api_list(body: &str, key: &str) -> Vec<Vec<String>> {
-    let start = body.find(&format!("\"{key}\": [")).expect("list") + key.len() + 5;
-    let end = match key {
-        "values" => body.find("], \"text\": [").expect("end"),
-        _ => body.rfind("]}").expect("end"),
-    };
-    let inner = &body[start..end];
-    let mut rows = Vec::new();
-    for row in inner.split("], [") {
-        let row = row.trim_matches(|c| c == '[' || c == ']');
-        if row.is_empty() {
-            continue;
-        }
-        rows.push(
-            row.split("\", \"")
-                .map(|v| v.trim_matches('"').replace("\\\"", "\""))
-                .collect(),
-        );
-    }
-    rows
+    let reply: serde_json::Value = serde_json::from_str(body).expect("JSON");
+    reply[key]
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|row| {
+            row.as_array()
+                .expect("row")
+                .iter()
+                .map(|v| v.as_str().expect("string").to_string())
+                .collect()
+        })
+        .collect()
 }
 
 #[test]

@@ -792,6 +792,7 @@ class Grid {
     table.append(tb);
     this.box.replaceChildren(table);
     this.mark(first);
+    if (r.truncated) this.status.textContent += '    (cut short: these values are too long for one answer)';
   }
   mark(first) {
     for (const td of this.box.querySelectorAll('td.sel')) td.classList.remove('sel');

@@ -353,8 +353,9 @@ const API_REQUESTS: usize = 12;
 /// goes to a temporary file).
 const API_MAX_UPLOAD: u64 = 1 << 20;
 /// What a response body may hold beyond `API_OUTPUT_PER_BYTE` bytes per
-/// input byte: the page's script, a full page of values.
-pub const API_OUTPUT_BASE: u64 = 4 << 20;
+/// input byte: the page's script, a full page of values (at most 4 MiB of
+/// values, `MAX_VALUES_BYTES` in `src/server/api.rs`).
+pub const API_OUTPUT_BASE: u64 = 8 << 20;
 pub const API_OUTPUT_PER_BYTE: u64 = 256;
 
 /// Where the served copy of an `api` input lives: a folder of its own

@@ -39,6 +39,10 @@ const TREE_ANSWER: usize = 1000;
 const TREE_VALUE_BYTES: usize = 256;
 /// Levels below the root whose first page comes with the file.
 const TREE_OPEN_LEVELS: u32 = 2;
+/// The most bytes of values (both arrays) one values request returns:
+/// the padding rule repeats a stored string, so a page of `MAX_PAGE` values
+/// is no bound by itself.
+const MAX_VALUES_BYTES: usize = 4 << 20;
 
 /// The page, with the token for its requests (empty: the page uses the
 /// one it kept).
@@ -838,17 +842,22 @@ struct Window {
     total: u64,
 }
 
-/// Writes `"values": [[...], ...], "text": [[...], ...]`: each value as
-/// the JSON contract writes it and as the text view prints it, both as JSON
-/// strings (64-bit integers reach the page exactly).
+/// Writes `"values": [[...], ...], "text": [[...], ...], "truncated": B`:
+/// each value as the JSON contract writes it and as the text view prints
+/// it, both as JSON strings (64-bit integers reach the page exactly). The
+/// rows stop at the first value that would take the two arrays past
+/// `MAX_VALUES_BYTES` (`truncated`).
 fn write_rows<'e>(w: &mut Vec<u8>, it: &mut dyn Iterator<Item = Element<'e>>, win: &Window) {
     let mut scratch = Vec::with_capacity(64);
+    let (mut value, mut text) = (Vec::with_capacity(64), Vec::with_capacity(64));
     let mut texts: Vec<u8> = Vec::new();
+    let values_start = w.len();
+    let mut truncated = false;
     w.extend_from_slice(b"\"values\": [");
     texts.extend_from_slice(b"\"text\": [");
     // The index of the element `it` yields next.
     let mut pos = 0u64;
-    for r in 0..win.rows {
+    'rows: for r in 0..win.rows {
         let Some(start) = win.offset.checked_add(r.saturating_mul(win.stride)) else {
             break;
         };
@@ -869,12 +878,26 @@ fn write_rows<'e>(w: &mut Vec<u8>, it: &mut dyn Iterator<Item = Element<'e>>, wi
                 it.next()
             };
             let Some(e) = e else { break };
+            value.clear();
+            element_string(&mut value, &mut scratch, e);
+            text.clear();
+            let _ = json::string(&mut text, &text::element_text(e));
+            let used = w.len().saturating_sub(values_start);
+            let after = [texts.len(), value.len(), text.len()]
+                .iter()
+                .fold(used, |a, n| a.saturating_add(*n));
+            if after > MAX_VALUES_BYTES {
+                truncated = true;
+                w.push(b']');
+                texts.push(b']');
+                break 'rows;
+            }
             if k > 0 {
                 w.extend_from_slice(b", ");
                 texts.extend_from_slice(b", ");
             }
-            element_string(w, &mut scratch, e);
-            let _ = json::string(&mut texts, &text::element_text(e));
+            w.extend_from_slice(&value);
+            texts.extend_from_slice(&text);
         }
         pos = start + n;
         w.push(b']');
@@ -882,7 +905,7 @@ fn write_rows<'e>(w: &mut Vec<u8>, it: &mut dyn Iterator<Item = Element<'e>>, wi
     }
     w.extend_from_slice(b"], ");
     w.extend_from_slice(&texts);
-    w.push(b']');
+    let _ = write!(w, "], \"truncated\": {truncated}");
 }
 
 /// `/api/stats`: the statistics and histogram of every value (the
