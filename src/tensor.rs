@@ -624,6 +624,26 @@ impl TensorView<'_, '_> {
     pub fn implied_elements(&self) -> u64 {
         self.elements.saturating_sub(self.stored_elements())
     }
+
+    /// How many implied values may be printed without `allow_implied`:
+    /// [`MAX_IMPLIED_VALUES`], fewer when each repeats a long string.
+    pub fn implied_print_cap(&self) -> u64 {
+        let repeated = match &self.data {
+            TensorData::Strings { fields, pad: true } => fields
+                .iter()
+                .rev()
+                .find_map(|f| match f.value {
+                    crate::decode::Value::Bytes(b) => Some(b.len() as u64),
+                    _ => None,
+                })
+                .unwrap_or(0),
+            _ => 0,
+        };
+        match MAX_IMPLIED_STRING_BYTES.checked_div(repeated) {
+            Some(n) => n.min(MAX_IMPLIED_VALUES),
+            None => MAX_IMPLIED_VALUES,
+        }
+    }
 }
 
 /// Where a tensor's elements are, still encoded.
@@ -848,6 +868,11 @@ pub fn element_count(dims: &[u64]) -> Option<u64> {
 /// zeros) are printed unless the renderer's `allow_implied` is set: a 61-byte Const of
 /// shape [2^34] would otherwise print 86 GB.
 pub const MAX_IMPLIED_VALUES: u64 = 1 << 20;
+
+/// Nor more implied values than repeat this many bytes of a stored string
+/// (the padding rule repeats a string too: a 1 KB Const of 65,536 strings
+/// would print 65 MB).
+pub const MAX_IMPLIED_STRING_BYTES: u64 = 1 << 20;
 
 /// A .npy file of a tensor with values implied by padding is written only
 /// up to this many bytes of values unless the renderer's `allow_implied` is set.

@@ -349,7 +349,7 @@ fn write_message_at(
                             "{} of the values are implied by TensorFlow's padding rule; \
                              at most {} of them are printed (--allow-implied prints all)",
                             view.implied_elements(),
-                            super::MAX_IMPLIED_VALUES
+                            view.implied_print_cap()
                         ),
                     )?;
                 }

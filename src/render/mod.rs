@@ -51,10 +51,11 @@ pub struct RenderOptions {
 /// How many values of a tensor to print given the requested `limit`, and
 /// whether the cap on implied values lowered it.
 pub fn value_limit(view: &TensorView<'_, '_>, limit: u64, opts: &RenderOptions) -> (u64, bool) {
-    if opts.allow_implied || view.implied_elements() <= MAX_IMPLIED_VALUES {
+    let implied_cap = view.implied_print_cap();
+    if opts.allow_implied || view.implied_elements() <= implied_cap {
         return (limit, false);
     }
-    let cap = view.stored_elements().saturating_add(MAX_IMPLIED_VALUES);
+    let cap = view.stored_elements().saturating_add(implied_cap);
     if limit > cap {
         (cap, true)
     } else {
