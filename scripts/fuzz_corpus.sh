@@ -53,7 +53,7 @@ fi
 # web/app.js), then the file. Keys: 0/file.pb (in the served folder), 1
 # (the served file itself), u1 (the upload).
 api_seed() { # api_seed FILE OUT AS
-    printf 'GET /api/files\n\nGET /api/open?f=0/file.pb&as=%s\n\nGET /api/tensor?f=1&as=%s&t=0\n\nGET /api/values?f=u1&as=%s&t=0&offset=1&count=8&rows=2&stride=4\n\nGET /api/stats?f=0/file.pb&as=%s&t=0\n\nGET /api/picture?f=1&as=%s&t=0\n\nGET /api/text?f=u1&as=%s&values=3\n\nGET /api/hex?f=1&offset=2&count=64\n\nPOST /api/close?f=u1\nX-Pbdecode-Xsrf: x\n\nGET /api/open?f=u1\n' \
+    printf 'GET /api/files\n\nGET /api/open?f=0/file.pb&as=%s\n\nGET /api/tensor?f=1&as=%s&t=0\n\nGET /api/values?f=u1&as=%s&t=0&offset=1&count=8&rows=2&stride=4\n\nGET /api/stats?f=0/file.pb&as=%s&t=0\n\nGET /api/picture?f=1&as=%s&t=0\n\nGET /api/text?f=u1&as=%s&values=3\n\nGET /api/hex?f=1&offset=2&count=64\n\nPOST /api/close?f=u1\n\nGET /api/open?f=u1\n' \
         "$3" "$3" "$3" "$3" "$3" "$3" > "$out/api/.requests"
     python3 -c 'import sys; n = len(open(sys.argv[1], "rb").read()); sys.stdout.buffer.write(bytes([3]) + n.to_bytes(2, "little"))' "$out/api/.requests" > "$2"
     cat "$out/api/.requests" "$1" >> "$2"
