@@ -7,9 +7,9 @@
 //! (`dir: None`), outputs go to memory through a writer that counts and caps
 //! what it is given.
 //!
-//! Inputs of three classes known to be slow or huge (issue 12, being fixed
-//! elsewhere) are passed over rather than rendered, so the fuzzer spends its
-//! time on new ground: TensorFlow tensors padded far past their stored values
+//! Inputs of three classes whose work or output follows a size the file
+//! declares rather than its length are passed over rather than rendered, so
+//! the fuzzer spends its time on new ground: TensorFlow tensors padded far past their stored values
 //! (`implied_too_large`), dense views of large sparse tensors (`--dense` is
 //! only set when every sparse tensor is small), and deeply nested `.proto`
 //! declarations (`proto_too_deep`).
