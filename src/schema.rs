@@ -300,9 +300,26 @@ pub struct SchemaSet {
     /// Every message and enum by full name, one component per level: a
     /// name is found without a full-name string per message.
     names: NameTree,
+    /// The project's own tables, whose field names the code reads by name:
+    /// a name they lack is a bug, caught in debug builds. A user's schema
+    /// may call a message `onnx.TensorProto` and give it other fields, so
+    /// there a missing name is only an absent field.
+    names_checked: bool,
 }
 
 impl SchemaSet {
+    /// Marks the set as the project's own tables (see `names_checked`).
+    pub fn with_names_checked(mut self) -> SchemaSet {
+        self.names_checked = true;
+        self
+    }
+
+    /// Whether a field name the code asks for must exist (the project's
+    /// own tables).
+    pub fn names_checked(&self) -> bool {
+        self.names_checked
+    }
+
     // Ids are issued by this set when it is built, never read from input.
     #[allow(clippy::indexing_slicing)]
     pub fn message(&self, id: MsgId) -> &MessageDef {

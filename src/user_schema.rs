@@ -360,6 +360,7 @@ pub fn descriptor_schema() -> &'static SchemaSet {
             "descriptor.proto".to_string(),
             include_str!("../schemas/descriptor.proto").to_string(),
         )])
+        .map(SchemaSet::with_names_checked)
         .unwrap_or_else(|e| panic!("built-in descriptor table is broken: {e}"))
     })
 }
