@@ -399,6 +399,22 @@ struct Scanned<'a> {
 }
 
 impl<'a> Scanned<'a> {
+    /// The field as the tree holds it, read as `reading`.
+    fn into_raw(self, reading: Reading<'a>, also: Also) -> RawField<'a> {
+        RawField {
+            number: self.number,
+            wire: self.value.wire_type(),
+            offset: self.offset,
+            value_offset: self.value_offset,
+            end: self.end,
+            tag: self.tag,
+            payload: self.payload(),
+            reading,
+            also,
+            truncated: false,
+        }
+    }
+
     fn payload(&self) -> &'a [u8] {
         match self.value {
             WireValue::Len(b) | WireValue::Group(b) => b,
@@ -1196,18 +1212,7 @@ fn build_level<'a>(
                 Reading::Bytes(b)
             }
         };
-        nodes.push(RawField {
-            number: f.number,
-            wire: f.value.wire_type(),
-            offset: f.offset,
-            value_offset: f.value_offset,
-            end: f.end,
-            tag: f.tag,
-            payload: f.payload(),
-            reading,
-            also: Also::default(),
-            truncated: false,
-        });
+        nodes.push(f.into_raw(reading, Also::default()));
     };
     match work.single {
         Some(f) => place(f),
@@ -1501,18 +1506,7 @@ impl<'a> Level<'a> {
             Reading::Group(PENDING) => Reading::Group(Span::default()),
             r => r,
         };
-        RawField {
-            number: f.number,
-            wire: f.value.wire_type(),
-            offset: f.offset,
-            value_offset: f.value_offset,
-            end: f.end,
-            tag: f.tag,
-            payload: f.payload(),
-            reading,
-            also,
-            truncated: false,
-        }
+        f.into_raw(reading, also)
     }
 
     /// The level a field of this one opens, if it is a nested message or
