@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the ONNX model and container fixtures of tests/onnx_formats.rs.
+"""Writes the ONNX model and container fixtures of tests/it/onnx_formats.rs.
 
     pip install onnx numpy
     python3 scripts/make_onnx_fixtures.py

@@ -39,7 +39,7 @@ from wire import varint
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # The schema of the generic cases: the committed fixture, so that the
-# script and tests/merge_rules.rs read the same file.
+# script and tests/it/merge_rules.rs read the same file.
 PROTO = os.path.join(os.path.dirname(HERE), "tests", "fixtures", "merge", "merge.proto")
 
 

@@ -44,7 +44,7 @@
 //! and number text every layer writes through) and [`progress`] at the
 //! ground; [`input`], [`output`] and [`external`] below the wire; [`stats`]
 //! beside [`formats`]; [`picture`], [`npy`] and [`user_schema`] above them.
-//! `tests/layers.rs` holds the order and fails on an import that does not
+//! `tests/it/layers.rs` holds the order and fails on an import that does not
 //! go down it. The library never prints.
 //!
 //! Optional parts (cargo features, all on by default): `cli` (the `decode`

@@ -1,5 +1,5 @@
 //! The calls each fuzz target makes, in one file shared with the
-//! repository's `tests/fuzz_regressions.rs`.
+//! repository's `tests/it/fuzz_regressions.rs`.
 
 #[path = "paths.rs"]
 pub mod paths;

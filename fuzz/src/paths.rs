@@ -1,5 +1,5 @@
 //! What each fuzz target does with one input, shared by the targets in
-//! `fuzz/fuzz_targets/` and by `tests/fuzz_regressions.rs` (which includes
+//! `fuzz/fuzz_targets/` and by `tests/it/fuzz_regressions.rs` (which includes
 //! this file), so a crashing input replays through exactly the same calls.
 //!
 //! Only `api` touches the file system (it serves its input from a

@@ -1,9 +1,11 @@
 //! A global allocator that counts the live heap bytes of each thread and
 //! their peak (per thread, so tests running in parallel do not disturb each
 //! other), and of the whole process (for work spread over threads, in a
-//! test binary that runs nothing else at the time). A test file that measures memory includes this module with
-//! `#[path = "common/counting_alloc.rs"] mod counting_alloc;` and installs
-//! it with `#[global_allocator] static ALLOC: Counting = Counting;`.
+//! test binary that runs nothing else at the time). A test binary that
+//! measures memory includes this module with
+//! `#[path = "common/counting_alloc.rs"] mod counting_alloc;` (from
+//! `tests/`; `"../common/counting_alloc.rs"` from a folder of it) and
+//! installs it with `#[global_allocator] static ALLOC: Counting = Counting;`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -1,7 +1,7 @@
 //! The generator of tests/fixtures/onnx-tensor: every file there is made by
 //! [`all`] from the encoder in this module's parent, so each fixture is
-//! readable as code. `cargo test --test tensor_snapshots -- --ignored
-//! regenerate_fixtures` rewrites the folder; a normal test checks the
+//! readable as code. `cargo test --test it -- --ignored
+//! tensor_snapshots::regenerate_fixtures` rewrites the folder; a normal test checks the
 //! committed files still equal what this produces.
 
 use super::{LEN, Msg, SGROUP, key};

@@ -4,7 +4,7 @@
 //! generator (`fixtures`), JSON parsing and snapshot layout over serde_json
 //! (`json`), and a runner that decodes and renders like the binary does.
 //!
-//! Each test crate uses only part of this module.
+//! Each test module uses only part of this module.
 
 #![allow(
     clippy::unwrap_used,

@@ -1,0 +1,511 @@
+//! The modules of `src/` depend on each other one way: this test reads every
+//! `src/**/*.rs`, collects the modules each one names through `crate::`,
+//! `super::` and its own child modules (test modules excluded), and fails on
+//! any cycle, printing it, and on any import of a module from a layer that
+//! is not below the importer's in [`LAYERS`].
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The layers, lowest first; each lists the top-level modules of `src/`
+/// that form it (a module's submodules are in its layer). A module may
+/// import modules of lower layers and its own submodules, not a module of
+/// its own layer or a higher one. Every module is placed here: a new one
+/// fails the test until it is.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("ground", &["error", "escape", "progress"]),
+    ("input", &["input"]),
+    ("files", &["output", "external"]),
+    ("wire", &["wire"]),
+    ("schema", &["schema"]),
+    ("decode", &["decode", "schemaless"]),
+    ("tensor", &["tensor"]),
+    ("formats and statistics", &["formats", "stats"]),
+    (
+        "pictures, export and user schemas",
+        &["picture", "npy", "user_schema"],
+    ),
+    ("render", &["render"]),
+    ("test data and comparison", &["testdata", "diff"]),
+    ("batches", &["batch"]),
+    // The facade: the documented entry points and the crate-level error.
+    ("facade", &["api"]),
+    ("server", &["server"]),
+    // The crate root: the modules, and the facade's names re-exported.
+    ("crate root", &[""]),
+];
+
+/// The layer of a module: that of its top-level module.
+fn layer_of(module: &str) -> Option<usize> {
+    let top = module.split("::").next().unwrap_or(module);
+    LAYERS
+        .iter()
+        .position(|(_, modules)| modules.contains(&top))
+}
+
+/// `src/render/json.rs` -> `render::json`; `src/render/mod.rs` -> `render`;
+/// `src/lib.rs` -> `` (the crate root).
+fn module_of(src: &Path, file: &Path) -> String {
+    let rel = file.strip_prefix(src).unwrap_or(file).with_extension("");
+    let mut parts: Vec<String> = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a file without comments, string contents and `#[cfg(test)]`
+/// items (their `super::` means the file itself).
+fn code_of(text: &str) -> String {
+    let mut code = String::new();
+    let mut skip_depth: Option<i32> = None;
+    let mut depth = 0i32;
+    let mut pending_test = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("//") {
+            continue;
+        }
+        let line = strip_strings(line);
+        let line = match line.find("//") {
+            Some(i) => line[..i].to_string(),
+            None => line,
+        };
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            pending_test = true;
+            continue;
+        }
+        let opens = line.matches('{').count() as i32;
+        let closes = line.matches('}').count() as i32;
+        if pending_test && skip_depth.is_none() {
+            skip_depth = Some(depth);
+            pending_test = false;
+        }
+        depth += opens - closes;
+        if let Some(d) = skip_depth {
+            if depth <= d && (opens > 0 || closes > 0 || line.trim_end().ends_with(';')) {
+                skip_depth = None;
+            }
+            continue;
+        }
+        code.push_str(&line);
+        code.push('\n');
+    }
+    code
+}
+
+/// Replaces the contents of string and char literals by nothing.
+fn strip_strings(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars().peekable();
+    let mut in_str = false;
+    while let Some(c) = chars.next() {
+        if in_str {
+            if c == '\\' {
+                chars.next();
+            } else if c == '"' {
+                in_str = false;
+                out.push('"');
+            }
+            continue;
+        }
+        if c == '"' {
+            in_str = true;
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn ident(s: &str) -> (&str, &str) {
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    (&s[..end], &s[end..])
+}
+
+/// Every path `base::a::b...` or `base::{a::b, c}` in `code` after one of
+/// the prefixes, as lists of segments (groups expanded one level deep).
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find(prefix) {
+        let before = rest[..i].chars().last();
+        rest = &rest[i + prefix.len()..];
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        collect_path(rest, Vec::new(), &mut out);
+    }
+    out
+}
+
+fn collect_path(s: &str, mut segs: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let s = s.trim_start();
+    if let Some(inner) = s.strip_prefix('{') {
+        // Split the group at top-level commas.
+        let mut depth = 0;
+        let mut start = 0;
+        let bytes = inner.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            match b {
+                b'{' => depth += 1,
+                b'}' if depth == 0 => {
+                    collect_path(&inner[start..i], segs.clone(), out);
+                    return;
+                }
+                b'}' => depth -= 1,
+                b',' if depth == 0 => {
+                    collect_path(&inner[start..i], segs.clone(), out);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        return;
+    }
+    let (id, rest) = ident(s);
+    if id.is_empty() {
+        if !segs.is_empty() {
+            out.push(segs);
+        }
+        return;
+    }
+    segs.push(id.to_string());
+    match rest.strip_prefix("::") {
+        Some(r) => collect_path(r, segs, out),
+        None => out.push(segs),
+    }
+}
+
+/// The longest known module that `segs` starts with, relative to `base`.
+fn resolve(modules: &BTreeSet<String>, base: &[String], segs: &[String]) -> Option<String> {
+    let mut best = None;
+    let mut path: Vec<String> = base.to_vec();
+    for s in segs {
+        if s == "self" {
+            continue;
+        }
+        path.push(s.clone());
+        let name = path.join("::");
+        if modules.contains(&name) {
+            best = Some(name);
+        } else {
+            break;
+        }
+    }
+    best.or_else(|| (!base.is_empty()).then(|| base.join("::")))
+}
+
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    // The binary (main.rs and cli/) is its own crate: its `crate::` is not the library's.
+    let files: Vec<PathBuf> = files
+        .into_iter()
+        .filter(|f| {
+            let rel = f.strip_prefix(&src).unwrap_or(f);
+            !(rel.starts_with("main.rs") || rel.starts_with("cli"))
+        })
+        .collect();
+    let modules: BTreeSet<String> = files.iter().map(|f| module_of(&src, f)).collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for f in &files {
+        let me = module_of(&src, f);
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let code = code_of(&text);
+        let me_segs: Vec<String> = if me.is_empty() {
+            Vec::new()
+        } else {
+            me.split("::").map(String::from).collect()
+        };
+        let parent: Vec<String> = me_segs[..me_segs.len().saturating_sub(1)].to_vec();
+        let mut deps = BTreeSet::new();
+        for p in paths_after(&code, "crate::") {
+            if let Some(m) = resolve(&modules, &[], &p) {
+                deps.insert(m);
+            }
+        }
+        for p in paths_after(&code, "super::") {
+            let (base, p) = if p.first().is_some_and(|s| s == "super") {
+                (
+                    parent[..parent.len().saturating_sub(1)].to_vec(),
+                    p[1..].to_vec(),
+                )
+            } else {
+                (parent.clone(), p)
+            };
+            if let Some(m) = resolve(&modules, &base, &p) {
+                deps.insert(m);
+            } else if base.is_empty() {
+                deps.insert(String::new());
+            }
+        }
+        // Paths through a child module (`json::write` in render/mod.rs).
+        for child in modules.iter().filter(|m| {
+            m.strip_prefix(&format!("{me}::"))
+                .or(me.is_empty().then_some(m.as_str()))
+                .is_some_and(|c| !c.is_empty() && !c.contains("::"))
+        }) {
+            let short = child.rsplit("::").next().unwrap_or(child);
+            for p in paths_after(&code, &format!("{short}::")) {
+                let mut segs = vec![short.to_string()];
+                segs.extend(p);
+                if let Some(m) = resolve(&modules, &me_segs, &segs) {
+                    deps.insert(m);
+                }
+            }
+        }
+        deps.remove(&me);
+        // The crate root only declares modules.
+        deps.remove("");
+        graph.insert(me, deps);
+    }
+    graph
+}
+
+/// The strongly connected components with more than one module (Tarjan).
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct State<'g> {
+        graph: &'g BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'g str, usize>,
+        low: BTreeMap<&'g str, usize>,
+        stack: Vec<&'g str>,
+        on_stack: BTreeSet<&'g str>,
+        next: usize,
+        out: Vec<Vec<String>>,
+    }
+    fn visit<'g>(s: &mut State<'g>, v: &'g str) {
+        s.index.insert(v, s.next);
+        s.low.insert(v, s.next);
+        s.next += 1;
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        if let Some(ws) = s.graph.get(v) {
+            for w in ws {
+                let w = w.as_str();
+                if !s.graph.contains_key(w) {
+                    continue;
+                }
+                if !s.index.contains_key(w) {
+                    visit(s, w);
+                    let lw = s.low[w];
+                    let lv = s.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(lw);
+                } else if s.on_stack.contains(w) {
+                    let iw = s.index[w];
+                    let lv = s.low.get_mut(v).unwrap();
+                    *lv = (*lv).min(iw);
+                }
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut comp = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                comp.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                comp.sort();
+                s.out.push(comp);
+            }
+        }
+    }
+    let mut s = State {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v);
+        }
+    }
+    s.out
+}
+
+#[test]
+fn the_parser_sees_grouped_and_nested_paths() {
+    let code = code_of(
+        "use crate::{a::b, c};\n// crate::d\nlet s = \"crate::e\";\nuse super::f;\n#[cfg(test)]\nmod tests {\n    use crate::g;\n}\n",
+    );
+    let found = paths_after(&code, "crate::");
+    assert_eq!(
+        found,
+        vec![
+            vec!["a".to_string(), "b".to_string()],
+            vec!["c".to_string()]
+        ]
+    );
+    assert_eq!(paths_after(&code, "super::"), vec![vec!["f".to_string()]]);
+}
+
+#[test]
+fn the_module_graph_has_no_cycle() {
+    let graph = graph();
+    assert!(graph.contains_key("render"), "render module found");
+    assert!(
+        graph
+            .get("render::json")
+            .is_some_and(|d| d.contains("decode")),
+        "render::json uses decode: {graph:?}"
+    );
+    let found = cycles(&graph);
+    if !found.is_empty() {
+        let mut msg = String::from("import cycles among src/ modules:\n");
+        for comp in &found {
+            msg.push_str("  ");
+            msg.push_str(&comp.join(" <-> "));
+            msg.push('\n');
+            for m in comp {
+                let into: Vec<&String> = graph[m].iter().filter(|d| comp.contains(d)).collect();
+                msg.push_str(&format!("    {m} -> {into:?}\n"));
+            }
+        }
+        panic!("{msg}");
+    }
+}
+
+#[test]
+fn computation_and_export_do_not_reach_into_render() {
+    let graph = graph();
+    for m in [
+        "stats",
+        "stats::kernel",
+        "picture",
+        "npy",
+        "tensor",
+        "formats",
+    ] {
+        let deps = graph.get(m).unwrap_or_else(|| panic!("module {m} found"));
+        let up: Vec<&String> = deps.iter().filter(|d| d.starts_with("render")).collect();
+        assert!(up.is_empty(), "{m} imports {up:?}");
+    }
+    // The primitives of the views are a leaf of the render layer.
+    let fmt = graph.get("render::fmt").expect("render::fmt found");
+    assert!(
+        fmt.iter().all(|d| !d.starts_with("render")),
+        "render::fmt imports {fmt:?}"
+    );
+}
+
+/// The modules of no layer.
+fn unplaced(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<&str> {
+    graph
+        .keys()
+        .filter(|m| layer_of(m).is_none())
+        .map(String::as_str)
+        .collect()
+}
+
+#[test]
+fn every_module_is_placed_in_a_layer() {
+    let graph = graph();
+    let unplaced = unplaced(&graph);
+    assert!(
+        unplaced.is_empty(),
+        "modules in no layer of LAYERS (tests/it/layers.rs): {unplaced:?}"
+    );
+    let mut placed: Vec<&str> = LAYERS.iter().flat_map(|(_, m)| m.iter().copied()).collect();
+    let count = placed.len();
+    placed.sort();
+    placed.dedup();
+    assert_eq!(placed.len(), count, "a module in two layers");
+    for m in placed {
+        assert!(
+            graph.contains_key(m),
+            "LAYERS names {m:?}, which is not a module"
+        );
+    }
+}
+
+/// The imports that go up or sideways: from a module to one of a layer not
+/// below its own (a module's own submodules excepted).
+fn imports_not_downward(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let top = |m: &str| m.split("::").next().unwrap_or(m).to_string();
+    let mut wrong = Vec::new();
+    for (m, deps) in graph {
+        let (Some(mine), false) = (layer_of(m), m.is_empty()) else {
+            continue;
+        };
+        for d in deps {
+            if top(d) == top(m) {
+                continue;
+            }
+            match layer_of(d) {
+                Some(theirs) if theirs < mine => {}
+                theirs => wrong.push(format!(
+                    "{m} ({}) imports {d} ({})",
+                    LAYERS[mine].0,
+                    theirs.map_or("no layer", |l| LAYERS[l].0)
+                )),
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn every_import_goes_down_the_layers() {
+    let wrong = imports_not_downward(&graph());
+    assert!(
+        wrong.is_empty(),
+        "imports that do not go down the layers of tests/it/layers.rs:\n  {}",
+        wrong.join("\n  ")
+    );
+}
+
+#[test]
+fn an_upward_or_sideways_import_is_found() {
+    let mut graph = graph();
+    graph.get_mut("wire").unwrap().insert("render::json".into());
+    graph.get_mut("stats").unwrap().insert("formats".into());
+    graph.insert("unplaced".into(), BTreeSet::new());
+    graph.get_mut("batch").unwrap().insert("unplaced".into());
+    let wrong = imports_not_downward(&graph);
+    for expected in [
+        "stats (formats and statistics) imports formats (formats and statistics)",
+        "wire (wire) imports render::json (render)",
+        "batch (batches) imports unplaced (no layer)",
+    ] {
+        assert!(wrong.iter().any(|w| w == expected), "{expected}: {wrong:?}");
+    }
+    assert_eq!(unplaced(&graph), ["unplaced"]);
+}

@@ -1,0 +1,61 @@
+//! The integration tests, one module per file, linked as one test binary
+//! (a binary per file meant as many links of the library and its
+//! dependencies). Run one file's tests with `cargo test --test it MODULE::`.
+//!
+//! The tests that count heap use install a counting `#[global_allocator]`,
+//! which is the whole binary's: they are test binaries of their own beside
+//! this one (`tests/alloc/`, and `tests/batch_memory.rs`, which counts the
+//! whole process), so that here every other test runs on the system
+//! allocator.
+//!
+//! A module that runs the `decode` binary or uses an optional part is
+//! compiled only with that feature (what `required-features` said of its
+//! own binary).
+
+#[path = "../common/mod.rs"]
+mod common;
+
+#[cfg(feature = "cli")]
+mod cli;
+#[cfg(feature = "cli")]
+mod cli_as;
+#[cfg(feature = "cli")]
+mod deep_nesting;
+mod elision;
+#[cfg(feature = "cli")]
+mod escapes;
+mod facade;
+#[cfg(feature = "picture")]
+mod fuzz_regressions;
+#[cfg(feature = "cli")]
+mod implied_values;
+#[cfg(feature = "cli")]
+mod io_safety;
+mod layers;
+mod merge_rules;
+mod no_panic;
+#[cfg(feature = "cli")]
+mod npy;
+mod onnx_formats;
+mod parallel_histogram;
+mod parallel_text_rows;
+mod parallel_values;
+#[cfg(feature = "cli")]
+mod pictures;
+#[cfg(feature = "cli")]
+mod proto_parsing;
+mod raw_value_text;
+mod registry;
+mod schema_tables;
+mod schemaless;
+#[cfg(feature = "cli")]
+mod server_api;
+mod stats;
+mod tensor_snapshots;
+#[cfg(feature = "cli")]
+mod testdata;
+mod tf_formats;
+mod user_schema;
+mod view_fields;
+mod view_paths;
+mod views;
