@@ -3,14 +3,15 @@
 //! terminal's stderr and a closing summary.
 
 use super::Args;
-use pbdecode::batch::{self, BatchOptions, Outcome};
-use pbdecode::formats::{AsFormat, FormatOptions};
+use super::Outcome;
+use pbdecode::batch::Outcome as FileOutcome;
+use pbdecode::batch::{self, BatchOptions};
+use pbdecode::formats::FormatOptions;
 use pbdecode::render::fmt::{TextLines, plain};
 use pbdecode::testdata::ModelCache;
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 use std::time::Instant;
 
 /// The files the arguments name, folders walked under -r (with the folders
@@ -44,19 +45,7 @@ fn files_of(args: &Args) -> io::Result<Result<Listed, String>> {
     Ok(Ok((files, not_read)))
 }
 
-pub fn run(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
-    if args.format != AsFormat::Auto || args.schema.is_some() || args.descriptor_set.is_some() {
-        return super::usage(
-            "a batch decodes with --as auto (a model's test files as the model declares them)",
-        );
-    }
-    if args.picture.is_some()
-        || args.npy.is_some()
-        || args.npy_dir.is_some()
-        || args.tensor.is_some()
-    {
-        return super::usage("--picture, --npy, --npy-dir and --tensor take one file");
-    }
+pub fn run(args: &Args, values: Option<u64>) -> io::Result<Outcome> {
     let (files, not_read) = match files_of(args)? {
         Ok(f) => f,
         Err(msg) => return super::usage(&msg),
@@ -71,7 +60,7 @@ pub fn run_files(
     files: Vec<PathBuf>,
     not_read: BTreeMap<PathBuf, String>,
     model: Option<&Path>,
-) -> io::Result<ExitCode> {
+) -> io::Result<Outcome> {
     let started = Instant::now();
     let cache = ModelCache::default();
     let opts = BatchOptions {
@@ -87,7 +76,7 @@ pub fn run_files(
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let progress = io::stderr().is_terminal() && files.len() > 1;
     let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
-    let mut outcomes: Vec<Outcome> = Vec::with_capacity(files.len().min(1 << 20));
+    let mut outcomes: Vec<FileOutcome> = Vec::with_capacity(files.len().min(1 << 20));
     let mut last_draw = Instant::now();
     let mut draw = |i: usize| {
         if progress && (last_draw.elapsed().as_millis() >= 100 || i + 1 == files.len()) {
@@ -112,7 +101,7 @@ pub fn run_files(
             &mut out,
             |i, w| match files.get(i) {
                 Some(p) => batch::json_line(w, p, &opts),
-                None => Ok(Outcome::default()),
+                None => Ok(FileOutcome::default()),
             },
             |i, outcome| {
                 outcomes.push(outcome?);
@@ -128,7 +117,7 @@ pub fn run_files(
             threads * 16,
             |i| match files.get(i) {
                 Some(p) => batch::table_row(p, &opts),
-                None => (Err(String::new()), Outcome::default()),
+                None => (Err(String::new()), FileOutcome::default()),
             },
             |i, (row, outcome)| {
                 rows.push(row);
@@ -146,11 +135,11 @@ pub fn run_files(
     summary(&outcomes, started);
     let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
     Ok(if outcomes.iter().any(|o| o.io_error) {
-        ExitCode::from(2)
+        Outcome::Failed
     } else if outcomes.iter().any(|o| o.format.is_none()) || (args.strict && warnings > 0) {
-        ExitCode::from(1)
+        Outcome::Rejected
     } else {
-        ExitCode::SUCCESS
+        Outcome::Done
     })
 }
 
@@ -213,7 +202,7 @@ fn write_table(
     Ok(())
 }
 
-fn summary(outcomes: &[Outcome], started: Instant) {
+fn summary(outcomes: &[FileOutcome], started: Instant) {
     let mut per: BTreeMap<&str, usize> = BTreeMap::new();
     for o in outcomes {
         if let Some(f) = o.format {

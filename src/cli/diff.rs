@@ -3,7 +3,7 @@
 //! ONNX's backend tests compare outputs. Exit 0 within tolerance, 1 not,
 //! 2 usage or I/O errors.
 
-use clap::Parser;
+use super::Outcome;
 use pbdecode::diff::{self, DiffOptions, Entry, Finding};
 use pbdecode::escape::{TextLines, string};
 use pbdecode::formats::{Body, Decoded, FormatOptions};
@@ -14,13 +14,10 @@ use pbdecode::testdata::{self, ModelCache};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "decode diff",
-    about = "Compare two tensor files (sequences, maps, optionals element by element), two models (initializers and nodes), or two folders file by file, as ONNX's backend tests do: |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN."
-)]
+/// The arguments of `decode diff` (its help text is the doc comment of
+/// `Command::Diff`).
+#[derive(clap::Args, Debug)]
 pub struct DiffArgs {
     /// The expected file or folder (the reference output).
     expected: PathBuf,
@@ -33,7 +30,7 @@ pub struct DiffArgs {
     #[arg(long, default_value_t = diff::DEFAULT_ATOL)]
     atol: f64,
     /// How many mismatching elements to list: a number or `all`.
-    #[arg(long, default_value = "10", value_name = "K|all", value_parser = super::parse_values)]
+    #[arg(long, default_value = "10", value_name = "K|all", value_parser = super::args::parse_values)]
     values: u64,
     /// Print JSON (JSON Lines for folders).
     #[arg(long)]
@@ -41,32 +38,6 @@ pub struct DiffArgs {
     /// Draw |actual - expected| of two image-shaped tensors as a PNG.
     #[arg(long, value_name = "OUT.png")]
     picture: Option<PathBuf>,
-}
-
-/// Runs `decode diff ...` (the arguments after the program name).
-pub fn main() -> ExitCode {
-    let argv =
-        std::iter::once(std::ffi::OsString::from("decode diff")).chain(std::env::args_os().skip(2));
-    let args = match super::stderr::parse_args::<DiffArgs>(argv.collect()) {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
-    // A file cut short while it is compared: a message and status 2, not
-    // a death by SIGBUS (see `exit_on_mapping_fault`).
-    if let Err(e) = exit_on_mapping_fault(
-        "decode diff: a file being compared (or its model or external data) was cut short by another program (truncated while mapped); stopped\n".into(),
-    ) {
-        say!("decode diff: {e}");
-        return ExitCode::from(2);
-    }
-    match run(&args) {
-        Ok(code) => code,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            say!("decode diff: {e}");
-            ExitCode::from(2)
-        }
-    }
 }
 
 /// The outcome of one pair.
@@ -77,11 +48,17 @@ enum Pair {
     Error,
 }
 
-fn run(args: &DiffArgs) -> io::Result<ExitCode> {
+/// Runs `decode diff`.
+pub fn run(args: &DiffArgs) -> io::Result<Outcome> {
+    // A file cut short while it is compared: a message and status 2, not
+    // a death by SIGBUS (see `exit_on_mapping_fault`).
+    exit_on_mapping_fault(
+        "decode diff: a file being compared (or its model or external data) was cut short by another program (truncated while mapped); stopped\n".into(),
+    )?;
     let show = usize::try_from(args.values).unwrap_or(usize::MAX);
     if !(args.rtol >= 0.0 && args.atol >= 0.0) {
         say!("decode diff: --rtol and --atol must be numbers >= 0");
-        return Ok(ExitCode::from(2));
+        return Ok(Outcome::Usage);
     }
     let opts = DiffOptions {
         rtol: args.rtol,
@@ -94,12 +71,12 @@ fn run(args: &DiffArgs) -> io::Result<ExitCode> {
     let outcome = if de && da {
         if args.picture.is_some() {
             say!("decode diff: --picture takes two files");
-            return Ok(ExitCode::from(2));
+            return Ok(Outcome::Usage);
         }
         folders(&mut out, args, &opts, &cache)?
     } else if de || da {
         say!("decode diff: compare a folder with a folder, a file with a file");
-        return Ok(ExitCode::from(2));
+        return Ok(Outcome::Usage);
     } else {
         let r = pair(
             &mut out,
@@ -114,11 +91,11 @@ fn run(args: &DiffArgs) -> io::Result<ExitCode> {
     };
     out.flush()?;
     Ok(if outcome.iter().any(|p| matches!(p, Pair::Error)) {
-        ExitCode::from(2)
+        Outcome::Failed
     } else if outcome.iter().any(|p| matches!(p, Pair::Failed)) {
-        ExitCode::from(1)
+        Outcome::Rejected
     } else {
-        ExitCode::SUCCESS
+        Outcome::Done
     })
 }
 

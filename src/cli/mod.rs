@@ -1,302 +1,124 @@
-//! The `decode` command: its arguments and what each combination does. The
-//! library decodes and renders; this layer opens files, picks the action and
-//! turns outcomes into messages and exit codes.
+//! The `decode` command. The library decodes and renders; this layer parses
+//! the arguments ([`args`]: clap, with `serve` and `diff` as commands),
+//! decides what they ask for before any file is read ([`plan`]: one mode,
+//! and a usage error for a flag that mode would not read), opens the
+//! files, runs the mode and turns its [`Outcome`] into the exit status
+//! ([`exit_code`]).
 
 #[macro_use]
 mod stderr;
+mod args;
 mod batch;
 pub mod diff;
+mod plan;
 mod progress;
 mod schema;
 pub mod serve;
 mod tensors;
 mod testdata;
 
-use clap::Parser;
+use args::{Args, Command};
 use pbdecode::error::DecodeError;
-use pbdecode::formats::{self, AsFormat, Decoded, FormatOptions};
+use pbdecode::formats::{self, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
 use pbdecode::render::fmt::TextLines;
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::testdata::Naming;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use plan::Mode;
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "decode",
-    version,
-    about = "Decode the Protocol Buffers files of machine learning: ONNX tensors, sequences and models, TensorFlow SavedModels and GraphDefs, and any protobuf without a schema.",
-    after_help = "The explorer, a local web page for the same files: decode serve [PATH...] (decode serve --help)."
-)]
-pub struct Args {
-    /// The file to decode, or - for standard input; a test folder (with
-    /// model.onnx) or one of its test_data_set_N folders.
-    #[arg(
-        required_unless_present = "dump_schema",
-        default_value = "",
-        hide_default_value = true
-    )]
-    file: String,
-    /// More files: decoded as a batch (a table, or JSON Lines with --jsonl).
-    more: Vec<String>,
-    /// Decode every file under the folder(s), as a batch.
-    #[arg(short = 'r', long)]
-    recursive: bool,
-    /// One JSON object per line per file (with "file"), for batches.
-    #[arg(long)]
-    jsonl: bool,
-    /// Read tensor files as test data of this model (the default: the
-    /// model.onnx beside a test_data_set_N folder).
-    #[arg(long, value_name = "FILE.onnx")]
-    model: Option<PathBuf>,
-    /// A value that does not match the model's declared type is an error
-    /// (exit 1), not a warning.
-    #[arg(long)]
-    strict: bool,
-    /// The format to read the file as: auto (detect it) or a format id;
-    /// the ids are listed in the order detection tries them.
-    #[arg(long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = as_format())]
-    format: AsFormat,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    json: bool,
-    /// How many values of each tensor to print: a number or `all`.
-    /// Default: all in JSON; a preview in text.
-    #[arg(long, value_name = "N|all", value_parser = parse_values)]
-    values: Option<u64>,
-    /// Show each field's byte range (schemaless reading).
-    #[arg(long)]
-    offsets: bool,
-    /// Nesting limit of the schemaless reading.
-    #[arg(long, default_value_t = pbdecode::schemaless::DEFAULT_MAX_DEPTH)]
-    max_depth: u32,
-    /// Decode with this .proto schema (name the message with --type);
-    /// imports are found in the -I folders, then in its folder.
-    #[arg(long, value_name = "FILE.proto")]
-    schema: Option<PathBuf>,
-    /// Decode with a FileDescriptorSet (as `protoc -o FILE` writes).
-    #[arg(long, value_name = "FILE")]
-    descriptor_set: Option<PathBuf>,
-    /// The message to decode with --schema or --descriptor-set (full name,
-    /// e.g. pkg.Message).
-    #[arg(long = "type", value_name = "NAME")]
-    type_name: Option<String>,
-    /// A folder to look for imported .proto files in (repeatable).
-    #[arg(short = 'I', value_name = "DIR")]
-    include: Vec<PathBuf>,
-    /// Print the schema read from --schema or --descriptor-set (every
-    /// message's fields, numbers, types, labels, packedness; --json for
-    /// JSON) instead of decoding a file.
-    #[arg(long)]
-    dump_schema: bool,
-    /// Sparse tensors: also show the dense tensor.
-    #[arg(long)]
-    dense: bool,
-    /// Statistics for every tensor of a model, not only the ones printed in
-    /// full (reads every value).
-    #[arg(long)]
-    stats: bool,
-    /// Colour previews of image-shaped tensors: never, always, or auto (when
-    /// standard output is a colour terminal).
-    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
-    color: Color,
-    /// Add a text histogram to each numeric tensor.
-    #[arg(long)]
-    histogram: bool,
-    /// Print every value implied by TensorFlow's padding rule (a short typed
-    /// field repeats its last value up to the shape; at most 1,048,576 are
-    /// printed without it), and write .npy files of such tensors over 1 GiB.
-    #[arg(long)]
-    allow_implied: bool,
-    /// Draw an image-shaped tensor as a PNG file (- for standard output);
-    /// in a model or sequence, name it with --tensor.
-    #[arg(long, value_name = "OUT.png")]
-    picture: Option<PathBuf>,
-    /// The tensor to draw, export or show, by name (an ONNX tensor's name, a
-    /// TensorFlow Const node's name).
-    #[arg(long, value_name = "NAME")]
-    tensor: Option<String>,
-    /// Write the tensor as a NumPy .npy file (- for standard output).
-    #[arg(long, value_name = "OUT.npy")]
-    npy: Option<PathBuf>,
-    /// Write every initializer of a model (Const values of a TensorFlow
-    /// graph; every tensor of a file that has neither) as DIR/NAME.npy.
-    #[arg(long, value_name = "DIR")]
-    npy_dir: Option<PathBuf>,
-    /// With --npy-dir: replace files that already exist in DIR (refused
-    /// otherwise).
-    #[arg(long)]
-    force: bool,
-}
-
-/// `--as`: `auto`, then the format ids in detection order (the
-/// registry's), each with its title in `--help`; parsed to an [`AsFormat`].
-fn as_format() -> impl clap::builder::TypedValueParser<Value = AsFormat> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-    PossibleValuesParser::new(AsFormat::all().map(|a| {
-        PossibleValue::new(a.id()).help(match a {
-            AsFormat::Auto => "try each format in detection order",
-            AsFormat::Format(f) => f.title,
-        })
-    }))
-    // Only the values listed above get here, and each parses.
-    .map(|id| AsFormat::parse(&id).unwrap_or(AsFormat::Auto))
-}
-
-/// `--values`: a number, or `all` (every value).
-fn parse_values(s: &str) -> Result<u64, String> {
-    match s {
-        "all" => Ok(u64::MAX),
-        n => n
-            .parse::<u64>()
-            .map_err(|_| "a number or `all` is expected".to_string()),
-    }
-}
-
-/// `--color`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Color {
-    Never,
-    Always,
-    Auto,
-}
-
-pub(crate) fn usage(msg: &str) -> io::Result<ExitCode> {
+pub(crate) fn usage(msg: &str) -> io::Result<Outcome> {
     say!("decode: {msg}");
-    Ok(ExitCode::from(2))
+    Ok(Outcome::Usage)
 }
 
 /// Exit status 1 for an input that was turned down; with `--json` the
 /// reason also goes to stdout as `{"error": {...}}`, so a script reading
 /// stdout sees why.
-fn turned_down(args: &Args, e: &DecodeError) -> io::Result<ExitCode> {
+fn turned_down(args: &Args, e: &DecodeError) -> io::Result<Outcome> {
     if args.json {
         let mut out = io::stdout().lock();
         json::write_error(&mut out, e)?;
         out.write_all(b"\n")?;
         out.flush()?;
     }
-    Ok(ExitCode::from(1))
+    Ok(Outcome::Rejected)
 }
 
-/// What a command line asks for: one mode, computed from the arguments
-/// before any file is read, and one `match` on it in [`run`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    /// `--dump-schema`: print the schema read from --schema/--descriptor-set.
-    DumpSchema,
-    /// Several files, `-r` or `--jsonl`: a table or JSON Lines.
-    Batch,
-    /// An ONNX test folder (or one of its test_data_set_N folders).
-    TestFolder,
-    /// A user schema (--schema, --descriptor-set) or `--as protobuf`.
-    Schema,
-    /// `--picture`, `--npy`, `--npy-dir` or `--tensor`.
-    TensorOutputs,
-    /// Detect (or take --as) the format and print the file.
-    Decode,
+/// How a command ended. [`exit_code`] is the one place an outcome
+/// becomes the exit status, for `decode`, `decode diff` and `decode serve`
+/// alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Exit 0: decoded, written, compared within tolerance (and `--help`).
+    Done,
+    /// Exit 1: the input did not pass: turned down by a check, values
+    /// outside the tolerance, a `--strict` mismatch, no tensor of the name
+    /// asked for, nothing to draw or export.
+    Rejected,
+    /// Exit 2: the command line asks for what cannot be done (a bad or
+    /// unused flag, a missing argument).
+    Usage,
+    /// Exit 2: a file could not be read or written.
+    Failed,
 }
 
-impl Args {
-    fn mode(&self) -> Mode {
-        let tensor_flags = self.picture.is_some()
-            || self.npy.is_some()
-            || self.npy_dir.is_some()
-            || self.tensor.is_some();
-        if self.dump_schema {
-            Mode::DumpSchema
-        } else if self.recursive || self.jsonl || !self.more.is_empty() {
-            Mode::Batch
-        } else if self.file != "-" && Path::new(&self.file).is_dir() {
-            Mode::TestFolder
-        } else if self.schema.is_some()
-            || self.descriptor_set.is_some()
-            || (self.format.is_schemaless() && !tensor_flags)
-        {
-            Mode::Schema
-        } else if tensor_flags {
-            Mode::TensorOutputs
-        } else {
-            Mode::Decode
-        }
-    }
-
-    /// How to render, from the arguments (`dir`: the input's folder, where
-    /// external data is looked for).
-    fn render_options(&self, dir: Option<PathBuf>) -> RenderOptions {
-        let color = match self.color {
-            Color::Always => true,
-            Color::Never => false,
-            Color::Auto => {
-                io::stdout().is_terminal()
-                    && std::env::var_os("NO_COLOR").is_none()
-                    && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
-            }
-        };
-        RenderOptions {
-            values: self.values,
-            dir,
-            offsets: self.offsets,
-            dense: self.dense,
-            color,
-            histogram: self.histogram,
-            stats: self.stats,
-            allow_implied: self.allow_implied,
-            progress: progress::handle(),
-        }
-    }
-}
-
-/// The whole program: `decode serve ...` and `decode diff ...` (detected on
-/// the first argument, each with arguments of its own), else the decoder.
-/// Maps the outcome to an exit status: 0 decoded, 1 the input was turned
-/// down, 2 usage or I/O errors; a closed pipe is not an error.
-pub fn main() -> ExitCode {
-    let first = std::env::args_os().nth(1);
-    if first.as_ref().is_some_and(|a| a == "serve") {
-        return serve::main();
-    }
-    if first.as_ref().is_some_and(|a| a == "diff") {
-        return diff::main();
-    }
-    // Every command maps the files it reads (batches, test folders,
-    // --npy-dir, models and external data alike): a file cut short by
-    // another program meanwhile faults on access, which ends the command
-    // with this message and status 2 rather than a death by SIGBUS.
-    if let Err(e) = exit_on_mapping_fault(
-        "decode: a file being read was cut short by another program (truncated while mapped); stopped\n".into(),
-    ) {
-        say!("decode: {e}");
-        return ExitCode::from(2);
-    }
-    let args = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
-    match run(&args) {
-        Ok(code) => code,
+/// The exit status of a command's outcome; an I/O error is said on
+/// stderr after `program` and is exit 2, except a closed pipe (the
+/// reader had enough), which is exit 0.
+pub fn exit_code(program: &str, result: io::Result<Outcome>) -> ExitCode {
+    match result {
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::Rejected) => ExitCode::from(1),
+        Ok(Outcome::Usage | Outcome::Failed) => ExitCode::from(2),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            say!("decode: {e}");
+            say!("{program}: {e}");
             ExitCode::from(2)
         }
     }
 }
 
-pub fn run(args: &Args) -> io::Result<ExitCode> {
-    match args.mode() {
+/// The whole program: the arguments parsed (`decode serve ...` and
+/// `decode diff ...` as commands of their own), then the command run.
+pub fn main() -> ExitCode {
+    let (args, matches) = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
+        Ok(parsed) => parsed,
+        Err(outcome) => return exit_code("decode", Ok(outcome)),
+    };
+    match &args.command {
+        Some(Command::Serve(serve)) => exit_code("decode serve", serve::run(serve)),
+        Some(Command::Diff(diff)) => exit_code("decode diff", diff::run(diff)),
+        None => exit_code("decode", decode(&args, &args::given(&matches))),
+    }
+}
+
+/// `decode [FLAGS] FILE...`: the mode the flags ask for, run.
+fn decode(args: &Args, given: &[&str]) -> io::Result<Outcome> {
+    let mode = match args.plan(given) {
+        Ok(mode) => mode,
+        Err(msg) => return usage(&msg),
+    };
+    // Every command maps the files it reads (batches, test folders,
+    // --npy-dir, models and external data alike): a file cut short by
+    // another program meanwhile faults on access, which ends the command
+    // with this message and status 2 rather than a death by SIGBUS.
+    exit_on_mapping_fault(
+        "decode: a file being read was cut short by another program (truncated while mapped); stopped\n".into(),
+    )?;
+    match mode {
         Mode::DumpSchema => schema::dump_schema(args),
-        Mode::Batch => batch::run(args, args.values),
+        Mode::Batch | Mode::BatchJsonLines => batch::run(args, args.values),
         Mode::TestFolder => testdata::folder(args, args.values),
         Mode::Schema => with_input(args, |input, fopts, ropts| {
             schema::decode_schema_or_schemaless(args, input.bytes(), fopts, ropts)
         }),
-        Mode::TensorOutputs => with_decoded(args, |input, decoded, _, ropts| {
+        Mode::ShowTensor | Mode::WriteTensors => with_decoded(args, |input, decoded, _, ropts| {
             tensors::tensor_outputs(args, input, decoded, ropts)
         }),
-        Mode::Decode => with_decoded(args, |_, decoded, naming, ropts| {
+        Mode::View => with_decoded(args, |_, decoded, naming, ropts| {
             print(args, decoded, naming, ropts)
         }),
     }
@@ -305,8 +127,8 @@ pub fn run(args: &Args) -> io::Result<ExitCode> {
 /// Runs `then` on the input with the options of the arguments.
 fn with_input(
     args: &Args,
-    then: impl FnOnce(&InputBytes, &FormatOptions, &RenderOptions) -> io::Result<ExitCode>,
-) -> io::Result<ExitCode> {
+    then: impl FnOnce(&InputBytes, &FormatOptions, &RenderOptions) -> io::Result<Outcome>,
+) -> io::Result<Outcome> {
     let (input, dir) = open(args)?;
     let fopts = FormatOptions {
         max_depth: args.max_depth,
@@ -319,17 +141,9 @@ fn with_input(
 /// --as names); a turned-down input ends with its exit status.
 fn with_decoded(
     args: &Args,
-    then: impl FnOnce(
-        &InputBytes,
-        &Decoded<'_>,
-        Option<&Naming>,
-        &RenderOptions,
-    ) -> io::Result<ExitCode>,
-) -> io::Result<ExitCode> {
+    then: impl FnOnce(&InputBytes, &Decoded<'_>, Option<&Naming>, &RenderOptions) -> io::Result<Outcome>,
+) -> io::Result<Outcome> {
     with_input(args, |input, fopts, ropts| {
-        if args.type_name.is_some() {
-            return usage("--type goes with --schema or --descriptor-set");
-        }
         match detect(args, input.bytes(), fopts)? {
             Ok((decoded, naming)) => then(input, &decoded, naming.as_ref(), ropts),
             Err(code) => Ok(code),
@@ -369,7 +183,7 @@ fn detect<'a>(
     args: &Args,
     bytes: &'a [u8],
     fopts: &FormatOptions,
-) -> io::Result<Result<(Decoded<'a>, Option<Naming>), ExitCode>> {
+) -> io::Result<Result<(Decoded<'a>, Option<Naming>), Outcome>> {
     let format = args.format.format();
     let file_name = Path::new(&args.file).file_name().and_then(|n| n.to_str());
     let hint = formats::other_files::looks_like(bytes, file_name);
@@ -438,7 +252,7 @@ fn print(
     decoded: &Decoded<'_>,
     naming: Option<&Naming>,
     ropts: &RenderOptions,
-) -> io::Result<ExitCode> {
+) -> io::Result<Outcome> {
     let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     if let Some(n) = naming {
         testdata::warn(&args.file, n);
@@ -457,7 +271,7 @@ fn print(
     }
     out.flush()?;
     if args.strict && naming.is_some_and(|n| !n.mismatches.is_empty()) {
-        return Ok(ExitCode::from(1));
+        return Ok(Outcome::Rejected);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }

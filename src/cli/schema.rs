@@ -1,11 +1,11 @@
 //! `--schema`, `--descriptor-set` and `--as protobuf`: decode with the
 //! user's tables or none, print what was read, then any fault.
 
+use super::Outcome;
 use super::{Args, usage};
 use pbdecode::formats::{self, AsFormat, Body, Decoded, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
 use std::io::{self, BufWriter, Write};
-use std::process::ExitCode;
 
 /// The user's schema, loaded from --schema or --descriptor-set.
 fn load_user_schema(
@@ -27,7 +27,7 @@ fn load_user_schema(
 }
 
 /// --dump-schema: print the schema as read (text, or JSON with --json).
-pub(crate) fn dump_schema(args: &Args) -> io::Result<ExitCode> {
+pub(crate) fn dump_schema(args: &Args) -> io::Result<Outcome> {
     if args.schema.is_some() && args.descriptor_set.is_some() {
         return usage("give --schema or --descriptor-set, not both");
     }
@@ -38,7 +38,7 @@ pub(crate) fn dump_schema(args: &Args) -> io::Result<ExitCode> {
         None => return usage("--dump-schema needs --schema or --descriptor-set"),
         Some(Err(e)) => {
             say!("decode: {e}");
-            return Ok(ExitCode::from(2));
+            return Ok(Outcome::Failed);
         }
         Some(Ok(set)) => set,
     };
@@ -49,7 +49,7 @@ pub(crate) fn dump_schema(args: &Args) -> io::Result<ExitCode> {
         pbdecode::render::schema_view::write_schema_text(&mut out, &set)?;
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }
 
 /// --schema / --descriptor-set (decode with the user's tables), or --as
@@ -60,7 +60,7 @@ pub(crate) fn decode_schema_or_schemaless(
     bytes: &[u8],
     fopts: &FormatOptions,
     ropts: &RenderOptions,
-) -> io::Result<ExitCode> {
+) -> io::Result<Outcome> {
     use pbdecode::user_schema;
     if args.schema.is_some() && args.descriptor_set.is_some() {
         return usage("give --schema or --descriptor-set, not both");
@@ -75,7 +75,7 @@ pub(crate) fn decode_schema_or_schemaless(
         Some(Err(e)) => {
             // Messages may quote the schema file (names, paths): escaped.
             say!("decode: {e}");
-            return Ok(ExitCode::from(2));
+            return Ok(Outcome::Failed);
         }
     };
     let mut fault = None;
@@ -111,7 +111,7 @@ pub(crate) fn decode_schema_or_schemaless(
                 Ok(d) => d,
                 Err(e) => {
                     say!("decode: {}: not {type_name}: {e}", args.file);
-                    return Ok(ExitCode::from(1));
+                    return Ok(Outcome::Rejected);
                 }
             }
         }
@@ -121,7 +121,7 @@ pub(crate) fn decode_schema_or_schemaless(
             };
             if bytes.is_empty() {
                 say!("decode: {}: not protobuf: the input is empty", args.file);
-                return Ok(ExitCode::from(1));
+                return Ok(Outcome::Rejected);
             }
             let opts = pbdecode::schemaless::Options {
                 max_depth: fopts.max_depth,
@@ -144,7 +144,7 @@ pub(crate) fn decode_schema_or_schemaless(
     out.flush()?;
     if let Some(e) = fault {
         say!("decode: {}: not protobuf: {e}", args.file);
-        return Ok(ExitCode::from(1));
+        return Ok(Outcome::Rejected);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(Outcome::Done)
 }

@@ -1,17 +1,15 @@
 //! `decode serve [PATH...]`: the explorer, a local page that opens the
 //! files given (and any file dropped on it).
 
-use clap::Parser;
+use super::Outcome;
 use pbdecode::server::{self, Config, Server};
+use std::io;
 use std::net::IpAddr;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-#[derive(Parser, Debug)]
-#[command(
-    name = "decode serve",
-    about = "Open the explorer: a local web page that shows a file's shape, type, every value and its picture. Prints the address to open (with its access token)."
-)]
+/// The arguments of `decode serve` (its help text is the doc comment of
+/// `Command::Serve`).
+#[derive(clap::Args, Debug)]
 pub struct ServeArgs {
     /// Files, and folders whose files (recursively) are listed on the page.
     paths: Vec<PathBuf>,
@@ -31,21 +29,14 @@ pub struct ServeArgs {
     max_upload: String,
 }
 
-/// Runs `decode serve` (the arguments after `serve`).
-pub fn main() -> ExitCode {
-    let argv = std::iter::once(std::ffi::OsString::from("decode serve"))
-        .chain(std::env::args_os().skip(2))
-        .collect();
-    let args = match super::stderr::parse_args::<ServeArgs>(argv) {
-        Ok(a) => a,
-        Err(code) => return code,
-    };
+/// Runs `decode serve`.
+pub fn run(args: &ServeArgs) -> io::Result<Outcome> {
     let Some(max_upload) = server::parse_size(&args.max_upload) else {
         say!(
             "decode serve: --max-upload takes a size such as 512M or 8G, not {:?}",
             args.max_upload
         );
-        return ExitCode::from(2);
+        return Ok(Outcome::Usage);
     };
     let config = Config {
         paths: args.paths.clone(),
@@ -58,7 +49,7 @@ pub fn main() -> ExitCode {
         Ok(s) => s,
         Err(e) => {
             say!("decode serve: {e}");
-            return ExitCode::from(2);
+            return Ok(Outcome::Failed);
         }
     };
     if !server.is_loopback() {
@@ -80,13 +71,8 @@ pub fn main() -> ExitCode {
             }
         }
     }
-    match server.run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            say!("decode serve: {e}");
-            ExitCode::from(2)
-        }
-    }
+    server.run()?;
+    Ok(Outcome::Done)
 }
 
 fn open_browser(url: &str) {

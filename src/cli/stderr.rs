@@ -7,10 +7,11 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+use super::Outcome;
+use clap::ArgMatches;
 use pbdecode::render::fmt::plain;
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::process::ExitCode;
 
 /// `say!("decode: {}: ...", file)`: one message line on standard error,
 /// escaped ([`line()`]).
@@ -58,15 +59,19 @@ pub fn out_line(args: std::fmt::Arguments<'_>) {
         .and_then(|()| out.flush());
 }
 
-/// The arguments parsed as `P`, or the exit status after clap's message:
-/// `--help` and `--version` exit 0, argument errors 2. Clap's error repeats
-/// the value it turned down (a file name, when a shell glob expands to one
-/// starting with `-`); when an argument holds a character to escape, the
-/// message is made again from the escaped arguments, so that it shows the
-/// value escaped.
-pub fn parse_args<P: clap::Parser>(argv: Vec<OsString>) -> Result<P, ExitCode> {
-    let e = match P::try_parse_from(&argv) {
-        Ok(args) => return Ok(args),
+/// The arguments parsed as `P` with clap's matches (which tell the flags
+/// given from their defaults), or the outcome after clap's message:
+/// `--help` and `--version` are done, argument errors a usage error.
+/// Clap's error repeats the value it turned down (a file name, when a
+/// shell glob expands to one starting with `-`); when an argument holds a
+/// character to escape, the message is made again from the escaped
+/// arguments, so that it shows the value escaped.
+pub fn parse_args<P: clap::Parser>(argv: Vec<OsString>) -> Result<(P, ArgMatches), Outcome> {
+    let e = match P::command()
+        .try_get_matches_from(&argv)
+        .and_then(|m| P::from_arg_matches(&m).map(|p| (p, m)))
+    {
+        Ok(parsed) => return Ok(parsed),
         Err(e) => e,
     };
     let escaped: Vec<OsString> = argv
@@ -75,7 +80,11 @@ pub fn parse_args<P: clap::Parser>(argv: Vec<OsString>) -> Result<P, ExitCode> {
         .collect();
     if !e.use_stderr() || escaped == argv {
         let _ = e.print();
-        return Err(ExitCode::from(if e.use_stderr() { 2 } else { 0 }));
+        return Err(if e.use_stderr() {
+            Outcome::Usage
+        } else {
+            Outcome::Done
+        });
     }
     match P::try_parse_from(escaped) {
         // Display leaves out clap's colours.
@@ -87,5 +96,5 @@ pub fn parse_args<P: clap::Parser>(argv: Vec<OsString>) -> Result<P, ExitCode> {
         // Escaping changed the outcome: the first message as one line.
         _ => line(format_args!("{}", e.render())),
     }
-    Err(ExitCode::from(2))
+    Err(Outcome::Usage)
 }

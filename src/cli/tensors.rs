@@ -2,6 +2,7 @@
 //! decoded file and write them as pictures, .npy files or on their own.
 
 use super::Args;
+use super::Outcome;
 use pbdecode::decode::Message;
 use pbdecode::formats::{self, Body, Decoded};
 use pbdecode::input::InputBytes;
@@ -14,7 +15,6 @@ use pbdecode::{npy, picture};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
-use std::process::ExitCode;
 
 /// Checks an output path the user named (--picture, --npy) before anything
 /// is computed or created.
@@ -36,7 +36,7 @@ fn some_names(tensors: &[formats::NamedTensor<'_, '_>]) -> String {
 }
 
 /// The end of a step: the command stops with this exit status.
-type Stop = ExitCode;
+type Stop = Outcome;
 
 /// --picture, --npy, --npy-dir and --tensor: pick the tensor(s), write the
 /// files; with --tensor alone, show that tensor.
@@ -45,14 +45,14 @@ pub(crate) fn tensor_outputs(
     input: &InputBytes,
     decoded: &Decoded<'_>,
     ropts: &RenderOptions,
-) -> io::Result<ExitCode> {
+) -> io::Result<Outcome> {
     let set = SchemaSet::builtin();
     let Body::Message { message: root, .. } = &decoded.body else {
         say!(
             "decode: {}: read without a schema, so it has no tensors to pick",
             args.file
         );
-        return Ok(ExitCode::from(1));
+        return Ok(Outcome::Rejected);
     };
     let tensors = formats::named_tensors(set, root);
     let single = args.picture.is_some() || args.npy.is_some() || args.npy_dir.is_none();
@@ -67,7 +67,7 @@ pub(crate) fn tensor_outputs(
         };
         let Some(view) = chosen.view(set) else {
             say!("decode: {}: {:?} is not a tensor", args.file, chosen.name);
-            return Ok(ExitCode::from(1));
+            return Ok(Outcome::Rejected);
         };
         let what = if std::ptr::eq(chosen.message, root) {
             args.file.clone()
@@ -91,7 +91,7 @@ pub(crate) fn tensor_outputs(
     }
     match &args.npy_dir {
         Some(out_dir) => write_npy_dir(args, set, input, tensors, out_dir, ropts),
-        None => Ok(ExitCode::SUCCESS),
+        None => Ok(Outcome::Done),
     }
 }
 
@@ -109,7 +109,7 @@ fn choose<'t, 'm, 'a>(
                     "decode: {}: no tensor {name:?}: the file has no tensors",
                     args.file
                 );
-                Err(ExitCode::from(1))
+                Err(Outcome::Rejected)
             }
             None => {
                 say!(
@@ -117,14 +117,14 @@ fn choose<'t, 'm, 'a>(
                     args.file,
                     some_names(tensors)
                 );
-                Err(ExitCode::from(1))
+                Err(Outcome::Rejected)
             }
         },
         None => match tensors.iter().find(|t| std::ptr::eq(t.message, root)) {
             Some(t) => Ok(t),
             None if tensors.is_empty() => {
                 say!("decode: {}: the file has no tensors", args.file);
-                Err(ExitCode::from(1))
+                Err(Outcome::Rejected)
             }
             None => {
                 say!(
@@ -133,7 +133,7 @@ fn choose<'t, 'm, 'a>(
                     tensors.len(),
                     some_names(tensors)
                 );
-                Err(ExitCode::from(2))
+                Err(Outcome::Usage)
             }
         },
     }
@@ -152,7 +152,7 @@ fn write_picture(
         Err(picture::PictureError::Io(e)) => return Err(e),
         Err(e) => {
             say!("decode: {what}: no picture: {e}");
-            return Ok(Err(ExitCode::from(1)));
+            return Ok(Err(Outcome::Rejected));
         }
     };
     match target.write(|w| pic.write_png(w))? {
@@ -223,7 +223,7 @@ fn write_npy(
         }
         Err(e) => {
             say!("decode: {what}: {e}");
-            Ok(Err(ExitCode::from(1)))
+            Ok(Err(Outcome::Rejected))
         }
     }
 }
@@ -270,12 +270,12 @@ fn write_npy_dir(
     tensors: Vec<formats::NamedTensor<'_, '_>>,
     out_dir: &Path,
     ropts: &RenderOptions,
-) -> io::Result<ExitCode> {
+) -> io::Result<Outcome> {
     let dir = ropts.dir.as_deref();
     let export = npy::export_set(tensors);
     if export.is_empty() {
         say!("decode: {}: the file has no tensors to export", args.file);
-        return Ok(ExitCode::from(1));
+        return Ok(Outcome::Rejected);
     }
     // Every name is checked before anything is created: an existing entry
     // is refused unless --force, and no link in DIR is followed (--force
@@ -306,7 +306,7 @@ fn write_npy_dir(
             "decode: nothing written to {}: {refused} of the files cannot be written{hint}",
             out_dir.display()
         );
-        return Ok(ExitCode::from(2));
+        return Ok(Outcome::Failed);
     }
     pbdecode::output::create_folder(out_dir)?;
     let mut notes: BTreeMap<String, u64> = BTreeMap::new();
@@ -383,8 +383,8 @@ fn write_npy_dir(
         out_dir.display()
     );
     Ok(if failed > 0 {
-        ExitCode::from(1)
+        Outcome::Rejected
     } else {
-        ExitCode::SUCCESS
+        Outcome::Done
     })
 }

@@ -2,13 +2,13 @@
 //! named by the model, and `decode DIR` on a test folder.
 
 use super::Args;
+use super::Outcome;
 use pbdecode::formats::{Decoded, FormatOptions, Rejection};
 use pbdecode::render::fmt::TextLines;
 use pbdecode::render::{RenderOptions, text};
 use pbdecode::testdata::{self, FileContext, ModelCache, Naming};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
-use std::process::ExitCode;
 
 /// The model context of the file named on the command line.
 pub fn context(args: &Args) -> Option<FileContext> {
@@ -49,7 +49,7 @@ pub fn json_tail(w: &mut dyn Write, naming: Option<&Naming>) -> io::Result<()> {
 
 /// `decode DIR`: a test folder's model signature, then every input and
 /// output file of every data set, named. `--json`: JSON Lines.
-pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
+pub fn folder(args: &Args, values: Option<u64>) -> io::Result<Outcome> {
     let dir = Path::new(&args.file);
     let Some((model, files)) = testdata::test_files(dir)? else {
         return super::usage(&format!(
@@ -70,14 +70,14 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
         Ok(s) => s.write_text(&mut out)?,
         Err(e) => {
             say!("decode: {e}");
-            return Ok(ExitCode::from(1));
+            return Ok(Outcome::Rejected);
         }
     }
     let fopts = FormatOptions {
         max_depth: args.max_depth,
         ..FormatOptions::default()
     };
-    let mut code = ExitCode::SUCCESS;
+    let mut code = Outcome::Done;
     for file in &files {
         let shown = file.strip_prefix(dir).unwrap_or(file).display();
         out.blank()?;
@@ -85,7 +85,7 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
             Ok(i) => i,
             Err(e) => {
                 out.line(format_args!("== {shown}: not read: {e}"))?;
-                code = ExitCode::from(2);
+                code = Outcome::Failed;
                 continue;
             }
         };
@@ -106,7 +106,7 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
                     say!("decode: {}: warning: {m}", file.display());
                 }
                 if args.strict && !n.mismatches.is_empty() {
-                    code = ExitCode::from(1);
+                    code = Outcome::Rejected;
                 }
             }
             None => out.line(format_args!("== {shown}"))?,
@@ -122,7 +122,7 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<ExitCode> {
             }
             Err(r) => {
                 out.line(format_args!("not decoded: {}", r.error))?;
-                code = ExitCode::from(1);
+                code = Outcome::Rejected;
             }
         }
     }

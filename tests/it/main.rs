@@ -20,6 +20,8 @@ mod cli;
 #[cfg(feature = "cli")]
 mod cli_as;
 #[cfg(feature = "cli")]
+mod cli_plan;
+#[cfg(feature = "cli")]
 mod deep_nesting;
 mod elision;
 #[cfg(feature = "cli")]
