@@ -13,7 +13,7 @@
 use crate::decode::{DecodeContext, Message, Value, decode_message};
 use crate::error::DecodeError;
 use crate::external::{ExternalBytes, ExternalRef};
-use crate::formats::{self, Body, Decoded, FormatOptions, TensorAdapter};
+use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions, TensorAdapter};
 use crate::input::InputBytes;
 use crate::npy::{self, NpyError, NpyInfo, NpyOptions};
 use crate::output::{Output, OutputError, Policy};
@@ -97,7 +97,11 @@ pub fn open(path: impl AsRef<Path>) -> Result<Document, Error> {
 
 /// Reads bytes already in memory (no external data: there is no folder).
 pub fn read(bytes: impl Into<Vec<u8>>) -> Result<Document, Error> {
-    Document::from_held(Held::Input(InputBytes::Owned(bytes.into())), None, None)
+    Document::from_held(
+        Held::Input(Arc::new(InputBytes::Owned(bytes.into()))),
+        None,
+        None,
+    )
 }
 
 /// [`read`] over shared bytes, kept alive by the document and every clone.
@@ -105,9 +109,10 @@ pub fn read_shared(bytes: Arc<[u8]>) -> Result<Document, Error> {
     Document::from_held(Held::Shared(bytes), None, None)
 }
 
-/// The input a document holds.
+/// The input a document holds (an input may be shared with its caller:
+/// see [`Document::from_decoded`]).
 enum Held {
-    Input(InputBytes),
+    Input(Arc<InputBytes>),
     Shared(Arc<[u8]>),
 }
 
@@ -154,6 +159,10 @@ pub struct TensorRef {
     pub name: String,
     /// What it is to the file.
     pub role: Role,
+    /// A weight: an ONNX graph initializer, the value of a TensorFlow
+    /// Const node, or the tensor of a tensor file (what `decode --npy-dir`
+    /// writes: see [`Document::export_set`]).
+    pub weight: bool,
     /// Where it is in the decoded tree (empty for the root).
     pub path: Vec<Step>,
     /// The byte range of its message in the input.
@@ -193,6 +202,8 @@ pub struct Document {
     dir: Option<PathBuf>,
     /// The model that declares the file's type (ONNX test folders).
     context: Option<Arc<FileContext>>,
+    /// How the input is decoded again to be written whole.
+    reading: Reading,
     format: FormatInfo,
     tensors: Arc<[TensorRef]>,
 }
@@ -220,7 +231,7 @@ impl Document {
             }
         });
         let context = testdata::file_context(path, None, &ModelCache::default());
-        Document::from_held(Held::Input(input), dir, context.map(Arc::new))
+        Document::from_held(Held::Input(Arc::new(input)), dir, context.map(Arc::new))
     }
 
     fn from_held(
@@ -242,9 +253,35 @@ impl Document {
             held,
             dir,
             context,
+            reading: Reading::default(),
             format,
             tensors: tensors.into(),
         })
+    }
+
+    /// A document over an input its caller has already decoded with the
+    /// layers below, as the `decode` command and the explorer do, to report
+    /// detection in their own words (or read the format `--as` names):
+    /// its tensors are indexed from `decoded`, and nothing is decoded again.
+    /// `decoded` must be `input`'s bytes read as `reading` says (a tensor
+    /// whose range is not in them is not found); `dir` is where external
+    /// data is looked for. [`Document::write_json`] and
+    /// [`Document::write_text`] read the input again as `reading` says,
+    /// without a test folder's model.
+    pub fn from_decoded(
+        input: Arc<InputBytes>,
+        dir: Option<PathBuf>,
+        reading: Reading,
+        decoded: &Decoded<'_>,
+    ) -> Document {
+        Document {
+            held: Arc::new(Held::Input(input)),
+            dir,
+            context: None,
+            reading,
+            format: format_info(decoded),
+            tensors: index(decoded, Role::TensorFile).into(),
+        }
     }
 
     /// The input's bytes.
@@ -272,6 +309,20 @@ impl Document {
     /// Every tensor, in file order.
     pub fn tensors(&self) -> &[TensorRef] {
         &self.tensors
+    }
+
+    /// The tensor the file itself is (a tensor file), if it is one.
+    pub fn root_tensor(&self) -> Option<&TensorRef> {
+        let whole = 0..u64::try_from(self.bytes().len()).ok()?;
+        self.tensors
+            .iter()
+            .find(|t| t.path.is_empty() && t.range == whole)
+    }
+
+    /// The tensors `decode --npy-dir` writes: the weights ([`TensorRef::weight`]);
+    /// in a file that has none, every tensor.
+    pub fn export_set(&self) -> Vec<&TensorRef> {
+        crate::npy::export_set(self.tensors.iter().collect(), |t| t.weight)
     }
 
     /// The first tensor of that name.
@@ -363,11 +414,14 @@ impl Document {
 
     /// The input decoded again, as when it was opened.
     fn decoded(&self) -> (Result<Decoded<'_>, Error>, Option<testdata::Naming>) {
-        let (decoded, naming) = testdata::decode_file(
-            self.bytes(),
-            self.context.as_deref(),
-            &FormatOptions::default(),
-        );
+        let opts = &self.reading.options;
+        if let AsFormat::Format(f) = self.reading.asked {
+            return (
+                formats::decode_as(f, self.bytes(), opts).map_err(Error::Decode),
+                None,
+            );
+        }
+        let (decoded, naming) = testdata::decode_file(self.bytes(), self.context.as_deref(), opts);
         (decoded.map_err(|r| Error::Decode(r.error)), naming)
     }
 
@@ -386,6 +440,34 @@ impl Document {
             dense,
             ..RenderOptions::default()
         }
+    }
+}
+
+/// How a document's input is read: the format asked for and the options
+/// of the formats ([`open`] and [`read`]: detection, the defaults).
+#[derive(Clone, Copy)]
+pub struct Reading {
+    /// Detection (`--as auto`), or the one format to read it as.
+    pub asked: AsFormat,
+    /// The options every format's decoder gets (`--max-depth`).
+    pub options: FormatOptions,
+}
+
+impl Default for Reading {
+    fn default() -> Self {
+        Reading {
+            asked: AsFormat::Auto,
+            options: FormatOptions::default(),
+        }
+    }
+}
+
+impl fmt::Debug for Reading {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Reading")
+            .field("asked", &self.asked.id())
+            .field("options", &self.options)
+            .finish()
     }
 }
 
@@ -519,6 +601,7 @@ fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
                 role: node.map_or(Role::Other, |n| role(set, &nodes, n, root_role)),
                 path: node.map(|n| path(&nodes, n)).unwrap_or_default(),
                 range: t.message.offset..t.message.end,
+                weight: t.initializer,
                 external,
                 def: t.message.def,
                 name: t.name,
@@ -931,14 +1014,27 @@ impl<'d> Tensor<'d> {
         self.facts.storage
     }
 
-    /// The tensor as the renderers see it (made again on each call: it
-    /// only borrows the message).
-    fn view(&self) -> TensorView<'_, 'd> {
+    /// The tensor as the layers below see it, for a caller that renders
+    /// or draws it with them (made again on each call: it only borrows the
+    /// message).
+    pub fn view(&self) -> TensorView<'_, 'd> {
         (self.adapter.view)(SchemaSet::builtin(), &self.message)
+    }
+
+    /// Its message as decoded, for a caller that renders it with
+    /// [`crate::render`] (its type: `message().def(SchemaSet::builtin())`).
+    pub fn message(&self) -> &Message<'d> {
+        &self.message
     }
 
     fn dir(&self) -> Option<&Path> {
         self.document.dir.as_deref()
+    }
+
+    /// The tensor drawn, as `decode --picture` draws it (write it with
+    /// [`crate::picture::Picture::write_png`]).
+    pub fn picture(&self) -> Result<crate::picture::Picture, Error> {
+        Ok(crate::picture::picture(&self.view(), self.dir())?)
     }
 
     /// The stored bytes when they already are the little-endian row-major
@@ -1041,18 +1137,30 @@ impl<'d> Tensor<'d> {
             path
         };
         let target = Output::plan(path, Policy::named())?;
+        self.write_npy_to(&target, &NpyOptions::default())
+    }
+
+    /// [`Tensor::write_npy`] into an output already planned (checked before
+    /// any work, as `decode --npy` does; `-` is standard output there),
+    /// with the export's options.
+    pub fn write_npy_to(&self, target: &Output, opts: &NpyOptions<'_>) -> Result<NpyInfo, Error> {
         let view = self.view();
-        let opts = NpyOptions::default();
-        match npy::raw_npy(&view, self.dir(), &opts)? {
+        match npy::raw_npy(&view, self.dir(), opts)? {
             Some(raw) => {
                 let source = match self.document.held.as_ref() {
                     Held::Input(input) => raw.file_range(input),
                     Held::Shared(_) => None,
                 };
-                target.write_copy("writing .npy", &raw.header, raw.body(), source, None)?;
+                target.write_copy(
+                    "writing .npy",
+                    &raw.header,
+                    raw.body(),
+                    source,
+                    opts.progress,
+                )?;
                 Ok(raw.info)
             }
-            None => Ok(target.write(|w| npy::write_npy_converted(&view, self.dir(), w, &opts))??),
+            None => Ok(target.write(|w| npy::write_npy_converted(&view, self.dir(), w, opts))??),
         }
     }
 }

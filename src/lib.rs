@@ -80,6 +80,6 @@ pub mod user_schema;
 pub mod wire;
 
 pub use api::{
-    DataType, Document, Error, FormatInfo, JsonOptions, Role, Step, Storage, Tensor, TensorRef,
-    TextOptions, ValueOptions, Values, open, read, read_shared,
+    DataType, Document, Error, FormatInfo, JsonOptions, Reading, Role, Step, Storage, Tensor,
+    TensorRef, TextOptions, ValueOptions, Values, open, read, read_shared,
 };

@@ -9,7 +9,6 @@
 //! strings, invalid UTF-8 replaced by U+FFFD. A widened type comes back as a
 //! note for the caller to show. Shape from the dims, row-major order.
 
-use crate::formats::NamedTensor;
 use crate::input::InputBytes;
 use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_run, load_values};
 use half::f16;
@@ -492,10 +491,10 @@ impl FileNames {
 }
 
 /// The tensors `--npy-dir` writes: the weights (initializers, Const
-/// values); in a file that has none, every tensor.
-pub fn export_set<'m, 'a>(tensors: Vec<NamedTensor<'m, 'a>>) -> Vec<NamedTensor<'m, 'a>> {
-    if tensors.iter().any(|t| t.initializer) {
-        tensors.into_iter().filter(|t| t.initializer).collect()
+/// values: `weight` says which); in a file that has none, every tensor.
+pub fn export_set<T>(tensors: Vec<T>, weight: impl Fn(&T) -> bool) -> Vec<T> {
+    if tensors.iter().any(&weight) {
+        tensors.into_iter().filter(|t| weight(t)).collect()
     } else {
         tensors
     }

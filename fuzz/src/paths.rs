@@ -338,7 +338,7 @@ pub fn tensor_outputs(bytes: &[u8]) -> Outcome {
                 out.add(&w);
             }
         }
-        let _ = npy::export_set(tensors);
+        let _ = npy::export_set(tensors, |t| t.initializer);
     }
     out
 }

@@ -28,6 +28,7 @@ use plan::Mode;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 pub(crate) fn usage(msg: &str) -> io::Result<Outcome> {
     say!("decode: {msg}");
@@ -115,10 +116,12 @@ fn decode(args: &Args, given: &[&str]) -> io::Result<Outcome> {
         Mode::Schema => with_input(args, |input, fopts, ropts| {
             schema::decode_schema_or_schemaless(args, input.bytes(), fopts, ropts)
         }),
-        Mode::ShowTensor | Mode::WriteTensors => with_decoded(args, |input, decoded, _, ropts| {
-            tensors::tensor_outputs(args, input, decoded, ropts)
-        }),
-        Mode::View => with_decoded(args, |_, decoded, naming, ropts| {
+        Mode::ShowTensor | Mode::WriteTensors => {
+            with_decoded(args, |input, decoded, _, fopts, ropts| {
+                tensors::tensor_outputs(args, input, decoded, fopts, ropts)
+            })
+        }
+        Mode::View => with_decoded(args, |_, decoded, naming, _, ropts| {
             print(args, decoded, naming, ropts)
         }),
     }
@@ -127,9 +130,11 @@ fn decode(args: &Args, given: &[&str]) -> io::Result<Outcome> {
 /// Runs `then` on the input with the options of the arguments.
 fn with_input(
     args: &Args,
-    then: impl FnOnce(&InputBytes, &FormatOptions, &RenderOptions) -> io::Result<Outcome>,
+    then: impl FnOnce(&Arc<InputBytes>, &FormatOptions, &RenderOptions) -> io::Result<Outcome>,
 ) -> io::Result<Outcome> {
     let (input, dir) = open(args)?;
+    // Shared with the facade's document of --tensor, --npy and --npy-dir.
+    let input = Arc::new(input);
     let fopts = FormatOptions {
         max_depth: args.max_depth,
         ..FormatOptions::default()
@@ -141,11 +146,17 @@ fn with_input(
 /// --as names); a turned-down input ends with its exit status.
 fn with_decoded(
     args: &Args,
-    then: impl FnOnce(&InputBytes, &Decoded<'_>, Option<&Naming>, &RenderOptions) -> io::Result<Outcome>,
+    then: impl FnOnce(
+        &Arc<InputBytes>,
+        &Decoded<'_>,
+        Option<&Naming>,
+        &FormatOptions,
+        &RenderOptions,
+    ) -> io::Result<Outcome>,
 ) -> io::Result<Outcome> {
     with_input(args, |input, fopts, ropts| {
         match detect(args, input.bytes(), fopts)? {
-            Ok((decoded, naming)) => then(input, &decoded, naming.as_ref(), ropts),
+            Ok((decoded, naming)) => then(input, &decoded, naming.as_ref(), fopts, ropts),
             Err(code) => Ok(code),
         }
     })

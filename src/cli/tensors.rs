@@ -1,20 +1,21 @@
 //! `--picture`, `--npy`, `--npy-dir` and `--tensor`: pick tensors out of the
 //! decoded file and write them as pictures, .npy files or on their own.
 
-use super::Args;
-use super::Outcome;
-use pbdecode::decode::Message;
-use pbdecode::formats::{self, Body, Decoded};
+use super::{Args, Outcome};
+use pbdecode::api::{Document, Error, Reading, Tensor, TensorRef};
+use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::InputBytes;
+use pbdecode::npy::{self, NpyError};
 use pbdecode::output::{Output, OutputError, Policy};
+use pbdecode::picture::PictureError;
 use pbdecode::render::fmt::TextLines;
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
 use pbdecode::tensor::TensorView;
-use pbdecode::{npy, picture};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
+use std::sync::Arc;
 
 /// Checks an output path the user named (--picture, --npy) before anything
 /// is computed or created.
@@ -23,7 +24,7 @@ fn plan_named(path: &Path) -> io::Result<Output> {
 }
 
 /// Up to ten tensor names, for messages.
-fn some_names(tensors: &[formats::NamedTensor<'_, '_>]) -> String {
+fn some_names(tensors: &[TensorRef]) -> String {
     let mut names: Vec<String> = tensors
         .iter()
         .take(10)
@@ -35,72 +36,74 @@ fn some_names(tensors: &[formats::NamedTensor<'_, '_>]) -> String {
     names.join(", ")
 }
 
-/// The end of a step: the command stops with this exit status.
+/// The end of a step: the command stops with this outcome.
 type Stop = Outcome;
 
-/// --picture, --npy, --npy-dir and --tensor: pick the tensor(s), write the
+/// --picture, --npy, --npy-dir and --tensor: pick the tensor(s) through
+/// the facade's [`Document`] (over the input already decoded), write the
 /// files; with --tensor alone, show that tensor.
 pub(crate) fn tensor_outputs(
     args: &Args,
-    input: &InputBytes,
+    input: &Arc<InputBytes>,
     decoded: &Decoded<'_>,
+    fopts: &FormatOptions,
     ropts: &RenderOptions,
 ) -> io::Result<Outcome> {
-    let set = SchemaSet::builtin();
-    let Body::Message { message: root, .. } = &decoded.body else {
+    if !matches!(decoded.body, Body::Message { .. }) {
         say!(
             "decode: {}: read without a schema, so it has no tensors to pick",
             args.file
         );
         return Ok(Outcome::Rejected);
+    }
+    let reading = Reading {
+        asked: args.format,
+        options: *fopts,
     };
-    let tensors = formats::named_tensors(set, root);
+    let doc = Document::from_decoded(input.clone(), ropts.dir.clone(), reading, decoded);
     let single = args.picture.is_some() || args.npy.is_some() || args.npy_dir.is_none();
     // Refuse a bad output path before any work (the input itself, a
     // directory, a FIFO, ...).
     let picture_out = args.picture.as_deref().map(plan_named).transpose()?;
     let npy_out = args.npy.as_deref().map(plan_named).transpose()?;
     if single {
-        let chosen = match choose(args, root, &tensors) {
+        let chosen = match choose(args, &doc) {
             Ok(t) => t,
-            Err(code) => return Ok(code),
+            Err(outcome) => return Ok(outcome),
         };
-        let Some(view) = chosen.view(set) else {
+        let Ok(tensor) = doc.tensor(chosen) else {
             say!("decode: {}: {:?} is not a tensor", args.file, chosen.name);
             return Ok(Outcome::Rejected);
         };
-        let what = if std::ptr::eq(chosen.message, root) {
+        let what = if doc.root_tensor() == Some(chosen) {
             args.file.clone()
         } else {
             format!("{}: tensor {:?}", args.file, chosen.name)
         };
         if let (Some(path), Some(target)) = (&args.picture, &picture_out)
-            && let Err(code) = write_picture(&view, path, target, &what, ropts)?
+            && let Err(outcome) = write_picture(&tensor, path, target, &what)?
         {
-            return Ok(code);
+            return Ok(outcome);
         }
         if let (Some(path), Some(target)) = (&args.npy, &npy_out)
-            && let Err(code) = write_npy(&view, path, target, input, &what, ropts)?
+            && let Err(outcome) = write_npy(&tensor, path, target, &what, ropts)?
         {
-            return Ok(code);
+            return Ok(outcome);
         }
         if args.picture.is_none() && args.npy.is_none() {
             // --tensor alone: show that tensor as the root.
-            show_tensor(args, decoded, set, chosen, ropts)?;
+            show_tensor(args, decoded, &tensor, ropts)?;
         }
     }
     match &args.npy_dir {
-        Some(out_dir) => write_npy_dir(args, set, input, tensors, out_dir, ropts),
+        Some(out_dir) => write_npy_dir(args, &doc, out_dir, ropts),
         None => Ok(Outcome::Done),
     }
 }
 
 /// The tensor --tensor names, or the file's own tensor when it is one.
-fn choose<'t, 'm, 'a>(
-    args: &Args,
-    root: &Message<'a>,
-    tensors: &'t [formats::NamedTensor<'m, 'a>],
-) -> Result<&'t formats::NamedTensor<'m, 'a>, Stop> {
+fn choose<'d>(args: &Args, doc: &'d Document) -> Result<&'d TensorRef, Stop> {
+    let tensors = doc.tensors();
     match &args.tensor {
         Some(name) => match tensors.iter().find(|t| &t.name == name) {
             Some(t) => Ok(t),
@@ -120,7 +123,7 @@ fn choose<'t, 'm, 'a>(
                 Err(Outcome::Rejected)
             }
         },
-        None => match tensors.iter().find(|t| std::ptr::eq(t.message, root)) {
+        None => match doc.root_tensor() {
             Some(t) => Ok(t),
             None if tensors.is_empty() => {
                 say!("decode: {}: the file has no tensors", args.file);
@@ -141,15 +144,14 @@ fn choose<'t, 'm, 'a>(
 
 /// --picture: the tensor drawn as a PNG file.
 fn write_picture(
-    view: &TensorView<'_, '_>,
+    tensor: &Tensor<'_>,
     path: &Path,
     target: &Output,
     what: &str,
-    ropts: &RenderOptions,
 ) -> io::Result<Result<(), Stop>> {
-    let pic = match picture::picture(view, ropts.dir.as_deref()) {
+    let pic = match tensor.picture() {
         Ok(p) => p,
-        Err(picture::PictureError::Io(e)) => return Err(e),
+        Err(Error::Picture(PictureError::Io(e))) => return Err(e),
         Err(e) => {
             say!("decode: {what}: no picture: {e}");
             return Ok(Err(Outcome::Rejected));
@@ -169,43 +171,41 @@ fn npy_options(ropts: &RenderOptions) -> npy::NpyOptions<'_> {
     }
 }
 
-/// A tensor as .npy in `target`: when the stored bytes already are the
-/// body, the header and those bytes copied from the file (`input` or the
-/// side file) in the kernel; else the values converted one by one.
-fn npy_to<'v>(
-    view: &TensorView<'v, 'v>,
+/// What went wrong writing a .npy: the output failed (an I/O error of the
+/// command), or the tensor cannot be exported (said, and the file left
+/// out).
+enum NpyFailure {
+    Io(io::Error),
+    Tensor(Error),
+}
+
+/// A tensor as .npy in `target` (the stored bytes copied when they already
+/// are the body), its failures sorted.
+fn npy_to(
+    tensor: &Tensor<'_>,
+    path: &Path,
     target: &Output,
-    input: &InputBytes,
-    dir: Option<&Path>,
     nopts: &npy::NpyOptions<'_>,
-) -> Result<Result<npy::NpyInfo, npy::NpyError>, OutputError> {
-    match npy::raw_npy(view, dir, nopts) {
-        Ok(Some(raw)) => {
-            target.write_copy(
-                "writing .npy",
-                &raw.header,
-                raw.body(),
-                raw.file_range(input),
-                nopts.progress,
-            )?;
-            Ok(Ok(raw.info))
+) -> Result<npy::NpyInfo, NpyFailure> {
+    tensor.write_npy_to(target, nopts).map_err(|e| match e {
+        Error::Output(e) => NpyFailure::Io(e.into()),
+        Error::Npy(NpyError::Io(e)) => {
+            NpyFailure::Io(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
         }
-        Ok(None) => target.write(|w| npy::write_npy_converted(view, dir, w, nopts)),
-        Err(e) => Ok(Err(e)),
-    }
+        Error::Io(e) => NpyFailure::Io(e),
+        e => NpyFailure::Tensor(e),
+    })
 }
 
 /// --npy: the tensor as a NumPy .npy file.
 fn write_npy(
-    view: &TensorView<'_, '_>,
+    tensor: &Tensor<'_>,
     path: &Path,
     target: &Output,
-    input: &InputBytes,
     what: &str,
     ropts: &RenderOptions,
 ) -> io::Result<Result<(), Stop>> {
-    let nopts = npy_options(ropts);
-    match npy_to(view, target, input, ropts.dir.as_deref(), &nopts)? {
+    match npy_to(tensor, path, target, &npy_options(ropts)) {
         Ok(info) => {
             if let Some(note) = &info.note {
                 say!("decode: note: {note}");
@@ -218,10 +218,8 @@ fn write_npy(
             );
             Ok(Ok(()))
         }
-        Err(npy::NpyError::Io(e)) => {
-            Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())))
-        }
-        Err(e) => {
+        Err(NpyFailure::Io(e)) => Err(e),
+        Err(NpyFailure::Tensor(e)) => {
             say!("decode: {what}: {e}");
             Ok(Err(Outcome::Rejected))
         }
@@ -232,21 +230,22 @@ fn write_npy(
 fn show_tensor(
     args: &Args,
     decoded: &Decoded<'_>,
-    set: &SchemaSet,
-    chosen: &formats::NamedTensor<'_, '_>,
+    tensor: &Tensor<'_>,
     ropts: &RenderOptions,
 ) -> io::Result<()> {
     let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
-    let full_name = &chosen.message.def(set).full_name;
+    let set = SchemaSet::builtin();
+    let message = tensor.message();
+    let full_name = &message.def(set).full_name;
     if args.json {
         write!(out, "{{\"format\": ")?;
         json::string(&mut out, decoded.format.id)?;
         write!(out, ", \"type\": ")?;
         json::string(&mut out, &full_name.to_string())?;
         write!(out, ", \"tensor\": ")?;
-        json::string(&mut out, &chosen.name)?;
+        json::string(&mut out, tensor.name())?;
         write!(out, ", \"value\": ")?;
-        json::write_root_message(&mut out, set, chosen.message, ropts)?;
+        json::write_root_message(&mut out, set, message, ropts)?;
         writeln!(out, "}}")?;
     } else {
         let mut lines = TextLines::new(&mut out);
@@ -254,9 +253,9 @@ fn show_tensor(
             "format: {} ({})",
             decoded.format.id, decoded.format.title
         ))?;
-        lines.line(format_args!("tensor: {:?}  ({full_name})", chosen.name))?;
+        lines.line(format_args!("tensor: {:?}  ({full_name})", tensor.name()))?;
         lines.blank()?;
-        text::tensor_block(lines.view(), set, chosen.message, 0, ropts, true)?;
+        text::tensor_block(lines.view(), set, message, 0, ropts, true)?;
     }
     out.flush()
 }
@@ -265,14 +264,11 @@ fn show_tensor(
 /// before anything is created.
 fn write_npy_dir(
     args: &Args,
-    set: &SchemaSet,
-    input: &InputBytes,
-    tensors: Vec<formats::NamedTensor<'_, '_>>,
+    doc: &Document,
     out_dir: &Path,
     ropts: &RenderOptions,
 ) -> io::Result<Outcome> {
-    let dir = ropts.dir.as_deref();
-    let export = npy::export_set(tensors);
+    let export = doc.export_set();
     if export.is_empty() {
         say!("decode: {}: the file has no tensors to export", args.file);
         return Ok(Outcome::Rejected);
@@ -285,10 +281,10 @@ fn write_npy_dir(
     let mut planned = Vec::new();
     let mut refused = 0u64;
     for t in &export {
-        let Some(view) = t.view(set) else { continue };
+        let Ok(tensor) = doc.tensor(t) else { continue };
         let path = out_dir.join(names.name_for(&t.name));
         match Output::plan(&path, policy) {
-            Ok(target) => planned.push((t, view, path, target)),
+            Ok(target) => planned.push((t, tensor, path, target)),
             Err(e @ OutputError::Io { .. }) => return Err(e.into()),
             Err(e) => {
                 refused += 1;
@@ -318,33 +314,24 @@ fn write_npy_dir(
             .and_then(|e| pbdecode::tensor::raw_size(e, view.elements))
             .unwrap_or(0)
     };
-    let total = planned
-        .iter()
-        .fold(0u64, |acc, (_, view, ..)| acc.saturating_add(size(view)));
+    let total = planned.iter().fold(0u64, |acc, (_, tensor, ..)| {
+        acc.saturating_add(size(&tensor.view()))
+    });
     let whole = total >= pbdecode::progress::THRESHOLD_BYTES;
     let bar = ropts.progress.get();
     if whole {
         bar.start("writing .npy files", total);
     }
-    for (t, view, path, target) in &planned {
+    for (t, tensor, path, target) in &planned {
         let part = pbdecode::progress::Part::new(bar);
         let mut nopts = npy_options(ropts);
         if whole {
             nopts.progress = Some(&part);
         }
-        let result = npy_to(view, target, input, dir, &nopts);
+        let result = npy_to(tensor, path, target, &nopts);
         if whole {
-            bar.advance(size(view).saturating_sub(part.done()));
+            bar.advance(size(&tensor.view()).saturating_sub(part.done()));
         }
-        let result = match result {
-            Ok(r) => r,
-            Err(e) => {
-                if whole {
-                    bar.finish();
-                }
-                return Err(e.into());
-            }
-        };
         match result {
             Ok(info) => {
                 written += 1;
@@ -352,13 +339,13 @@ fn write_npy_dir(
                     *notes.entry(note).or_default() += 1;
                 }
             }
-            Err(npy::NpyError::Io(e)) => {
+            Err(NpyFailure::Io(e)) => {
                 if whole {
                     bar.finish();
                 }
-                return Err(io::Error::new(e.kind(), format!("{}: {e}", path.display())));
+                return Err(e);
             }
-            Err(e) => {
+            Err(NpyFailure::Tensor(e)) => {
                 failed += 1;
                 bar.suspend(&mut || {
                     say!(

@@ -411,3 +411,77 @@ fn roles_say_what_each_tensor_is() {
     let seq = pbdecode::open("tests/fixtures/onnx-containers/seq_nested.pb").unwrap();
     assert!(seq.tensors().iter().all(|t| t.role == SequenceElement));
 }
+
+/// A document over an input its caller decoded (as the command line and
+/// the explorer make one): the same index as `open` gives, no tensor lost
+/// when the format is forced, the file's own tensor found, the weights
+/// `--npy-dir` writes, and a .npy into an output planned beforehand equal
+/// to `write_npy`'s.
+#[test]
+fn a_document_over_what_the_caller_decoded() {
+    use pbdecode::formats::{self, AsFormat, FormatOptions};
+    use pbdecode::input::open_input;
+    use std::sync::Arc;
+    let dir = scratch("from-decoded");
+    for file in [
+        "onnx-model/everything.onnx",
+        "tf/graph_all_forms.pb",
+        "onnx-tensor/float_raw.pb",
+    ] {
+        let path = Path::new("tests/fixtures").join(file);
+        let opened = pbdecode::open(&path).unwrap();
+        let input = Arc::new(open_input(&path).unwrap());
+        let reading = pbdecode::Reading {
+            asked: AsFormat::parse(opened.format().id).unwrap(),
+            options: FormatOptions::default(),
+        };
+        let Some(f) = reading.asked.format() else {
+            panic!("{file}: a format")
+        };
+        let decoded = formats::decode_as(f, input.bytes(), &reading.options).unwrap();
+        let doc = pbdecode::Document::from_decoded(
+            input.clone(),
+            path.parent().map(Path::to_path_buf),
+            reading,
+            &decoded,
+        );
+        drop(decoded);
+        assert_eq!(doc.format(), opened.format(), "{file}");
+        let names = |d: &pbdecode::Document| {
+            d.tensors()
+                .iter()
+                .map(|t| (t.name.clone(), t.range.clone(), t.weight))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&doc), names(&opened), "{file}");
+        // Written whole again as it was read.
+        let json = |d: &pbdecode::Document| {
+            let mut w = Vec::new();
+            d.write_json(&mut w, &JsonOptions::default()).unwrap();
+            w
+        };
+        assert_eq!(json(&doc), json(&opened), "{file}");
+        let is_tensor_file = file.starts_with("onnx-tensor/");
+        assert_eq!(doc.root_tensor().is_some(), is_tensor_file, "{file}");
+        let export = doc.export_set();
+        assert!(!export.is_empty(), "{file}");
+        if !is_tensor_file {
+            // A model's or graph's weights, not its other tensors.
+            assert!(export.iter().all(|t| t.weight), "{file}");
+            assert!(export.len() < doc.tensors().len(), "{file}");
+        }
+        let t = doc.tensor(export[0]).unwrap();
+        let (planned, direct) = (dir.join("planned.npy"), dir.join("direct.npy"));
+        let target =
+            pbdecode::output::Output::plan(&planned, pbdecode::output::Policy::named()).unwrap();
+        t.write_npy_to(&target, &pbdecode::npy::NpyOptions::default())
+            .unwrap();
+        t.write_npy(&direct).unwrap();
+        assert_eq!(
+            std::fs::read(&planned).unwrap(),
+            std::fs::read(&direct).unwrap(),
+            "{file}"
+        );
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
