@@ -2,20 +2,20 @@
 //! (the JSON contract, the text view, the picture code), so the page shows
 //! what the command line shows.
 
-use super::files::{Listed, OpenFile, Refusal, TensorEntry};
+use super::files::{Listed, OpenFile, Refusal};
 use super::http::{Request, Response};
 use super::state::State;
-use crate::decode::{DecodeContext, Message, decode_message};
+use crate::api::{self, Document, Reading};
+use crate::decode::Message;
 use crate::error::DecodeError;
 use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions};
 use crate::render::schemaless::{PageLimits, write_json_page};
-use crate::render::{RenderOptions, json, tensor_adapter, text};
+use crate::render::{RenderOptions, json, text};
 use crate::schema::{FullName, SchemaSet};
 use crate::schemaless::{self, Branch};
 use crate::tensor::{Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values};
 use crate::{picture, stats};
 use std::io::Write;
-use std::sync::Arc;
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
@@ -254,23 +254,6 @@ fn values_param(req: &Request, default: Option<u64>) -> Result<Option<u64>, Resp
     }
 }
 
-fn tensor_entries(decoded: &Decoded<'_>) -> Vec<TensorEntry> {
-    let set = SchemaSet::builtin();
-    let Body::Message { message, .. } = &decoded.body else {
-        return Vec::new();
-    };
-    formats::named_tensors(set, message)
-        .into_iter()
-        .map(|t| TensorEntry {
-            name: t.name,
-            initializer: t.initializer,
-            def: t.message.def,
-            offset: t.message.offset,
-            end: t.message.end,
-        })
-        .collect()
-}
-
 fn storage(view: &TensorView<'_, '_>) -> &'static str {
     match view.data {
         TensorData::Raw(_) => "raw",
@@ -401,19 +384,10 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
     let set = SchemaSet::builtin();
     if let Body::Message { message, .. } = &decoded.body {
         let named = formats::named_tensors(set, message);
-        // The tensor index, kept for the requests for values that follow.
-        let entries = named
-            .iter()
-            .map(|t| TensorEntry {
-                name: t.name.clone(),
-                initializer: t.initializer,
-                def: t.message.def,
-                offset: t.message.offset,
-                end: t.message.end,
-            })
-            .collect();
+        // The document, kept for the requests for tensors that follow.
+        let doc = document_of(req, file, &decoded);
         if let Ok(mut c) = file.cache.lock() {
-            c.insert(asked(req).to_string(), Arc::new(entries));
+            c.insert(asked(req).to_string(), doc);
         }
         for (i, t) in named.iter().enumerate() {
             if i > 0 {
@@ -638,55 +612,46 @@ fn hex(_state: &State, req: &Request, file: &OpenFile) -> Response {
     Response::json(w)
 }
 
-/// Finds the tensor a request names (`t=INDEX` or `name=NAME`) and runs
-/// `f` on its view, decoding only that tensor's message.
+/// Finds the tensor a request names (`t=INDEX` or `name=NAME`) in the
+/// file's document and runs `f` on its view, decoding only that tensor's
+/// message.
 fn with_tensor(
     req: &Request,
     file: &OpenFile,
     f: &mut dyn FnMut(&TensorRef<'_, '_, '_>) -> Response,
 ) -> Response {
-    let bytes = file.bytes.bytes();
-    let entries = match file_entries(req, file) {
-        Ok(e) => e,
+    let doc = match file_document(req, file) {
+        Ok(d) => d,
         Err(r) => return r,
     };
+    let tensors = doc.tensors();
     let found = match (req.param("t"), req.param("name")) {
         (Some(t), _) => t
             .parse::<usize>()
             .ok()
-            .and_then(|i| entries.get(i).map(|e| (i, e))),
-        (None, Some(n)) => entries.iter().enumerate().find(|(_, e)| e.name == n),
+            .and_then(|i| tensors.get(i).map(|e| (i, e))),
+        (None, Some(n)) => tensors.iter().enumerate().find(|(_, e)| e.name == n),
         (None, None) => return Response::error(400, "which tensor? (t=INDEX or name=NAME)"),
     };
     let Some((index, entry)) = found else {
         return Response::error(404, "no such tensor in this file");
     };
-    let set = SchemaSet::builtin();
-    let slice = bytes
-        .get(entry.offset as usize..entry.end as usize)
-        .unwrap_or(&[]);
-    let message = match decode_message(
-        set,
-        entry.def,
-        slice,
-        entry.offset,
-        DecodeContext::lenient(),
-    ) {
-        Ok(m) => m,
-        Err(e) => return Response::error(500, &format!("the tensor no longer decodes: {e}")),
+    let tensor = match doc.tensor(entry) {
+        Ok(t) => t,
+        Err(api::Error::Decode(e)) => {
+            return Response::error(500, &format!("the tensor no longer decodes: {e}"));
+        }
+        Err(_) => return Response::error(404, "not a tensor"),
     };
-    let full_name = &message.def(set).full_name;
-    let Some(adapter) = tensor_adapter(full_name) else {
-        return Response::error(404, "not a tensor");
-    };
-    let view = (adapter.view)(set, &message);
+    let message = tensor.message();
+    let view = tensor.view();
     f(&TensorRef {
         index,
         name: &entry.name,
-        initializer: entry.initializer,
-        message: &message,
+        initializer: entry.weight,
+        message,
         view: &view,
-        full_name,
+        full_name: &message.def(SchemaSet::builtin()).full_name,
     })
 }
 
@@ -700,11 +665,22 @@ struct TensorRef<'r, 'm, 'a> {
     full_name: &'r FullName,
 }
 
-/// The tensor index of a file read as `as`, made once per file and format.
-fn file_entries(req: &Request, file: &OpenFile) -> Result<Arc<Vec<TensorEntry>>, Response> {
+/// The file as a document over `decoded` (its bytes read as the request
+/// asks).
+fn document_of(req: &Request, file: &OpenFile, decoded: &Decoded<'_>) -> Document {
+    let reading = Reading {
+        asked: AsFormat::parse(asked(req)).unwrap_or(AsFormat::Auto),
+        options: FormatOptions::default(),
+    };
+    Document::from_decoded(file.bytes.clone(), file.dir.clone(), reading, decoded)
+}
+
+/// The file's document for the format asked for, made once per file and
+/// format.
+fn file_document(req: &Request, file: &OpenFile) -> Result<Document, Response> {
     let key = asked(req).to_string();
-    if let Some(e) = file.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-        return Ok(e);
+    if let Some(d) = file.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(d);
     }
     let decoded = decode(req, file.bytes.bytes(), false).map_err(|_| {
         Response::error(
@@ -712,11 +688,11 @@ fn file_entries(req: &Request, file: &OpenFile) -> Result<Arc<Vec<TensorEntry>>,
             "the file does not decode as asked, so it has no tensors",
         )
     })?;
-    let entries = Arc::new(tensor_entries(&decoded));
+    let doc = document_of(req, file, &decoded);
     if let Ok(mut c) = file.cache.lock() {
-        c.insert(key, entries.clone());
+        c.insert(key, doc.clone());
     }
-    Ok(entries)
+    Ok(doc)
 }
 
 /// `/api/tensor`: a tensor's facts, its message as the contract writes it

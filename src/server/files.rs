@@ -4,6 +4,7 @@
 //! as soon as it is created, so nothing is left behind however the server
 //! stops).
 
+use crate::api::Document;
 use crate::input::{
     FileId, InputBytes, Link, Opened, identity, kind_name, map_handle, open_read, opened_path,
 };
@@ -46,12 +47,14 @@ pub struct Listed {
 pub struct OpenFile {
     pub key: String,
     pub name: String,
-    pub bytes: InputBytes,
+    /// Shared with the documents of `cache`.
+    pub bytes: Arc<InputBytes>,
     pub dir: Option<PathBuf>,
     /// For served files: the file's stamp when it was mapped.
     stamp: Option<Stamp>,
-    /// The tensors found in it, per format asked for.
-    pub(super) cache: Mutex<HashMap<String, Arc<Vec<TensorEntry>>>>,
+    /// The file as a document of the facade, per format asked for: its
+    /// tensors indexed once, each decoded again alone when asked for.
+    pub(super) cache: Mutex<HashMap<String, Document>>,
 }
 
 pub struct Files {
@@ -318,7 +321,7 @@ impl Files {
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            bytes,
+            bytes: Arc::new(bytes),
             dir: path.parent().map(Path::to_path_buf),
             stamp: Some(now),
             cache: Mutex::new(HashMap::new()),
@@ -341,7 +344,7 @@ impl Files {
         let file = Arc::new(OpenFile {
             key: key.clone(),
             name: name.clone(),
-            bytes,
+            bytes: Arc::new(bytes),
             // No folder: a dropped model's external data is not looked up.
             dir: None,
             stamp: None,
@@ -486,13 +489,4 @@ impl UploadSink {
             }
         }
     }
-}
-/// A tensor of the decoded file: where its message is, so that a request
-/// for its values decodes that message alone.
-pub(super) struct TensorEntry {
-    pub(super) name: String,
-    pub(super) initializer: bool,
-    pub(super) def: crate::schema::MsgId,
-    pub(super) offset: u64,
-    pub(super) end: u64,
 }
