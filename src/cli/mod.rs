@@ -286,3 +286,29 @@ fn print(
     }
     Ok(Outcome::Done)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Outcome, exit_code};
+    use std::io;
+    use std::process::ExitCode;
+
+    /// The exit statuses the README's usage section lists, from the one
+    /// mapping.
+    #[test]
+    fn each_outcome_has_its_exit_status() {
+        let cases = [
+            (Ok(Outcome::Done), ExitCode::SUCCESS),
+            (Ok(Outcome::Rejected), ExitCode::from(1)),
+            (Ok(Outcome::Usage), ExitCode::from(2)),
+            (Ok(Outcome::Failed), ExitCode::from(2)),
+            (Err(io::Error::other("disk full")), ExitCode::from(2)),
+            // The reader of the output had enough.
+            (Err(io::ErrorKind::BrokenPipe.into()), ExitCode::SUCCESS),
+        ];
+        for (result, code) in cases {
+            let shown = format!("{result:?}");
+            assert_eq!(exit_code("decode test", result), code, "{shown}");
+        }
+    }
+}
