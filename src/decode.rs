@@ -3,7 +3,7 @@
 //! arrays are slices, never copies). Formats validate on top of this tree.
 
 use crate::error::{DecodeError, ErrorKind, Result};
-use crate::schema::{FieldDef, FieldType, MessageDef, MsgId, Scalar, SchemaSet};
+use crate::schema::{FieldDef, FieldId, FieldType, MessageDef, MsgId, Scalar, SchemaSet};
 use crate::wire::{
     FieldReader, PackedVarints, WireType, WireValue, count_fields, count_packed_varints,
 };
@@ -685,55 +685,17 @@ impl<'a> Message<'a> {
         self.fields.get(start..end).unwrap_or(&[])
     }
 
-    /// The slot and definition of a field the caller knows the message has.
-    /// Every named accessor goes through here: in debug builds (tests) a
-    /// name the project's own schema tables do not hold fails at once, so a
-    /// field renamed in a schema cannot silently drop out of a view. (A
-    /// user's schema may name a message like one of ours with other
-    /// fields: there the field is only absent.)
-    fn lookup<'s>(&self, set: &'s SchemaSet, name: &str) -> Option<(usize, &'s FieldDef)> {
-        let found = self.def(set).field_by_name(name);
-        debug_assert!(
-            found.is_some() || !set.names_checked(),
-            "{} has no field {name}",
-            self.def(set).full_name
-        );
-        found
-    }
-
-    /// The occurrences of the named field (empty when absent). The name
-    /// must be a field of the message's type (checked in debug builds).
-    pub fn field(&self, set: &SchemaSet, name: &str) -> &[Field<'a>] {
-        match self.lookup(set, name) {
+    /// The occurrences of a field (empty when absent), found at the slot
+    /// its constant names (see [`SchemaSet::field`]).
+    pub fn field(&self, set: &SchemaSet, id: FieldId) -> &[Field<'a>] {
+        match set.field(self.def, id) {
             Some((slot, _)) => self.slot(slot),
             None => &[],
         }
     }
 
-    /// Like [`Message::field`], for a name that may not be a field of the
-    /// message's type (user schemas, names built from data): empty then.
-    pub fn probe_field(&self, set: &SchemaSet, name: &str) -> &[Field<'a>] {
-        match self.def(set).field_by_name(name) {
-            Some((slot, _)) => self.slot(slot),
-            None => &[],
-        }
-    }
-
-    /// Like [`Message::str`], for a name that may not be a field of the
-    /// message's type (a tensor's own name, which only ONNX's has).
-    pub fn probe_str(&self, set: &SchemaSet, name: &str) -> Option<&'a str> {
-        self.probe_field(set, name)
-            .iter()
-            .rev()
-            .find_map(|f| match f.value {
-                Value::Bytes(b) => Some(b),
-                _ => None,
-            })
-            .and_then(|b| std::str::from_utf8(b).ok())
-    }
-
-    pub fn has(&self, set: &SchemaSet, name: &str) -> bool {
-        !self.field(set, name).is_empty()
+    pub fn has(&self, set: &SchemaSet, id: FieldId) -> bool {
+        !self.field(set, id).is_empty()
     }
 
     /// Each field present, in declaration order, with its occurrences in
@@ -766,9 +728,9 @@ impl<'a> Message<'a> {
     pub fn scalars<'f>(
         &'f self,
         set: &'f SchemaSet,
-        name: &str,
+        id: FieldId,
     ) -> impl Iterator<Item = ScalarValue> + 'f {
-        let (occurrences, fdef) = match self.lookup(set, name) {
+        let (occurrences, fdef) = match set.field(self.def, id) {
             Some((slot, f)) => (self.slot(slot), Some(f.ty)),
             None => (&[][..], None),
         };
@@ -780,17 +742,17 @@ impl<'a> Message<'a> {
 
     /// The value of a singular scalar field: the last occurrence wins, as
     /// protobuf merges them.
-    pub fn scalar(&self, set: &SchemaSet, name: &str) -> Option<ScalarValue> {
-        self.scalars(set, name).last()
+    pub fn scalar(&self, set: &SchemaSet, id: FieldId) -> Option<ScalarValue> {
+        self.scalars(set, id).last()
     }
 
-    pub fn int(&self, set: &SchemaSet, name: &str) -> Option<i64> {
-        self.scalar(set, name).and_then(ScalarValue::as_i64)
+    pub fn int(&self, set: &SchemaSet, id: FieldId) -> Option<i64> {
+        self.scalar(set, id).and_then(ScalarValue::as_i64)
     }
 
     /// The bytes of a singular string or bytes field (last occurrence).
-    pub fn bytes(&self, set: &SchemaSet, name: &str) -> Option<&'a [u8]> {
-        self.field(set, name)
+    pub fn bytes(&self, set: &SchemaSet, id: FieldId) -> Option<&'a [u8]> {
+        self.field(set, id)
             .iter()
             .rev()
             .find_map(|f| match f.value {
@@ -799,8 +761,8 @@ impl<'a> Message<'a> {
             })
     }
 
-    pub fn str(&self, set: &SchemaSet, name: &str) -> Option<&'a str> {
-        self.bytes(set, name)
+    pub fn str(&self, set: &SchemaSet, id: FieldId) -> Option<&'a str> {
+        self.bytes(set, id)
             .and_then(|b| std::str::from_utf8(b).ok())
     }
 
@@ -808,15 +770,15 @@ impl<'a> Message<'a> {
     pub fn messages<'f>(
         &'f self,
         set: &SchemaSet,
-        name: &str,
+        id: FieldId,
     ) -> impl Iterator<Item = &'f Message<'a>> + 'f {
-        self.field(set, name).iter().filter_map(|f| match &f.value {
+        self.field(set, id).iter().filter_map(|f| match &f.value {
             Value::Message(m) => Some(m.as_ref()),
             _ => None,
         })
     }
 
-    pub fn message(&self, set: &SchemaSet, name: &str) -> Option<&Message<'a>> {
-        self.messages(set, name).last()
+    pub fn message(&self, set: &SchemaSet, id: FieldId) -> Option<&Message<'a>> {
+        self.messages(set, id).last()
     }
 }

@@ -12,9 +12,12 @@
 
 use crate::decode::Message;
 use crate::escape::{TextLines, f64_json, string};
+use crate::fields::onnx::{
+    AttributeProto, GraphProto, MapProto, ModelProto, NodeProto, SparseTensorProto, TensorProto,
+};
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::onnx_tensor;
-use crate::schema::SchemaSet;
+use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::{Elem, Element, LoadedValues, TensorData, TensorView, load_values};
 use half::f16;
 use std::io::{self, Write};
@@ -643,12 +646,12 @@ fn short_name(set: &SchemaSet, m: &Message<'_>) -> String {
 
 fn map_keys(set: &SchemaSet, m: &Message<'_>) -> Vec<String> {
     let mut keys: Vec<String> = m
-        .scalars(set, "keys")
+        .scalars(set, MapProto::KEYS)
         .filter_map(|k| k.as_i64())
         .map(|k| k.to_string())
         .collect();
     keys.extend(
-        m.field(set, "string_keys")
+        m.field(set, MapProto::STRING_KEYS)
             .iter()
             .filter_map(|f| match f.value {
                 crate::decode::Value::Bytes(b) => Some(format!("{:?}", String::from_utf8_lossy(b))),
@@ -659,11 +662,11 @@ fn map_keys(set: &SchemaSet, m: &Message<'_>) -> Vec<String> {
 }
 
 fn map_values<'m, 'a>(set: &SchemaSet, m: &'m Message<'a>) -> Vec<&'m Message<'a>> {
-    m.message(set, "values")
+    m.message(set, MapProto::VALUES)
         .map(|v| {
             SEQUENCE_FIELDS
                 .iter()
-                .flat_map(|f| v.messages(set, f))
+                .flat_map(|f| v.messages(set, *f))
                 .collect()
         })
         .unwrap_or_default()
@@ -826,20 +829,25 @@ fn compare_at(
             });
         }
         "SparseTensorProto" => {
-            for field in ["values", "indices"] {
+            for field in [SparseTensorProto::VALUES, SparseTensorProto::INDICES] {
+                let name = field.name;
                 match (e.message(set, field), a.message(set, field)) {
                     (Some(x), Some(y)) => {
-                        compare_at(set, x, y, dirs, opts, format!("{path}.{field}"), depth, out);
+                        compare_at(set, x, y, dirs, opts, format!("{path}.{name}"), depth, out);
                     }
                     _ => out.push(Entry {
-                        path: format!("{path}.{field}"),
-                        finding: Finding::Structure(format!("{field} missing on one side")),
+                        path: format!("{path}.{name}"),
+                        finding: Finding::Structure(format!("{name} missing on one side")),
                     }),
                 }
             }
             let (de, da): (Vec<i64>, Vec<i64>) = (
-                e.scalars(set, "dims").filter_map(|d| d.as_i64()).collect(),
-                a.scalars(set, "dims").filter_map(|d| d.as_i64()).collect(),
+                e.scalars(set, SparseTensorProto::DIMS)
+                    .filter_map(|d| d.as_i64())
+                    .collect(),
+                a.scalars(set, SparseTensorProto::DIMS)
+                    .filter_map(|d| d.as_i64())
+                    .collect(),
             );
             if de != da {
                 out.push(Entry {
@@ -851,11 +859,11 @@ fn compare_at(
         "SequenceProto" => {
             let xs: Vec<_> = SEQUENCE_FIELDS
                 .iter()
-                .flat_map(|f| e.messages(set, f))
+                .flat_map(|f| e.messages(set, *f))
                 .collect();
             let ys: Vec<_> = SEQUENCE_FIELDS
                 .iter()
-                .flat_map(|f| a.messages(set, f))
+                .flat_map(|f| a.messages(set, *f))
                 .collect();
             if xs.len() != ys.len() {
                 out.push(Entry {
@@ -875,8 +883,8 @@ fn compare_at(
             }
         }
         "OptionalProto" => {
-            let x = OPTIONAL_FIELDS.iter().find_map(|f| e.message(set, f));
-            let y = OPTIONAL_FIELDS.iter().find_map(|f| a.message(set, f));
+            let x = OPTIONAL_FIELDS.iter().find_map(|f| e.message(set, *f));
+            let y = OPTIONAL_FIELDS.iter().find_map(|f| a.message(set, *f));
             match (x, y) {
                 (Some(x), Some(y)) => {
                     compare_at(set, x, y, dirs, opts, format!("{path}.value"), depth, out)
@@ -897,7 +905,10 @@ fn compare_at(
             }
         }
         "MapProto" => {
-            let (ke, ka) = (e.int(set, "key_type"), a.int(set, "key_type"));
+            let (ke, ka) = (
+                e.int(set, MapProto::KEY_TYPE),
+                a.int(set, MapProto::KEY_TYPE),
+            );
             if ke != ka {
                 out.push(Entry {
                     path,
@@ -1237,7 +1248,7 @@ impl ModelDiff {
     }
 }
 
-fn strs<'a>(set: &SchemaSet, m: &Message<'a>, field: &str) -> Vec<String> {
+fn strs<'a>(set: &SchemaSet, m: &Message<'a>, field: FieldId) -> Vec<String> {
     m.field(set, field)
         .iter()
         .filter_map(|f| match f.value {
@@ -1258,30 +1269,30 @@ fn raw<'a>(bytes: &'a [u8], m: &Message<'_>) -> &'a [u8] {
 /// A short text of an attribute's value for the simple kinds (float, int,
 /// string and their lists); None for tensors and graphs.
 fn attribute_value(set: &SchemaSet, a: &Message<'_>) -> Option<String> {
-    if a.has(set, "f") {
-        let v = a.scalar(set, "f")?;
+    if a.has(set, AttributeProto::F) {
+        let v = a.scalar(set, AttributeProto::F)?;
         return Some(match v {
             crate::decode::ScalarValue::F32(f) => format!("{f:?}"),
             other => format!("{other:?}"),
         });
     }
-    if a.has(set, "i") {
-        return a.int(set, "i").map(|i| i.to_string());
+    if a.has(set, AttributeProto::I) {
+        return a.int(set, AttributeProto::I).map(|i| i.to_string());
     }
-    if let Some(b) = a.bytes(set, "s") {
+    if let Some(b) = a.bytes(set, AttributeProto::S) {
         return Some(crate::render::text::quoted(b));
     }
-    if a.has(set, "ints") {
+    if a.has(set, AttributeProto::INTS) {
         let v: Vec<String> = a
-            .scalars(set, "ints")
+            .scalars(set, AttributeProto::INTS)
             .filter_map(|v| v.as_i64())
             .map(|v| v.to_string())
             .collect();
         return Some(format!("[{}]", v.join(", ")));
     }
-    if a.has(set, "floats") {
+    if a.has(set, AttributeProto::FLOATS) {
         let v: Vec<String> = a
-            .scalars(set, "floats")
+            .scalars(set, AttributeProto::FLOATS)
             .map(|v| match v {
                 crate::decode::ScalarValue::F32(f) => format!("{f:?}"),
                 other => format!("{other:?}"),
@@ -1293,16 +1304,16 @@ fn attribute_value(set: &SchemaSet, a: &Message<'_>) -> Option<String> {
 }
 
 fn node_label(set: &SchemaSet, n: &Message<'_>, k: usize) -> String {
-    let op = n.str(set, "op_type").unwrap_or("?");
-    match n.str(set, "name").filter(|s| !s.is_empty()) {
+    let op = n.str(set, NodeProto::OP_TYPE).unwrap_or("?");
+    match n.str(set, NodeProto::NAME).filter(|s| !s.is_empty()) {
         Some(name) => format!("node {k} {name:?} ({op})"),
         None => format!("node {k} ({op})"),
     }
 }
 
 fn op_of(set: &SchemaSet, n: &Message<'_>) -> String {
-    let op = n.str(set, "op_type").unwrap_or("?");
-    match n.str(set, "domain").filter(|d| !d.is_empty()) {
+    let op = n.str(set, NodeProto::OP_TYPE).unwrap_or("?");
+    match n.str(set, NodeProto::DOMAIN).filter(|d| !d.is_empty()) {
         Some(d) => format!("{d}.{op}"),
         None => op.to_string(),
     }
@@ -1319,23 +1330,23 @@ pub fn compare_models(
 ) -> ModelDiff {
     let set = SchemaSet::builtin();
     let mut out = ModelDiff::default();
-    let ge = expected.0.message(set, "graph");
-    let ga = actual.0.message(set, "graph");
+    let ge = expected.0.message(set, ModelProto::GRAPH);
+    let ga = actual.0.message(set, ModelProto::GRAPH);
     let inits = |g: Option<&Message<'_>>| -> Vec<(String, usize)> {
         g.map(|g| {
-            g.messages(set, "initializer")
+            g.messages(set, GraphProto::INITIALIZER)
                 .enumerate()
-                .map(|(k, t)| (t.str(set, "name").unwrap_or("").to_string(), k))
+                .map(|(k, t)| (t.str(set, TensorProto::NAME).unwrap_or("").to_string(), k))
                 .collect()
         })
         .unwrap_or_default()
     };
     let (ie, ia) = (inits(ge), inits(ga));
     let te: Vec<&Message<'_>> = ge
-        .map(|g| g.messages(set, "initializer").collect())
+        .map(|g| g.messages(set, GraphProto::INITIALIZER).collect())
         .unwrap_or_default();
     let ta: Vec<&Message<'_>> = ga
-        .map(|g| g.messages(set, "initializer").collect())
+        .map(|g| g.messages(set, GraphProto::INITIALIZER).collect())
         .unwrap_or_default();
     let mut in_actual = FirstIndex::new(ia.iter().map(|(n, _)| n.as_str()));
     let mut in_expected = FirstIndex::new(ie.iter().map(|(n, _)| n.as_str()));
@@ -1372,16 +1383,16 @@ pub fn compare_models(
         .comparisons()
         .saturating_add(in_expected.comparisons());
     let ne: Vec<&Message<'_>> = ge
-        .map(|g| g.messages(set, "node").collect())
+        .map(|g| g.messages(set, GraphProto::NODE).collect())
         .unwrap_or_default();
     let na: Vec<&Message<'_>> = ga
-        .map(|g| g.messages(set, "node").collect())
+        .map(|g| g.messages(set, GraphProto::NODE).collect())
         .unwrap_or_default();
     out.node_counts = (ne.len(), na.len());
     let unique_names = |ns: &[&Message<'_>]| {
         let mut names: Vec<&str> = ns
             .iter()
-            .filter_map(|n| n.str(set, "name"))
+            .filter_map(|n| n.str(set, NodeProto::NAME))
             .filter(|s| !s.is_empty())
             .collect();
         let all = names.len() == ns.len();
@@ -1393,14 +1404,14 @@ pub fn compare_models(
     let mut matched = vec![false; na.len()];
     let mut nodes_in_actual = FirstIndex::new(if by_name {
         na.iter()
-            .map(|y| y.str(set, "name").unwrap_or(""))
+            .map(|y| y.str(set, NodeProto::NAME).unwrap_or(""))
             .collect()
     } else {
         Vec::new()
     });
     for (k, x) in ne.iter().enumerate() {
         let j = if by_name {
-            nodes_in_actual.first(x.str(set, "name").unwrap_or(""))
+            nodes_in_actual.first(x.str(set, NodeProto::NAME).unwrap_or(""))
         } else {
             (k < na.len()).then_some(k)
         };
@@ -1418,17 +1429,18 @@ pub fn compare_models(
         if oe != oa {
             out.nodes.push(format!("{label}: op {oe} -> {oa}"));
         }
-        for field in ["input", "output"] {
+        for field in [NodeProto::INPUT, NodeProto::OUTPUT] {
             let (a, b) = (strs(set, x, field), strs(set, y, field));
             if a != b {
-                out.nodes.push(format!("{label}: {field}s {a:?} -> {b:?}"));
+                out.nodes
+                    .push(format!("{label}: {}s {a:?} -> {b:?}", field.name));
             }
         }
         let attrs = |n: &Message<'_>, bytes: &[u8]| -> Vec<(String, Vec<u8>, Option<String>)> {
-            n.messages(set, "attribute")
+            n.messages(set, NodeProto::ATTRIBUTE)
                 .map(|a| {
                     (
-                        a.str(set, "name").unwrap_or("").to_string(),
+                        a.str(set, AttributeProto::NAME).unwrap_or("").to_string(),
                         raw(bytes, a).to_vec(),
                         attribute_value(set, a),
                     )

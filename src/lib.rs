@@ -36,7 +36,8 @@
 //! # Layers
 //!
 //! Layers, data flowing one way: [`wire`] (bytes to fields) -> [`schema`]
-//! tables -> [`decode`] (fields to a borrowed value tree; [`schemaless`]
+//! tables -> [`fields`] (a constant per field of the built-in tables,
+//! generated) -> [`decode`] (fields to a borrowed value tree; [`schemaless`]
 //! reads without a table) -> [`tensor`] (element types and value decoding,
 //! [`external`] data) -> [`formats`] (registry, detection, validation) ->
 //! [`render`] (text and JSON) -> [`diff`], [`testdata`], [`batch`] -> [`api`]
@@ -62,6 +63,9 @@ pub mod diff;
 pub mod error;
 pub mod escape;
 pub mod external;
+// Generated (see its header); its lines stay as the generator writes them.
+#[rustfmt::skip]
+pub mod fields;
 pub mod formats;
 pub mod input;
 pub mod npy;

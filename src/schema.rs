@@ -137,6 +137,26 @@ impl FieldDef {
     }
 }
 
+/// A field of a message of the built-in tables, as the code names it: one
+/// constant per field in [`crate::fields`], generated from `schemas/` (a
+/// field renamed there no longer compiles where it is read). `slot` is the
+/// field's index in its [`MessageDef::fields`], so reading it is an index,
+/// not a search of the field list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldId {
+    /// The full name of the message declaring the field.
+    pub message: &'static str,
+    pub name: &'static str,
+    pub number: u32,
+    pub slot: usize,
+}
+
+impl fmt::Display for FieldId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.message, self.name)
+    }
+}
+
 /// The full dotted name of a message or enum: its own name and a shared
 /// link to its enclosing scope's full name (the package, or the message it
 /// is nested in). Every name in a scope holds that scope once, so n names
@@ -248,6 +268,9 @@ impl MessageDef {
         Some((idx, self.fields.get(idx)?))
     }
 
+    /// A field by name, searching the field list: for names that come
+    /// from data or from a user's table. The code's own reads go through
+    /// [`SchemaSet::field`] with a constant.
     pub fn field_by_name(&self, name: &str) -> Option<(usize, &FieldDef)> {
         self.fields.iter().enumerate().find(|(_, f)| f.name == name)
     }
@@ -300,24 +323,41 @@ pub struct SchemaSet {
     /// Every message and enum by full name, one component per level: a
     /// name is found without a full-name string per message.
     names: NameTree,
-    /// The project's own tables, whose field names the code reads by name:
-    /// a name they lack is a bug, caught in debug builds. A user's schema
-    /// may call a message `onnx.TensorProto` and give it other fields, so
-    /// there a missing name is only an absent field.
-    names_checked: bool,
+    /// The project's own tables, laid out as the constants of
+    /// [`crate::fields`] say: there a constant that misses its slot was
+    /// read from a message of another type, a bug caught in debug builds.
+    builtin: bool,
 }
 
 impl SchemaSet {
-    /// Marks the set as the project's own tables (see `names_checked`).
-    pub fn with_names_checked(mut self) -> SchemaSet {
-        self.names_checked = true;
+    /// Marks the set as the project's own tables (see `builtin`).
+    pub fn into_builtin(mut self) -> SchemaSet {
+        self.builtin = true;
         self
     }
 
-    /// Whether a field name the code asks for must exist (the project's
-    /// own tables).
-    pub fn names_checked(&self) -> bool {
-        self.names_checked
+    /// Whether these are the project's own tables.
+    pub fn is_builtin(&self) -> bool {
+        self.builtin
+    }
+
+    /// The field `id` names in message `msg`: the one at its slot, when
+    /// its number and name are there (always, in the project's own tables),
+    /// without searching the field list. Otherwise the field of that name:
+    /// a user's schema may declare a message named like one of ours with
+    /// other fields or in another order, and there it is absent or found
+    /// where it is.
+    pub fn field(&self, msg: MsgId, id: FieldId) -> Option<(usize, &FieldDef)> {
+        let def = self.message(msg);
+        let at_slot = def
+            .fields
+            .get(id.slot)
+            .filter(|f| f.number == id.number && f.name == id.name);
+        if let Some(f) = at_slot {
+            return Some((id.slot, f));
+        }
+        debug_assert!(!self.builtin, "{id} read from a {}", def.full_name);
+        def.field_by_name(id.name)
     }
 
     // Ids are issued by this set when it is built, never read from input.

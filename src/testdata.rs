@@ -10,9 +10,13 @@
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::escape::TextLines;
+use crate::fields::onnx::{
+    MapProto, OptionalProto, SequenceProto, SparseTensorProto, TensorProto, TensorShapeProto,
+    TypeProto, ValueInfoProto,
+};
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::{self, Body, Decoded, FormatOptions, Rejection};
-use crate::schema::SchemaSet;
+use crate::schema::{FieldId, SchemaSet};
 use crate::wire::{FieldReader, WireValue};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -234,11 +238,11 @@ pub fn read_signature(bytes: &[u8]) -> Result<Signature> {
                     })?;
                 let port = Port {
                     name: m
-                        .bytes(set, "name")
+                        .bytes(set, ValueInfoProto::NAME)
                         .map(|n| String::from_utf8_lossy(n).into_owned())
                         .unwrap_or_default(),
                     declared: m
-                        .message(set, "type")
+                        .message(set, ValueInfoProto::TYPE)
                         .map_or(Declared::Other("(no type)".into()), |t| {
                             declared(set, t, crate::decode::DEFAULT_DEPTH)
                         }),
@@ -276,15 +280,17 @@ pub fn read_signature(bytes: &[u8]) -> Result<Signature> {
     })
 }
 
-fn shape(set: &SchemaSet, t: &Message<'_>) -> Option<Vec<Dim>> {
-    let shape = t.message(set, "shape")?;
+/// The dimensions of a TypeProto.Tensor or .SparseTensor (`shape`: that
+/// type's shape field).
+fn shape(set: &SchemaSet, t: &Message<'_>, shape: FieldId) -> Option<Vec<Dim>> {
+    let shape = t.message(set, shape)?;
     Some(
         shape
-            .messages(set, "dim")
+            .messages(set, TensorShapeProto::DIM)
             .map(|d| {
-                if let Some(v) = d.int(set, "dim_value") {
+                if let Some(v) = d.int(set, TensorShapeProto::Dimension::DIM_VALUE) {
                     Dim::Value(v)
-                } else if let Some(p) = d.str(set, "dim_param") {
+                } else if let Some(p) = d.str(set, TensorShapeProto::Dimension::DIM_PARAM) {
                     Dim::Param(p.to_string())
                 } else {
                     Dim::Any
@@ -300,32 +306,32 @@ fn declared(set: &SchemaSet, tp: &Message<'_>, depth: u32) -> Declared {
     let Some(depth) = depth.checked_sub(1) else {
         return Declared::Other("(nested too deep)".into());
     };
-    let sub = |m: &Message<'_>, field: &str| -> Declared {
+    let sub = |m: &Message<'_>, field: FieldId| -> Declared {
         m.message(set, field)
             .map_or(Declared::Other("?".into()), |t| declared(set, t, depth))
     };
-    if let Some(t) = tp.message(set, "tensor_type") {
+    if let Some(t) = tp.message(set, TypeProto::TENSOR_TYPE) {
         Declared::Tensor {
-            elem: t.int(set, "elem_type").unwrap_or(0),
-            dims: shape(set, t),
+            elem: t.int(set, TypeProto::Tensor::ELEM_TYPE).unwrap_or(0),
+            dims: shape(set, t, TypeProto::Tensor::SHAPE),
         }
-    } else if let Some(t) = tp.message(set, "sparse_tensor_type") {
+    } else if let Some(t) = tp.message(set, TypeProto::SPARSE_TENSOR_TYPE) {
         Declared::Sparse {
-            elem: t.int(set, "elem_type").unwrap_or(0),
-            dims: shape(set, t),
+            elem: t.int(set, TypeProto::SparseTensor::ELEM_TYPE).unwrap_or(0),
+            dims: shape(set, t, TypeProto::SparseTensor::SHAPE),
         }
-    } else if let Some(t) = tp.message(set, "sequence_type") {
-        Declared::Sequence(Box::new(sub(t, "elem_type")))
-    } else if let Some(t) = tp.message(set, "optional_type") {
-        Declared::Optional(Box::new(sub(t, "elem_type")))
-    } else if let Some(t) = tp.message(set, "map_type") {
+    } else if let Some(t) = tp.message(set, TypeProto::SEQUENCE_TYPE) {
+        Declared::Sequence(Box::new(sub(t, TypeProto::Sequence::ELEM_TYPE)))
+    } else if let Some(t) = tp.message(set, TypeProto::OPTIONAL_TYPE) {
+        Declared::Optional(Box::new(sub(t, TypeProto::Optional::ELEM_TYPE)))
+    } else if let Some(t) = tp.message(set, TypeProto::MAP_TYPE) {
         Declared::Map {
-            key: t.int(set, "key_type").unwrap_or(0),
-            value: Box::new(sub(t, "value_type")),
+            key: t.int(set, TypeProto::Map::KEY_TYPE).unwrap_or(0),
+            value: Box::new(sub(t, TypeProto::Map::VALUE_TYPE)),
         }
-    } else if let Some(t) = tp.message(set, "opaque_type") {
-        let domain = t.str(set, "domain").unwrap_or("");
-        let name = t.str(set, "name").unwrap_or("");
+    } else if let Some(t) = tp.message(set, TypeProto::OPAQUE_TYPE) {
+        let domain = t.str(set, TypeProto::Opaque::DOMAIN).unwrap_or("");
+        let name = t.str(set, TypeProto::Opaque::NAME).unwrap_or("");
         Declared::Other(if domain.is_empty() {
             format!("opaque({name})")
         } else {
@@ -547,13 +553,13 @@ fn is(set: &SchemaSet, m: &Message<'_>, name: &str) -> bool {
 /// `FLOAT[3, 4]` for a TensorProto.
 fn tensor_text(set: &SchemaSet, t: &Message<'_>) -> String {
     let dims: Vec<String> = t
-        .scalars(set, "dims")
+        .scalars(set, TensorProto::DIMS)
         .filter_map(|d| d.as_i64())
         .map(|d| d.to_string())
         .collect();
     format!(
         "{}[{}]",
-        data_type_name(t.int(set, "data_type").unwrap_or(0)),
+        data_type_name(t.int(set, TensorProto::DATA_TYPE).unwrap_or(0)),
         dims.join(", ")
     )
 }
@@ -564,13 +570,13 @@ fn held_text(set: &SchemaSet, m: &Message<'_>) -> String {
         tensor_text(set, m)
     } else if is(set, m, "onnx.SparseTensorProto") {
         let dims: Vec<String> = m
-            .scalars(set, "dims")
+            .scalars(set, SparseTensorProto::DIMS)
             .filter_map(|d| d.as_i64())
             .map(|d| d.to_string())
             .collect();
         let elem = m
-            .message(set, "values")
-            .and_then(|v| v.int(set, "data_type"))
+            .message(set, SparseTensorProto::VALUES)
+            .and_then(|v| v.int(set, TensorProto::DATA_TYPE))
             .unwrap_or(0);
         format!("sparse({}[{}])", data_type_name(elem), dims.join(", "))
     } else {
@@ -631,8 +637,11 @@ pub fn check(
             if !is(set, m, "onnx.TensorProto") {
                 return mismatch();
             }
-            let actual: Vec<i64> = m.scalars(set, "dims").filter_map(|d| d.as_i64()).collect();
-            let dt = m.int(set, "data_type").unwrap_or(0);
+            let actual: Vec<i64> = m
+                .scalars(set, TensorProto::DIMS)
+                .filter_map(|d| d.as_i64())
+                .collect();
+            let dt = m.int(set, TensorProto::DATA_TYPE).unwrap_or(0);
             if (*elem != 0 && dt != *elem) || !dims_match(dims, &actual) {
                 mismatch();
             }
@@ -641,10 +650,13 @@ pub fn check(
             if !is(set, m, "onnx.SparseTensorProto") {
                 return mismatch();
             }
-            let actual: Vec<i64> = m.scalars(set, "dims").filter_map(|d| d.as_i64()).collect();
+            let actual: Vec<i64> = m
+                .scalars(set, SparseTensorProto::DIMS)
+                .filter_map(|d| d.as_i64())
+                .collect();
             let dt = m
-                .message(set, "values")
-                .and_then(|v| v.int(set, "data_type"))
+                .message(set, SparseTensorProto::VALUES)
+                .and_then(|v| v.int(set, TensorProto::DATA_TYPE))
                 .unwrap_or(0);
             if (*elem != 0 && dt != *elem) || !dims_match(dims, &actual) {
                 mismatch();
@@ -654,14 +666,14 @@ pub fn check(
             if !is(set, m, "onnx.SequenceProto") {
                 return mismatch();
             }
-            let code = m.int(set, "elem_type").unwrap_or(0);
+            let code = m.int(set, SequenceProto::ELEM_TYPE).unwrap_or(0);
             if let Some(want) = container_code(inner)
                 && code != 0
                 && code != want
             {
                 return mismatch();
             }
-            let elements = SEQUENCE_FIELDS.iter().flat_map(|f| m.messages(set, f));
+            let elements = SEQUENCE_FIELDS.iter().flat_map(|f| m.messages(set, *f));
             for (k, e) in elements.enumerate() {
                 check(set, inner, e, &format!("{path}[{k}]"), depth, out);
             }
@@ -670,14 +682,14 @@ pub fn check(
             if !is(set, m, "onnx.OptionalProto") {
                 return mismatch();
             }
-            let code = m.int(set, "elem_type").unwrap_or(0);
+            let code = m.int(set, OptionalProto::ELEM_TYPE).unwrap_or(0);
             if let Some(want) = container_code(inner)
                 && code != 0
                 && code != want
             {
                 return mismatch();
             }
-            if let Some(v) = OPTIONAL_FIELDS.iter().find_map(|f| m.message(set, f)) {
+            if let Some(v) = OPTIONAL_FIELDS.iter().find_map(|f| m.message(set, *f)) {
                 check(set, inner, v, &format!("{path}.value"), depth, out);
             }
         }
@@ -685,7 +697,7 @@ pub fn check(
             if !is(set, m, "onnx.MapProto") {
                 return mismatch();
             }
-            let kt = m.int(set, "key_type").unwrap_or(0);
+            let kt = m.int(set, MapProto::KEY_TYPE).unwrap_or(0);
             if *key != 0 && kt != *key {
                 out.push(format!(
                     "{path}: declared {}, file holds keys of {}",
@@ -694,12 +706,12 @@ pub fn check(
                 ));
             }
             let mut keys: Vec<String> = m
-                .scalars(set, "keys")
+                .scalars(set, MapProto::KEYS)
                 .filter_map(|k| k.as_i64())
                 .map(|k| k.to_string())
                 .collect();
             keys.extend(
-                m.field(set, "string_keys")
+                m.field(set, MapProto::STRING_KEYS)
                     .iter()
                     .filter_map(|f| match f.value {
                         crate::decode::Value::Bytes(b) => {
@@ -708,8 +720,10 @@ pub fn check(
                         _ => None,
                     }),
             );
-            if let Some(values) = m.message(set, "values") {
-                let elements = SEQUENCE_FIELDS.iter().flat_map(|f| values.messages(set, f));
+            if let Some(values) = m.message(set, MapProto::VALUES) {
+                let elements = SEQUENCE_FIELDS
+                    .iter()
+                    .flat_map(|f| values.messages(set, *f));
                 for (k, e) in elements.enumerate() {
                     let key = keys.get(k).cloned().unwrap_or_else(|| k.to_string());
                     check(set, value, e, &format!("{path}[{key}]"), depth, out);

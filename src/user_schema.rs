@@ -7,10 +7,15 @@
 
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, ErrorKind};
+use crate::fields::google::protobuf::{
+    DescriptorProto, EnumDescriptorProto, EnumValueDescriptorProto, FeatureSet,
+    FieldDescriptorProto, FieldOptions, FileDescriptorProto, FileDescriptorSet, FileOptions,
+    MessageOptions, OneofDescriptorProto, OneofOptions,
+};
 use crate::formats::{Body, Decoded, Format, FormatOptions};
 use crate::schema::{
-    EnumAst, Features, FieldAst, FileAst, FullName, Label, MessageAst, SchemaSet, parse_file,
-    parse_proto, resolve_features,
+    EnumAst, Features, FieldAst, FieldId, FileAst, FullName, Label, MessageAst, SchemaSet,
+    parse_file, parse_proto, resolve_features,
 };
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -360,7 +365,7 @@ pub fn descriptor_schema() -> &'static SchemaSet {
             "descriptor.proto".to_string(),
             include_str!("../schemas/descriptor.proto").to_string(),
         )])
-        .map(SchemaSet::with_names_checked)
+        .map(SchemaSet::into_builtin)
         .unwrap_or_else(|e| panic!("built-in descriptor table is broken: {e}"))
     })
 }
@@ -374,16 +379,28 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
     let msg = decode_message(set, root, bytes, 0, DecodeContext::lenient())
         .map_err(|e| LoadError(format!("not a FileDescriptorSet: {e}")))?;
     let mut files = Vec::new();
-    for file in msg.messages(set, "file") {
-        let name = file.str(set, "name").unwrap_or("(unnamed)").to_string();
-        let syntax = file.str(set, "syntax").unwrap_or("proto2");
+    for file in msg.messages(set, FileDescriptorSet::FILE) {
+        let name = file
+            .str(set, FileDescriptorProto::NAME)
+            .unwrap_or("(unnamed)")
+            .to_string();
+        let syntax = file
+            .str(set, FileDescriptorProto::SYNTAX)
+            .unwrap_or("proto2");
         let mut ast = FileAst {
             syntax_proto3: syntax == "proto3",
             editions: syntax == "editions",
-            features: features_of(set, file.message(set, "options")),
-            package: file.str(set, "package").unwrap_or("").to_string(),
+            features: features_of(
+                set,
+                file.message(set, FileDescriptorProto::OPTIONS),
+                FileOptions::FEATURES,
+            ),
+            package: file
+                .str(set, FileDescriptorProto::PACKAGE)
+                .unwrap_or("")
+                .to_string(),
             imports: file
-                .field(set, "dependency")
+                .field(set, FileDescriptorProto::DEPENDENCY)
                 .iter()
                 .filter_map(|f| match f.value {
                     crate::decode::Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
@@ -392,10 +409,10 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
                 .collect(),
             ..FileAst::default()
         };
-        for m in file.messages(set, "message_type") {
+        for m in file.messages(set, FileDescriptorProto::MESSAGE_TYPE) {
             ast.messages.push(message_ast(set, m)?);
         }
-        for e in file.messages(set, "enum_type") {
+        for e in file.messages(set, FileDescriptorProto::ENUM_TYPE) {
             ast.enums.push(enum_ast(set, e));
         }
         resolve_features(&mut ast);
@@ -409,28 +426,38 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
     SchemaSet::from_asts(&files).map_err(|e| LoadError(e.to_string()))
 }
 
-/// The editions features set in an options message (`features`, field 50,
-/// 12, 21 or 1 of File-, Message-, Field- and OneofOptions).
-fn features_of(set: &SchemaSet, options: Option<&Message<'_>>) -> Features {
-    let Some(fs) = options.and_then(|o| o.message(set, "features")) else {
+/// The editions features set in an options message: its `features` field
+/// (field 50, 12, 21 or 1 of File-, Message-, Field- and OneofOptions).
+fn features_of(set: &SchemaSet, options: Option<&Message<'_>>, features: FieldId) -> Features {
+    let Some(fs) = options.and_then(|o| o.message(set, features)) else {
         return Features::default();
     };
-    let get = |name: &str| fs.int(set, name).filter(|v| *v != 0);
+    let get = |id: FieldId| fs.int(set, id).filter(|v| *v != 0);
     Features {
-        packed: get("repeated_field_encoding").map(|v| v == 1),
-        legacy_required: get("field_presence").map(|v| v == 3),
-        delimited: get("message_encoding").map(|v| v == 2),
+        packed: get(FeatureSet::REPEATED_FIELD_ENCODING).map(|v| v == 1),
+        legacy_required: get(FeatureSet::FIELD_PRESENCE).map(|v| v == 3),
+        delimited: get(FeatureSet::MESSAGE_ENCODING).map(|v| v == 2),
     }
 }
 
 fn enum_ast(set: &SchemaSet, e: &Message<'_>) -> EnumAst {
     EnumAst {
-        name: e.str(set, "name").unwrap_or("").to_string(),
+        name: e
+            .str(set, EnumDescriptorProto::NAME)
+            .unwrap_or("")
+            .to_string(),
         values: e
-            .messages(set, "value")
+            .messages(set, EnumDescriptorProto::VALUE)
             .map(|v| {
-                let n = v.int(set, "number").and_then(|n| i32::try_from(n).ok());
-                (v.str(set, "name").unwrap_or("").to_string(), n.unwrap_or(0))
+                let n = v
+                    .int(set, EnumValueDescriptorProto::NUMBER)
+                    .and_then(|n| i32::try_from(n).ok());
+                (
+                    v.str(set, EnumValueDescriptorProto::NAME)
+                        .unwrap_or("")
+                        .to_string(),
+                    n.unwrap_or(0),
+                )
             })
             .collect(),
     }
@@ -460,22 +487,29 @@ fn scalar_keyword(ty: i64) -> Option<&'static str> {
 }
 
 fn type_of(set: &SchemaSet, f: &Message<'_>) -> String {
-    let ty = f.int(set, "type").unwrap_or(0);
+    let ty = f.int(set, FieldDescriptorProto::TYPE).unwrap_or(0);
     match scalar_keyword(ty) {
         Some(k) => k.to_string(),
-        None => f.str(set, "type_name").unwrap_or("").to_string(),
+        None => f
+            .str(set, FieldDescriptorProto::TYPE_NAME)
+            .unwrap_or("")
+            .to_string(),
     }
 }
 
 fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError> {
-    let name = m.str(set, "name").unwrap_or("").to_string();
+    let name = m.str(set, DescriptorProto::NAME).unwrap_or("").to_string();
     // Each oneof's name once, shared by its fields.
     let oneofs: Vec<(Arc<str>, Features)> = m
-        .messages(set, "oneof_decl")
+        .messages(set, DescriptorProto::ONEOF_DECL)
         .map(|o| {
             (
-                Arc::from(o.str(set, "name").unwrap_or("")),
-                features_of(set, o.message(set, "options")),
+                Arc::from(o.str(set, OneofDescriptorProto::NAME).unwrap_or("")),
+                features_of(
+                    set,
+                    o.message(set, OneofDescriptorProto::OPTIONS),
+                    OneofOptions::FEATURES,
+                ),
             )
         })
         .collect();
@@ -485,35 +519,35 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
     // search of every entry.
     let mut entries: HashMap<String, (String, String)> = HashMap::new();
     let mut nested = Vec::new();
-    for n in m.messages(set, "nested_type") {
+    for n in m.messages(set, DescriptorProto::NESTED_TYPE) {
         let is_entry = n
-            .message(set, "options")
-            .and_then(|o| o.scalar(set, "map_entry"))
+            .message(set, DescriptorProto::OPTIONS)
+            .and_then(|o| o.scalar(set, MessageOptions::MAP_ENTRY))
             .and_then(crate::decode::ScalarValue::as_i64)
             == Some(1);
         if is_entry {
             let mut key = String::new();
             let mut value = String::new();
-            for f in n.messages(set, "field") {
-                match f.int(set, "number") {
+            for f in n.messages(set, DescriptorProto::FIELD) {
+                match f.int(set, FieldDescriptorProto::NUMBER) {
                     Some(1) => key = type_of(set, f),
                     Some(2) => value = type_of(set, f),
                     _ => {}
                 }
             }
-            let entry_name = n.str(set, "name").unwrap_or("").to_string();
+            let entry_name = n.str(set, DescriptorProto::NAME).unwrap_or("").to_string();
             entries.entry(entry_name).or_insert((key, value));
         } else {
             nested.push(message_ast(set, n)?);
         }
     }
     let mut fields = Vec::new();
-    for f in m.messages(set, "field") {
+    for f in m.messages(set, DescriptorProto::FIELD) {
         let number = f
-            .int(set, "number")
+            .int(set, FieldDescriptorProto::NUMBER)
             .and_then(|n| u32::try_from(n).ok())
             .ok_or_else(|| LoadError(format!("{name}: a field without a valid number")))?;
-        let label = match f.int(set, "label") {
+        let label = match f.int(set, FieldDescriptorProto::LABEL) {
             Some(2) => Some(Label::Required),
             Some(3) => Some(Label::Repeated),
             _ => Some(Label::Optional),
@@ -526,19 +560,23 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
             .cloned()
             .filter(|_| label == Some(Label::Repeated));
         let packed = f
-            .message(set, "options")
-            .and_then(|o| o.scalar(set, "packed"))
+            .message(set, FieldDescriptorProto::OPTIONS)
+            .and_then(|o| o.scalar(set, FieldOptions::PACKED))
             .and_then(crate::decode::ScalarValue::as_i64)
             .map(|v| v != 0);
         let proto3_optional = f
-            .scalar(set, "proto3_optional")
+            .scalar(set, FieldDescriptorProto::PROTO3_OPTIONAL)
             .and_then(crate::decode::ScalarValue::as_i64)
             == Some(1);
-        let oneof = match f.int(set, "oneof_index") {
+        let oneof = match f.int(set, FieldDescriptorProto::ONEOF_INDEX) {
             Some(i) if !proto3_optional => usize::try_from(i).ok().and_then(|i| oneofs.get(i)),
             _ => None,
         };
-        let mut features = features_of(set, f.message(set, "options"));
+        let mut features = features_of(
+            set,
+            f.message(set, FieldDescriptorProto::OPTIONS),
+            FieldOptions::FEATURES,
+        );
         if let Some((_, of)) = oneof {
             features = features.over(*of);
         }
@@ -549,13 +587,16 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
             } else {
                 type_name
             },
-            name: f.str(set, "name").unwrap_or("").to_string(),
+            name: f
+                .str(set, FieldDescriptorProto::NAME)
+                .unwrap_or("")
+                .to_string(),
             number,
             packed,
             oneof: oneof.map(|(name, _)| name.clone()),
             map,
             // TYPE_GROUP
-            group: f.int(set, "type") == Some(10),
+            group: f.int(set, FieldDescriptorProto::TYPE) == Some(10),
             proto3_optional,
             features,
             ..FieldAst::default()
@@ -563,11 +604,15 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
     }
     Ok(MessageAst {
         name,
-        features: features_of(set, m.message(set, "options")),
+        features: features_of(
+            set,
+            m.message(set, DescriptorProto::OPTIONS),
+            MessageOptions::FEATURES,
+        ),
         fields,
         messages: nested,
         enums: m
-            .messages(set, "enum_type")
+            .messages(set, DescriptorProto::ENUM_TYPE)
             .map(|e| enum_ast(set, e))
             .collect(),
     })

@@ -17,6 +17,7 @@
 #![allow(dead_code)]
 
 use pbdecode::decode::Message;
+use pbdecode::fields::onnx::SparseTensorProto;
 use pbdecode::formats::{self, Body, Decoded, FormatOptions, REGISTRY};
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::schema::SchemaSet;
@@ -103,11 +104,13 @@ fn sparse_small(set: &SchemaSet, root: &Message<'_>) -> bool {
     let mut small = true;
     let _ = formats::walk(root, &mut |m| {
         if m.def == sparse {
-            let size = m.scalars(set, "dims").try_fold(1u64, |acc, d| {
-                d.as_i64()
-                    .and_then(|d| u64::try_from(d).ok())
-                    .and_then(|d| acc.checked_mul(d))
-            });
+            let size = m
+                .scalars(set, SparseTensorProto::DIMS)
+                .try_fold(1u64, |acc, d| {
+                    d.as_i64()
+                        .and_then(|d| u64::try_from(d).ok())
+                        .and_then(|d| acc.checked_mul(d))
+                });
             small &= size.is_some_and(|s| s <= 1 << 16);
         }
         Ok(())

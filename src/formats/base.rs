@@ -5,7 +5,7 @@
 
 use crate::decode::{DecodeContext, Message, Value, decode_message};
 use crate::error::{DecodeError, ErrorKind, Result};
-use crate::schema::SchemaSet;
+use crate::schema::{FieldId, SchemaSet};
 use crate::schemaless::{self, RawMessage};
 use crate::tensor::TensorView;
 
@@ -90,12 +90,12 @@ pub fn walk<'m, 'a>(
 /// `values` list.
 pub struct TensorAdapter {
     pub message: &'static str,
-    pub value_fields: &'static [&'static str],
+    pub value_fields: &'static [FieldId],
     /// Fields the text view already shows in the tensor's header lines.
-    pub header_fields: &'static [&'static str],
+    pub header_fields: &'static [FieldId],
     /// The field holding a tensor's own name (None: the tensor has none;
     /// a [`TensorNamer`] of the message holding it names it).
-    pub name_field: Option<&'static str>,
+    pub name_field: Option<FieldId>,
     pub view: for<'m, 'a> fn(&SchemaSet, &'m Message<'a>) -> TensorView<'m, 'a>,
     /// The format's rules for a tensor of this type, as `--as auto` checks
     /// them (the tensors `--as FORMAT` shows anyway are warned of).

@@ -83,7 +83,7 @@ impl SchemaSet {
                     .into_iter()
                     .map(|(n, t)| (n.to_string(), t.to_string())),
             )
-            .map(SchemaSet::with_names_checked)
+            .map(SchemaSet::into_builtin)
             .unwrap_or_else(|e| panic!("built-in schema tables are broken: {e}"))
         })
     }

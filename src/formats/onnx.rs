@@ -9,7 +9,11 @@ use super::base::{
 use super::onnx_tensor;
 use crate::decode::{DecodeContext, Message, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
-use crate::schema::SchemaSet;
+use crate::fields::onnx::{
+    AttributeProto, GraphProto, MapProto, ModelProto, NodeProto, OptionalProto, SequenceProto,
+    SparseTensorProto, TensorProto,
+};
+use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::element_count;
 
 /// The walk over a decoded tree (`formats::walk`), where the ONNX views
@@ -43,19 +47,19 @@ fn elements_field(elem_type: i64) -> Option<&'static str> {
     })
 }
 
-pub const SEQUENCE_FIELDS: [&str; 5] = [
-    "tensor_values",
-    "sparse_tensor_values",
-    "sequence_values",
-    "map_values",
-    "optional_values",
+pub const SEQUENCE_FIELDS: [FieldId; 5] = [
+    SequenceProto::TENSOR_VALUES,
+    SequenceProto::SPARSE_TENSOR_VALUES,
+    SequenceProto::SEQUENCE_VALUES,
+    SequenceProto::MAP_VALUES,
+    SequenceProto::OPTIONAL_VALUES,
 ];
-pub const OPTIONAL_FIELDS: [&str; 5] = [
-    "tensor_value",
-    "sparse_tensor_value",
-    "sequence_value",
-    "map_value",
-    "optional_value",
+pub const OPTIONAL_FIELDS: [FieldId; 5] = [
+    OptionalProto::TENSOR_VALUE,
+    OptionalProto::SPARSE_TENSOR_VALUE,
+    OptionalProto::SEQUENCE_VALUE,
+    OptionalProto::MAP_VALUE,
+    OptionalProto::OPTIONAL_VALUE,
 ];
 
 /// Checks a SequenceProto or OptionalProto (and everything nested in it):
@@ -65,17 +69,17 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     let opt = set.find_message("onnx.OptionalProto");
     let map = set.find_message("onnx.MapProto");
     walk(msg, &mut |m| {
-        let fields = if Some(m.def) == seq {
-            &SEQUENCE_FIELDS
+        let (fields, elem_type_field) = if Some(m.def) == seq {
+            (&SEQUENCE_FIELDS, SequenceProto::ELEM_TYPE)
         } else if Some(m.def) == opt {
-            &OPTIONAL_FIELDS
+            (&OPTIONAL_FIELDS, OptionalProto::ELEM_TYPE)
         } else if Some(m.def) == map {
             return validate_map(set, m);
         } else {
             return Ok(());
         };
         let name = &m.def(set).name;
-        let elem_type = m.int(set, "elem_type").ok_or_else(|| {
+        let elem_type = m.int(set, elem_type_field).ok_or_else(|| {
             DecodeError::rule(
                 Rule::ElemTypeMissing,
                 format!("{name}.elem_type is missing"),
@@ -85,10 +89,10 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
         // An empty optional has elem_type UNDEFINED (what
         // numpy_helper.from_optional(None) writes): nothing may follow it.
         if elem_type == 0 {
-            return match fields.iter().find(|f| m.has(set, f)) {
+            return match fields.iter().find(|f| m.has(set, **f)) {
                 Some(field) => Err(DecodeError::rule(
                     Rule::ElemTypeMismatch,
-                    format!("{name}.{field} present but elem_type is UNDEFINED"),
+                    format!("{name}.{} present but elem_type is UNDEFINED", field.name),
                     m.offset,
                 )),
                 None => Ok(()),
@@ -102,10 +106,10 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
             )
         })?;
         for field in fields.iter() {
-            if m.has(set, field) && !field.starts_with(want) {
+            if m.has(set, *field) && !field.name.starts_with(want) {
                 return Err(DecodeError::rule(
                     Rule::ElemTypeMismatch,
-                    format!("{name}.{field} present but elem_type is {want}"),
+                    format!("{name}.{} present but elem_type is {want}", field.name),
                     m.offset,
                 ));
             }
@@ -116,7 +120,7 @@ fn validate_container(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
 }
 
 fn validate_map(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
-    let key_type = m.int(set, "key_type").ok_or_else(|| {
+    let key_type = m.int(set, MapProto::KEY_TYPE).ok_or_else(|| {
         DecodeError::rule(Rule::MapKeyType, "MapProto.key_type is missing", m.offset)
     })?;
     // Keys are integers or strings (onnx-data.proto).
@@ -132,22 +136,24 @@ fn validate_map(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
         }
     };
     let keys = if string_keys {
-        m.field(set, "string_keys").len() as u64
+        m.field(set, MapProto::STRING_KEYS).len() as u64
     } else {
-        m.scalars(set, "keys").count() as u64
+        m.scalars(set, MapProto::KEYS).count() as u64
     };
-    if string_keys && m.has(set, "keys") || !string_keys && m.has(set, "string_keys") {
+    if string_keys && m.has(set, MapProto::KEYS)
+        || !string_keys && m.has(set, MapProto::STRING_KEYS)
+    {
         return Err(DecodeError::rule(
             Rule::MapKeysField,
             "MapProto keys are in the field that key_type does not name",
             m.offset,
         ));
     }
-    let values = m.message(set, "values");
+    let values = m.message(set, MapProto::VALUES);
     let count = values.map_or(0, |v| {
         SEQUENCE_FIELDS
             .iter()
-            .map(|f| v.field(set, f).len() as u64)
+            .map(|f| v.field(set, *f).len() as u64)
             .sum::<u64>()
     });
     if keys != count {
@@ -170,7 +176,7 @@ fn validate_map(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
     };
     if let Some((lo, hi)) = range
         && let Some(bad) = m
-            .scalars(set, "keys")
+            .scalars(set, MapProto::KEYS)
             .filter_map(|k| k.as_i64())
             .find(|k| *k < lo || *k > hi)
     {
@@ -191,7 +197,7 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
                 // With at most one element the bytes are also an OptionalProto.
                 let count: usize = SEQUENCE_FIELDS
                     .iter()
-                    .map(|f| message.field(set, f).len())
+                    .map(|f| message.field(set, *f).len())
                     .sum();
                 let also = if count <= 1 {
                     vec!["onnx.OptionalProto".to_string()]
@@ -235,7 +241,7 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
 /// A SparseTensorProto: values 1-D `[NNZ]`, indices INT64 `[NNZ, rank]` or
 /// `[NNZ]` (linear, ascending), every index inside dims.
 pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
-    let values = m.message(set, "values").ok_or_else(|| {
+    let values = m.message(set, SparseTensorProto::VALUES).ok_or_else(|| {
         DecodeError::rule(
             Rule::SparseValues,
             "SparseTensorProto.values is missing",
@@ -243,7 +249,10 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
         )
     })?;
     onnx_tensor::validate(set, values).map_err(|e| e.within("SparseTensorProto.values"))?;
-    let dims: Vec<i64> = m.scalars(set, "dims").filter_map(|d| d.as_i64()).collect();
+    let dims: Vec<i64> = m
+        .scalars(set, SparseTensorProto::DIMS)
+        .filter_map(|d| d.as_i64())
+        .collect();
     let udims: Vec<u64> = dims
         .iter()
         .map(|&d| {
@@ -259,7 +268,7 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
     let dense =
         element_count(&udims).ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, m.offset))?;
     let vdims: Vec<i64> = values
-        .scalars(set, "dims")
+        .scalars(set, TensorProto::DIMS)
         .filter_map(|d| d.as_i64())
         .collect();
     let [nnz] = vdims.as_slice() else {
@@ -270,7 +279,7 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
         ));
     };
     let nnz = u64::try_from(*nnz).unwrap_or(0);
-    let Some(indices) = m.message(set, "indices") else {
+    let Some(indices) = m.message(set, SparseTensorProto::INDICES) else {
         return if nnz == 0 {
             Ok(())
         } else {
@@ -282,7 +291,7 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
         };
     };
     onnx_tensor::validate(set, indices).map_err(|e| e.within("SparseTensorProto.indices"))?;
-    if indices.int(set, "data_type") != Some(7) {
+    if indices.int(set, TensorProto::DATA_TYPE) != Some(7) {
         return Err(DecodeError::rule(
             Rule::SparseIndices,
             "SparseTensorProto.indices is not INT64",
@@ -290,7 +299,7 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
         ));
     }
     let idims: Vec<u64> = indices
-        .scalars(set, "dims")
+        .scalars(set, TensorProto::DIMS)
         .filter_map(|d| d.as_i64())
         .map(|d| d as u64)
         .collect();
@@ -310,7 +319,9 @@ pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
     };
     // Indices in a side file are checked when shown (validation has no
     // folder to read them from).
-    if indices.int(set, "data_location") == Some(1) || indices.has(set, "external_data") {
+    if indices.int(set, TensorProto::DATA_LOCATION) == Some(1)
+        || indices.has(set, TensorProto::EXTERNAL_DATA)
+    {
         return Ok(());
     }
     let view = onnx_tensor::view(set, indices);
@@ -400,14 +411,14 @@ pub fn decode_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a
         }
         Err(e) => return Err(e),
     };
-    if !message.has(set, "ir_version") {
+    if !message.has(set, ModelProto::IR_VERSION) {
         return Err(DecodeError::rule(
             Rule::ModelIrVersion,
             "ModelProto.ir_version is missing",
             0,
         ));
     }
-    if !message.has(set, "graph") && !message.has(set, "functions") {
+    if !message.has(set, ModelProto::GRAPH) && !message.has(set, ModelProto::FUNCTIONS) {
         return Err(DecodeError::rule(
             Rule::ModelContent,
             "ModelProto has neither a graph nor functions",
@@ -467,7 +478,7 @@ pub fn decode_container<'a>(type_name: &str, bytes: &'a [u8]) -> Result<Body<'a>
 
 /// A tensor's own `name`.
 fn own_name(set: &SchemaSet, t: &Message<'_>) -> String {
-    t.str(set, "name").unwrap_or("").to_string()
+    t.str(set, TensorProto::NAME).unwrap_or("").to_string()
 }
 
 /// A graph's initializers, by their names: the model's weights.
@@ -476,7 +487,7 @@ fn graph_tensors<'s, 'm, 'a>(
     graph: &'m Message<'a>,
     sink: &mut TensorSink<'s, 'm, 'a>,
 ) {
-    for t in graph.messages(set, "initializer") {
+    for t in graph.messages(set, GraphProto::INITIALIZER) {
         sink(own_name(set, t), t, true);
     }
 }
@@ -489,15 +500,15 @@ fn node_tensors<'s, 'm, 'a>(
     sink: &mut TensorSink<'s, 'm, 'a>,
 ) {
     let output = node
-        .field(set, "output")
+        .field(set, NodeProto::OUTPUT)
         .first()
         .and_then(|f| match f.value {
             Value::Bytes(b) => std::str::from_utf8(b).ok(),
             _ => None,
         })
         .unwrap_or("");
-    for a in node.messages(set, "attribute") {
-        if let Some(t) = a.message(set, "t") {
+    for a in node.messages(set, NodeProto::ATTRIBUTE) {
+        if let Some(t) = a.message(set, AttributeProto::T) {
             let mut name = own_name(set, t);
             if name.is_empty() {
                 name = output.to_string();
@@ -530,8 +541,8 @@ fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
     match () {
         () if *name == "onnx.SparseTensorProto" => {
             let elem = m
-                .message(set, "values")
-                .and_then(|v| v.int(set, "data_type"));
+                .message(set, SparseTensorProto::VALUES)
+                .and_then(|v| v.int(set, TensorProto::DATA_TYPE));
             format!(
                 "sparse {}{}",
                 onnx_tensor::data_type_text(set, elem),
@@ -539,11 +550,11 @@ fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
             )
         }
         () if *name == "onnx.SequenceProto" => {
-            let n: usize = SEQUENCE_FIELDS.iter().map(|f| m.field(set, f).len()).sum();
+            let n: usize = SEQUENCE_FIELDS.iter().map(|f| m.field(set, *f).len()).sum();
             plural(n, "element", "elements")
         }
         () if *name == "onnx.OptionalProto" => {
-            let full = OPTIONAL_FIELDS.iter().any(|f| m.has(set, f));
+            let full = OPTIONAL_FIELDS.iter().any(|f| m.has(set, *f));
             if full {
                 "holding a value".into()
             } else {
@@ -551,10 +562,11 @@ fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
             }
         }
         () if *name == "onnx.MapProto" => {
-            let n = m.scalars(set, "keys").count() + m.field(set, "string_keys").len();
+            let n =
+                m.scalars(set, MapProto::KEYS).count() + m.field(set, MapProto::STRING_KEYS).len();
             format!(
                 "{} keys, {}",
-                onnx_tensor::data_type_text(set, m.int(set, "key_type")),
+                onnx_tensor::data_type_text(set, m.int(set, MapProto::KEY_TYPE)),
                 plural(n, "entry", "entries")
             )
         }
@@ -565,12 +577,12 @@ fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
 
 /// `12 nodes, 4 initializers`.
 fn model_summary(set: &SchemaSet, m: &Message<'_>) -> String {
-    match m.message(set, "graph") {
+    match m.message(set, ModelProto::GRAPH) {
         Some(g) => format!(
             "{}, {}",
-            plural(g.field(set, "node").len(), "node", "nodes"),
+            plural(g.field(set, GraphProto::NODE).len(), "node", "nodes"),
             plural(
-                g.field(set, "initializer").len(),
+                g.field(set, GraphProto::INITIALIZER).len(),
                 "initializer",
                 "initializers"
             )
@@ -596,11 +608,15 @@ pub fn tensor_role(
     let within = |name: &str| enclosing(set, outer, name).is_some();
     let parent = &parent.def(set).full_name;
     Some(
-        if *parent == "onnx.GraphProto" && field == Some("initializer") {
+        if *parent == "onnx.GraphProto" && field == Some(GraphProto::INITIALIZER.name) {
             TensorRole::Initializer
-        } else if *parent == "onnx.SparseTensorProto" && field == Some("values") {
+        } else if *parent == "onnx.SparseTensorProto"
+            && field == Some(SparseTensorProto::VALUES.name)
+        {
             TensorRole::SparseValues
-        } else if *parent == "onnx.SparseTensorProto" && field == Some("indices") {
+        } else if *parent == "onnx.SparseTensorProto"
+            && field == Some(SparseTensorProto::INDICES.name)
+        {
             TensorRole::SparseIndices
         } else if *parent == "onnx.OptionalProto" {
             TensorRole::OptionalValue
@@ -612,7 +628,7 @@ pub fn tensor_role(
             }
         } else if *parent == "onnx.AttributeProto" {
             let node = enclosing(set, outer, "onnx.NodeProto");
-            if node.is_some_and(|n| n.str(set, "op_type") == Some("Constant")) {
+            if node.is_some_and(|n| n.str(set, NodeProto::OP_TYPE) == Some("Constant")) {
                 TensorRole::Constant
             } else {
                 TensorRole::Attribute

@@ -6,7 +6,8 @@ use super::base::{Body, Format, FormatOptions, TensorAdapter, decode_builtin};
 use crate::decode::{DecodeContext, Field, Message, RawScalars, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::external::ExternalRef;
-use crate::schema::SchemaSet;
+use crate::fields::onnx::{StringStringEntryProto, TensorProto};
+use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::{Elem, TensorData, TensorView, element_count, raw_capacity, raw_size};
 use crate::wire::WireType;
 
@@ -17,10 +18,10 @@ pub struct DataType {
     pub name: &'static str,
     pub elem: Elem,
     /// The TensorProto field that holds its values when not in raw_data.
-    pub typed_field: &'static str,
+    pub typed_field: FieldId,
 }
 
-const fn dt(code: i32, name: &'static str, elem: Elem, typed_field: &'static str) -> DataType {
+const fn dt(code: i32, name: &'static str, elem: Elem, typed_field: FieldId) -> DataType {
     DataType {
         code,
         name,
@@ -31,34 +32,44 @@ const fn dt(code: i32, name: &'static str, elem: Elem, typed_field: &'static str
 
 /// Every ONNX data type (onnx 1.23), by code.
 pub const ONNX_TYPES: [DataType; 28] = [
-    dt(1, "FLOAT", Elem::F32, "float_data"),
-    dt(2, "UINT8", Elem::U8, "int32_data"),
-    dt(3, "INT8", Elem::I8, "int32_data"),
-    dt(4, "UINT16", Elem::U16, "int32_data"),
-    dt(5, "INT16", Elem::I16, "int32_data"),
-    dt(6, "INT32", Elem::I32, "int32_data"),
-    dt(7, "INT64", Elem::I64, "int64_data"),
-    dt(8, "STRING", Elem::Str, "string_data"),
-    dt(9, "BOOL", Elem::Bool, "int32_data"),
-    dt(10, "FLOAT16", Elem::F16, "int32_data"),
-    dt(11, "DOUBLE", Elem::F64, "double_data"),
-    dt(12, "UINT32", Elem::U32, "uint64_data"),
-    dt(13, "UINT64", Elem::U64, "uint64_data"),
-    dt(14, "COMPLEX64", Elem::C64, "float_data"),
-    dt(15, "COMPLEX128", Elem::C128, "double_data"),
-    dt(16, "BFLOAT16", Elem::BF16, "int32_data"),
-    dt(17, "FLOAT8E4M3FN", Elem::F8E4M3FN, "int32_data"),
-    dt(18, "FLOAT8E4M3FNUZ", Elem::F8E4M3FNUZ, "int32_data"),
-    dt(19, "FLOAT8E5M2", Elem::F8E5M2, "int32_data"),
-    dt(20, "FLOAT8E5M2FNUZ", Elem::F8E5M2FNUZ, "int32_data"),
-    dt(21, "UINT4", Elem::U4, "int32_data"),
-    dt(22, "INT4", Elem::I4, "int32_data"),
-    dt(23, "FLOAT4E2M1", Elem::F4E2M1, "int32_data"),
-    dt(24, "FLOAT8E8M0", Elem::F8E8M0, "int32_data"),
-    dt(25, "UINT2", Elem::U2, "int32_data"),
-    dt(26, "INT2", Elem::I2, "int32_data"),
-    dt(27, "FLOAT6E2M3", Elem::F6E2M3, "int32_data"),
-    dt(28, "FLOAT6E3M2", Elem::F6E3M2, "int32_data"),
+    dt(1, "FLOAT", Elem::F32, TensorProto::FLOAT_DATA),
+    dt(2, "UINT8", Elem::U8, TensorProto::INT32_DATA),
+    dt(3, "INT8", Elem::I8, TensorProto::INT32_DATA),
+    dt(4, "UINT16", Elem::U16, TensorProto::INT32_DATA),
+    dt(5, "INT16", Elem::I16, TensorProto::INT32_DATA),
+    dt(6, "INT32", Elem::I32, TensorProto::INT32_DATA),
+    dt(7, "INT64", Elem::I64, TensorProto::INT64_DATA),
+    dt(8, "STRING", Elem::Str, TensorProto::STRING_DATA),
+    dt(9, "BOOL", Elem::Bool, TensorProto::INT32_DATA),
+    dt(10, "FLOAT16", Elem::F16, TensorProto::INT32_DATA),
+    dt(11, "DOUBLE", Elem::F64, TensorProto::DOUBLE_DATA),
+    dt(12, "UINT32", Elem::U32, TensorProto::UINT64_DATA),
+    dt(13, "UINT64", Elem::U64, TensorProto::UINT64_DATA),
+    dt(14, "COMPLEX64", Elem::C64, TensorProto::FLOAT_DATA),
+    dt(15, "COMPLEX128", Elem::C128, TensorProto::DOUBLE_DATA),
+    dt(16, "BFLOAT16", Elem::BF16, TensorProto::INT32_DATA),
+    dt(17, "FLOAT8E4M3FN", Elem::F8E4M3FN, TensorProto::INT32_DATA),
+    dt(
+        18,
+        "FLOAT8E4M3FNUZ",
+        Elem::F8E4M3FNUZ,
+        TensorProto::INT32_DATA,
+    ),
+    dt(19, "FLOAT8E5M2", Elem::F8E5M2, TensorProto::INT32_DATA),
+    dt(
+        20,
+        "FLOAT8E5M2FNUZ",
+        Elem::F8E5M2FNUZ,
+        TensorProto::INT32_DATA,
+    ),
+    dt(21, "UINT4", Elem::U4, TensorProto::INT32_DATA),
+    dt(22, "INT4", Elem::I4, TensorProto::INT32_DATA),
+    dt(23, "FLOAT4E2M1", Elem::F4E2M1, TensorProto::INT32_DATA),
+    dt(24, "FLOAT8E8M0", Elem::F8E8M0, TensorProto::INT32_DATA),
+    dt(25, "UINT2", Elem::U2, TensorProto::INT32_DATA),
+    dt(26, "INT2", Elem::I2, TensorProto::INT32_DATA),
+    dt(27, "FLOAT6E2M3", Elem::F6E2M3, TensorProto::INT32_DATA),
+    dt(28, "FLOAT6E3M2", Elem::F6E3M2, TensorProto::INT32_DATA),
 ];
 
 pub fn onnx_type(code: i64) -> Option<&'static DataType> {
@@ -67,24 +78,24 @@ pub fn onnx_type(code: i64) -> Option<&'static DataType> {
 }
 
 /// The fields of TensorProto that can hold elements.
-pub const VALUE_FIELDS: &[&str] = &[
-    "raw_data",
-    "float_data",
-    "int32_data",
-    "string_data",
-    "int64_data",
-    "double_data",
-    "uint64_data",
+pub const VALUE_FIELDS: &[FieldId] = &[
+    TensorProto::RAW_DATA,
+    TensorProto::FLOAT_DATA,
+    TensorProto::INT32_DATA,
+    TensorProto::STRING_DATA,
+    TensorProto::INT64_DATA,
+    TensorProto::DOUBLE_DATA,
+    TensorProto::UINT64_DATA,
 ];
 
 /// Strings are checked for UTF-8 up to this many bytes each (the .pb format's rule:
 /// a long string may carry anything past it).
 const UTF8_CHECK_LIMIT: usize = 4096;
 
-fn wire_of(field: &str) -> WireType {
+fn wire_of(field: FieldId) -> WireType {
     match field {
-        "float_data" => WireType::Fixed32,
-        "double_data" => WireType::Fixed64,
+        TensorProto::FLOAT_DATA => WireType::Fixed32,
+        TensorProto::DOUBLE_DATA => WireType::Fixed64,
         _ => WireType::Varint,
     }
 }
@@ -108,9 +119,11 @@ fn typed_needed(dt: &DataType, elements: u64) -> Option<u64> {
 
 fn external_ref(set: &SchemaSet, msg: &Message<'_>) -> ExternalRef {
     let mut r = ExternalRef::default();
-    for entry in msg.messages(set, "external_data") {
-        let value = entry.str(set, "value").map(str::to_string);
-        match entry.str(set, "key") {
+    for entry in msg.messages(set, TensorProto::EXTERNAL_DATA) {
+        let value = entry
+            .str(set, StringStringEntryProto::VALUE)
+            .map(str::to_string);
+        match entry.str(set, StringStringEntryProto::KEY) {
             Some("location") => r.location = value,
             Some("offset") => r.offset = value,
             Some("length") => r.length = value,
@@ -122,7 +135,7 @@ fn external_ref(set: &SchemaSet, msg: &Message<'_>) -> ExternalRef {
 }
 
 fn is_external(set: &SchemaSet, msg: &Message<'_>) -> bool {
-    msg.int(set, "data_location") == Some(1) || msg.has(set, "external_data")
+    msg.int(set, TensorProto::DATA_LOCATION) == Some(1) || msg.has(set, TensorProto::EXTERNAL_DATA)
 }
 
 /// Reads a TensorProto as a tensor, applying every rule of the .pb tensor file format. Used
@@ -130,51 +143,52 @@ fn is_external(set: &SchemaSet, msg: &Message<'_>) -> bool {
 pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     let at = msg.offset;
     let code = msg
-        .int(set, "data_type")
+        .int(set, TensorProto::DATA_TYPE)
         .ok_or(DecodeError::new(ErrorKind::DataTypeMissing, at))?;
     let dt = onnx_type(code).ok_or_else(|| {
         DecodeError::new(
             ErrorKind::DataTypeRange(code),
-            field_at(set, msg, "data_type"),
+            field_at(set, msg, TensorProto::DATA_TYPE),
         )
     })?;
-    let dims =
-        dims(set, msg).map_err(|(kind, _)| DecodeError::new(kind, field_at(set, msg, "dims")))?;
+    let dims = dims(set, msg)
+        .map_err(|(kind, _)| DecodeError::new(kind, field_at(set, msg, TensorProto::DIMS)))?;
     let elements = element_count(&dims).ok_or(DecodeError::new(
         ErrorKind::ElementCountOverflow,
-        field_at(set, msg, "dims"),
+        field_at(set, msg, TensorProto::DIMS),
     ))?;
 
-    let mut places: Vec<&str> = VALUE_FIELDS
+    let mut places: Vec<FieldId> = VALUE_FIELDS
         .iter()
         .copied()
-        .filter(|f| msg.has(set, f))
+        .filter(|f| msg.has(set, *f))
         .collect();
     let external = is_external(set, msg);
     if external {
-        places.push("external_data");
+        places.push(TensorProto::EXTERNAL_DATA);
     }
     if places.len() > 1 {
+        let names: Vec<&str> = places.iter().map(|p| p.name).collect();
         return Err(DecodeError::new(
-            ErrorKind::ValuesInSeveralPlaces(places.join(", ")),
+            ErrorKind::ValuesInSeveralPlaces(names.join(", ")),
             at,
         ));
     }
     let place = places.first().copied();
-    if dt.elem == Elem::Str && place == Some("raw_data") {
+    if dt.elem == Elem::Str && place == Some(TensorProto::RAW_DATA) {
         return Err(DecodeError::new(
             ErrorKind::RawForString,
-            field_at(set, msg, "raw_data"),
+            field_at(set, msg, TensorProto::RAW_DATA),
         ));
     }
     if let Some(p) = place
-        && p != "raw_data"
-        && p != "external_data"
+        && p != TensorProto::RAW_DATA
+        && p != TensorProto::EXTERNAL_DATA
         && p != dt.typed_field
     {
         return Err(DecodeError::new(
             ErrorKind::WrongTypedField {
-                field: p.to_string(),
+                field: p.name.to_string(),
                 data_type: dt.name.to_string(),
             },
             field_at(set, msg, p),
@@ -191,7 +205,7 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
         }
     }
     if dt.elem == Elem::Str {
-        for (index, s) in msg.field(set, "string_data").iter().enumerate() {
+        for (index, s) in msg.field(set, TensorProto::STRING_DATA).iter().enumerate() {
             if let Value::Bytes(b) = s.value {
                 let head = b.get(..UTF8_CHECK_LIMIT).unwrap_or(b);
                 if let Err(e) = std::str::from_utf8(head) {
@@ -211,14 +225,14 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     }
     // Sizes: skipped for a segment (a chunk of a larger tensor) and for
     // external data (checked when the side file is read).
-    if msg.has(set, "segment") || external {
+    if msg.has(set, TensorProto::SEGMENT) || external {
         return Ok(());
     }
     match place {
         None if elements > 0 => Err(DecodeError::new(ErrorKind::ValuesMissing { elements }, at)),
         None => Ok(()),
-        Some("raw_data") => {
-            let raw = msg.bytes(set, "raw_data").unwrap_or(&[]);
+        Some(TensorProto::RAW_DATA) => {
+            let raw = msg.bytes(set, TensorProto::RAW_DATA).unwrap_or(&[]);
             let expected = raw_size(dt.elem, elements)
                 .ok_or(DecodeError::new(ErrorKind::ElementCountOverflow, at))?;
             if raw.len() as u64 != expected {
@@ -227,14 +241,14 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
                         expected,
                         got: raw.len() as u64,
                     },
-                    field_at(set, msg, "raw_data"),
+                    field_at(set, msg, TensorProto::RAW_DATA),
                 ));
             }
             Ok(())
         }
         Some(p) => {
             let fields = msg.field(set, p);
-            let got = if p == "string_data" {
+            let got = if p == TensorProto::STRING_DATA {
                 fields.len() as u64
             } else {
                 typed_count(fields, wire_of(p))
@@ -244,7 +258,7 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
             if got != expected {
                 return Err(DecodeError::new(
                     ErrorKind::TypedCount {
-                        field: p.to_string(),
+                        field: p.name.to_string(),
                         expected,
                         got,
                     },
@@ -256,15 +270,13 @@ pub fn validate(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     }
 }
 
-fn field_at(set: &SchemaSet, msg: &Message<'_>, name: &str) -> u64 {
-    msg.field(set, name)
-        .first()
-        .map_or(msg.offset, |f| f.offset)
+fn field_at(set: &SchemaSet, msg: &Message<'_>, id: FieldId) -> u64 {
+    msg.field(set, id).first().map_or(msg.offset, |f| f.offset)
 }
 
 /// The dimensions, rejecting negative ones.
 fn dims(set: &SchemaSet, msg: &Message<'_>) -> std::result::Result<Vec<u64>, (ErrorKind, usize)> {
-    msg.scalars(set, "dims")
+    msg.scalars(set, TensorProto::DIMS)
         .enumerate()
         .map(|(index, d)| {
             let value = d.as_i64().unwrap_or(-1);
@@ -277,9 +289,9 @@ fn dims(set: &SchemaSet, msg: &Message<'_>) -> std::result::Result<Vec<u64>, (Er
 /// a segment whose range leaves the shape or whose values are not as many
 /// as its range (`segment` skips the size check, so nothing else says it).
 pub fn warning(set: &SchemaSet, msg: &Message<'_>) -> Option<String> {
-    let seg = msg.message(set, "segment")?;
-    let begin = seg.int(set, "begin").unwrap_or(0);
-    let end = seg.int(set, "end").unwrap_or(0);
+    let seg = msg.message(set, TensorProto::SEGMENT)?;
+    let begin = seg.int(set, TensorProto::Segment::BEGIN).unwrap_or(0);
+    let end = seg.int(set, TensorProto::Segment::END).unwrap_or(0);
     let v = view(set, msg);
     let shape = dims(set, msg).ok().as_deref().and_then(element_count);
     let range = u64::try_from(end)
@@ -310,7 +322,7 @@ pub fn warning(set: &SchemaSet, msg: &Message<'_>) -> Option<String> {
 /// marked unavailable with the reason (a file that failed validation can
 /// still be shown with `--as` leniency).
 pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a> {
-    let code = msg.int(set, "data_type");
+    let code = msg.int(set, TensorProto::DATA_TYPE);
     let dt = code.and_then(onnx_type);
     let type_name = match (dt, code) {
         (Some(dt), _) => dt.name.to_string(),
@@ -318,7 +330,7 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         (None, None) => "UNDEFINED".to_string(),
     };
     let raw_dims: Vec<i64> = msg
-        .scalars(set, "dims")
+        .scalars(set, TensorProto::DIMS)
         .filter_map(|d| d.as_i64())
         .collect();
     let shape = dims(set, msg).ok();
@@ -338,7 +350,7 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         });
         return v;
     };
-    let segment = msg.has(set, "segment");
+    let segment = msg.has(set, TensorProto::SEGMENT);
     if is_external(set, msg) {
         let mut r = external_ref(set, msg);
         r.needed = if segment {
@@ -354,7 +366,7 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         };
         return v;
     }
-    if let Some(raw) = msg.bytes(set, "raw_data") {
+    if let Some(raw) = msg.bytes(set, TensorProto::RAW_DATA) {
         let capacity = raw_capacity(dt.elem, raw.len() as u64);
         v.elements = if segment {
             capacity
@@ -423,7 +435,7 @@ pub fn data_type_text(set: &SchemaSet, code: Option<i64>) -> String {
 /// The `dims` of a message as written: `[3, 4, 5]`.
 pub fn dims_text(set: &SchemaSet, msg: &Message<'_>) -> String {
     let d: Vec<String> = msg
-        .scalars(set, "dims")
+        .scalars(set, TensorProto::DIMS)
         .filter_map(|d| d.as_i64())
         .map(|d| d.to_string())
         .collect();
@@ -437,7 +449,7 @@ pub fn summary(set: &SchemaSet, msg: &Message<'_>) -> String {
     }
     format!(
         "{}{}",
-        data_type_text(set, msg.int(set, "data_type")),
+        data_type_text(set, msg.int(set, TensorProto::DATA_TYPE)),
         dims_text(set, msg)
     )
 }
@@ -446,8 +458,8 @@ pub fn summary(set: &SchemaSet, msg: &Message<'_>) -> String {
 pub const TENSOR_ADAPTER: TensorAdapter = TensorAdapter {
     message: "onnx.TensorProto",
     value_fields: VALUE_FIELDS,
-    header_fields: &["dims", "data_type"],
-    name_field: Some("name"),
+    header_fields: &[TensorProto::DIMS, TensorProto::DATA_TYPE],
+    name_field: Some(TensorProto::NAME),
     view,
     validate,
     warning,

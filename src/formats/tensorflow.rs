@@ -7,97 +7,102 @@ use super::base::{
 };
 use crate::decode::{DecodeContext, Field, Message, RawScalars, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
-use crate::schema::SchemaSet;
+use crate::fields::google::protobuf::Any;
+use crate::fields::tensorflow::{
+    AttrValue, FunctionDef, GraphDef, MetaGraphDef, NodeDef, OpDef, SavedModel, TensorProto,
+    TensorShapeProto,
+};
+use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::{Elem, TensorData, TensorView, element_count, raw_size};
 use crate::wire::WireType;
 
 /// The fields of tensorflow.TensorProto that hold elements.
-pub const VALUE_FIELDS: &[&str] = &[
-    "tensor_content",
-    "half_val",
-    "float_val",
-    "double_val",
-    "int_val",
-    "string_val",
-    "scomplex_val",
-    "int64_val",
-    "bool_val",
-    "dcomplex_val",
-    "uint32_val",
-    "uint64_val",
-    "float8_val",
+pub const VALUE_FIELDS: &[FieldId] = &[
+    TensorProto::TENSOR_CONTENT,
+    TensorProto::HALF_VAL,
+    TensorProto::FLOAT_VAL,
+    TensorProto::DOUBLE_VAL,
+    TensorProto::INT_VAL,
+    TensorProto::STRING_VAL,
+    TensorProto::SCOMPLEX_VAL,
+    TensorProto::INT64_VAL,
+    TensorProto::BOOL_VAL,
+    TensorProto::DCOMPLEX_VAL,
+    TensorProto::UINT32_VAL,
+    TensorProto::UINT64_VAL,
+    TensorProto::FLOAT8_VAL,
 ];
 
 /// A TensorFlow DataType (the `_REF` variants are the same plus 100): its
 /// element type and the typed field that holds its values.
-pub fn tf_type(code: i64) -> Option<(Elem, &'static str)> {
+pub fn tf_type(code: i64) -> Option<(Elem, FieldId)> {
     let base = if code > 100 { code - 100 } else { code };
     Some(match base {
-        1 => (Elem::F32, "float_val"),
-        2 => (Elem::F64, "double_val"),
-        3 => (Elem::I32, "int_val"),
-        4 => (Elem::U8, "int_val"),
-        5 => (Elem::I16, "int_val"),
-        6 => (Elem::I8, "int_val"),
-        7 => (Elem::Str, "string_val"),
-        8 => (Elem::C64, "scomplex_val"),
-        9 => (Elem::I64, "int64_val"),
-        10 => (Elem::Bool, "bool_val"),
-        11 => (Elem::I8, "int_val"),  // qint8
-        12 => (Elem::U8, "int_val"),  // quint8
-        13 => (Elem::I32, "int_val"), // qint32
-        14 => (Elem::BF16, "half_val"),
-        15 => (Elem::I16, "int_val"), // qint16
-        16 => (Elem::U16, "int_val"), // quint16
-        17 => (Elem::U16, "int_val"),
-        18 => (Elem::C128, "dcomplex_val"),
-        19 => (Elem::F16, "half_val"),
-        22 => (Elem::U32, "uint32_val"),
-        23 => (Elem::U64, "uint64_val"),
-        24 => (Elem::F8E5M2, "float8_val"),
-        25 => (Elem::F8E4M3FN, "float8_val"),
-        26 => (Elem::F8E4M3FNUZ, "float8_val"),
-        27 => (Elem::F8E4M3B11FNUZ, "float8_val"),
-        28 => (Elem::F8E5M2FNUZ, "float8_val"),
-        29 => (Elem::I4, "int_val"),
-        30 => (Elem::U4, "int_val"),
-        31 => (Elem::I2, "int_val"),
-        32 => (Elem::U2, "int_val"),
-        33 => (Elem::F4E2M1, "float8_val"),
+        1 => (Elem::F32, TensorProto::FLOAT_VAL),
+        2 => (Elem::F64, TensorProto::DOUBLE_VAL),
+        3 => (Elem::I32, TensorProto::INT_VAL),
+        4 => (Elem::U8, TensorProto::INT_VAL),
+        5 => (Elem::I16, TensorProto::INT_VAL),
+        6 => (Elem::I8, TensorProto::INT_VAL),
+        7 => (Elem::Str, TensorProto::STRING_VAL),
+        8 => (Elem::C64, TensorProto::SCOMPLEX_VAL),
+        9 => (Elem::I64, TensorProto::INT64_VAL),
+        10 => (Elem::Bool, TensorProto::BOOL_VAL),
+        11 => (Elem::I8, TensorProto::INT_VAL),  // qint8
+        12 => (Elem::U8, TensorProto::INT_VAL),  // quint8
+        13 => (Elem::I32, TensorProto::INT_VAL), // qint32
+        14 => (Elem::BF16, TensorProto::HALF_VAL),
+        15 => (Elem::I16, TensorProto::INT_VAL), // qint16
+        16 => (Elem::U16, TensorProto::INT_VAL), // quint16
+        17 => (Elem::U16, TensorProto::INT_VAL),
+        18 => (Elem::C128, TensorProto::DCOMPLEX_VAL),
+        19 => (Elem::F16, TensorProto::HALF_VAL),
+        22 => (Elem::U32, TensorProto::UINT32_VAL),
+        23 => (Elem::U64, TensorProto::UINT64_VAL),
+        24 => (Elem::F8E5M2, TensorProto::FLOAT8_VAL),
+        25 => (Elem::F8E4M3FN, TensorProto::FLOAT8_VAL),
+        26 => (Elem::F8E4M3FNUZ, TensorProto::FLOAT8_VAL),
+        27 => (Elem::F8E4M3B11FNUZ, TensorProto::FLOAT8_VAL),
+        28 => (Elem::F8E5M2FNUZ, TensorProto::FLOAT8_VAL),
+        29 => (Elem::I4, TensorProto::INT_VAL),
+        30 => (Elem::U4, TensorProto::INT_VAL),
+        31 => (Elem::I2, TensorProto::INT_VAL),
+        32 => (Elem::U2, TensorProto::INT_VAL),
+        33 => (Elem::F4E2M1, TensorProto::FLOAT8_VAL),
         _ => return None,
     })
 }
 
-fn wire_of(field: &str) -> WireType {
+fn wire_of(field: FieldId) -> WireType {
     match field {
-        "float_val" | "scomplex_val" => WireType::Fixed32,
-        "double_val" | "dcomplex_val" => WireType::Fixed64,
+        TensorProto::FLOAT_VAL | TensorProto::SCOMPLEX_VAL => WireType::Fixed32,
+        TensorProto::DOUBLE_VAL | TensorProto::DCOMPLEX_VAL => WireType::Fixed64,
         _ => WireType::Varint,
     }
 }
 
 /// The shape: None for unknown rank; -1 marks an unknown dimension.
 fn shape(set: &SchemaSet, msg: &Message<'_>) -> Option<Vec<i64>> {
-    let Some(shape) = msg.message(set, "tensor_shape") else {
+    let Some(shape) = msg.message(set, TensorProto::TENSOR_SHAPE) else {
         return Some(Vec::new());
     };
     if shape
-        .scalar(set, "unknown_rank")
+        .scalar(set, TensorShapeProto::UNKNOWN_RANK)
         .is_some_and(|v| v.as_i64() == Some(1))
     {
         return None;
     }
     Some(
         shape
-            .messages(set, "dim")
-            .map(|d| d.int(set, "size").unwrap_or(0))
+            .messages(set, TensorShapeProto::DIM)
+            .map(|d| d.int(set, TensorShapeProto::Dim::SIZE).unwrap_or(0))
             .collect(),
     )
 }
 
-fn count(fields: &[Field<'_>], field: &str) -> u64 {
+fn count(fields: &[Field<'_>], field: FieldId) -> u64 {
     let wire = wire_of(field);
-    if field == "string_val" {
+    if field == TensorProto::STRING_VAL {
         return fields.len() as u64;
     }
     fields
@@ -110,8 +115,8 @@ fn count(fields: &[Field<'_>], field: &str) -> u64 {
 /// typed fields: a short list is padded with its last value, none means
 /// zeros.
 pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a> {
-    let code = msg.int(set, "dtype").unwrap_or(0);
-    let type_name = match msg.scalar(set, "dtype") {
+    let code = msg.int(set, TensorProto::DTYPE).unwrap_or(0);
+    let type_name = match msg.scalar(set, TensorProto::DTYPE) {
         Some(_) => set
             .find_enum("tensorflow.DataType")
             .and_then(|e| set.enum_def(e).name_of(code))
@@ -156,8 +161,8 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         v.data = TensorData::Raw(content);
         return v;
     }
-    if typed == "float8_val" {
-        v.data = match msg.bytes(set, "float8_val") {
+    if typed == TensorProto::FLOAT8_VAL {
+        v.data = match msg.bytes(set, TensorProto::FLOAT8_VAL) {
             Some(b) if b.len() as u64 >= elements => TensorData::Raw(b),
             Some(b) if !b.is_empty() => TensorData::PaddedBytes(b),
             _ => TensorData::Zeros,
@@ -188,7 +193,8 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
 /// `if tensor.tensor_content`, C++ `!tensor_content().empty()`) then reads
 /// the typed fields.
 fn tensor_content<'a>(set: &SchemaSet, msg: &Message<'a>) -> Option<&'a [u8]> {
-    msg.bytes(set, "tensor_content").filter(|b| !b.is_empty())
+    msg.bytes(set, TensorProto::TENSOR_CONTENT)
+        .filter(|b| !b.is_empty())
 }
 
 /// Sub-byte types take a whole byte in tensor_content.
@@ -205,7 +211,7 @@ fn byte_elem(elem: Elem) -> Elem {
 /// no longer than the element count (shorter is padded).
 pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
     let at = msg.offset;
-    let code = msg.int(set, "dtype").unwrap_or(0);
+    let code = msg.int(set, TensorProto::DTYPE).unwrap_or(0);
     let Some((elem, typed)) = tf_type(code) else {
         return Ok(());
     };
@@ -244,7 +250,7 @@ pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
         }
         return Ok(());
     }
-    let got = if typed == "float8_val" {
+    let got = if typed == TensorProto::FLOAT8_VAL {
         msg.bytes(set, typed).map_or(0, |b| b.len() as u64)
     } else {
         count(msg.field(set, typed), typed)
@@ -261,9 +267,9 @@ pub fn validate_tensor(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {
         return Err(DecodeError::new(
             ErrorKind::TypedCount {
                 field: if elem.is_complex() {
-                    format!("{typed} (as re, im pairs)")
+                    format!("{} (as re, im pairs)", typed.name)
                 } else {
-                    typed.to_string()
+                    typed.name.to_string()
                 },
                 expected: needed,
                 got,
@@ -285,7 +291,7 @@ fn validate_contents(set: &SchemaSet, msg: &Message<'_>, forced: bool) -> Result
     let function = set.find_message("tensorflow.FunctionDef");
     let meta_graph = set.find_message("tensorflow.MetaGraphDef");
     let any = set.find_message("google.protobuf.Any");
-    let named = |m: &Message<'_>, field: &str| m.str(set, field).is_some_and(|s| !s.is_empty());
+    let named = |m: &Message<'_>, field: FieldId| m.str(set, field).is_some_and(|s| !s.is_empty());
     walk(msg, &mut |m| {
         let id = Some(m.def);
         if id == tensor {
@@ -295,13 +301,13 @@ fn validate_contents(set: &SchemaSet, msg: &Message<'_>, forced: bool) -> Result
             }
             validate_tensor(set, m).map_err(|e| e.within("tensorflow.TensorProto"))
         } else if id == node {
-            if !named(m, "name") {
+            if !named(m, NodeDef::NAME) {
                 Err(DecodeError::rule(
                     Rule::NodeName,
                     "NodeDef has no name",
                     m.offset,
                 ))
-            } else if !named(m, "op") {
+            } else if !named(m, NodeDef::OP) {
                 Err(DecodeError::rule(
                     Rule::NodeOp,
                     "NodeDef has no op",
@@ -311,8 +317,8 @@ fn validate_contents(set: &SchemaSet, msg: &Message<'_>, forced: bool) -> Result
                 Ok(())
             }
         } else if id == function {
-            match m.message(set, "signature") {
-                Some(sig) if named(sig, "name") => Ok(()),
+            match m.message(set, FunctionDef::SIGNATURE) {
+                Some(sig) if named(sig, OpDef::NAME) => Ok(()),
                 _ => Err(DecodeError::rule(
                     Rule::FunctionName,
                     "FunctionDef has no signature name",
@@ -320,7 +326,7 @@ fn validate_contents(set: &SchemaSet, msg: &Message<'_>, forced: bool) -> Result
                 )),
             }
         } else if id == meta_graph {
-            if m.has(set, "graph_def") {
+            if m.has(set, MetaGraphDef::GRAPH_DEF) {
                 Ok(())
             } else {
                 Err(DecodeError::rule(
@@ -330,7 +336,7 @@ fn validate_contents(set: &SchemaSet, msg: &Message<'_>, forced: bool) -> Result
                 ))
             }
         } else if id == any {
-            match m.str(set, "type_url") {
+            match m.str(set, Any::TYPE_URL) {
                 Some(url) if !url.contains('/') => Err(DecodeError::rule(
                     Rule::AnyTypeUrl,
                     format!("google.protobuf.Any type_url {url:?} has no '/'"),
@@ -356,7 +362,7 @@ fn context(opts: &FormatOptions) -> DecodeContext {
 pub fn decode_saved_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
     let set = SchemaSet::builtin();
     let message = decode_builtin("tensorflow.SavedModel", bytes, context(opts))?;
-    if !message.has(set, "meta_graphs") {
+    if !message.has(set, SavedModel::META_GRAPHS) {
         return Err(DecodeError::rule(
             Rule::SavedModelMetaGraphs,
             "SavedModel has no meta_graphs",
@@ -374,7 +380,7 @@ pub fn decode_saved_model<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<B
 pub fn decode_graph_def<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
     let set = SchemaSet::builtin();
     let message = decode_builtin("tensorflow.GraphDef", bytes, context(opts))?;
-    if !message.has(set, "node") && !message.has(set, "library") {
+    if !message.has(set, GraphDef::NODE) && !message.has(set, GraphDef::LIBRARY) {
         return Err(DecodeError::rule(
             Rule::GraphDefContent,
             "GraphDef has neither nodes nor a function library",
@@ -395,11 +401,13 @@ pub fn decode_graph_def<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Bod
 pub fn tensor_role(set: &SchemaSet, outer: &[&Message<'_>]) -> Option<TensorRole> {
     enclosing(set, outer, "tensorflow.AttrValue")?;
     let node = enclosing(set, outer, "tensorflow.NodeDef");
-    Some(if node.is_some_and(|n| n.str(set, "op") == Some("Const")) {
-        TensorRole::Constant
-    } else {
-        TensorRole::Attribute
-    })
+    Some(
+        if node.is_some_and(|n| n.str(set, NodeDef::OP) == Some("Const")) {
+            TensorRole::Constant
+        } else {
+            TensorRole::Attribute
+        },
+    )
 }
 
 pub const WELL_KNOWN_FILE: (&str, &str) = (
@@ -423,7 +431,7 @@ pub const SAVED_MODEL_FILE: (&str, &str) = (
 pub const TENSOR_ADAPTER: TensorAdapter = TensorAdapter {
     message: "tensorflow.TensorProto",
     value_fields: VALUE_FIELDS,
-    header_fields: &["dtype", "tensor_shape"],
+    header_fields: &[TensorProto::DTYPE, TensorProto::TENSOR_SHAPE],
     name_field: None,
     view,
     validate: validate_tensor,
@@ -437,9 +445,9 @@ fn node_tensors<'s, 'm, 'a>(
     node: &'m Message<'a>,
     sink: &mut TensorSink<'s, 'm, 'a>,
 ) {
-    let node_name = node.str(set, "name").unwrap_or("");
-    let is_const = node.str(set, "op") == Some("Const");
-    for entry in node.messages(set, "attr") {
+    let node_name = node.str(set, NodeDef::NAME).unwrap_or("");
+    let is_const = node.str(set, NodeDef::OP) == Some("Const");
+    for entry in node.messages(set, NodeDef::ATTR) {
         // A map entry: key 1, value 2.
         let def = entry.def(set);
         let key = def
@@ -457,7 +465,7 @@ fn node_tensors<'s, 'm, 'a>(
                 Value::Message(v) => Some(v.as_ref()),
                 _ => None,
             });
-        if let Some(t) = value.and_then(|v| v.message(set, "tensor")) {
+        if let Some(t) = value.and_then(|v| v.message(set, AttrValue::TENSOR)) {
             let name = if key == "value" {
                 node_name.to_string()
             } else {
@@ -476,12 +484,15 @@ const NAMERS: &[TensorNamer] = &[TensorNamer {
 
 /// `12 nodes`.
 fn graph_summary(set: &SchemaSet, m: &Message<'_>) -> String {
-    format!("{} nodes", m.field(set, "node").len())
+    format!("{} nodes", m.field(set, GraphDef::NODE).len())
 }
 
 /// `1 meta graphs`.
 fn saved_model_summary(set: &SchemaSet, m: &Message<'_>) -> String {
-    format!("{} meta graphs", m.field(set, "meta_graphs").len())
+    format!(
+        "{} meta graphs",
+        m.field(set, SavedModel::META_GRAPHS).len()
+    )
 }
 
 /// A SavedModel (`saved_model.pb`).

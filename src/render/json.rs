@@ -271,7 +271,7 @@ fn write_message_at(
         Ok(())
     };
     for (fdef, group) in msg.present(set) {
-        if adapter.is_some_and(|a| a.value_fields.contains(&fdef.name.as_str())) {
+        if adapter.is_some_and(|a| a.value_fields.iter().any(|f| f.name == fdef.name)) {
             continue;
         }
         sep(w)?;

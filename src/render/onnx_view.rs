@@ -17,8 +17,15 @@ use super::tree::{
 };
 use super::{LoadedValues, RenderOptions, for_each_element, load_values};
 use crate::decode::{Message, Value};
+use crate::fields::onnx::{
+    AttributeProto, DeviceConfigurationProto, FunctionProto, GraphProto, MapProto, ModelProto,
+    NodeProto, OperatorSetIdProto, OptionalProto, SequenceProto, SparseTensorProto,
+    StringStringEntryProto, TensorAnnotation, TensorProto, TensorShapeProto, TrainingInfoProto,
+    TypeProto, ValueInfoProto,
+};
+use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::onnx_tensor;
-use crate::schema::{MsgId, SchemaSet};
+use crate::schema::{FieldId, MsgId, SchemaSet};
 use crate::tensor::{Elem, Element, Elements, Source, TensorData, TensorView, element_count};
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -47,12 +54,12 @@ fn name_text(bytes: &[u8]) -> String {
 }
 
 /// An optional string field, escaped for the terminal ([`plain`]).
-fn str_of<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> Option<Cow<'a, str>> {
+fn str_of<'a>(set: &SchemaSet, msg: &Message<'a>, field: FieldId) -> Option<Cow<'a, str>> {
     msg.str(set, field).map(plain)
 }
 
 /// The bytes of every occurrence of a repeated string/bytes field.
-fn strings<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> Vec<&'a [u8]> {
+fn strings<'a>(set: &SchemaSet, msg: &Message<'a>, field: FieldId) -> Vec<&'a [u8]> {
     msg.field(set, field)
         .iter()
         .filter_map(|f| match f.value {
@@ -327,11 +334,11 @@ fn inline_values(p: &Preview) -> String {
 /// printed: name, type, shape and the fields that hold its values.
 fn tensor_shown<'s, 'm, 'a>(set: &'s SchemaSet, t: &'m Message<'a>) -> Shown<'s, 'm, 'a> {
     let mut s = Shown::new(set, t);
-    s.take("name");
-    s.take("dims");
-    s.take("data_type");
+    s.take(TensorProto::NAME);
+    s.take(TensorProto::DIMS);
+    s.take(TensorProto::DATA_TYPE);
     for f in onnx_tensor::VALUE_FIELDS {
-        s.take(f);
+        s.take(*f);
     }
     s
 }
@@ -365,14 +372,17 @@ fn declared_elements(view: &TensorView<'_, '_>) -> Option<u64> {
 /// when it is external).
 fn external_text(s: &mut Shown<'_, '_, '_>) -> Option<String> {
     let (set, t) = (s.set(), s.msg());
-    if !t.has(set, "external_data") && t.int(set, "data_location") != Some(1) {
+    if !t.has(set, TensorProto::EXTERNAL_DATA) && t.int(set, TensorProto::DATA_LOCATION) != Some(1)
+    {
         return None;
     }
-    s.take("data_location");
+    s.take(TensorProto::DATA_LOCATION);
     let mut parts = Vec::new();
-    for entry in s.messages("external_data") {
-        let key = str_of(set, entry, "key").unwrap_or(Cow::Borrowed("?"));
-        let value = entry.bytes(set, "value").unwrap_or(&[]);
+    for entry in s.messages(TensorProto::EXTERNAL_DATA) {
+        let key = str_of(set, entry, StringStringEntryProto::KEY).unwrap_or(Cow::Borrowed("?"));
+        let value = entry
+            .bytes(set, StringStringEntryProto::VALUE)
+            .unwrap_or(&[]);
         parts.push(match key.as_ref() {
             "location" => quoted(value),
             _ => format!("{key} {}", plain_bytes(value)),
@@ -393,7 +403,7 @@ fn tensor_block(
     default_limit: u64,
 ) -> io::Result<()> {
     let view = onnx_tensor::view(set, t);
-    let name = t.bytes(set, "name").filter(|n| !n.is_empty());
+    let name = t.bytes(set, TensorProto::NAME).filter(|n| !n.is_empty());
     indent(w, depth)?;
     match (label.is_empty(), name) {
         (true, Some(n)) => write!(w, "{}: ", name_text(n))?,
@@ -447,7 +457,7 @@ fn tensor_block(
         writeln!(w, "({why})")?;
     } else if p.unavailable.is_none()
         && declared.is_some_and(|d| d > p.total)
-        && !t.has(set, "segment")
+        && !t.has(set, TensorProto::SEGMENT)
     {
         indent(w, depth + 1)?;
         writeln!(
@@ -474,7 +484,7 @@ fn tensor_block(
 fn tensor_inline(set: &SchemaSet, t: &Message<'_>, opts: &RenderOptions) -> String {
     let view = onnx_tensor::view(set, t);
     let mut s = String::from("tensor ");
-    if let Some(n) = t.bytes(set, "name").filter(|n| !n.is_empty()) {
+    if let Some(n) = t.bytes(set, TensorProto::NAME).filter(|n| !n.is_empty()) {
         s.push_str(&quoted(n));
         s.push(' ');
     }
@@ -557,7 +567,7 @@ fn strides(dims: &[u64]) -> Vec<u64> {
 
 fn sparse_data(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> SparseData {
     let dims: Vec<u64> = sp
-        .scalars(set, "dims")
+        .scalars(set, SparseTensorProto::DIMS)
         .filter_map(|d| d.as_i64())
         .map(|d| u64::try_from(d).unwrap_or(0))
         .collect();
@@ -568,7 +578,7 @@ fn sparse_data(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> Spars
         coordinates: false,
         problem: None,
     };
-    let Some(indices) = sp.message(set, "indices") else {
+    let Some(indices) = sp.message(set, SparseTensorProto::INDICES) else {
         return out;
     };
     let view = onnx_tensor::view(set, indices);
@@ -619,8 +629,8 @@ fn dense_count(d: &SparseData) -> Option<u64> {
 fn sparse_type_text(set: &SchemaSet, sp: &Message<'_>, d: &SparseData) -> String {
     let ty = data_type_name(
         set,
-        sp.message(set, "values")
-            .and_then(|v| v.int(set, "data_type")),
+        sp.message(set, SparseTensorProto::VALUES)
+            .and_then(|v| v.int(set, TensorProto::DATA_TYPE)),
     );
     let dims: Vec<String> = d.dims.iter().map(u64::to_string).collect();
     format!("{ty}[{}]", dims.join(", "))
@@ -632,7 +642,7 @@ fn sparse_values(
     sp: &Message<'_>,
     opts: &RenderOptions,
 ) -> (Vec<String>, Option<String>, Option<Elem>) {
-    let Some(values) = sp.message(set, "values") else {
+    let Some(values) = sp.message(set, SparseTensorProto::VALUES) else {
         return (Vec::new(), None, None);
     };
     let view = onnx_tensor::view(set, values);
@@ -645,16 +655,18 @@ fn sparse_inline(set: &SchemaSet, sp: &Message<'_>, opts: &RenderOptions) -> Str
     let d = sparse_data(set, sp, opts);
     let (vals, unavailable, _) = sparse_values(set, sp, opts);
     let mut s = String::from("sparse ");
-    let values = sp.message(set, "values");
-    let vname = values.and_then(|v| v.bytes(set, "name")).unwrap_or(&[]);
+    let values = sp.message(set, SparseTensorProto::VALUES);
+    let vname = values
+        .and_then(|v| v.bytes(set, TensorProto::NAME))
+        .unwrap_or(&[]);
     if !vname.is_empty() {
         s.push_str(&quoted(vname));
         s.push(' ');
     }
     s.push_str(&sparse_type_text(set, sp, &d));
     if let Some(iname) = sp
-        .message(set, "indices")
-        .and_then(|i| i.bytes(set, "name"))
+        .message(set, SparseTensorProto::INDICES)
+        .and_then(|i| i.bytes(set, TensorProto::NAME))
         .filter(|n| !n.is_empty())
     {
         let mut expected = vname.to_vec();
@@ -694,9 +706,13 @@ struct SparseShown<'s, 'm, 'a> {
 impl<'s, 'm, 'a> SparseShown<'s, 'm, 'a> {
     fn new(set: &'s SchemaSet, sp: &'m Message<'a>) -> Self {
         let mut sparse = Shown::new(set, sp);
-        sparse.take("dims");
-        let values = sparse.message("values").map(|v| tensor_shown(set, v));
-        let indices = sparse.message("indices").map(|i| tensor_shown(set, i));
+        sparse.take(SparseTensorProto::DIMS);
+        let values = sparse
+            .message(SparseTensorProto::VALUES)
+            .map(|v| tensor_shown(set, v));
+        let indices = sparse
+            .message(SparseTensorProto::INDICES)
+            .map(|i| tensor_shown(set, i));
         SparseShown {
             sparse,
             values,
@@ -728,7 +744,7 @@ fn sparse_block(
     let values = shown.values.as_ref().map(Shown::msg);
     let indices = shown.indices.as_ref().map(Shown::msg);
     let vname = values
-        .and_then(|v| v.bytes(set, "name"))
+        .and_then(|v| v.bytes(set, TensorProto::NAME))
         .filter(|n| !n.is_empty());
     indent(w, depth)?;
     if !label.is_empty() {
@@ -764,7 +780,7 @@ fn sparse_block(
             "linear indices"
         };
         write!(w, "indices: {} ({form})", tensor_type_text(&iv))?;
-        if let Some(n) = i.bytes(set, "name").filter(|n| !n.is_empty()) {
+        if let Some(n) = i.bytes(set, TensorProto::NAME).filter(|n| !n.is_empty()) {
             write!(w, ", name {}", quoted(n))?;
         }
         writeln!(w)?;
@@ -802,7 +818,10 @@ fn sparse_block(
     }
     // Fields of the parts that the lines above did not show.
     shown.sparse.rest(w, depth + 1, opts)?;
-    for (label, part) in [("values", &shown.values), ("indices", &shown.indices)] {
+    for (label, part) in [
+        (SparseTensorProto::VALUES.name, &shown.values),
+        (SparseTensorProto::INDICES.name, &shown.indices),
+    ] {
         if let Some(part) = part
             && part.has_rest()
         {
@@ -864,23 +883,26 @@ fn dense_view(
 /// alone when the rank is unknown), `seq(...)`, `map(KEY, ...)`,
 /// `optional(...)`, `sparse(FLOAT[...])`, `opaque(domain.name)`.
 fn type_text(set: &SchemaSet, tp: &Message<'_>) -> String {
-    let mut s = if let Some(t) = tp.message(set, "tensor_type") {
-        tensor_shape_text(set, t)
-    } else if let Some(t) = tp.message(set, "sparse_tensor_type") {
-        format!("sparse({})", tensor_shape_text(set, t))
-    } else if let Some(t) = tp.message(set, "sequence_type") {
-        format!("seq({})", sub_type(set, t, "elem_type"))
-    } else if let Some(t) = tp.message(set, "optional_type") {
-        format!("optional({})", sub_type(set, t, "elem_type"))
-    } else if let Some(t) = tp.message(set, "map_type") {
+    let mut s = if let Some(t) = tp.message(set, TypeProto::TENSOR_TYPE) {
+        tensor_shape_text(set, t, TENSOR_TYPE)
+    } else if let Some(t) = tp.message(set, TypeProto::SPARSE_TENSOR_TYPE) {
+        format!("sparse({})", tensor_shape_text(set, t, SPARSE_TENSOR_TYPE))
+    } else if let Some(t) = tp.message(set, TypeProto::SEQUENCE_TYPE) {
+        format!("seq({})", sub_type(set, t, TypeProto::Sequence::ELEM_TYPE))
+    } else if let Some(t) = tp.message(set, TypeProto::OPTIONAL_TYPE) {
+        format!(
+            "optional({})",
+            sub_type(set, t, TypeProto::Optional::ELEM_TYPE)
+        )
+    } else if let Some(t) = tp.message(set, TypeProto::MAP_TYPE) {
         format!(
             "map({}, {})",
-            data_type_name(set, t.int(set, "key_type")),
-            sub_type(set, t, "value_type")
+            data_type_name(set, t.int(set, TypeProto::Map::KEY_TYPE)),
+            sub_type(set, t, TypeProto::Map::VALUE_TYPE)
         )
-    } else if let Some(t) = tp.message(set, "opaque_type") {
-        let domain = str_of(set, t, "domain").unwrap_or_default();
-        let name = str_of(set, t, "name").unwrap_or_default();
+    } else if let Some(t) = tp.message(set, TypeProto::OPAQUE_TYPE) {
+        let domain = str_of(set, t, TypeProto::Opaque::DOMAIN).unwrap_or_default();
+        let name = str_of(set, t, TypeProto::Opaque::NAME).unwrap_or_default();
         if domain.is_empty() {
             format!("opaque({name})")
         } else {
@@ -889,33 +911,51 @@ fn type_text(set: &SchemaSet, tp: &Message<'_>) -> String {
     } else {
         "?".to_string()
     };
-    if let Some(d) = tp.bytes(set, "denotation") {
+    if let Some(d) = tp.bytes(set, TypeProto::DENOTATION) {
         s.push_str(&format!(" ({})", quoted(d)));
     }
     s
 }
 
-fn sub_type(set: &SchemaSet, msg: &Message<'_>, field: &str) -> String {
+fn sub_type(set: &SchemaSet, msg: &Message<'_>, field: FieldId) -> String {
     msg.message(set, field)
         .map_or_else(|| "?".to_string(), |t| type_text(set, t))
 }
 
-fn tensor_shape_text(set: &SchemaSet, t: &Message<'_>) -> String {
-    let ty = data_type_name(set, t.int(set, "elem_type"));
-    let Some(shape) = t.message(set, "shape") else {
+/// The element type and shape fields of TypeProto.Tensor or
+/// TypeProto.SparseTensor, which read alike.
+#[derive(Clone, Copy)]
+struct TensorTypeFields {
+    elem_type: FieldId,
+    shape: FieldId,
+}
+
+const TENSOR_TYPE: TensorTypeFields = TensorTypeFields {
+    elem_type: TypeProto::Tensor::ELEM_TYPE,
+    shape: TypeProto::Tensor::SHAPE,
+};
+
+const SPARSE_TENSOR_TYPE: TensorTypeFields = TensorTypeFields {
+    elem_type: TypeProto::SparseTensor::ELEM_TYPE,
+    shape: TypeProto::SparseTensor::SHAPE,
+};
+
+fn tensor_shape_text(set: &SchemaSet, t: &Message<'_>, fields: TensorTypeFields) -> String {
+    let ty = data_type_name(set, t.int(set, fields.elem_type));
+    let Some(shape) = t.message(set, fields.shape) else {
         return ty;
     };
     let dims: Vec<String> = shape
-        .messages(set, "dim")
+        .messages(set, TensorShapeProto::DIM)
         .map(|d| {
-            let mut s = if let Some(v) = d.int(set, "dim_value") {
+            let mut s = if let Some(v) = d.int(set, TensorShapeProto::Dimension::DIM_VALUE) {
                 v.to_string()
-            } else if let Some(p) = d.bytes(set, "dim_param") {
+            } else if let Some(p) = d.bytes(set, TensorShapeProto::Dimension::DIM_PARAM) {
                 name_text(p)
             } else {
                 "?".to_string()
             };
-            if let Some(den) = d.bytes(set, "denotation") {
+            if let Some(den) = d.bytes(set, TensorShapeProto::Dimension::DENOTATION) {
                 s.push_str(&format!(" ({})", quoted(den)));
             }
             s
@@ -967,8 +1007,8 @@ fn value_info(
 ) -> io::Result<()> {
     let mut vi = Shown::new(set, vi);
     indent(w, depth)?;
-    let name = vi.bytes("name").unwrap_or(&[]);
-    match vi.message("type") {
+    let name = vi.bytes(ValueInfoProto::NAME).unwrap_or(&[]);
+    match vi.message(ValueInfoProto::TYPE) {
         Some(tp) => {
             writeln!(w, "{}: {}", name_text(name), type_text(set, tp))?;
             if !type_complete(set, tp) {
@@ -981,8 +1021,8 @@ fn value_info(
         }
         None => writeln!(w, "{}: (no type)", name_text(name))?,
     }
-    doc_line(w, &mut vi, depth + 1, opts)?;
-    metadata_line(w, &mut vi, depth + 1, opts)?;
+    doc_line(w, &mut vi, ValueInfoProto::DOC_STRING, depth + 1, opts)?;
+    metadata_line(w, &mut vi, ValueInfoProto::METADATA_PROPS, depth + 1, opts)?;
     vi.rest(w, depth + 1, opts)
 }
 
@@ -998,21 +1038,21 @@ enum Later<'s, 'm, 'a> {
     Type(String, &'m Message<'a>),
 }
 
-const ATTR_FIELDS: [(i64, &str); 14] = [
-    (1, "f"),
-    (2, "i"),
-    (3, "s"),
-    (4, "t"),
-    (5, "g"),
-    (6, "floats"),
-    (7, "ints"),
-    (8, "strings"),
-    (9, "tensors"),
-    (10, "graphs"),
-    (11, "sparse_tensor"),
-    (12, "sparse_tensors"),
-    (13, "tp"),
-    (14, "type_protos"),
+const ATTR_FIELDS: [(i64, FieldId); 14] = [
+    (1, AttributeProto::F),
+    (2, AttributeProto::I),
+    (3, AttributeProto::S),
+    (4, AttributeProto::T),
+    (5, AttributeProto::G),
+    (6, AttributeProto::FLOATS),
+    (7, AttributeProto::INTS),
+    (8, AttributeProto::STRINGS),
+    (9, AttributeProto::TENSORS),
+    (10, AttributeProto::GRAPHS),
+    (11, AttributeProto::SPARSE_TENSOR),
+    (12, AttributeProto::SPARSE_TENSORS),
+    (13, AttributeProto::TP),
+    (14, AttributeProto::TYPE_PROTOS),
 ];
 
 /// `name=value` for one attribute; subgraphs and extra fields go to `later`.
@@ -1023,15 +1063,15 @@ fn attribute_text<'s, 'm, 'a>(
     later: &mut Vec<Later<'s, 'm, 'a>>,
 ) -> String {
     let mut s = Shown::new(set, a);
-    let name = name_text(s.bytes("name").unwrap_or(&[]));
-    let ty = s.int("type").unwrap_or(0);
+    let name = name_text(s.bytes(AttributeProto::NAME).unwrap_or(&[]));
+    let ty = s.int(AttributeProto::TYPE).unwrap_or(0);
     // The value field the type names; without a type, the first present.
     let field = ATTR_FIELDS
         .iter()
         .find(|(t, _)| *t == ty)
-        .or_else(|| ATTR_FIELDS.iter().find(|(_, f)| a.has(set, f)))
+        .or_else(|| ATTR_FIELDS.iter().find(|(_, f)| a.has(set, *f)))
         .map(|(_, f)| *f);
-    let value = if let Some(r) = s.bytes("ref_attr_name") {
+    let value = if let Some(r) = s.bytes(AttributeProto::REF_ATTR_NAME) {
         let t = if ty == 0 {
             String::new()
         } else {
@@ -1054,7 +1094,7 @@ fn attribute_text<'s, 'm, 'a>(
 
 fn value_of<'s, 'm, 'a>(
     s: &mut Shown<'s, 'm, 'a>,
-    field: &str,
+    field: FieldId,
     attr: &str,
     opts: &RenderOptions,
     later: &mut Vec<Later<'s, 'm, 'a>>,
@@ -1072,17 +1112,21 @@ fn value_of<'s, 'm, 'a>(
     };
     let take = usize::try_from(limit).unwrap_or(usize::MAX);
     match field {
-        "f" => a.scalar(set, "f").map_or("?".into(), |v| match v {
-            crate::decode::ScalarValue::F32(x) => format!("{x:?}"),
-            other => format!("{other:?}"),
-        }),
-        "i" => a.int(set, "i").map_or("?".into(), |v| v.to_string()),
-        "s" => a
-            .bytes(set, "s")
+        AttributeProto::F => a
+            .scalar(set, AttributeProto::F)
+            .map_or("?".into(), |v| match v {
+                crate::decode::ScalarValue::F32(x) => format!("{x:?}"),
+                other => format!("{other:?}"),
+            }),
+        AttributeProto::I => a
+            .int(set, AttributeProto::I)
+            .map_or("?".into(), |v| v.to_string()),
+        AttributeProto::S => a
+            .bytes(set, AttributeProto::S)
             .map_or("?".into(), |s| super::elide::quoted_long(s, opts)),
-        "floats" => {
+        AttributeProto::FLOATS => {
             let all: Vec<String> = a
-                .scalars(set, "floats")
+                .scalars(set, AttributeProto::FLOATS)
                 .map(|v| match v {
                     crate::decode::ScalarValue::F32(x) => format!("{x:?}"),
                     other => format!("{other:?}"),
@@ -1091,17 +1135,17 @@ fn value_of<'s, 'm, 'a>(
             let n = all.len();
             list(all.into_iter().take(take).collect(), n)
         }
-        "ints" => {
+        AttributeProto::INTS => {
             let all: Vec<String> = a
-                .scalars(set, "ints")
+                .scalars(set, AttributeProto::INTS)
                 .filter_map(|v| v.as_i64())
                 .map(|v| v.to_string())
                 .collect();
             let n = all.len();
             list(all.into_iter().take(take).collect(), n)
         }
-        "strings" => {
-            let all = strings(set, a, "strings");
+        AttributeProto::STRINGS => {
+            let all = strings(set, a, AttributeProto::STRINGS);
             let n = all.len();
             let items = all.into_iter().take(take);
             list(
@@ -1109,12 +1153,12 @@ fn value_of<'s, 'm, 'a>(
                 n,
             )
         }
-        "t" | "tensors" => {
+        AttributeProto::T | AttributeProto::TENSORS => {
             let ts: Vec<&'m Message<'a>> = a.messages(set, field).collect();
             for (k, t) in ts.iter().enumerate() {
                 let shown = tensor_shown(set, t);
                 if shown.has_rest() {
-                    let label = if field == "t" {
+                    let label = if field == AttributeProto::T {
                         format!("{attr} tensor")
                     } else {
                         format!("{attr}[{k}] tensor")
@@ -1127,38 +1171,38 @@ fn value_of<'s, 'm, 'a>(
                 .take(take)
                 .map(|t| tensor_inline(set, t, opts))
                 .collect();
-            if field == "t" {
+            if field == AttributeProto::T {
                 texts.into_iter().next().unwrap_or_else(|| "?".into())
             } else {
                 list(texts, ts.len())
             }
         }
-        "g" | "graphs" => {
+        AttributeProto::G | AttributeProto::GRAPHS => {
             let gs: Vec<&'m Message<'a>> = a.messages(set, field).collect();
             let mut texts = Vec::new();
             for (k, g) in gs.iter().enumerate() {
-                let label = if field == "g" {
+                let label = if field == AttributeProto::G {
                     attr.to_string()
                 } else {
                     format!("{attr}[{k}]")
                 };
                 texts.push(format!(
                     "graph {}",
-                    quoted(g.bytes(set, "name").unwrap_or(&[]))
+                    quoted(g.bytes(set, GraphProto::NAME).unwrap_or(&[]))
                 ));
                 later.push(Later::Graph(label, g));
             }
-            if field == "g" {
+            if field == AttributeProto::G {
                 texts.into_iter().next().unwrap_or_else(|| "?".into())
             } else {
                 format!("[{}]", texts.join(", "))
             }
         }
-        "sparse_tensor" | "sparse_tensors" => {
+        AttributeProto::SPARSE_TENSOR | AttributeProto::SPARSE_TENSORS => {
             let ss: Vec<&'m Message<'a>> = a.messages(set, field).collect();
             for (k, sp) in ss.iter().enumerate() {
                 if SparseShown::new(set, sp).has_rest() {
-                    let label = if field == "sparse_tensor" {
+                    let label = if field == AttributeProto::SPARSE_TENSOR {
                         format!("{attr} sparse tensor")
                     } else {
                         format!("{attr}[{k}] sparse tensor")
@@ -1171,17 +1215,17 @@ fn value_of<'s, 'm, 'a>(
                 .take(take)
                 .map(|s| sparse_inline(set, s, opts))
                 .collect();
-            if field == "sparse_tensor" {
+            if field == AttributeProto::SPARSE_TENSOR {
                 texts.into_iter().next().unwrap_or_else(|| "?".into())
             } else {
                 list(texts, ss.len())
             }
         }
-        "tp" | "type_protos" => {
+        AttributeProto::TP | AttributeProto::TYPE_PROTOS => {
             let ts: Vec<&'m Message<'a>> = a.messages(set, field).collect();
             for (k, tp) in ts.iter().enumerate() {
                 if !type_complete(set, tp) {
-                    let label = if field == "tp" {
+                    let label = if field == AttributeProto::TP {
                         format!("{attr} type")
                     } else {
                         format!("{attr}[{k}] type")
@@ -1194,7 +1238,7 @@ fn value_of<'s, 'm, 'a>(
                 .take(take)
                 .map(|t| format!("type {}", type_text(set, t)))
                 .collect();
-            if field == "tp" {
+            if field == AttributeProto::TP {
                 texts.into_iter().next().unwrap_or_else(|| "?".into())
             } else {
                 list(texts, ts.len())
@@ -1206,15 +1250,35 @@ fn value_of<'s, 'm, 'a>(
 
 // ------------------------------------------------------------------ graphs
 
-/// `domain.op:overload` of a node (`op_field` "op_type") or a function
-/// ("name").
-fn op_text(m: &mut Shown<'_, '_, '_>, op_field: &str) -> String {
-    let op = name_text(m.bytes(op_field).unwrap_or(&[]));
-    let mut s = match m.str("domain").map(plain).filter(|d| !d.is_empty()) {
+/// The fields naming an operator: a node's `op_type`, or a function's
+/// `name`, with their `domain` and `overload`.
+#[derive(Clone, Copy)]
+struct OpFields {
+    op: FieldId,
+    domain: FieldId,
+    overload: FieldId,
+}
+
+const NODE_OP: OpFields = OpFields {
+    op: NodeProto::OP_TYPE,
+    domain: NodeProto::DOMAIN,
+    overload: NodeProto::OVERLOAD,
+};
+
+const FUNCTION_OP: OpFields = OpFields {
+    op: FunctionProto::NAME,
+    domain: FunctionProto::DOMAIN,
+    overload: FunctionProto::OVERLOAD,
+};
+
+/// `domain.op:overload` of a node or a function.
+fn op_text(m: &mut Shown<'_, '_, '_>, fields: OpFields) -> String {
+    let op = name_text(m.bytes(fields.op).unwrap_or(&[]));
+    let mut s = match m.str(fields.domain).map(plain).filter(|d| !d.is_empty()) {
         Some(d) => format!("{d}.{op}"),
         None => op,
     };
-    if let Some(o) = m.bytes("overload").filter(|o| !o.is_empty()) {
+    if let Some(o) = m.bytes(fields.overload).filter(|o| !o.is_empty()) {
         s.push(':');
         s.push_str(&name_text(o));
     }
@@ -1239,11 +1303,11 @@ fn node(
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let mut n = Shown::new(set, n);
-    let outputs = n.strings("output");
-    let inputs = n.strings("input");
+    let outputs = n.strings(NodeProto::OUTPUT);
+    let inputs = n.strings(NodeProto::INPUT);
     let mut later = Vec::new();
     let attrs: Vec<String> = n
-        .messages("attribute")
+        .messages(NodeProto::ATTRIBUTE)
         .into_iter()
         .map(|a| {
             let text = attribute_text(set, a, opts, &mut later);
@@ -1255,16 +1319,16 @@ fn node(
     if !outputs.is_empty() {
         write!(w, "{} = ", names(&outputs))?;
     }
-    write!(w, "{}({})", op_text(&mut n, "op_type"), names(&inputs))?;
+    write!(w, "{}({})", op_text(&mut n, NODE_OP), names(&inputs))?;
     if !attrs.is_empty() {
         write!(w, " {{{}}}", attrs.join(", "))?;
     }
-    if let Some(name) = n.bytes("name").filter(|s| !s.is_empty()) {
+    if let Some(name) = n.bytes(NodeProto::NAME).filter(|s| !s.is_empty()) {
         write!(w, "  # {}", name_text(name))?;
     }
     writeln!(w)?;
-    doc_line(w, &mut n, depth + 1, opts)?;
-    metadata_line(w, &mut n, depth + 1, opts)?;
+    doc_line(w, &mut n, NodeProto::DOC_STRING, depth + 1, opts)?;
+    metadata_line(w, &mut n, NodeProto::METADATA_PROPS, depth + 1, opts)?;
     write_later(w, set, &later, depth + 1, opts)?;
     n.rest(w, depth + 1, opts)
 }
@@ -1321,14 +1385,18 @@ fn graph(
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let mut g = Shown::new(set, g);
-    let nodes = g.messages("node");
-    let inits = g.messages("initializer");
-    let sparse = g.messages("sparse_initializer");
+    let nodes = g.messages(GraphProto::NODE);
+    let inits = g.messages(GraphProto::INITIALIZER);
+    let sparse = g.messages(GraphProto::SPARSE_INITIALIZER);
     indent(w, depth)?;
     if !label.is_empty() {
         write!(w, "{label}: ")?;
     }
-    write!(w, "graph {}", quoted(g.bytes("name").unwrap_or(&[])))?;
+    write!(
+        w,
+        "graph {}",
+        quoted(g.bytes(GraphProto::NAME).unwrap_or(&[]))
+    )?;
     write!(w, "  ({}", plural(nodes.len() as u64, "node", "nodes"))?;
     if !inits.is_empty() {
         write!(
@@ -1342,12 +1410,12 @@ fn graph(
     }
     writeln!(w, ")")?;
     let d = depth + 1;
-    doc_line(w, &mut g, d, opts)?;
-    metadata_line(w, &mut g, d, opts)?;
+    doc_line(w, &mut g, GraphProto::DOC_STRING, d, opts)?;
+    metadata_line(w, &mut g, GraphProto::METADATA_PROPS, d, opts)?;
     for (title, field) in [
-        ("inputs", "input"),
-        ("outputs", "output"),
-        ("value_info", "value_info"),
+        ("inputs", GraphProto::INPUT),
+        ("outputs", GraphProto::OUTPUT),
+        ("value_info", GraphProto::VALUE_INFO),
     ] {
         let vis = g.messages(field);
         if vis.is_empty() {
@@ -1376,21 +1444,21 @@ fn graph(
             sparse_block(w, set, "", sp, d + 1, opts, DEFAULT_NESTED_VALUES)?;
         }
     }
-    let annotations = g.messages("quantization_annotation");
+    let annotations = g.messages(GraphProto::QUANTIZATION_ANNOTATION);
     if !annotations.is_empty() {
         section(w, d, "quantization annotations", annotations.len())?;
         for a in annotations {
             let mut a = Shown::new(set, a);
             indent(w, d + 1)?;
             let pairs: Vec<String> = a
-                .messages("quant_parameter_tensor_names")
+                .messages(TensorAnnotation::QUANT_PARAMETER_TENSOR_NAMES)
                 .into_iter()
                 .map(|e| pair_text(set, e, opts))
                 .collect();
             writeln!(
                 w,
                 "{}: {}",
-                name_text(a.bytes("tensor_name").unwrap_or(&[])),
+                name_text(a.bytes(TensorAnnotation::TENSOR_NAME).unwrap_or(&[])),
                 pairs.join(", ")
             )?;
             a.rest(w, d + 2, opts)?;
@@ -1402,8 +1470,8 @@ fn graph(
 /// `key = "value"` of a StringStringEntryProto (its unknown fields, if any,
 /// are rare enough to show raw in the line).
 fn pair_text(set: &SchemaSet, e: &Message<'_>, opts: &RenderOptions) -> String {
-    let key = e.bytes(set, "key").unwrap_or(&[]);
-    let value = e.bytes(set, "value").unwrap_or(&[]);
+    let key = e.bytes(set, StringStringEntryProto::KEY).unwrap_or(&[]);
+    let value = e.bytes(set, StringStringEntryProto::VALUE).unwrap_or(&[]);
     let mut s = format!(
         "{} = {}",
         name_text(key),
@@ -1415,14 +1483,16 @@ fn pair_text(set: &SchemaSet, e: &Message<'_>, opts: &RenderOptions) -> String {
     s
 }
 
-/// `doc: "..."` when the message has a doc_string (a long one cut).
+/// `doc: "..."` when the message has a doc_string (its field `doc`; a long
+/// one cut).
 fn doc_line(
     w: &mut dyn Write,
     m: &mut Shown<'_, '_, '_>,
+    doc: FieldId,
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    match m.bytes("doc_string") {
+    match m.bytes(doc) {
         Some(doc) => {
             indent(w, depth)?;
             writeln!(w, "doc: {}", super::elide::quoted_long(doc, opts))
@@ -1431,16 +1501,18 @@ fn doc_line(
     }
 }
 
-/// `metadata: key = "value", ...` when the message has metadata_props.
+/// `metadata: key = "value", ...` when the message has metadata_props
+/// (its field `props`).
 fn metadata_line(
     w: &mut dyn Write,
     m: &mut Shown<'_, '_, '_>,
+    props: FieldId,
     depth: usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let set = m.set();
     let pairs: Vec<String> = m
-        .messages("metadata_props")
+        .messages(props)
         .into_iter()
         .map(|e| pair_text(set, e, opts))
         .collect();
@@ -1453,15 +1525,16 @@ fn metadata_line(
 
 // ------------------------------------------------------------------- model
 
-fn opsets_text(m: &mut Shown<'_, '_, '_>) -> String {
+/// The opsets a model or function imports (its field `opset_import`).
+fn opsets_text(m: &mut Shown<'_, '_, '_>, opset_import: FieldId) -> String {
     let set = m.set();
-    m.messages("opset_import")
+    m.messages(opset_import)
         .into_iter()
         .map(|o| {
-            let domain = str_of(set, o, "domain")
+            let domain = str_of(set, o, OperatorSetIdProto::DOMAIN)
                 .filter(|d| !d.is_empty())
                 .unwrap_or(Cow::Borrowed("ai.onnx"));
-            match o.int(set, "version") {
+            match o.int(set, OperatorSetIdProto::VERSION) {
                 Some(v) => format!("{domain} {v}"),
                 None => domain.to_string(),
             }
@@ -1483,7 +1556,7 @@ pub fn model(
 ) -> io::Result<()> {
     let mut m = Shown::new(set, m);
     writeln!(w, "ONNX model")?;
-    if let Some(v) = m.int("ir_version") {
+    if let Some(v) = m.int(ModelProto::IR_VERSION) {
         match set
             .find_enum("onnx.Version")
             .and_then(|e| set.enum_def(e).name_of(v))
@@ -1492,13 +1565,13 @@ pub fn model(
             None => header(w, "IR version:", v)?,
         }
     }
-    let opsets = opsets_text(&mut m);
+    let opsets = opsets_text(&mut m, ModelProto::OPSET_IMPORT);
     if !opsets.is_empty() {
         header(w, "opsets:", opsets)?;
     }
     let producer = [
-        m.str("producer_name").map(plain),
-        m.str("producer_version").map(plain),
+        m.str(ModelProto::PRODUCER_NAME).map(plain),
+        m.str(ModelProto::PRODUCER_VERSION).map(plain),
     ]
     .iter()
     .flatten()
@@ -1506,20 +1579,20 @@ pub fn model(
     .map(Cow::as_ref)
     .collect::<Vec<_>>()
     .join(" ");
-    if m.has("producer_name") || m.has("producer_version") {
+    if m.has(ModelProto::PRODUCER_NAME) || m.has(ModelProto::PRODUCER_VERSION) {
         header(w, "producer:", producer)?;
     }
-    if let Some(d) = m.bytes("domain") {
+    if let Some(d) = m.bytes(ModelProto::DOMAIN) {
         header(w, "domain:", quoted(d))?;
     }
-    if let Some(v) = m.int("model_version") {
+    if let Some(v) = m.int(ModelProto::MODEL_VERSION) {
         header(w, "model version:", v)?;
     }
-    if let Some(d) = m.bytes("doc_string") {
+    if let Some(d) = m.bytes(ModelProto::DOC_STRING) {
         header(w, "doc:", super::elide::quoted_long(d, opts))?;
     }
     let meta: Vec<String> = m
-        .messages("metadata_props")
+        .messages(ModelProto::METADATA_PROPS)
         .into_iter()
         .map(|e| pair_text(set, e, opts))
         .collect();
@@ -1536,9 +1609,9 @@ pub fn model(
         }
         Ok(())
     });
-    let g = m.message("graph");
+    let g = m.message(ModelProto::GRAPH);
     if let Some(g) = g {
-        let main = g.field(set, "node").len() as u64;
+        let main = g.field(set, GraphProto::NODE).len() as u64;
         let mut text = plural(main, "node", "nodes");
         if all_nodes > main {
             text.push_str(&format!(
@@ -1549,15 +1622,15 @@ pub fn model(
         header(w, "nodes:", text)?;
         let mut params = 0u64;
         let mut inits = 0u64;
-        for t in g.messages(set, "initializer") {
+        for t in g.messages(set, GraphProto::INITIALIZER) {
             inits += 1;
             let v = onnx_tensor::view(set, t);
             params = params.saturating_add(declared_elements(&v).unwrap_or(0));
         }
         let mut sparse = 0u64;
-        for sp in g.messages(set, "sparse_initializer") {
+        for sp in g.messages(set, GraphProto::SPARSE_INITIALIZER) {
             sparse += 1;
-            if let Some(v) = sp.message(set, "values") {
+            if let Some(v) = sp.message(set, SparseTensorProto::VALUES) {
                 params = params
                     .saturating_add(declared_elements(&onnx_tensor::view(set, v)).unwrap_or(0));
             }
@@ -1595,25 +1668,27 @@ pub fn model(
             },
         )?;
     }
-    let functions = m.messages("functions");
+    let functions = m.messages(ModelProto::FUNCTIONS);
     if !functions.is_empty() {
         let names: Vec<String> = functions
             .iter()
-            .map(|f| op_text(&mut Shown::new(set, f), "name"))
+            .map(|f| op_text(&mut Shown::new(set, f), FUNCTION_OP))
             .collect();
         header(w, "functions:", names.join(", "))?;
     }
-    for c in m.messages("configuration") {
+    for c in m.messages(ModelProto::CONFIGURATION) {
         let mut c = Shown::new(set, c);
-        let devices = c.strings("device");
+        let devices = c.strings(DeviceConfigurationProto::DEVICE);
         header(
             w,
             "configuration:",
             format!(
                 "{}: {} [{}]",
-                name_text(c.bytes("name").unwrap_or(&[])),
+                name_text(c.bytes(DeviceConfigurationProto::NAME).unwrap_or(&[])),
                 plural(
-                    c.int("num_devices").unwrap_or(0).max(0) as u64,
+                    c.int(DeviceConfigurationProto::NUM_DEVICES)
+                        .unwrap_or(0)
+                        .max(0) as u64,
                     "device",
                     "devices"
                 ),
@@ -1637,7 +1712,7 @@ pub fn model(
             function(w, set, f, 1, opts)?;
         }
     }
-    let training = m.messages("training_info");
+    let training = m.messages(ModelProto::TRAINING_INFO);
     if !training.is_empty() {
         writeln!(w)?;
         section(w, 0, "training_info", training.len())?;
@@ -1645,12 +1720,18 @@ pub fn model(
             let mut t = Shown::new(set, t);
             indent(w, 1)?;
             writeln!(w, "[{k}]")?;
-            for part in ["initialization", "algorithm"] {
+            for part in [
+                TrainingInfoProto::INITIALIZATION,
+                TrainingInfoProto::ALGORITHM,
+            ] {
                 if let Some(g) = t.message(part) {
-                    graph(w, set, part, g, 2, opts)?;
+                    graph(w, set, part.name, g, 2, opts)?;
                 }
             }
-            for b in ["initialization_binding", "update_binding"] {
+            for b in [
+                TrainingInfoProto::INITIALIZATION_BINDING,
+                TrainingInfoProto::UPDATE_BINDING,
+            ] {
                 let pairs: Vec<String> = t
                     .messages(b)
                     .into_iter()
@@ -1658,7 +1739,7 @@ pub fn model(
                     .collect();
                 if !pairs.is_empty() {
                     indent(w, 2)?;
-                    writeln!(w, "{b}: {}", pairs.join(", "))?;
+                    writeln!(w, "{}: {}", b.name, pairs.join(", "))?;
                 }
             }
             t.rest(w, 2, opts)?;
@@ -1684,12 +1765,12 @@ fn function(
     let mut f = Shown::new(set, f);
     let mut later = Vec::new();
     let mut attrs: Vec<String> = f
-        .strings("attribute")
+        .strings(FunctionProto::ATTRIBUTE)
         .iter()
         .map(|a| name_text(a))
         .collect();
     attrs.extend(
-        f.messages("attribute_proto")
+        f.messages(FunctionProto::ATTRIBUTE_PROTO)
             .into_iter()
             .map(|a| attribute_text(set, a, opts, &mut later)),
     );
@@ -1697,9 +1778,9 @@ fn function(
     write!(
         w,
         "function {}({}) -> ({})",
-        op_text(&mut f, "name"),
-        names(&f.strings("input")),
-        names(&f.strings("output"))
+        op_text(&mut f, FUNCTION_OP),
+        names(&f.strings(FunctionProto::INPUT)),
+        names(&f.strings(FunctionProto::OUTPUT))
     )?;
     if !attrs.is_empty() {
         write!(w, " {{{}}}", attrs.join(", "))?;
@@ -1707,21 +1788,21 @@ fn function(
     writeln!(w)?;
     let d = depth + 1;
     write_later(w, set, &later, d, opts)?;
-    doc_line(w, &mut f, d, opts)?;
-    let opsets = opsets_text(&mut f);
+    doc_line(w, &mut f, FunctionProto::DOC_STRING, d, opts)?;
+    let opsets = opsets_text(&mut f, FunctionProto::OPSET_IMPORT);
     if !opsets.is_empty() {
         indent(w, d)?;
         writeln!(w, "opsets: {opsets}")?;
     }
-    metadata_line(w, &mut f, d, opts)?;
-    let vis = f.messages("value_info");
+    metadata_line(w, &mut f, FunctionProto::METADATA_PROPS, d, opts)?;
+    let vis = f.messages(FunctionProto::VALUE_INFO);
     if !vis.is_empty() {
         section(w, d, "value_info", vis.len())?;
         for vi in vis {
             value_info(w, set, vi, d + 1, opts)?;
         }
     }
-    let nodes = f.messages("node");
+    let nodes = f.messages(FunctionProto::NODE);
     section(w, d, "nodes", nodes.len())?;
     for (i, n) in nodes.iter().enumerate() {
         node(w, set, i, n, d + 1, opts)?;
@@ -1731,18 +1812,18 @@ fn function(
 
 // -------------------------------------------------------------- containers
 
-const CONTAINER_FIELDS: [&str; 5] = ["tensor", "sparse_tensor", "sequence", "map", "optional"];
-
 /// The elements of a SequenceProto (all five element fields, in order).
 fn seq_elements<'m, 'a>(s: &mut Shown<'_, 'm, 'a>) -> Vec<&'m Message<'a>> {
-    CONTAINER_FIELDS
+    SEQUENCE_FIELDS
         .iter()
-        .flat_map(|f| s.messages(&format!("{f}_values")))
+        .flat_map(|f| s.messages(*f))
         .collect()
 }
 
-fn elem_type_text(msg: &mut Shown<'_, '_, '_>, enum_full: &str) -> String {
-    match msg.int("elem_type") {
+/// A SequenceProto's or OptionalProto's `elem_type` (the field
+/// `elem_type` of that message), by the name of its enum `enum_full`.
+fn elem_type_text(msg: &mut Shown<'_, '_, '_>, elem_type: FieldId, enum_full: &str) -> String {
+    match msg.int(elem_type) {
         Some(t) => enum_name(msg.set(), enum_full, t),
         None => "?".into(),
     }
@@ -1781,17 +1862,19 @@ fn element(
     }
 }
 
+/// `LABEL KIND "NAME"` of a container (`name`: its name field).
 fn label_name(
     w: &mut dyn Write,
     label: &str,
     kind: &str,
     m: &mut Shown<'_, '_, '_>,
+    name: FieldId,
 ) -> io::Result<()> {
     if !label.is_empty() {
         write!(w, "{label} ")?;
     }
     write!(w, "{kind}")?;
-    if let Some(n) = m.bytes("name").filter(|n| !n.is_empty()) {
+    if let Some(n) = m.bytes(name).filter(|n| !n.is_empty()) {
         write!(w, " {}", quoted(n))?;
     }
     Ok(())
@@ -1808,11 +1891,15 @@ fn sequence_block(
     let mut s = Shown::new(set, s);
     let elements = seq_elements(&mut s);
     indent(w, depth)?;
-    label_name(w, label, "sequence", &mut s)?;
+    label_name(w, label, "sequence", &mut s, SequenceProto::NAME)?;
     writeln!(
         w,
         " of {}, {}",
-        elem_type_text(&mut s, "onnx.SequenceProto.DataType"),
+        elem_type_text(
+            &mut s,
+            SequenceProto::ELEM_TYPE,
+            "onnx.SequenceProto.DataType"
+        ),
         plural(elements.len() as u64, "element", "elements")
     )?;
     for (k, e) in elements.iter().enumerate() {
@@ -1832,12 +1919,14 @@ fn optional_block(
     let mut o = Shown::new(set, o);
     // The first value present; any other is not shown here and so printed
     // raw below.
-    let value = CONTAINER_FIELDS
-        .iter()
-        .find_map(|f| o.message(&format!("{f}_value")));
+    let value = OPTIONAL_FIELDS.iter().find_map(|f| o.message(*f));
     indent(w, depth)?;
-    label_name(w, label, "optional", &mut o)?;
-    let ty = elem_type_text(&mut o, "onnx.OptionalProto.DataType");
+    label_name(w, label, "optional", &mut o, OptionalProto::NAME)?;
+    let ty = elem_type_text(
+        &mut o,
+        OptionalProto::ELEM_TYPE,
+        "onnx.OptionalProto.DataType",
+    );
     match value {
         None => writeln!(w, " of {ty}: empty (no value)")?,
         Some(v) => {
@@ -1857,21 +1946,21 @@ fn map_block(
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let mut m = Shown::new(set, m);
-    let key_type = data_type_name(set, m.int("key_type"));
-    let string_keys = m.strings("string_keys");
+    let key_type = data_type_name(set, m.int(MapProto::KEY_TYPE));
+    let string_keys = m.strings(MapProto::STRING_KEYS);
     let mut keys: Vec<String> = m
-        .scalars("keys")
+        .scalars(MapProto::KEYS)
         .into_iter()
         .filter_map(|v| v.as_i64())
         .map(|v| v.to_string())
         .collect();
     keys.extend(string_keys.iter().map(|k| quoted(k)));
-    let mut values = m.message("values").map(|v| Shown::new(set, v));
+    let mut values = m.message(MapProto::VALUES).map(|v| Shown::new(set, v));
     let elements = values.as_mut().map(seq_elements).unwrap_or_default();
     indent(w, depth)?;
-    label_name(w, label, "map", &mut m)?;
+    label_name(w, label, "map", &mut m, MapProto::NAME)?;
     let vt = values.as_mut().map_or("?".into(), |v| {
-        elem_type_text(v, "onnx.SequenceProto.DataType")
+        elem_type_text(v, SequenceProto::ELEM_TYPE, "onnx.SequenceProto.DataType")
     });
     writeln!(
         w,
@@ -1880,7 +1969,7 @@ fn map_block(
     )?;
     if let Some(n) = values
         .as_mut()
-        .and_then(|v| v.bytes("name"))
+        .and_then(|v| v.bytes(SequenceProto::NAME))
         .filter(|n| !n.is_empty())
     {
         indent(w, depth + 1)?;
@@ -1922,7 +2011,11 @@ pub fn sequence(
     let mut m = Shown::new(set, m);
     let n = seq_elements(&mut m).len();
     if n <= 1 {
-        let ty = elem_type_text(&mut m, "onnx.SequenceProto.DataType");
+        let ty = elem_type_text(
+            &mut m,
+            SequenceProto::ELEM_TYPE,
+            "onnx.SequenceProto.DataType",
+        );
         writeln!(w)?;
         if n == 0 {
             writeln!(w, "read as an OptionalProto: an empty optional of {ty}")?;
@@ -1988,13 +2081,13 @@ pub fn sparse(
 /// `to=INT64` for an attribute whose integer is a data type (Cast `to`,
 /// RandomNormal `dtype`, ...: `elide::DATA_TYPE_ATTRIBUTES`), else `text`.
 fn data_type_attribute(set: &SchemaSet, n: &Message<'_>, a: &Message<'_>, text: String) -> String {
-    let domain = str_of(set, n, "domain").unwrap_or_default();
-    let op = str_of(set, n, "op_type").unwrap_or_default();
-    let name = str_of(set, a, "name").unwrap_or_default();
+    let domain = str_of(set, n, NodeProto::DOMAIN).unwrap_or_default();
+    let op = str_of(set, n, NodeProto::OP_TYPE).unwrap_or_default();
+    let name = str_of(set, a, AttributeProto::NAME).unwrap_or_default();
     if !super::elide::is_data_type_attribute(&domain, &op, &name) {
         return text;
     }
-    match a.int(set, "i") {
+    match a.int(set, AttributeProto::I) {
         Some(code) if text == format!("{}={code}", name_text(name.as_bytes())) => format!(
             "{}={}",
             name_text(name.as_bytes()),
@@ -2014,26 +2107,26 @@ fn constant_counts(set: &SchemaSet, m: &Message<'_>) -> (u64, u64) {
         if Some(x.def) != node_id {
             return Ok(());
         }
-        let domain = str_of(set, x, "domain").unwrap_or_default();
+        let domain = str_of(set, x, NodeProto::DOMAIN).unwrap_or_default();
         if !matches!(domain.as_ref(), "" | "ai.onnx")
-            || str_of(set, x, "op_type").as_deref() != Some("Constant")
+            || str_of(set, x, NodeProto::OP_TYPE).as_deref() != Some("Constant")
         {
             return Ok(());
         }
         nodes = nodes.saturating_add(1);
-        for a in x.messages(set, "attribute") {
-            let n = match str_of(set, a, "name").as_deref() {
+        for a in x.messages(set, NodeProto::ATTRIBUTE) {
+            let n = match str_of(set, a, AttributeProto::NAME).as_deref() {
                 Some("value") => a
-                    .message(set, "t")
+                    .message(set, AttributeProto::T)
                     .and_then(|t| declared_elements(&onnx_tensor::view(set, t))),
                 Some("sparse_value") => a
-                    .message(set, "sparse_tensor")
-                    .and_then(|sp| sp.message(set, "values"))
+                    .message(set, AttributeProto::SPARSE_TENSOR)
+                    .and_then(|sp| sp.message(set, SparseTensorProto::VALUES))
                     .and_then(|t| declared_elements(&onnx_tensor::view(set, t))),
                 Some("value_float" | "value_int" | "value_string") => Some(1),
-                Some("value_floats") => Some(a.scalars(set, "floats").count() as u64),
-                Some("value_ints") => Some(a.scalars(set, "ints").count() as u64),
-                Some("value_strings") => Some(a.field(set, "strings").len() as u64),
+                Some("value_floats") => Some(a.scalars(set, AttributeProto::FLOATS).count() as u64),
+                Some("value_ints") => Some(a.scalars(set, AttributeProto::INTS).count() as u64),
+                Some("value_strings") => Some(a.field(set, AttributeProto::STRINGS).len() as u64),
                 _ => None,
             };
             values = values.saturating_add(n.unwrap_or(0));
@@ -2045,7 +2138,6 @@ fn constant_counts(set: &SchemaSet, m: &Message<'_>) -> (u64, u64) {
 
 #[cfg(test)]
 mod tests {
-    use super::{ATTR_FIELDS, CONTAINER_FIELDS};
     use crate::decode::DecodeContext;
     use crate::formats::{decode_builtin, onnx_tensor};
     use crate::render::RenderOptions;
@@ -2098,27 +2190,5 @@ mod tests {
             }
         }
         Ok(())
-    }
-
-    fn has(message: &str, field: &str) -> bool {
-        let set = SchemaSet::builtin();
-        set.find_message(message)
-            .is_some_and(|id| set.message(id).field_by_name(field).is_some())
-    }
-
-    #[test]
-    fn attribute_value_fields_exist() {
-        for (_, f) in ATTR_FIELDS {
-            assert!(has("onnx.AttributeProto", f), "{f}");
-        }
-    }
-
-    #[test]
-    fn container_fields_exist() {
-        for f in CONTAINER_FIELDS {
-            assert!(has("onnx.SequenceProto", &format!("{f}_values")), "{f}");
-            assert!(has("onnx.OptionalProto", &format!("{f}_value")), "{f}");
-        }
-        assert!(!has("onnx.OptionalProto", "no_such_value"));
     }
 }

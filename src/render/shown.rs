@@ -8,7 +8,7 @@
 use super::RenderOptions;
 use super::tree::message_fields;
 use crate::decode::{Field, Message, ScalarValue, Value};
-use crate::schema::SchemaSet;
+use crate::schema::{FieldId, SchemaSet};
 use std::io::{self, Write};
 
 pub struct Shown<'s, 'm, 'a> {
@@ -36,16 +36,10 @@ impl<'s, 'm, 'a> Shown<'s, 'm, 'a> {
         self.msg
     }
 
-    /// Marks `name` printed and gives the message to read it from (for
+    /// Marks `id` printed and gives the message to read it from (for
     /// helpers that take the message and read that field).
-    pub fn take(&mut self, name: &str) -> &'m Message<'a> {
-        let def = self.msg.def(self.set);
-        debug_assert!(
-            def.field_by_name(name).is_some(),
-            "{} has no field {name}",
-            def.full_name
-        );
-        if let Some((slot, _)) = def.field_by_name(name)
+    pub fn take(&mut self, id: FieldId) -> &'m Message<'a> {
+        if let Some((slot, _)) = self.set.field(self.msg.def, id)
             && !self.taken.contains(&slot)
         {
             self.taken.push(slot);
@@ -54,37 +48,37 @@ impl<'s, 'm, 'a> Shown<'s, 'm, 'a> {
     }
 
     /// The occurrences of a field, marked printed.
-    pub fn field(&mut self, name: &str) -> &'m [Field<'a>] {
-        self.take(name).field(self.set, name)
+    pub fn field(&mut self, id: FieldId) -> &'m [Field<'a>] {
+        self.take(id).field(self.set, id)
     }
 
-    pub fn has(&mut self, name: &str) -> bool {
-        self.take(name).has(self.set, name)
+    pub fn has(&mut self, id: FieldId) -> bool {
+        self.take(id).has(self.set, id)
     }
 
-    pub fn int(&mut self, name: &str) -> Option<i64> {
-        self.take(name).int(self.set, name)
+    pub fn int(&mut self, id: FieldId) -> Option<i64> {
+        self.take(id).int(self.set, id)
     }
 
-    pub fn scalar(&mut self, name: &str) -> Option<ScalarValue> {
-        self.take(name).scalar(self.set, name)
+    pub fn scalar(&mut self, id: FieldId) -> Option<ScalarValue> {
+        self.take(id).scalar(self.set, id)
     }
 
-    pub fn scalars(&mut self, name: &str) -> Vec<ScalarValue> {
-        self.take(name).scalars(self.set, name).collect()
+    pub fn scalars(&mut self, id: FieldId) -> Vec<ScalarValue> {
+        self.take(id).scalars(self.set, id).collect()
     }
 
-    pub fn bytes(&mut self, name: &str) -> Option<&'a [u8]> {
-        self.take(name).bytes(self.set, name)
+    pub fn bytes(&mut self, id: FieldId) -> Option<&'a [u8]> {
+        self.take(id).bytes(self.set, id)
     }
 
-    pub fn str(&mut self, name: &str) -> Option<&'a str> {
-        self.take(name).str(self.set, name)
+    pub fn str(&mut self, id: FieldId) -> Option<&'a str> {
+        self.take(id).str(self.set, id)
     }
 
     /// The bytes of every occurrence of a repeated string/bytes field.
-    pub fn strings(&mut self, name: &str) -> Vec<&'a [u8]> {
-        self.field(name)
+    pub fn strings(&mut self, id: FieldId) -> Vec<&'a [u8]> {
+        self.field(id)
             .iter()
             .filter_map(|f| match f.value {
                 Value::Bytes(b) => Some(b),
@@ -93,19 +87,18 @@ impl<'s, 'm, 'a> Shown<'s, 'm, 'a> {
             .collect()
     }
 
-    pub fn message(&mut self, name: &str) -> Option<&'m Message<'a>> {
-        self.take(name).message(self.set, name)
+    pub fn message(&mut self, id: FieldId) -> Option<&'m Message<'a>> {
+        self.take(id).message(self.set, id)
     }
 
-    pub fn messages(&mut self, name: &str) -> Vec<&'m Message<'a>> {
-        self.take(name).messages(self.set, name).collect()
+    pub fn messages(&mut self, id: FieldId) -> Vec<&'m Message<'a>> {
+        self.take(id).messages(self.set, id).collect()
     }
 
-    /// Whether `name` was marked printed.
-    pub fn marked(&self, name: &str) -> bool {
-        self.msg
-            .def(self.set)
-            .field_by_name(name)
+    /// Whether `id` was marked printed.
+    pub fn marked(&self, id: FieldId) -> bool {
+        self.set
+            .field(self.msg.def, id)
             .is_some_and(|(slot, _)| self.taken.contains(&slot))
     }
 
@@ -149,6 +142,7 @@ impl<'s, 'm, 'a> Shown<'s, 'm, 'a> {
 mod tests {
     use super::Shown;
     use crate::decode::DecodeContext;
+    use crate::fields::onnx::{GraphProto, ModelProto};
     use crate::formats::decode_builtin;
     use crate::render::RenderOptions;
     use crate::schema::SchemaSet;
@@ -160,7 +154,7 @@ mod tests {
         let bytes = [0x08, 0x08, 0x12, 0x01, b'x'];
         let m = decode_builtin("onnx.ModelProto", &bytes, DecodeContext::strict())?;
         let mut s = Shown::new(set, &m);
-        assert_eq!(s.int("ir_version"), Some(8));
+        assert_eq!(s.int(ModelProto::IR_VERSION), Some(8));
         assert!(s.has_rest());
         let mut out = Vec::new();
         s.rest(&mut out, 0, &RenderOptions::default())?;
@@ -169,7 +163,7 @@ mod tests {
             text.contains("producer_name") && !text.contains("ir_version"),
             "{text}"
         );
-        assert_eq!(s.bytes("producer_name"), Some(&b"x"[..]));
+        assert_eq!(s.bytes(ModelProto::PRODUCER_NAME), Some(&b"x"[..]));
         assert!(!s.has_rest());
         let mut out = Vec::new();
         s.rest(&mut out, 0, &RenderOptions::default())?;
@@ -179,13 +173,13 @@ mod tests {
 
     #[test]
     #[cfg(debug_assertions)]
-    #[should_panic(expected = "onnx.ModelProto has no field producer")]
-    fn a_name_not_in_the_schema_fails() {
+    #[should_panic(expected = "onnx.GraphProto.name read from a onnx.ModelProto")]
+    fn a_field_of_another_message_fails() {
         let set = SchemaSet::builtin();
         let m = decode_builtin("onnx.ModelProto", &[0x08, 0x08], DecodeContext::strict());
         if let Ok(m) = m {
             let mut s = Shown::new(set, &m);
-            let _ = s.bytes("producer");
+            let _ = s.bytes(GraphProto::NAME);
         }
     }
 }

@@ -11,7 +11,16 @@ use super::shown::Shown;
 use super::tree::{message_fields, tensor_block};
 use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
 use crate::decode::{Message, ScalarValue, Value};
-use crate::schema::{FieldType, SchemaSet};
+use crate::fields::tensorflow::{
+    AttrValue, BoundedTensorSpecProto, CapturedTensor, DictValue, FullTypeDef, FunctionDef,
+    FunctionDefLibrary, FunctionSpec, GradientDef, GraphDef, ListValue, MetaGraphDef, NameAttrList,
+    NamedTupleValue, NodeDef, OpDef, OpList, PairValue, RegisteredGradient, ResourceHandleProto,
+    SavedAsset, SavedBareConcreteFunction, SavedConcreteFunction, SavedConstant, SavedFunction,
+    SavedModel, SavedObject, SavedObjectGraph, SavedResource, SavedUserObject, SavedVariable,
+    SignatureDef, StructuredValue, TensorInfo, TensorProto, TensorShapeProto, TensorSpecProto,
+    TrackableObjectGraph, TupleValue, TypeSpecProto, VersionDef,
+};
+use crate::schema::{FieldId, FieldType, SchemaSet};
 use crate::tensor::Element;
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -38,10 +47,10 @@ pub fn saved_model(
         opts,
     };
     let mut msg = Shown::new(cx.set, msg);
-    if let Some(v) = msg.int("saved_model_schema_version") {
+    if let Some(v) = msg.int(SavedModel::SAVED_MODEL_SCHEMA_VERSION) {
         writeln!(w, "saved_model_schema_version: {v}")?;
     }
-    let metas = msg.messages("meta_graphs");
+    let metas = msg.messages(SavedModel::META_GRAPHS);
     writeln!(w, "meta graphs: {}", metas.len())?;
     for (i, mg) in metas.iter().enumerate() {
         writeln!(w)?;
@@ -97,7 +106,7 @@ fn unknown_tree(
 // Small value formatters
 
 /// A string field as the text views print it: escaped ([`plain`]).
-fn str_or<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> Cow<'a, str> {
+fn str_or<'a>(set: &SchemaSet, msg: &Message<'a>, field: FieldId) -> Cow<'a, str> {
     plain(msg.str(set, field).unwrap_or(""))
 }
 
@@ -108,13 +117,13 @@ fn requote(s: &str) -> String {
 }
 
 /// An optional string field, escaped.
-fn str_of<'a>(set: &SchemaSet, msg: &Message<'a>, field: &str) -> Option<Cow<'a, str>> {
+fn str_of<'a>(set: &SchemaSet, msg: &Message<'a>, field: FieldId) -> Option<Cow<'a, str>> {
     msg.str(set, field).map(plain)
 }
 
 /// An enum field by name (the number when it has none); None when absent.
-fn enum_text(set: &SchemaSet, msg: &Message<'_>, field: &str) -> Option<String> {
-    let (_, fdef) = msg.def(set).field_by_name(field)?;
+fn enum_text(set: &SchemaSet, msg: &Message<'_>, field: FieldId) -> Option<String> {
+    let (_, fdef) = set.field(msg.def, field)?;
     let v = msg.scalar(set, field)?;
     let n = v.as_i64()?;
     Some(match fdef.ty {
@@ -132,7 +141,7 @@ fn dtype_name(set: &SchemaSet, code: i64) -> String {
         .map_or_else(|| format!("DataType({code})"), str::to_string)
 }
 
-fn dtype_of(set: &SchemaSet, msg: &Message<'_>, field: &str) -> String {
+fn dtype_of(set: &SchemaSet, msg: &Message<'_>, field: FieldId) -> String {
     dtype_name(set, msg.int(set, field).unwrap_or(0))
 }
 
@@ -143,19 +152,19 @@ fn shape_text(set: &SchemaSet, shape: Option<&Message<'_>>) -> String {
         return "[]".to_string();
     };
     if shape
-        .scalar(set, "unknown_rank")
+        .scalar(set, TensorShapeProto::UNKNOWN_RANK)
         .is_some_and(|v| v == ScalarValue::Bool(true))
     {
         return "<unknown rank>".to_string();
     }
     let dims: Vec<String> = shape
-        .messages(set, "dim")
+        .messages(set, TensorShapeProto::DIM)
         .map(|d| {
-            let size = match d.int(set, "size").unwrap_or(0) {
+            let size = match d.int(set, TensorShapeProto::Dim::SIZE).unwrap_or(0) {
                 -1 => "?".to_string(),
                 n => n.to_string(),
             };
-            match str_of(set, d, "name") {
+            match str_of(set, d, TensorShapeProto::Dim::NAME) {
                 Some(name) if !name.is_empty() => format!("{name}:{size}"),
                 _ => size,
             }
@@ -228,10 +237,10 @@ fn tensor_inline(cx: &Ctx<'_>, t: &Message<'_>) -> Option<String> {
     // The line shows the type (the view's type name), the shape and the
     // values; a tensor with any other field gets a block.
     let mut shown = Shown::new(set, t);
-    shown.take("dtype");
-    let shape = shape_text(set, shown.message("tensor_shape"));
+    shown.take(TensorProto::DTYPE);
+    let shape = shape_text(set, shown.message(TensorProto::TENSOR_SHAPE));
     for f in adapter.value_fields {
-        shown.take(f);
+        shown.take(*f);
     }
     if shown.has_rest() {
         return None;
@@ -269,8 +278,8 @@ fn tensor_ref<'m, 'a>(
     let set = cx.set;
     let summary = format!(
         "{} {} (below)",
-        dtype_of(set, t, "dtype"),
-        shape_text(set, t.message(set, "tensor_shape"))
+        dtype_of(set, t, TensorProto::DTYPE),
+        shape_text(set, t.message(set, TensorProto::TENSOR_SHAPE))
     );
     blocks.push((label, t));
     summary
@@ -285,34 +294,34 @@ fn attr_value<'m, 'a>(
     blocks: &mut Vec<(String, &'m Message<'a>)>,
 ) -> String {
     let set = cx.set;
-    if let Some(b) = av.bytes(set, "s") {
+    if let Some(b) = av.bytes(set, AttrValue::S) {
         return bytes_text(cx, b);
     }
-    if let Some(v) = av.int(set, "i") {
+    if let Some(v) = av.int(set, AttrValue::I) {
         return v.to_string();
     }
-    if let Some(ScalarValue::F32(v)) = av.scalar(set, "f") {
+    if let Some(ScalarValue::F32(v)) = av.scalar(set, AttrValue::F) {
         return f32_text(v);
     }
-    if let Some(ScalarValue::Bool(b)) = av.scalar(set, "b") {
+    if let Some(ScalarValue::Bool(b)) = av.scalar(set, AttrValue::B) {
         return b.to_string();
     }
-    if av.has(set, "type") {
-        return dtype_of(set, av, "type");
+    if av.has(set, AttrValue::TYPE) {
+        return dtype_of(set, av, AttrValue::TYPE);
     }
-    if let Some(shape) = av.message(set, "shape") {
+    if let Some(shape) = av.message(set, AttrValue::SHAPE) {
         return shape_text(set, Some(shape));
     }
-    if let Some(t) = av.message(set, "tensor") {
+    if let Some(t) = av.message(set, AttrValue::TENSOR) {
         return tensor_ref(cx, label.to_string(), t, blocks);
     }
-    if let Some(list) = av.message(set, "list") {
+    if let Some(list) = av.message(set, AttrValue::LIST) {
         return list_value(cx, label, list, blocks);
     }
-    if let Some(f) = av.message(set, "func") {
+    if let Some(f) = av.message(set, AttrValue::FUNC) {
         return func_text(cx, label, f, blocks);
     }
-    if let Some(p) = str_of(set, av, "placeholder") {
+    if let Some(p) = str_of(set, av, AttrValue::PLACEHOLDER) {
         return format!("${p}");
     }
     "<unset>".to_string()
@@ -326,36 +335,36 @@ fn list_value<'m, 'a>(
 ) -> String {
     let set = cx.set;
     let mut items: Vec<String> = Vec::new();
-    for f in list.field(set, "s") {
+    for f in list.field(set, AttrValue::ListValue::S) {
         if let Value::Bytes(b) = f.value {
             items.push(bytes_text(cx, b));
         }
     }
     items.extend(
-        list.scalars(set, "i")
+        list.scalars(set, AttrValue::ListValue::I)
             .filter_map(|v| v.as_i64().map(|n| n.to_string())),
     );
-    items.extend(list.scalars(set, "f").map(|v| match v {
+    items.extend(list.scalars(set, AttrValue::ListValue::F).map(|v| match v {
         ScalarValue::F32(x) => f32_text(x),
         other => format!("{other:?}"),
     }));
-    items.extend(list.scalars(set, "b").map(|v| match v {
+    items.extend(list.scalars(set, AttrValue::ListValue::B).map(|v| match v {
         ScalarValue::Bool(b) => b.to_string(),
         other => format!("{other:?}"),
     }));
     items.extend(
-        list.scalars(set, "type")
+        list.scalars(set, AttrValue::ListValue::TYPE)
             .filter_map(|v| v.as_i64())
             .map(|n| dtype_name(set, n)),
     );
     items.extend(
-        list.messages(set, "shape")
+        list.messages(set, AttrValue::ListValue::SHAPE)
             .map(|s| shape_text(set, Some(s))),
     );
-    for (k, t) in list.messages(set, "tensor").enumerate() {
+    for (k, t) in list.messages(set, AttrValue::ListValue::TENSOR).enumerate() {
         items.push(tensor_ref(cx, format!("{label}[{k}]"), t, blocks));
     }
-    for (k, f) in list.messages(set, "func").enumerate() {
+    for (k, f) in list.messages(set, AttrValue::ListValue::FUNC).enumerate() {
         items.push(func_text(cx, &format!("{label}[{k}]"), f, blocks));
     }
     let total = items.len() as u64;
@@ -371,8 +380,13 @@ fn func_text<'m, 'a>(
     blocks: &mut Vec<(String, &'m Message<'a>)>,
 ) -> String {
     let set = cx.set;
-    let attrs = attr_map(cx, label, f.messages(set, "attr").collect(), blocks);
-    let name = str_or(set, f, "name");
+    let attrs = attr_map(
+        cx,
+        label,
+        f.messages(set, NameAttrList::ATTR).collect(),
+        blocks,
+    );
+    let name = str_or(set, f, NameAttrList::NAME);
     if attrs.is_empty() {
         name.to_string()
     } else {
@@ -458,11 +472,14 @@ fn scalar_map(set: &SchemaSet, entries: Vec<&Message<'_>>, sep: &str) -> String 
 }
 
 fn full_type(set: &SchemaSet, t: &Message<'_>) -> String {
-    let mut s = enum_text(set, t, "type_id").unwrap_or_else(|| "TFT_UNSET".to_string());
-    let args: Vec<String> = t.messages(set, "args").map(|a| full_type(set, a)).collect();
-    if let Some(v) = t.str(set, "s") {
+    let mut s = enum_text(set, t, FullTypeDef::TYPE_ID).unwrap_or_else(|| "TFT_UNSET".to_string());
+    let args: Vec<String> = t
+        .messages(set, FullTypeDef::ARGS)
+        .map(|a| full_type(set, a))
+        .collect();
+    if let Some(v) = t.str(set, FullTypeDef::S) {
         s.push_str(&format!("({})", quoted_str(v)));
-    } else if let Some(i) = t.int(set, "i") {
+    } else if let Some(i) = t.int(set, FullTypeDef::I) {
         s.push_str(&format!("({i})"));
     }
     if !args.is_empty() {
@@ -479,22 +496,22 @@ fn full_type(set: &SchemaSet, t: &Message<'_>) -> String {
 fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::Result<()> {
     let set = cx.set;
     let mut n = Shown::new(set, n);
-    let name = plain(n.str("name").unwrap_or(""));
-    let inputs = strings(&mut n, "input");
+    let name = plain(n.str(NodeDef::NAME).unwrap_or(""));
+    let inputs = strings(&mut n, NodeDef::INPUT);
     let mut blocks = Vec::new();
-    let attr_entries = n.messages("attr");
+    let attr_entries = n.messages(NodeDef::ATTR);
     let attrs = attr_map(cx, "", attr_entries.clone(), &mut blocks);
     indent(w, depth)?;
     write!(
         w,
         "{name} = {}({})",
-        plain(n.str("op").unwrap_or("")),
+        plain(n.str(NodeDef::OP).unwrap_or("")),
         inputs.join(", ")
     )?;
     if !attrs.is_empty() {
         write!(w, " {{{attrs}}}")?;
     }
-    if let Some(d) = n.str("device").map(plain).filter(|d| !d.is_empty()) {
+    if let Some(d) = n.str(NodeDef::DEVICE).map(plain).filter(|d| !d.is_empty()) {
         write!(w, " @{d}")?;
     }
     writeln!(w)?;
@@ -503,8 +520,8 @@ fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::R
         writeln!(w, "{}:", label.trim_start_matches('.'))?;
         tensor_block(w, set, t, depth + 3, cx.opts, false)?;
     }
-    if let Some(dbg) = n.message("experimental_debug_info") {
-        let list = |field: &str| -> Vec<String> {
+    if let Some(dbg) = n.message(NodeDef::EXPERIMENTAL_DEBUG_INFO) {
+        let list = |field: FieldId| -> Vec<String> {
             dbg.field(set, field)
                 .iter()
                 .filter_map(|f| match f.value {
@@ -513,8 +530,8 @@ fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::R
                 })
                 .collect()
         };
-        let nodes = list("original_node_names");
-        let funcs = list("original_func_names");
+        let nodes = list(NodeDef::ExperimentalDebugInfo::ORIGINAL_NODE_NAMES);
+        let funcs = list(NodeDef::ExperimentalDebugInfo::ORIGINAL_FUNC_NAMES);
         indent(w, depth + 2)?;
         writeln!(
             w,
@@ -524,7 +541,7 @@ fn node(w: &mut dyn Write, cx: &Ctx<'_>, n: &Message<'_>, depth: usize) -> io::R
         )?;
         unknown_tree(w, cx, "experimental_debug_info", dbg, depth + 2)?;
     }
-    if let Some(t) = n.message("experimental_type") {
+    if let Some(t) = n.message(NodeDef::EXPERIMENTAL_TYPE) {
         indent(w, depth + 2)?;
         writeln!(w, "full type: {}", full_type(set, t))?;
         unknown_tree(w, cx, "experimental_type", t, depth + 2)?;
@@ -545,15 +562,15 @@ fn graph(
     g: &mut Shown<'_, '_, '_>,
     depth: usize,
 ) -> io::Result<()> {
-    if let Some(v) = g.message("versions") {
+    if let Some(v) = g.message(GraphDef::VERSIONS) {
         indent(w, depth)?;
         versions(w, cx, v, depth)?;
     }
-    if let Some(v) = g.int("version") {
+    if let Some(v) = g.int(GraphDef::VERSION) {
         indent(w, depth)?;
         writeln!(w, "version (deprecated): {v}")?;
     }
-    let nodes = g.field("node");
+    let nodes = g.field(GraphDef::NODE);
     indent(w, depth)?;
     writeln!(w, "nodes ({}):", nodes.len())?;
     for f in nodes {
@@ -561,8 +578,8 @@ fn graph(
             node(w, cx, n, depth + 1)?;
         }
     }
-    if !g.marked("library")
-        && let Some(lib) = g.message("library")
+    if !g.marked(GraphDef::LIBRARY)
+        && let Some(lib) = g.message(GraphDef::LIBRARY)
     {
         library(w, cx, lib, depth)?;
     }
@@ -574,10 +591,10 @@ fn versions(w: &mut dyn Write, cx: &Ctx<'_>, v: &Message<'_>, depth: usize) -> i
     write!(
         w,
         "versions: producer {}, min_consumer {}",
-        v.int("producer").unwrap_or(0),
-        v.int("min_consumer").unwrap_or(0)
+        v.int(VersionDef::PRODUCER).unwrap_or(0),
+        v.int(VersionDef::MIN_CONSUMER).unwrap_or(0)
     )?;
-    let bad = v.scalars("bad_consumers");
+    let bad = v.scalars(VersionDef::BAD_CONSUMERS);
     if !bad.is_empty() {
         write!(w, ", bad_consumers {}", int_list(cx, bad))?;
     }
@@ -594,38 +611,49 @@ fn arg_text(a: &mut Shown<'_, '_, '_>, opts: &RenderOptions) -> String {
     let set = a.set();
     // Each way of naming the type is read (and so marked printed) only
     // when the ones before it are absent: one set beside it shows raw.
-    let mut ty = if a.has("type") {
-        dtype_name(set, a.int("type").unwrap_or(0))
-    } else if let Some(t) = a.str("type_list_attr").map(plain).filter(|s| !s.is_empty()) {
+    let mut ty = if a.has(OpDef::ArgDef::TYPE) {
+        dtype_name(set, a.int(OpDef::ArgDef::TYPE).unwrap_or(0))
+    } else if let Some(t) = a
+        .str(OpDef::ArgDef::TYPE_LIST_ATTR)
+        .map(plain)
+        .filter(|s| !s.is_empty())
+    {
         t.to_string()
     } else {
-        plain(a.str("type_attr").unwrap_or("")).to_string()
+        plain(a.str(OpDef::ArgDef::TYPE_ATTR).unwrap_or("")).to_string()
     };
-    if let Some(n) = a.str("number_attr").map(plain).filter(|s| !s.is_empty()) {
+    if let Some(n) = a
+        .str(OpDef::ArgDef::NUMBER_ATTR)
+        .map(plain)
+        .filter(|s| !s.is_empty())
+    {
         ty = format!("{n}*{ty}");
     }
-    if a.scalar("is_ref") == Some(ScalarValue::Bool(true)) {
+    if a.scalar(OpDef::ArgDef::IS_REF) == Some(ScalarValue::Bool(true)) {
         ty = format!("ref {ty}");
     }
     let handles: Vec<String> = a
-        .messages("handle_data")
+        .messages(OpDef::ArgDef::HANDLE_DATA)
         .into_iter()
         .map(|h| {
             format!(
                 "{} {}",
-                dtype_of(set, h, "dtype"),
-                shape_text(set, h.message(set, "shape"))
+                dtype_of(set, h, ResourceHandleProto::DtypeAndShape::DTYPE),
+                shape_text(
+                    set,
+                    h.message(set, ResourceHandleProto::DtypeAndShape::SHAPE)
+                )
             )
         })
         .collect();
     if !handles.is_empty() {
         ty.push_str(&format!(" <{}>", handles.join(", ")));
     }
-    if let Some(t) = a.message("experimental_full_type") {
+    if let Some(t) = a.message(OpDef::ArgDef::EXPERIMENTAL_FULL_TYPE) {
         ty.push_str(&format!(" :: {}", full_type(set, t)));
     }
-    let mut s = format!("{}: {ty}", plain(a.str("name").unwrap_or("")));
-    if let Some(d) = a.str("description").filter(|s| !s.is_empty()) {
+    let mut s = format!("{}: {ty}", plain(a.str(OpDef::ArgDef::NAME).unwrap_or("")));
+    if let Some(d) = a.str(OpDef::ArgDef::DESCRIPTION).filter(|s| !s.is_empty()) {
         s.push_str(&format!(
             " # {}",
             super::elide::quoted_long(d.as_bytes(), opts)
@@ -642,7 +670,7 @@ fn op_signature<'s, 'm, 'a>(
 ) -> (String, Vec<Shown<'s, 'm, 'a>>) {
     let set = op.set();
     let mut args = Vec::new();
-    let mut texts = |field: &str| -> String {
+    let mut texts = |field: FieldId| -> String {
         let mut out = Vec::new();
         for a in op.messages(field) {
             let mut a = Shown::new(set, a);
@@ -651,25 +679,31 @@ fn op_signature<'s, 'm, 'a>(
         }
         out.join(", ")
     };
-    let inputs = texts("input_arg");
-    let outputs = texts("output_arg");
+    let inputs = texts(OpDef::INPUT_ARG);
+    let outputs = texts(OpDef::OUTPUT_ARG);
     let mut s = format!(
         "{}({inputs}) -> ({outputs})",
-        plain(op.str("name").unwrap_or(""))
+        plain(op.str(OpDef::NAME).unwrap_or(""))
     );
-    let control = strings(op, "control_output");
+    let control = strings(op, OpDef::CONTROL_OUTPUT);
     if !control.is_empty() {
         s.push_str(&format!(", control outputs [{}]", control.join(", ")));
     }
     let flags: Vec<&str> = [
-        ("is_stateful", "stateful"),
-        ("is_commutative", "commutative"),
-        ("is_aggregate", "aggregate"),
-        ("allows_uninitialized_input", "allows uninitialized input"),
-        ("is_distributed_communication", "distributed communication"),
+        (OpDef::IS_STATEFUL, "stateful"),
+        (OpDef::IS_COMMUTATIVE, "commutative"),
+        (OpDef::IS_AGGREGATE, "aggregate"),
+        (
+            OpDef::ALLOWS_UNINITIALIZED_INPUT,
+            "allows uninitialized input",
+        ),
+        (
+            OpDef::IS_DISTRIBUTED_COMMUNICATION,
+            "distributed communication",
+        ),
     ]
     .iter()
-    .filter(|(f, _)| op.scalar(f) == Some(ScalarValue::Bool(true)))
+    .filter(|(f, _)| op.scalar(*f) == Some(ScalarValue::Bool(true)))
     .map(|(_, label)| *label)
     .collect();
     if !flags.is_empty() {
@@ -684,9 +718,12 @@ fn attr_def<'m, 'a>(
     a: &mut Shown<'_, 'm, 'a>,
     blocks: &mut Vec<(String, &'m Message<'a>)>,
 ) -> String {
-    let name = plain(a.str("name").unwrap_or(""));
-    let mut s = format!("{name}: {}", plain(a.str("type").unwrap_or("")));
-    if let Some(allowed) = a.message("allowed_values") {
+    let name = plain(a.str(OpDef::AttrDef::NAME).unwrap_or(""));
+    let mut s = format!(
+        "{name}: {}",
+        plain(a.str(OpDef::AttrDef::TYPE).unwrap_or(""))
+    );
+    if let Some(allowed) = a.message(OpDef::AttrDef::ALLOWED_VALUES) {
         s.push_str(&format!(
             " in {}",
             attr_value(cx, &format!("{name}.allowed"), allowed, blocks)
@@ -694,16 +731,19 @@ fn attr_def<'m, 'a>(
     }
     // The minimum is shown only when has_minimum says it applies; one set
     // without it is printed raw.
-    if a.scalar("has_minimum") == Some(ScalarValue::Bool(true)) {
-        s.push_str(&format!(" >= {}", a.int("minimum").unwrap_or(0)));
+    if a.scalar(OpDef::AttrDef::HAS_MINIMUM) == Some(ScalarValue::Bool(true)) {
+        s.push_str(&format!(
+            " >= {}",
+            a.int(OpDef::AttrDef::MINIMUM).unwrap_or(0)
+        ));
     }
-    if let Some(d) = a.message("default_value") {
+    if let Some(d) = a.message(OpDef::AttrDef::DEFAULT_VALUE) {
         s.push_str(&format!(
             " = {}",
             attr_value(cx, &format!("{name}.default"), d, blocks)
         ));
     }
-    if let Some(d) = a.str("description").filter(|s| !s.is_empty()) {
+    if let Some(d) = a.str(OpDef::AttrDef::DESCRIPTION).filter(|s| !s.is_empty()) {
         s.push_str(&format!(
             " # {}",
             super::elide::quoted_long(d.as_bytes(), cx.opts)
@@ -727,7 +767,7 @@ fn op_def(
     writeln!(w, "{what}{signature}")?;
     let mut blocks = Vec::new();
     let mut attr_defs: Vec<Shown<'_, '_, '_>> = op
-        .messages("attr")
+        .messages(OpDef::ATTR)
         .into_iter()
         .map(|a| Shown::new(set, a))
         .collect();
@@ -749,9 +789,12 @@ fn op_def(
     }
     for a in &mut attr_defs {
         a.rest(w, depth + 2, cx.opts)?;
-        for field in ["default_value", "allowed_values"] {
+        for field in [
+            OpDef::AttrDef::DEFAULT_VALUE,
+            OpDef::AttrDef::ALLOWED_VALUES,
+        ] {
             if let Some(m) = a.message(field) {
-                unknown_tree(w, cx, field, m, depth + 2)?;
+                unknown_tree(w, cx, field.name, m, depth + 2)?;
             }
         }
     }
@@ -761,7 +804,7 @@ fn op_def(
 fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> io::Result<()> {
     let set = cx.set;
     let mut f = Shown::new(set, f);
-    match f.message("signature") {
+    match f.message(FunctionDef::SIGNATURE) {
         Some(sig) => op_def(w, cx, sig, depth, "")?,
         None => {
             indent(w, depth)?;
@@ -770,17 +813,17 @@ fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> i
     }
     let d = depth + 2;
     let mut blocks = Vec::new();
-    let attr_entries = f.messages("attr");
+    let attr_entries = f.messages(FunctionDef::ATTR);
     let attrs = attr_map(cx, "attr", attr_entries.clone(), &mut blocks);
     if !attrs.is_empty() {
         indent(w, d)?;
         writeln!(w, "function attrs: {attrs}")?;
     }
-    let arg_attrs = f.messages("arg_attr");
+    let arg_attrs = f.messages(FunctionDef::ARG_ATTR);
     for e in &arg_attrs {
         let (k, v) = entry(set, e);
         if let Some(Value::Message(m)) = v {
-            let entries = m.messages(set, "attr").collect();
+            let entries = m.messages(set, FunctionDef::ArgAttrs::ATTR).collect();
             let shown = attr_map(cx, &format!("arg {k}"), entries, &mut blocks);
             indent(w, d)?;
             writeln!(w, "arg {k} attrs: {shown}")?;
@@ -791,12 +834,12 @@ fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> i
         writeln!(w, "{label}:")?;
         tensor_block(w, set, t, d + 1, cx.opts, false)?;
     }
-    let ids = scalar_map(set, f.messages("resource_arg_unique_id"), " -> ");
+    let ids = scalar_map(set, f.messages(FunctionDef::RESOURCE_ARG_UNIQUE_ID), " -> ");
     if !ids.is_empty() {
         indent(w, d)?;
         writeln!(w, "resource arg unique ids: {ids}")?;
     }
-    let nodes = f.field("node_def");
+    let nodes = f.field(FunctionDef::NODE_DEF);
     if !nodes.is_empty() {
         indent(w, d)?;
         writeln!(w, "nodes ({}):", nodes.len())?;
@@ -806,12 +849,12 @@ fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> i
             }
         }
     }
-    let ret = scalar_map(set, f.messages("ret"), " = ");
+    let ret = scalar_map(set, f.messages(FunctionDef::RET), " = ");
     if !ret.is_empty() {
         indent(w, d)?;
         writeln!(w, "ret: {ret}")?;
     }
-    let cret = scalar_map(set, f.messages("control_ret"), " = ");
+    let cret = scalar_map(set, f.messages(FunctionDef::CONTROL_RET), " = ");
     if !cret.is_empty() {
         indent(w, d)?;
         writeln!(w, "control ret: {cret}")?;
@@ -828,9 +871,9 @@ fn function(w: &mut dyn Write, cx: &Ctx<'_>, f: &Message<'_>, depth: usize) -> i
 fn library(w: &mut dyn Write, cx: &Ctx<'_>, lib: &Message<'_>, depth: usize) -> io::Result<()> {
     let set = cx.set;
     let mut lib = Shown::new(set, lib);
-    let functions = lib.field("function");
-    let gradients = lib.messages("gradient");
-    let registered = lib.messages("registered_gradients");
+    let functions = lib.field(FunctionDefLibrary::FUNCTION);
+    let gradients = lib.messages(FunctionDefLibrary::GRADIENT);
+    let registered = lib.messages(FunctionDefLibrary::REGISTERED_GRADIENTS);
     indent(w, depth)?;
     writeln!(
         w,
@@ -853,8 +896,8 @@ fn library(w: &mut dyn Write, cx: &Ctx<'_>, lib: &Message<'_>, depth: usize) -> 
         writeln!(
             w,
             "gradient of {}: {}",
-            plain(g.str("function_name").unwrap_or("")),
-            plain(g.str("gradient_func").unwrap_or(""))
+            plain(g.str(GradientDef::FUNCTION_NAME).unwrap_or("")),
+            plain(g.str(GradientDef::GRADIENT_FUNC).unwrap_or(""))
         )?;
         g.rest(w, depth + 2, cx.opts)?;
     }
@@ -864,8 +907,8 @@ fn library(w: &mut dyn Write, cx: &Ctx<'_>, lib: &Message<'_>, depth: usize) -> 
         writeln!(
             w,
             "registered gradient of op {}: {}",
-            plain(g.str("registered_op_type").unwrap_or("")),
-            plain(g.str("gradient_func").unwrap_or(""))
+            plain(g.str(RegisteredGradient::REGISTERED_OP_TYPE).unwrap_or("")),
+            plain(g.str(RegisteredGradient::GRADIENT_FUNC).unwrap_or(""))
         )?;
         g.rest(w, depth + 2, cx.opts)?;
     }
@@ -880,46 +923,59 @@ fn plural(n: usize) -> &'static str {
 // SavedModel parts
 
 /// The strings of a repeated string field, escaped.
-fn strings(msg: &mut Shown<'_, '_, '_>, field: &str) -> Vec<String> {
+fn strings(msg: &mut Shown<'_, '_, '_>, field: FieldId) -> Vec<String> {
     msg.strings(field).into_iter().map(plain_bytes).collect()
 }
 
 fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io::Result<()> {
     let set = cx.set;
     let mut mg = Shown::new(set, mg);
-    let mut info = mg.message("meta_info_def").map(|m| Shown::new(set, m));
+    let mut info = mg
+        .message(MetaGraphDef::META_INFO_DEF)
+        .map(|m| Shown::new(set, m));
     let tags = info
         .as_mut()
-        .map(|m| strings(m, "tags"))
+        .map(|m| strings(m, MetaGraphDef::MetaInfoDef::TAGS))
         .unwrap_or_default();
     writeln!(w, "MetaGraphDef {i} with tag-set: {{{}}}", tags.join(", "))?;
     let mut ops = None;
     if let Some(info) = &mut info {
         for (field, label) in [
-            ("tensorflow_version", "tensorflow version"),
-            ("tensorflow_git_version", "tensorflow git version"),
-            ("meta_graph_version", "meta graph version"),
+            (
+                MetaGraphDef::MetaInfoDef::TENSORFLOW_VERSION,
+                "tensorflow version",
+            ),
+            (
+                MetaGraphDef::MetaInfoDef::TENSORFLOW_GIT_VERSION,
+                "tensorflow git version",
+            ),
+            (
+                MetaGraphDef::MetaInfoDef::META_GRAPH_VERSION,
+                "meta graph version",
+            ),
         ] {
             if let Some(v) = info.str(field).map(plain) {
                 writeln!(w, "  {label}: {v}")?;
             }
         }
-        if let Some(ScalarValue::Bool(b)) = info.scalar("stripped_default_attrs") {
+        if let Some(ScalarValue::Bool(b)) =
+            info.scalar(MetaGraphDef::MetaInfoDef::STRIPPED_DEFAULT_ATTRS)
+        {
             writeln!(w, "  stripped default attrs: {b}")?;
         }
         // Printed last, below.
-        ops = info.message("stripped_op_list");
+        ops = info.message(MetaGraphDef::MetaInfoDef::STRIPPED_OP_LIST);
         info.rest(w, 1, cx.opts)?;
     }
     writeln!(w)?;
-    signatures(w, cx, mg.messages("signature_def"))?;
-    if let Some(og) = mg.message("object_graph_def") {
+    signatures(w, cx, mg.messages(MetaGraphDef::SIGNATURE_DEF))?;
+    if let Some(og) = mg.message(MetaGraphDef::OBJECT_GRAPH_DEF) {
         writeln!(w)?;
         object_graph(w, cx, og)?;
     }
-    if let Some(g) = mg.message("graph_def") {
+    if let Some(g) = mg.message(MetaGraphDef::GRAPH_DEF) {
         let mut g = Shown::new(set, g);
-        if let Some(lib) = g.message("library") {
+        if let Some(lib) = g.message(GraphDef::LIBRARY) {
             writeln!(w)?;
             library(w, cx, lib, 1)?;
         }
@@ -929,7 +985,7 @@ fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io
     }
     if let Some(ops) = ops {
         let mut ops = Shown::new(set, ops);
-        let list = ops.field("op");
+        let list = ops.field(OpList::OP);
         writeln!(w)?;
         writeln!(w, "  stripped op list ({} ops):", list.len())?;
         for op in list {
@@ -960,12 +1016,15 @@ fn signatures(w: &mut dyn Write, cx: &Ctx<'_>, entries: Vec<&Message<'_>>) -> io
             w,
             "    signature_def[{}]  method: {}",
             requote(&name),
-            match sig.str("method_name").map(plain) {
+            match sig.str(SignatureDef::METHOD_NAME).map(plain) {
                 Some(m) if !m.is_empty() => m,
                 _ => Cow::Borrowed("(none)"),
             }
         )?;
-        for (field, label) in [("inputs", "inputs"), ("outputs", "outputs")] {
+        for (field, label) in [
+            (SignatureDef::INPUTS, "inputs"),
+            (SignatureDef::OUTPUTS, "outputs"),
+        ] {
             let items = map_messages(set, sig.messages(field));
             if items.is_empty() {
                 writeln!(w, "      {label}: (none)")?;
@@ -979,7 +1038,7 @@ fn signatures(w: &mut dyn Write, cx: &Ctx<'_>, entries: Vec<&Message<'_>>) -> io
                 }
             }
         }
-        let defaults = map_messages(set, sig.messages("defaults"));
+        let defaults = map_messages(set, sig.messages(SignatureDef::DEFAULTS));
         if !defaults.is_empty() {
             writeln!(w, "      defaults:")?;
             for (key, t) in defaults {
@@ -1012,30 +1071,32 @@ fn tensor_info(
     write!(
         w,
         "{key}: {} {}",
-        dtype_name(set, info.int("dtype").unwrap_or(0)),
-        shape_text(set, info.message("tensor_shape"))
+        dtype_name(set, info.int(TensorInfo::DTYPE).unwrap_or(0)),
+        shape_text(set, info.message(TensorInfo::TENSOR_SHAPE))
     )?;
-    if let Some(name) = info.str("name").map(plain) {
+    if let Some(name) = info.str(TensorInfo::NAME).map(plain) {
         writeln!(w, " <- {name}")?;
-    } else if let Some(coo) = info.message("coo_sparse") {
+    } else if let Some(coo) = info.message(TensorInfo::COO_SPARSE) {
         writeln!(
             w,
             " <- sparse (values {}, indices {}, dense_shape {})",
-            str_or(set, coo, "values_tensor_name"),
-            str_or(set, coo, "indices_tensor_name"),
-            str_or(set, coo, "dense_shape_tensor_name")
+            str_or(set, coo, TensorInfo::CooSparse::VALUES_TENSOR_NAME),
+            str_or(set, coo, TensorInfo::CooSparse::INDICES_TENSOR_NAME),
+            str_or(set, coo, TensorInfo::CooSparse::DENSE_SHAPE_TENSOR_NAME)
         )?;
         unknown_tree(w, cx, "coo_sparse", coo, depth + 1)?;
-    } else if let Some(ct) = info.message("composite_tensor") {
+    } else if let Some(ct) = info.message(TensorInfo::COMPOSITE_TENSOR) {
         let spec = ct
-            .message(set, "type_spec")
+            .message(set, TensorInfo::CompositeTensor::TYPE_SPEC)
             .map_or_else(|| "?".to_string(), |s| type_spec(set, s));
-        let comps: Vec<&Message<'_>> = ct.messages(set, "components").collect();
+        let comps: Vec<&Message<'_>> = ct
+            .messages(set, TensorInfo::CompositeTensor::COMPONENTS)
+            .collect();
         writeln!(w, " <- composite {spec}, {} components:", comps.len())?;
         for (k, c) in comps.iter().enumerate() {
             tensor_info(w, cx, &format!("[{k}]"), c, depth + 1)?;
         }
-        if let Some(s) = ct.message(set, "type_spec") {
+        if let Some(s) = ct.message(set, TensorInfo::CompositeTensor::TYPE_SPEC) {
             unknown_tree(w, cx, "type_spec", s, depth + 1)?;
         }
     } else {
@@ -1045,23 +1106,65 @@ fn tensor_info(
 }
 
 fn type_spec(set: &SchemaSet, s: &Message<'_>) -> String {
-    let class = match str_of(set, s, "type_spec_class_name") {
+    let class = match str_of(set, s, TypeSpecProto::TYPE_SPEC_CLASS_NAME) {
         Some(n) if !n.is_empty() => n.to_string(),
-        _ => enum_text(set, s, "type_spec_class").unwrap_or_else(|| "UNKNOWN".to_string()),
+        _ => enum_text(set, s, TypeSpecProto::TYPE_SPEC_CLASS)
+            .unwrap_or_else(|| "UNKNOWN".to_string()),
     };
     let state = s
-        .message(set, "type_state")
+        .message(set, TypeSpecProto::TYPE_STATE)
         .map_or_else(String::new, |v| structured(set, v));
     let mut out = format!("{class}{state}");
-    if let Some(n) = s.int(set, "num_flat_components") {
+    if let Some(n) = s.int(set, TypeSpecProto::NUM_FLAT_COMPONENTS) {
         out.push_str(&format!(" ({n} flat components)"));
     }
     out
 }
 
+/// The kinds of a StructuredValue (the members of its oneof `kind`).
+const STRUCTURED_KINDS: [FieldId; 16] = [
+    StructuredValue::NONE_VALUE,
+    StructuredValue::FLOAT64_VALUE,
+    StructuredValue::INT64_VALUE,
+    StructuredValue::STRING_VALUE,
+    StructuredValue::BOOL_VALUE,
+    StructuredValue::TENSOR_SHAPE_VALUE,
+    StructuredValue::TENSOR_DTYPE_VALUE,
+    StructuredValue::TENSOR_SPEC_VALUE,
+    StructuredValue::TYPE_SPEC_VALUE,
+    StructuredValue::BOUNDED_TENSOR_SPEC_VALUE,
+    StructuredValue::LIST_VALUE,
+    StructuredValue::TUPLE_VALUE,
+    StructuredValue::DICT_VALUE,
+    StructuredValue::NAMED_TUPLE_VALUE,
+    StructuredValue::TENSOR_VALUE,
+    StructuredValue::NUMPY_VALUE,
+];
+
+/// The fields of a TensorSpecProto or BoundedTensorSpecProto the text
+/// shows.
+struct SpecFields {
+    shape: FieldId,
+    dtype: FieldId,
+    name: FieldId,
+}
+
+const TENSOR_SPEC: SpecFields = SpecFields {
+    shape: TensorSpecProto::SHAPE,
+    dtype: TensorSpecProto::DTYPE,
+    name: TensorSpecProto::NAME,
+};
+
+const BOUNDED_TENSOR_SPEC: SpecFields = SpecFields {
+    shape: BoundedTensorSpecProto::SHAPE,
+    dtype: BoundedTensorSpecProto::DTYPE,
+    name: BoundedTensorSpecProto::NAME,
+};
+
 /// A StructuredValue (struct.proto) as Python-like text: `None`, `3`,
 /// `'s'`, `(a, b)`, `[a]`, `{'k': v}`, `Name(k=v)`, `TensorSpec(...)`.
 fn structured(set: &SchemaSet, v: &Message<'_>) -> String {
+    use StructuredValue as S;
     let Some(f) = v.fields.first() else {
         return "None".to_string();
     };
@@ -1069,63 +1172,66 @@ fn structured(set: &SchemaSet, v: &Message<'_>) -> String {
         .slot
         .and_then(|s| v.def(set).fields.get(s))
         .map_or("", |fd| fd.name.as_str());
-    let list = |field: &str| -> Vec<String> {
+    let Some(&kind) = STRUCTURED_KINDS.iter().find(|k| k.name == name) else {
+        return "<?>".to_string();
+    };
+    let list = |field: FieldId, values: FieldId| -> Vec<String> {
         v.message(set, field)
             .map(|l| {
-                l.messages(set, "values")
+                l.messages(set, values)
                     .map(|x| structured(set, x))
                     .collect()
             })
             .unwrap_or_default()
     };
-    let spec = |m: &Message<'_>, what: &str| -> String {
+    let spec = |m: &Message<'_>, what: &str, fields: SpecFields| -> String {
         let mut s = format!(
             "{what}({}, {}",
-            shape_text(set, m.message(set, "shape")),
-            dtype_of(set, m, "dtype")
+            shape_text(set, m.message(set, fields.shape)),
+            dtype_of(set, m, fields.dtype)
         );
-        if let Some(n) = m.str(set, "name").filter(|n| !n.is_empty()) {
+        if let Some(n) = m.str(set, fields.name).filter(|n| !n.is_empty()) {
             s.push_str(&format!(", name={}", quoted_str(n)));
         }
         s
     };
-    match (name, &f.value) {
-        ("none_value", _) => "None".to_string(),
-        ("float64_value", _) => match v.scalar(set, name) {
+    match kind {
+        S::NONE_VALUE => "None".to_string(),
+        S::FLOAT64_VALUE => match v.scalar(set, kind) {
             Some(ScalarValue::F64(x)) => float_text(x),
             _ => "?".to_string(),
         },
-        ("int64_value", _) => v.int(set, name).unwrap_or(0).to_string(),
-        ("string_value", _) => quoted_str(v.str(set, name).unwrap_or("")),
-        ("bool_value", _) => match v.scalar(set, name) {
+        S::INT64_VALUE => v.int(set, kind).unwrap_or(0).to_string(),
+        S::STRING_VALUE => quoted_str(v.str(set, kind).unwrap_or("")),
+        S::BOOL_VALUE => match v.scalar(set, kind) {
             Some(ScalarValue::Bool(true)) => "True".to_string(),
             _ => "False".to_string(),
         },
-        ("tensor_shape_value", _) => shape_text(set, v.message(set, name)),
-        ("tensor_dtype_value", _) => dtype_of(set, v, name),
-        ("tensor_spec_value", _) => v
-            .message(set, name)
-            .map_or_else(String::new, |m| spec(m, "TensorSpec") + ")"),
-        ("bounded_tensor_spec_value", _) => v.message(set, name).map_or_else(String::new, |m| {
-            spec(m, "BoundedTensorSpec") + ", minimum=…, maximum=…)"
+        S::TENSOR_SHAPE_VALUE => shape_text(set, v.message(set, kind)),
+        S::TENSOR_DTYPE_VALUE => dtype_of(set, v, kind),
+        S::TENSOR_SPEC_VALUE => v
+            .message(set, kind)
+            .map_or_else(String::new, |m| spec(m, "TensorSpec", TENSOR_SPEC) + ")"),
+        S::BOUNDED_TENSOR_SPEC_VALUE => v.message(set, kind).map_or_else(String::new, |m| {
+            spec(m, "BoundedTensorSpec", BOUNDED_TENSOR_SPEC) + ", minimum=…, maximum=…)"
         }),
-        ("type_spec_value", _) => v
-            .message(set, name)
+        S::TYPE_SPEC_VALUE => v
+            .message(set, kind)
             .map_or_else(String::new, |m| type_spec(set, m)),
-        ("list_value", _) => format!("[{}]", list(name).join(", ")),
-        ("tuple_value", _) => {
-            let items = list(name);
+        S::LIST_VALUE => format!("[{}]", list(kind, ListValue::VALUES).join(", ")),
+        S::TUPLE_VALUE => {
+            let items = list(kind, TupleValue::VALUES);
             if items.len() == 1 {
                 format!("({},)", items.join(""))
             } else {
                 format!("({})", items.join(", "))
             }
         }
-        ("dict_value", _) => {
+        S::DICT_VALUE => {
             let items: Vec<String> = v
-                .message(set, name)
+                .message(set, kind)
                 .map(|d| {
-                    d.messages(set, "fields")
+                    d.messages(set, DictValue::FIELDS)
                         .map(|e| {
                             let (k, val) = entry(set, e);
                             let shown = match val {
@@ -1139,47 +1245,49 @@ fn structured(set: &SchemaSet, v: &Message<'_>) -> String {
                 .unwrap_or_default();
             format!("{{{}}}", items.join(", "))
         }
-        ("named_tuple_value", _) => v.message(set, name).map_or_else(String::new, |nt| {
+        S::NAMED_TUPLE_VALUE => v.message(set, kind).map_or_else(String::new, |nt| {
             let items: Vec<String> = nt
-                .messages(set, "values")
+                .messages(set, NamedTupleValue::VALUES)
                 .map(|p| {
                     let val = p
-                        .message(set, "value")
+                        .message(set, PairValue::VALUE)
                         .map_or_else(|| "None".to_string(), |m| structured(set, m));
-                    format!("{}={val}", str_or(set, p, "key"))
+                    format!("{}={val}", str_or(set, p, PairValue::KEY))
                 })
                 .collect();
-            format!("{}({})", str_or(set, nt, "name"), items.join(", "))
+            format!(
+                "{}({})",
+                str_or(set, nt, NamedTupleValue::NAME),
+                items.join(", ")
+            )
         }),
-        ("tensor_value", _) | ("numpy_value", _) => {
-            v.message(set, name).map_or_else(String::new, |t| {
-                format!(
-                    "tensor({} {})",
-                    dtype_of(set, t, "dtype"),
-                    shape_text(set, t.message(set, "tensor_shape"))
-                )
-            })
-        }
+        S::TENSOR_VALUE | S::NUMPY_VALUE => v.message(set, kind).map_or_else(String::new, |t| {
+            format!(
+                "tensor({} {})",
+                dtype_of(set, t, TensorProto::DTYPE),
+                shape_text(set, t.message(set, TensorProto::TENSOR_SHAPE))
+            )
+        }),
         _ => "<?>".to_string(),
     }
 }
 
-const OBJECT_KINDS: &[&str] = &[
-    "user_object",
-    "asset",
-    "function",
-    "variable",
-    "bare_concrete_function",
-    "constant",
-    "resource",
-    "captured_tensor",
+const OBJECT_KINDS: &[FieldId] = &[
+    SavedObject::USER_OBJECT,
+    SavedObject::ASSET,
+    SavedObject::FUNCTION,
+    SavedObject::VARIABLE,
+    SavedObject::BARE_CONCRETE_FUNCTION,
+    SavedObject::CONSTANT,
+    SavedObject::RESOURCE,
+    SavedObject::CAPTURED_TENSOR,
 ];
 
 fn object_graph(w: &mut dyn Write, cx: &Ctx<'_>, og: &Message<'_>) -> io::Result<()> {
     let set = cx.set;
     let mut og = Shown::new(set, og);
-    let nodes = og.field("nodes");
-    let concrete = map_messages(set, og.messages("concrete_functions"));
+    let nodes = og.field(SavedObjectGraph::NODES);
+    let concrete = map_messages(set, og.messages(SavedObjectGraph::CONCRETE_FUNCTIONS));
     writeln!(
         w,
         "  object graph ({} nodes, {} concrete functions):",
@@ -1200,17 +1308,17 @@ fn object_graph(w: &mut dyn Write, cx: &Ctx<'_>, og: &Message<'_>) -> io::Result
             continue;
         };
         let mut f = Shown::new(set, f);
-        let bound = f.scalars("bound_inputs");
+        let bound = f.scalars(SavedConcreteFunction::BOUND_INPUTS);
         write!(w, "      {name}")?;
         if !bound.is_empty() {
             write!(w, "  bound inputs: nodes {}", int_list(cx, bound))?;
         }
         writeln!(w)?;
-        if let Some(s) = f.message("canonicalized_input_signature") {
+        if let Some(s) = f.message(SavedConcreteFunction::CANONICALIZED_INPUT_SIGNATURE) {
             writeln!(w, "          inputs:  {}", structured(set, s))?;
             unknown_tree(w, cx, "canonicalized_input_signature", s, 5)?;
         }
-        if let Some(s) = f.message("output_signature") {
+        if let Some(s) = f.message(SavedConcreteFunction::OUTPUT_SIGNATURE) {
             writeln!(w, "          outputs: {}", structured(set, s))?;
             unknown_tree(w, cx, "output_signature", s, 5)?;
         }
@@ -1229,19 +1337,23 @@ fn function_spec(
     let set = cx.set;
     let raw = spec;
     let mut spec = Shown::new(set, spec);
-    if let Some(a) = spec.message("fullargspec") {
+    if let Some(a) = spec.message(FunctionSpec::FULLARGSPEC) {
         indent(w, depth)?;
         writeln!(w, "argspec: {}", structured(set, a))?;
     }
-    if let Some(s) = spec.message("input_signature") {
+    if let Some(s) = spec.message(FunctionSpec::INPUT_SIGNATURE) {
         indent(w, depth)?;
         writeln!(w, "input signature: {}", structured(set, s))?;
     }
     let mut flags = Vec::new();
-    if spec.scalar("is_method") == Some(ScalarValue::Bool(true)) {
+    if spec.scalar(FunctionSpec::IS_METHOD) == Some(ScalarValue::Bool(true)) {
         flags.push("method".to_string());
     }
-    if let Some(j) = enum_text(set, spec.take("jit_compile"), "jit_compile") {
+    if let Some(j) = enum_text(
+        set,
+        spec.take(FunctionSpec::JIT_COMPILE),
+        FunctionSpec::JIT_COMPILE,
+    ) {
         flags.push(format!("jit_compile {j}"));
     }
     if !flags.is_empty() {
@@ -1257,8 +1369,16 @@ fn references(set: &SchemaSet, refs: Vec<&Message<'_>>) -> Vec<String> {
         .map(|r| {
             format!(
                 "{}={}",
-                str_or(set, r, "local_name"),
-                r.int(set, "node_id").unwrap_or(0)
+                str_or(
+                    set,
+                    r,
+                    TrackableObjectGraph::TrackableObject::ObjectReference::LOCAL_NAME
+                ),
+                r.int(
+                    set,
+                    TrackableObjectGraph::TrackableObject::ObjectReference::NODE_ID
+                )
+                .unwrap_or(0)
             )
         })
         .collect()
@@ -1271,86 +1391,106 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
     // The kind is a oneof: at most one of these is set.
     let mut kind = OBJECT_KINDS
         .iter()
-        .find_map(|k| n.message(k).map(|m| (*k, Shown::new(set, m))));
+        .find_map(|k| n.message(*k).map(|m| (*k, Shown::new(set, m))));
     write!(w, "    [{i}] ")?;
     let mut spec = None;
     match &mut kind {
         None => write!(w, "(no kind)")?,
         Some((k, m)) => {
-            write!(w, "{k}")?;
+            write!(w, "{}", k.name)?;
             match *k {
-                "user_object" => {
-                    write!(w, " {}", plain(m.str("identifier").unwrap_or("")))?;
-                    if let Some(v) = m.message("version") {
+                SavedObject::USER_OBJECT => {
+                    write!(
+                        w,
+                        " {}",
+                        plain(m.str(SavedUserObject::IDENTIFIER).unwrap_or(""))
+                    )?;
+                    if let Some(v) = m.message(SavedUserObject::VERSION) {
                         write!(
                             w,
                             " (version producer {}, min_consumer {})",
-                            v.int(set, "producer").unwrap_or(0),
-                            v.int(set, "min_consumer").unwrap_or(0)
+                            v.int(set, VersionDef::PRODUCER).unwrap_or(0),
+                            v.int(set, VersionDef::MIN_CONSUMER).unwrap_or(0)
                         )?;
                     }
                 }
-                "asset" => {
+                SavedObject::ASSET => {
                     write!(
                         w,
                         " asset_file_def[{}]",
-                        m.int("asset_file_def_index").unwrap_or(0)
+                        m.int(SavedAsset::ASSET_FILE_DEF_INDEX).unwrap_or(0)
                     )?;
                 }
-                "function" => {
+                SavedObject::FUNCTION => {
                     write!(
                         w,
                         " concrete [{}]",
-                        strings(m, "concrete_functions").join(", ")
+                        strings(m, SavedFunction::CONCRETE_FUNCTIONS).join(", ")
                     )?;
-                    spec = m.message("function_spec");
+                    spec = m.message(SavedFunction::FUNCTION_SPEC);
                 }
-                "variable" => {
+                SavedObject::VARIABLE => {
                     write!(
                         w,
                         " {}: {} {}",
-                        plain(m.str("name").unwrap_or("")),
-                        dtype_name(set, m.int("dtype").unwrap_or(0)),
-                        shape_text(set, m.message("shape"))
+                        plain(m.str(SavedVariable::NAME).unwrap_or("")),
+                        dtype_name(set, m.int(SavedVariable::DTYPE).unwrap_or(0)),
+                        shape_text(set, m.message(SavedVariable::SHAPE))
                     )?;
-                    if m.scalar("trainable") == Some(ScalarValue::Bool(true)) {
+                    if m.scalar(SavedVariable::TRAINABLE) == Some(ScalarValue::Bool(true)) {
                         write!(w, " trainable")?;
                     }
-                    for f in ["synchronization", "aggregation"] {
+                    for f in [SavedVariable::SYNCHRONIZATION, SavedVariable::AGGREGATION] {
                         if let Some(v) = enum_text(set, m.take(f), f) {
                             write!(w, " {v}")?;
                         }
                     }
-                    if let Some(d) = m.str("device").map(plain).filter(|d| !d.is_empty()) {
+                    if let Some(d) = m
+                        .str(SavedVariable::DEVICE)
+                        .map(plain)
+                        .filter(|d| !d.is_empty())
+                    {
                         write!(w, " @{d}")?;
                     }
                 }
-                "bare_concrete_function" => {
+                SavedObject::BARE_CONCRETE_FUNCTION => {
                     write!(
                         w,
                         " {} arguments [{}]",
-                        plain(m.str("concrete_function_name").unwrap_or("")),
-                        strings(m, "argument_keywords").join(", ")
+                        plain(
+                            m.str(SavedBareConcreteFunction::CONCRETE_FUNCTION_NAME)
+                                .unwrap_or("")
+                        ),
+                        strings(m, SavedBareConcreteFunction::ARGUMENT_KEYWORDS).join(", ")
                     )?;
-                    if let Some(p) = m.int("allowed_positional_arguments") {
+                    if let Some(p) = m.int(SavedBareConcreteFunction::ALLOWED_POSITIONAL_ARGUMENTS)
+                    {
                         write!(w, " positional {p}")?;
                     }
-                    spec = m.message("function_spec");
+                    spec = m.message(SavedBareConcreteFunction::FUNCTION_SPEC);
                 }
-                "constant" => {
-                    write!(w, " {}", plain(m.str("operation").unwrap_or("")))?;
+                SavedObject::CONSTANT => {
+                    write!(
+                        w,
+                        " {}",
+                        plain(m.str(SavedConstant::OPERATION).unwrap_or(""))
+                    )?;
                 }
-                "resource" => {
-                    if let Some(d) = m.str("device").map(plain).filter(|d| !d.is_empty()) {
+                SavedObject::RESOURCE => {
+                    if let Some(d) = m
+                        .str(SavedResource::DEVICE)
+                        .map(plain)
+                        .filter(|d| !d.is_empty())
+                    {
                         write!(w, " @{d}")?;
                     }
                 }
-                "captured_tensor" => {
+                SavedObject::CAPTURED_TENSOR => {
                     write!(
                         w,
                         " {} from {}",
-                        plain(m.str("name").unwrap_or("")),
-                        plain(m.str("concrete_function").unwrap_or(""))
+                        plain(m.str(CapturedTensor::NAME).unwrap_or("")),
+                        plain(m.str(CapturedTensor::CONCRETE_FUNCTION).unwrap_or(""))
                     )?;
                 }
                 _ => {}
@@ -1358,14 +1498,14 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
         }
     }
     if let Some(r) = n
-        .str("registered_name")
+        .str(SavedObject::REGISTERED_NAME)
         .map(plain)
         .filter(|s| !s.is_empty())
     {
         write!(w, " registered as {r}")?;
     }
     writeln!(w)?;
-    let children = references(set, n.messages("children"));
+    let children = references(set, n.messages(SavedObject::CHILDREN));
     if !children.is_empty() {
         writeln!(
             w,
@@ -1373,7 +1513,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
             super::elide::list_long(&children, ", ", cx.opts)
         )?;
     }
-    let deps = references(set, n.messages("dependencies"));
+    let deps = references(set, n.messages(SavedObject::DEPENDENCIES));
     if !deps.is_empty() {
         writeln!(
             w,

@@ -63,8 +63,8 @@ pub fn message_fields(
     let adapter = tensor_adapter(&def.full_name);
     for (fdef, group) in msg.present(set) {
         if adapter.is_some_and(|a| {
-            a.value_fields.contains(&fdef.name.as_str())
-                || a.header_fields.contains(&fdef.name.as_str())
+            a.value_fields.iter().any(|f| f.name == fdef.name)
+                || a.header_fields.iter().any(|f| f.name == fdef.name)
         }) {
             continue;
         }

@@ -26,6 +26,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("files", &["output", "external"]),
     ("wire", &["wire"]),
     ("schema", &["schema"]),
+    // The generated constants naming the built-in tables' fields.
+    ("field constants", &["fields"]),
     ("decode", &["decode", "schemaless"]),
     ("tensor", &["tensor"]),
     ("formats and statistics", &["formats", "stats"]),

@@ -27,6 +27,7 @@ mod elision;
 #[cfg(feature = "cli")]
 mod escapes;
 mod facade;
+mod field_constants;
 #[cfg(feature = "picture")]
 mod fuzz_regressions;
 #[cfg(feature = "cli")]

@@ -19,9 +19,10 @@ use crate::common;
 
 use common::Msg;
 use pbdecode::decode::{DecodeContext, Value, decode_message};
+use pbdecode::fields::onnx::TensorProto;
 use pbdecode::formats::{self, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
-use pbdecode::schema::SchemaSet;
+use pbdecode::schema::{FieldId, SchemaSet};
 use pbdecode::user_schema;
 use std::path::Path;
 
@@ -160,17 +161,20 @@ fn singular_messages_merge_and_scalars_keep_the_last() {
         .varint(1, 7)
         .buf;
     let m = decode_message(set, tensor, &bytes, 0, DecodeContext::strict()).unwrap();
-    assert_eq!(m.str(set, "name"), Some("second"));
-    assert_eq!(m.field(set, "name").len(), 1);
-    let seg: Vec<_> = m.messages(set, "segment").collect();
+    assert_eq!(m.str(set, TensorProto::NAME), Some("second"));
+    assert_eq!(m.field(set, TensorProto::NAME).len(), 1);
+    let seg: Vec<_> = m.messages(set, TensorProto::SEGMENT).collect();
     assert_eq!(seg.len(), 1);
-    assert_eq!(seg[0].int(set, "begin"), Some(4));
-    assert_eq!(seg[0].int(set, "end"), Some(6));
+    assert_eq!(seg[0].int(set, TensorProto::Segment::BEGIN), Some(4));
+    assert_eq!(seg[0].int(set, TensorProto::Segment::END), Some(6));
     // The merged field starts at the first occurrence.
-    let f = &m.field(set, "segment")[0];
+    let f = &m.field(set, TensorProto::SEGMENT)[0];
     assert_eq!(f.offset, 2);
     assert!(matches!(f.value, Value::Message(_)));
-    let dims: Vec<i64> = m.scalars(set, "dims").filter_map(|v| v.as_i64()).collect();
+    let dims: Vec<i64> = m
+        .scalars(set, TensorProto::DIMS)
+        .filter_map(|v| v.as_i64())
+        .collect();
     assert_eq!(dims, [3, 7]);
 }
 
@@ -205,10 +209,23 @@ fn a_message_repeated_100k_times_merges_once() {
     }
     let bytes = msg.buf;
     let m = decode_message(set, tensor, &bytes, 0, DecodeContext::strict()).unwrap();
-    let seg: Vec<_> = m.messages(set, "segment").collect();
+    let seg: Vec<_> = m.messages(set, TensorProto::SEGMENT).collect();
     assert_eq!(seg.len(), 1);
-    assert_eq!(seg[0].int(set, "begin"), Some(99_999));
-    assert_eq!(seg[0].field(set, "begin").len(), 1);
+    assert_eq!(seg[0].int(set, TensorProto::Segment::BEGIN), Some(99_999));
+    assert_eq!(seg[0].field(set, TensorProto::Segment::BEGIN).len(), 1);
+}
+
+/// A field of a user's message, as the accessors take it (the constants of
+/// `pbdecode::fields` cover the built-in tables).
+fn user_field(set: &SchemaSet, message: &'static str, name: &'static str) -> FieldId {
+    let id = set.find_message(message).unwrap();
+    let (slot, def) = set.message(id).field_by_name(name).unwrap();
+    FieldId {
+        message,
+        name,
+        number: def.number,
+        slot,
+    }
 }
 
 /// Leniently (a user's schema), occurrences of a message field that cannot
@@ -223,8 +240,11 @@ fn occurrences_that_do_not_decode_together_are_kept_raw() {
     let formats::Body::UserMessage { message, .. } = &decoded.body else {
         panic!("not a user message");
     };
-    assert_eq!(message.int(&set, "x"), Some(5));
-    assert!(!message.has(&set, "one"));
+    assert_eq!(
+        message.int(&set, user_field(&set, "mc.Outer", "x")),
+        Some(5)
+    );
+    assert!(!message.has(&set, user_field(&set, "mc.Outer", "one")));
     let unknown: Vec<(u32, u64)> = message
         .unknown()
         .iter()

@@ -333,8 +333,12 @@ fn expected_kind(
                 ("onnx.TensorProto", "raw_data") | ("tensorflow.TensorProto", "tensor_content")
             );
             let dtype = match parent_name.as_str() {
-                "onnx.TensorProto" => parent.int(set, "data_type"),
-                "tensorflow.TensorProto" => parent.int(set, "dtype"),
+                "onnx.TensorProto" => {
+                    parent.int(set, pbdecode::fields::onnx::TensorProto::DATA_TYPE)
+                }
+                "tensorflow.TensorProto" => {
+                    parent.int(set, pbdecode::fields::tensorflow::TensorProto::DTYPE)
+                }
                 _ => None,
             }
             .unwrap_or(0);

@@ -175,7 +175,7 @@ fn check_invariants(name: &str, out: &Outcome, as_tensor: &Result<&str, String>)
     );
     // The element fields are replaced by `values`.
     for f in pbdecode::formats::onnx_tensor::VALUE_FIELDS {
-        assert!(value.get(f).is_none(), "{name}: {f} in the JSON");
+        assert!(value.get(f.name).is_none(), "{name}: {f} in the JSON");
     }
     let data_type = value.get("data_type").and_then(Value::as_str).unwrap();
     assert!(

@@ -1,6 +1,6 @@
 //! View paths no committed fixture reaches, run here (with debug
-//! assertions, so every field name the views read is checked against the
-//! schema tables): the SavedObject kinds asset, constant, resource and
+//! assertions, so every field constant the views read is checked against
+//! the message it is read from): the SavedObject kinds asset, constant, resource and
 //! captured tensor, a variable's synchronization and aggregation, a
 //! composite signature input, signature defaults inline and as a block;
 //! an ONNX attribute whose type has fields the one-line type cannot show and
