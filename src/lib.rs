@@ -42,8 +42,8 @@
 //! [`external`] data) -> [`formats`] (registry, detection, validation) ->
 //! [`render`] (text and JSON) -> [`diff`], [`testdata`], [`batch`] -> [`api`]
 //! (the facade) -> the explorer's `server`. Beside them: [`error`], [`escape`] (the escaping
-//! and number text every layer writes through) and [`progress`] at the
-//! ground; [`input`], [`output`] and [`external`] below the wire; [`stats`]
+//! and number text every layer writes through), [`json_writer`] (the one
+//! writer of JSON, on [`escape`]) and [`progress`] at the ground; [`input`], [`output`] and [`external`] below the wire; [`stats`]
 //! beside [`formats`]; [`picture`], [`npy`] and [`user_schema`] above them.
 //! `tests/it/layers.rs` holds the order and fails on an import that does not
 //! go down it. The library never prints.
@@ -68,6 +68,7 @@ pub mod external;
 pub mod fields;
 pub mod formats;
 pub mod input;
+pub mod json_writer;
 pub mod npy;
 pub mod output;
 pub mod picture;

@@ -22,6 +22,8 @@ use std::path::{Path, PathBuf};
 /// fails the test until it is.
 const LAYERS: &[(&str, &[&str])] = &[
     ("ground", &["error", "escape", "progress"]),
+    // The one JSON writer, on the escaping.
+    ("JSON writer", &["json_writer"]),
     ("input", &["input"]),
     ("files", &["output", "external"]),
     ("wire", &["wire"]),
