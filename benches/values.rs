@@ -14,6 +14,7 @@
     clippy::print_stderr
 )]
 
+use pbdecode::json_writer::JsonWriter;
 use pbdecode::progress::Silent;
 use pbdecode::render::json::write_value_list;
 use pbdecode::stats::kernel;
@@ -150,7 +151,10 @@ fn main() {
                     Elements::new(Elem::F32, Source::Raw(&raw), N as u64),
                     N as u64,
                 );
-                let _ = write_value_list(&mut out, &mut loaded, u64::MAX, threads, &Silent);
+                let mut w = JsonWriter::new(&mut out);
+                let _ = w.begin_array();
+                let _ = write_value_list(&mut w, &mut loaded, u64::MAX, threads, &Silent);
+                let _ = w.end_array();
                 black_box(out.len());
             }) / N as f64;
             report(

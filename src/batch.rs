@@ -4,6 +4,7 @@
 
 use crate::error::DecodeError;
 use crate::formats::{Body, Decoded, FormatOptions};
+use crate::json_writer::JsonWriter;
 use crate::render::{RenderOptions, json};
 use crate::schema::SchemaSet;
 use crate::testdata::{self, ModelCache, Naming};
@@ -37,6 +38,7 @@ pub struct BatchOptions<'c> {
     pub not_read: BTreeMap<PathBuf, String>,
 }
 
+/// `{"file", "error": {check, path, offset, message}}`, a line.
 fn error_json(
     w: &mut dyn Write,
     file: &Path,
@@ -45,15 +47,14 @@ fn error_json(
     offset: u64,
     message: &str,
 ) -> io::Result<()> {
-    write!(w, "{{")?;
-    json::path_field(w, "file", file)?;
-    write!(w, ", \"error\": {{\"check\": ")?;
-    json::string(w, check)?;
-    write!(w, ", \"path\": ")?;
-    json::string(w, path)?;
-    write!(w, ", \"offset\": {offset}, \"message\": ")?;
-    json::string(w, message)?;
-    writeln!(w, "}}}}")
+    let mut w = JsonWriter::new(w);
+    w.begin_object()?;
+    w.path_member("file", file)?;
+    w.key("error")?;
+    json::error_object(&mut w, check, path, offset, message)?;
+    w.end_object()?;
+    w.end_line()?;
+    w.finish()
 }
 
 fn decode_error_json(w: &mut dyn Write, file: &Path, e: &DecodeError) -> io::Result<()> {

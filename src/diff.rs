@@ -11,16 +11,17 @@
 //! two 1 GiB tensors compare in the memory of their maps.
 
 use crate::decode::Message;
-use crate::escape::{TextLines, f64_json, string};
+use crate::escape::TextLines;
 use crate::fields::onnx::{
     AttributeProto, GraphProto, MapProto, ModelProto, NodeProto, SparseTensorProto, TensorProto,
 };
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::onnx_tensor;
+use crate::json_writer::JsonWriter;
 use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::{Elem, Element, LoadedValues, TensorData, TensorView, load_values};
 use half::f16;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 
 /// onnx's default tolerances (onnx/backend/test/loader: rtol 1e-3, atol 1e-7).
@@ -96,31 +97,26 @@ impl Val {
         }
     }
 
-    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
+    pub fn write_json(&self, w: &mut JsonWriter<'_>) -> io::Result<()> {
         match self {
-            Val::F32(v) => crate::escape::f32_json(w, *v),
-            Val::F(v) => f64_json(w, *v),
-            Val::I(v) => write!(w, "{v}"),
-            Val::U(v) => write!(w, "{v}"),
-            Val::B(b) => write!(w, "{b}"),
+            Val::F32(v) => w.value(*v),
+            Val::F(v) => w.value(*v),
+            Val::I(v) => w.value(*v),
+            Val::U(v) => w.value(*v),
+            Val::B(b) => w.value(*b),
             Val::C32(r, i) => {
-                write!(w, "[")?;
-                crate::escape::f32_json(w, *r)?;
-                write!(w, ", ")?;
-                crate::escape::f32_json(w, *i)?;
-                write!(w, "]")
+                w.begin_array()?;
+                w.value(*r)?;
+                w.value(*i)?;
+                w.end_array()
             }
             Val::C(r, i) => {
-                write!(w, "[")?;
-                f64_json(w, *r)?;
-                write!(w, ", ")?;
-                f64_json(w, *i)?;
-                write!(w, "]")
+                w.begin_array()?;
+                w.value(*r)?;
+                w.value(*i)?;
+                w.end_array()
             }
-            Val::S(s) => match std::str::from_utf8(s) {
-                Ok(t) => string(w, t),
-                Err(_) => write!(w, "{{\"base64\": \"{}\"}}", crate::render::base64(s)),
-            },
+            Val::S(s) => crate::render::json::text_or_base64(w, s),
         }
     }
 }
@@ -1058,101 +1054,100 @@ pub fn write_tensor_text(w: &mut TextLines<'_>, d: &TensorDiff, indent: &str) ->
     w.line(format_args!("{indent}verdict:  {}", d.verdict.text()))
 }
 
-fn extreme_json(w: &mut dyn Write, m: &Option<Extreme>, dims: &[i64]) -> io::Result<()> {
+fn extreme_json(w: &mut JsonWriter<'_>, m: &Option<Extreme>, dims: &[i64]) -> io::Result<()> {
     match m {
-        None => write!(w, "null"),
+        None => w.null(),
         Some(m) => {
-            write!(w, "{{\"value\": ")?;
-            f64_json(w, m.value)?;
-            write!(
-                w,
-                ", \"index\": {:?}, \"expected\": ",
-                unravel(m.index, dims)
-            )?;
+            w.begin_object()?;
+            w.member("value", m.value)?;
+            index_json(w, m.index, dims)?;
+            w.key("expected")?;
             m.expected.write_json(w)?;
-            write!(w, ", \"actual\": ")?;
+            w.key("actual")?;
             m.actual.write_json(w)?;
-            write!(w, "}}")
+            w.end_object()
         }
     }
 }
 
-fn info_json(w: &mut dyn Write, i: &TensorInfo) -> io::Result<()> {
-    write!(w, "{{\"data_type\": ")?;
-    string(w, &i.type_name)?;
-    write!(w, ", \"dims\": {:?}}}", i.dims)
+/// `"index": [i, j, ...]`, the place of a flat index in `dims`.
+fn index_json(w: &mut JsonWriter<'_>, flat: u64, dims: &[i64]) -> io::Result<()> {
+    w.key("index")?;
+    w.begin_array()?;
+    for i in unravel(flat, dims) {
+        w.value(i)?;
+    }
+    w.end_array()
+}
+
+fn info_json(w: &mut JsonWriter<'_>, i: &TensorInfo) -> io::Result<()> {
+    w.begin_object()?;
+    w.member("data_type", &i.type_name)?;
+    w.key("dims")?;
+    w.begin_array()?;
+    for d in &i.dims {
+        w.value(*d)?;
+    }
+    w.end_array()?;
+    w.end_object()
 }
 
 /// A tensor comparison as a JSON object.
-pub fn write_tensor_json(w: &mut dyn Write, d: &TensorDiff) -> io::Result<()> {
-    write!(w, "{{\"verdict\": ")?;
-    string(w, d.verdict.id())?;
-    write!(w, ", \"expected\": ")?;
+pub fn write_tensor_json(w: &mut JsonWriter<'_>, d: &TensorDiff) -> io::Result<()> {
+    w.begin_object()?;
+    w.member("verdict", d.verdict.id())?;
+    w.key("expected")?;
     info_json(w, &d.expected)?;
-    write!(w, ", \"actual\": ")?;
+    w.key("actual")?;
     info_json(w, &d.actual)?;
     if let Some(n) = &d.note {
-        write!(w, ", \"note\": ")?;
-        string(w, n)?;
+        w.member("note", n)?;
     }
     if matches!(
         d.verdict,
         Verdict::Identical | Verdict::Within | Verdict::Out
     ) {
-        write!(w, ", \"rtol\": ")?;
-        f64_json(w, d.rtol)?;
-        write!(w, ", \"atol\": ")?;
-        f64_json(w, d.atol)?;
+        w.member("rtol", d.rtol)?;
+        w.member("atol", d.atol)?;
         let share = if d.compared == 0 {
             0.0
         } else {
             d.mismatches as f64 / d.compared as f64
         };
-        write!(
-            w,
-            ", \"compared\": {}, \"mismatches\": {}, \"mismatch_share\": ",
-            d.compared, d.mismatches
-        )?;
-        f64_json(w, share)?;
-        write!(
-            w,
-            ", \"equal\": {}, \"special_mismatches\": {}",
-            d.equal, d.special_mismatches
-        )?;
-        write!(w, ", \"max_abs_diff\": ")?;
+        w.member("compared", d.compared)?;
+        w.member("mismatches", d.mismatches)?;
+        w.member("mismatch_share", share)?;
+        w.member("equal", d.equal)?;
+        w.member("special_mismatches", d.special_mismatches)?;
+        w.key("max_abs_diff")?;
         extreme_json(w, &d.max_abs, &d.expected.dims)?;
-        write!(w, ", \"max_rel_diff\": ")?;
+        w.key("max_rel_diff")?;
         extreme_json(w, &d.max_rel, &d.expected.dims)?;
-        write!(w, ", \"first_mismatches\": [")?;
-        for (k, m) in d.first.iter().enumerate() {
-            if k > 0 {
-                write!(w, ", ")?;
-            }
-            write!(
-                w,
-                "{{\"index\": {:?}, \"expected\": ",
-                unravel(m.index, &d.expected.dims)
-            )?;
+        w.key("first_mismatches")?;
+        w.begin_array()?;
+        for m in &d.first {
+            w.begin_object()?;
+            index_json(w, m.index, &d.expected.dims)?;
+            w.key("expected")?;
             m.expected.write_json(w)?;
-            write!(w, ", \"actual\": ")?;
+            w.key("actual")?;
             m.actual.write_json(w)?;
-            write!(w, "}}")?;
+            w.end_object()?;
         }
-        write!(w, "]")?;
+        w.end_array()?;
         if let Some(h) = &d.histogram {
-            write!(w, ", \"histogram\": [")?;
-            for (k, (label, c)) in HISTOGRAM_LABELS.iter().zip(h.iter()).enumerate() {
-                if k > 0 {
-                    write!(w, ", ")?;
-                }
-                write!(w, "{{\"bin\": ")?;
-                string(w, label)?;
-                write!(w, ", \"count\": {c}}}")?;
+            w.key("histogram")?;
+            w.begin_array()?;
+            for (label, c) in HISTOGRAM_LABELS.iter().zip(h.iter()) {
+                w.begin_object()?;
+                w.member("bin", *label)?;
+                w.member("count", *c)?;
+                w.end_object()?;
             }
-            write!(w, "]")?;
+            w.end_array()?;
         }
     }
-    write!(w, "}}")
+    w.end_object()
 }
 
 /// A picture of |actual - expected| for an image-shaped tensor pair, made
@@ -1516,40 +1511,52 @@ pub fn write_model_text(w: &mut TextLines<'_>, d: &ModelDiff) -> io::Result<()> 
     Ok(())
 }
 
-pub fn write_model_json(w: &mut dyn Write, d: &ModelDiff) -> io::Result<()> {
-    write!(
-        w,
-        "{{\"same_initializers\": {}, \"initializers\": [",
-        d.same_initializers
-    )?;
-    for (k, (name, f)) in d.initializers.iter().enumerate() {
-        if k > 0 {
-            write!(w, ", ")?;
-        }
-        write!(w, "{{\"name\": ")?;
-        string(w, name)?;
+pub fn write_model_json(w: &mut JsonWriter<'_>, d: &ModelDiff) -> io::Result<()> {
+    w.begin_object()?;
+    w.member("same_initializers", d.same_initializers)?;
+    w.key("initializers")?;
+    w.begin_array()?;
+    for (name, f) in &d.initializers {
+        w.begin_object()?;
+        w.member("name", name)?;
         match f {
-            InitFinding::OnlyExpected => write!(w, ", \"only_in\": \"expected\"")?,
-            InitFinding::OnlyActual => write!(w, ", \"only_in\": \"actual\"")?,
+            InitFinding::OnlyExpected => w.member("only_in", "expected")?,
+            InitFinding::OnlyActual => w.member("only_in", "actual")?,
             InitFinding::Tensor(t) => {
-                write!(w, ", \"tensor\": ")?;
+                w.key("tensor")?;
                 write_tensor_json(w, t)?;
             }
         }
-        write!(w, "}}")?;
+        w.end_object()?;
     }
-    write!(
-        w,
-        "], \"nodes\": {{\"expected\": {}, \"actual\": {}, \"differences\": [",
-        d.node_counts.0, d.node_counts.1
-    )?;
-    for (k, n) in d.nodes.iter().enumerate() {
-        if k > 0 {
-            write!(w, ", ")?;
+    w.end_array()?;
+    w.key("nodes")?;
+    w.begin_object()?;
+    w.member("expected", d.node_counts.0)?;
+    w.member("actual", d.node_counts.1)?;
+    w.key("differences")?;
+    w.begin_array()?;
+    for n in &d.nodes {
+        w.value(n)?;
+    }
+    w.end_array()?;
+    w.end_object()?;
+    w.end_object()
+}
+
+/// One finding of a comparison of messages as a JSON object: `{"path",
+/// "tensor": {...}}` or `{"path", "structure": TEXT}`.
+pub fn write_entry_json(w: &mut JsonWriter<'_>, e: &Entry) -> io::Result<()> {
+    w.begin_object()?;
+    w.member("path", &e.path)?;
+    match &e.finding {
+        Finding::Tensor(t) => {
+            w.key("tensor")?;
+            write_tensor_json(w, t)?;
         }
-        string(w, n)?;
+        Finding::Structure(s) => w.member("structure", s)?,
     }
-    write!(w, "]}}}}")
+    w.end_object()
 }
 
 #[cfg(test)]
@@ -1658,7 +1665,7 @@ mod tests {
                         if let Finding::Tensor(t) = &entry.finding {
                             let mut sink = Vec::new();
                             write_tensor_text(&mut TextLines::new(&mut sink), t, "").expect("text");
-                            write_tensor_json(&mut sink, t).expect("json");
+                            write_tensor_json(&mut JsonWriter::new(&mut sink), t).expect("json");
                         }
                     }
                 }

@@ -196,11 +196,17 @@ pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
 
 /// JSON has no NaN or infinity: the contract writes them as strings.
 fn non_finite_json(w: &mut dyn Write, nan: bool, positive: bool) -> io::Result<()> {
-    w.write_all(match (nan, positive) {
+    w.write_all(non_finite_text(nan, positive))
+}
+
+/// The JSON text of a float that is not finite (a string): `"NaN"`,
+/// `"Infinity"` or `"-Infinity"`.
+pub fn non_finite_text(nan: bool, positive: bool) -> &'static [u8] {
+    match (nan, positive) {
         (true, _) => b"\"NaN\"",
         (false, true) => b"\"Infinity\"",
         (false, false) => b"\"-Infinity\"",
-    })
+    }
 }
 
 /// Standard base64 with padding (the JSON form of bytes fields).

@@ -16,9 +16,10 @@ use crate::fields::onnx::{
 };
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::{self, Body, Decoded, FormatOptions, Rejection};
+use crate::json_writer::{JsonWriter, Null};
 use crate::schema::{FieldId, SchemaSet};
 use crate::wire::{FieldReader, WireValue};
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// One dimension of a declared shape.
@@ -421,36 +422,33 @@ impl Naming {
     }
 
     /// The `"model"` object of the JSON output.
-    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
-        use crate::escape::string;
-        write!(w, "{{\"path\": ")?;
-        string(w, &self.model)?;
-        write!(w, ", \"role\": ")?;
-        string(w, self.role.name())?;
-        write!(w, ", \"index\": {}, \"name\": ", self.index)?;
+    pub fn write_json(&self, w: &mut JsonWriter<'_>) -> io::Result<()> {
+        w.begin_object()?;
+        w.member("path", &self.model)?;
+        w.member("role", self.role.name())?;
+        w.member("index", self.index)?;
         match &self.port {
             Some(p) => {
-                string(w, &p.name)?;
-                write!(w, ", \"declared_type\": ")?;
-                string(w, &p.declared.text())?;
+                w.member("name", &p.name)?;
+                w.member("declared_type", &*p.declared.text())?;
             }
-            None => write!(w, "null, \"declared_type\": null")?,
+            None => {
+                w.member("name", Null)?;
+                w.member("declared_type", Null)?;
+            }
         }
         if let Some(r) = &self.resolved {
-            write!(w, ", \"type_from_model\": ")?;
-            string(w, r)?;
+            w.member("type_from_model", r)?;
         }
         if !self.mismatches.is_empty() {
-            write!(w, ", \"warnings\": [")?;
-            for (k, m) in self.mismatches.iter().enumerate() {
-                if k > 0 {
-                    write!(w, ", ")?;
-                }
-                string(w, m)?;
+            w.key("warnings")?;
+            w.begin_array()?;
+            for m in &self.mismatches {
+                w.value(m)?;
             }
-            write!(w, "]")?;
+            w.end_array()?;
         }
-        write!(w, "}}")
+        w.end_object()
     }
 }
 
@@ -881,10 +879,10 @@ pub fn decode_file<'a>(
     }
 }
 
-/// `, "model": {...}` after the value, when the file was named.
-pub fn json_tail(w: &mut dyn Write, naming: Option<&Naming>) -> io::Result<()> {
+/// `"model": {...}` after the value, when the file was named.
+pub fn json_tail(w: &mut JsonWriter<'_>, naming: Option<&Naming>) -> io::Result<()> {
     if let Some(n) = naming {
-        write!(w, ", \"model\": ")?;
+        w.key("model")?;
         n.write_json(w)?;
     }
     Ok(())

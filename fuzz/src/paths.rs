@@ -332,7 +332,8 @@ pub fn tensor_outputs(bytes: &[u8]) -> Outcome {
             let _ = text::tensor_block(&mut w, set, t.message, 0, &ropts, true);
             out.add(&w);
             let mut w = Capped::default();
-            let _ = json::write_root_message(&mut w, set, t.message, &ropts);
+            let mut json = pbdecode::json_writer::JsonWriter::new(&mut w);
+            let _ = json::write_root_message(&mut json, set, t.message, &ropts);
             out.add(&w);
             if let Ok(pic) = picture::picture(&view, None) {
                 let mut w = Capped::default();

@@ -5,11 +5,11 @@
 
 use super::Outcome;
 use pbdecode::diff::{self, DiffOptions, Entry, Finding};
-use pbdecode::escape::{TextLines, string};
+use pbdecode::escape::TextLines;
 use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input};
+use pbdecode::json_writer::JsonWriter;
 use pbdecode::output::{Output, Policy};
-use pbdecode::render::json::path_field;
 use pbdecode::testdata::{self, ModelCache};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
@@ -132,11 +132,13 @@ fn folders(
     // the rest compared.
     for (rel, why) in &not_read {
         if args.json {
-            write!(out, "{{")?;
-            path_field(out, "file", rel)?;
-            write!(out, ", \"error\": ")?;
-            string(out, why)?;
-            writeln!(out, "}}")?;
+            let mut w = JsonWriter::new(out);
+            w.begin_object()?;
+            w.path_member("file", rel)?;
+            w.member("error", why)?;
+            w.end_object()?;
+            w.end_line()?;
+            w.finish()?;
         } else {
             TextLines::new(out).line(format_args!("== {}: {why}", rel.display()))?;
         }
@@ -150,10 +152,14 @@ fn folders(
             missing += 1;
             let side = if inx { "expected" } else { "actual" };
             if args.json {
-                write!(out, "{{")?;
-                path_field(out, "file", rel)?;
-                write!(out, ", \"only_in\": \"{side}\", \"passed\": false}}")?;
-                writeln!(out)?;
+                let mut w = JsonWriter::new(out);
+                w.begin_object()?;
+                w.path_member("file", rel)?;
+                w.member("only_in", side)?;
+                w.member("passed", false)?;
+                w.end_object()?;
+                w.end_line()?;
+                w.finish()?;
             } else {
                 TextLines::new(out).line(format_args!("== {}: only in {side}", rel.display()))?;
             }
@@ -198,10 +204,9 @@ fn decode_side<'a>(
 
 /// `"expected": ..., "actual": ...` (with `_bytes` for a name that is not
 /// UTF-8).
-fn sides_json(out: &mut dyn Write, xp: &Path, yp: &Path) -> io::Result<()> {
-    path_field(out, "expected", xp)?;
-    write!(out, ", ")?;
-    path_field(out, "actual", yp)
+fn sides_json(w: &mut JsonWriter<'_>, xp: &Path, yp: &Path) -> io::Result<()> {
+    w.path_member("expected", xp)?;
+    w.path_member("actual", yp)
 }
 
 fn type_of<'d>(d: &'d Decoded<'_>) -> &'d str {
@@ -240,11 +245,13 @@ fn pair(
     };
     let fail = |out: &mut dyn Write, msg: String| -> io::Result<Pair> {
         if args.json {
-            write!(out, "{{")?;
-            sides_json(out, xp, yp)?;
-            write!(out, ", \"error\": ")?;
-            string(out, &msg)?;
-            writeln!(out, "}}")?;
+            let mut w = JsonWriter::new(out);
+            w.begin_object()?;
+            sides_json(&mut w, xp, yp)?;
+            w.member("error", &msg)?;
+            w.end_object()?;
+            w.end_line()?;
+            w.finish()?;
         } else {
             let mut out = TextLines::new(out);
             header(&mut out)?;
@@ -279,14 +286,16 @@ fn pair(
         let d = diff::compare_models((mx, xi.bytes(), dirs.0), (my, yi.bytes(), dirs.1), opts);
         let passed = d.passes();
         if args.json {
-            write!(out, "{{")?;
-            sides_json(out, xp, yp)?;
-            write!(
-                out,
-                ", \"type\": \"onnx.ModelProto\", \"passed\": {passed}, \"model\": "
-            )?;
-            diff::write_model_json(out, &d)?;
-            writeln!(out, "}}")?;
+            let mut w = JsonWriter::new(out);
+            w.begin_object()?;
+            sides_json(&mut w, xp, yp)?;
+            w.member("type", "onnx.ModelProto")?;
+            w.member("passed", passed)?;
+            w.key("model")?;
+            diff::write_model_json(&mut w, &d)?;
+            w.end_object()?;
+            w.end_line()?;
+            w.finish()?;
         } else {
             let mut out = TextLines::new(out);
             header(&mut out)?;
@@ -328,24 +337,23 @@ fn pair(
     // tensors is never held as a million reports): JSON says whether the
     // pair passed after its entries, text in its closing result line.
     let tally = if args.json {
-        write!(out, "{{")?;
-        sides_json(out, xp, yp)?;
-        write!(out, ", \"type\": ")?;
-        string(out, &tx)?;
+        let mut w = JsonWriter::new(out);
+        w.begin_object()?;
+        sides_json(&mut w, xp, yp)?;
+        w.member("type", &tx)?;
         if tx != ty {
-            write!(out, ", \"actual_type\": ")?;
-            string(out, &ty)?;
+            w.member("actual_type", &ty)?;
         }
-        write!(out, ", \"entries\": [")?;
-        let mut first = true;
+        w.key("entries")?;
+        w.begin_array()?;
         let tally = diff::compare_messages_each(mx, my, dirs, opts, &mut |e| {
-            if !std::mem::take(&mut first) {
-                write!(out, ", ")?;
-            }
-            entry_json(out, &e)
+            diff::write_entry_json(&mut w, &e)
         })?;
-        write!(out, "], \"passed\": {}}}", tally.differing == 0)?;
-        writeln!(out)?;
+        w.end_array()?;
+        w.member("passed", tally.differing == 0)?;
+        w.end_object()?;
+        w.end_line()?;
+        w.finish()?;
         tally
     } else {
         let mut out = TextLines::new(out);
@@ -389,22 +397,6 @@ fn pair(
     } else {
         Pair::Failed
     })
-}
-
-fn entry_json(out: &mut dyn Write, e: &Entry) -> io::Result<()> {
-    write!(out, "{{\"path\": ")?;
-    string(out, &e.path)?;
-    match &e.finding {
-        Finding::Tensor(t) => {
-            write!(out, ", \"tensor\": ")?;
-            diff::write_tensor_json(out, t)?;
-        }
-        Finding::Structure(s) => {
-            write!(out, ", \"structure\": ")?;
-            string(out, s)?;
-        }
-    }
-    write!(out, "}}")
 }
 
 /// One finding as text; `nested`: under a line naming its path.

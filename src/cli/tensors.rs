@@ -5,6 +5,7 @@ use super::{Args, Outcome};
 use pbdecode::api::{Document, Error, Reading, Tensor, TensorRef};
 use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::InputBytes;
+use pbdecode::json_writer::JsonWriter;
 use pbdecode::npy::{self, NpyError};
 use pbdecode::output::{Output, OutputError, Policy};
 use pbdecode::picture::PictureError;
@@ -238,15 +239,16 @@ fn show_tensor(
     let message = tensor.message();
     let full_name = &message.def(set).full_name;
     if args.json {
-        write!(out, "{{\"format\": ")?;
-        json::string(&mut out, decoded.format.id)?;
-        write!(out, ", \"type\": ")?;
-        json::string(&mut out, &full_name.to_string())?;
-        write!(out, ", \"tensor\": ")?;
-        json::string(&mut out, tensor.name())?;
-        write!(out, ", \"value\": ")?;
-        json::write_root_message(&mut out, set, message, ropts)?;
-        writeln!(out, "}}")?;
+        let mut w = JsonWriter::new(&mut out);
+        w.begin_object()?;
+        w.member("format", decoded.format.id)?;
+        w.member("type", &*full_name.to_string())?;
+        w.member("tensor", tensor.name())?;
+        w.key("value")?;
+        json::write_root_message(&mut w, set, message, ropts)?;
+        w.end_object()?;
+        w.end_line()?;
+        w.finish()?;
     } else {
         let mut lines = TextLines::new(&mut out);
         lines.line(format_args!(

@@ -4,6 +4,7 @@
 use super::Args;
 use super::Outcome;
 use pbdecode::formats::{Decoded, FormatOptions, Rejection};
+use pbdecode::json_writer::JsonWriter;
 use pbdecode::render::fmt::TextLines;
 use pbdecode::render::{RenderOptions, text};
 use pbdecode::testdata::{self, FileContext, ModelCache, Naming};
@@ -43,7 +44,7 @@ pub fn warn(file: &str, naming: &Naming) {
     }
 }
 
-pub fn json_tail(w: &mut dyn Write, naming: Option<&Naming>) -> io::Result<()> {
+pub fn json_tail(w: &mut JsonWriter<'_>, naming: Option<&Naming>) -> io::Result<()> {
     testdata::json_tail(w, naming)
 }
 

@@ -1,5 +1,5 @@
-//! JSON output, streamed straight to the writer (no document tree is built,
-//! so a tensor of any size costs only the output buffer).
+//! JSON output, streamed through [`crate::json_writer`] (no document tree
+//! is built, so a tensor of any size costs only the output buffer).
 //!
 //! The contract (README): `{"format", "type", "value"}`; a message as an
 //! object of its present fields by .proto name; repeated fields as arrays,
@@ -11,33 +11,13 @@ use super::fmt::base64;
 use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
 use crate::error::DecodeError;
+use crate::escape::non_finite_text;
 use crate::formats::{Body, Decoded};
+use crate::json_writer::{JsonWriter, Null, SEPARATOR};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
 use crate::tensor::Element;
 use crate::wire::WireValue;
 use std::io::{self, Write};
-
-pub use super::fmt::{f32_json, f64_json, string};
-
-/// `"KEY": NAME` for a path: its text, with bytes that are not UTF-8 as
-/// U+FFFD; and for such a path `"KEY_bytes": BASE64` beside it, its bytes
-/// as they are, so that two names differing only there stay apart (the
-/// rule for every path in the JSON output).
-pub fn path_field(w: &mut dyn Write, key: &str, path: &std::path::Path) -> io::Result<()> {
-    let name = path.as_os_str();
-    string(w, key)?;
-    write!(w, ": ")?;
-    match name.to_str() {
-        Some(text) => string(w, text),
-        None => {
-            string(w, &name.to_string_lossy())?;
-            write!(w, ", ")?;
-            string(w, &format!("{key}_bytes"))?;
-            write!(w, ": ")?;
-            string(w, &base64(name.as_encoded_bytes()))
-        }
-    }
-}
 
 pub fn write_decoded(
     w: &mut dyn Write,
@@ -47,129 +27,173 @@ pub fn write_decoded(
     write_decoded_with(w, decoded, opts, None, &mut |_| Ok(()))
 }
 
-/// The same object with `"file"` (and `"file_bytes"`: [`path_field`])
-/// first (batches) and keys after `value`
-/// written by `tail` (each starting with `, `).
+/// The same object with `"file"` (and `"file_bytes"`:
+/// [`JsonWriter::path_member`]) first (batches) and members after `value`
+/// written by `tail`; a line of its own.
 pub fn write_decoded_with(
     w: &mut dyn Write,
     decoded: &Decoded<'_>,
     opts: &RenderOptions,
     file: Option<&std::path::Path>,
-    tail: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+    tail: &mut dyn FnMut(&mut JsonWriter<'_>) -> io::Result<()>,
 ) -> io::Result<()> {
-    write!(w, "{{")?;
+    let mut w = JsonWriter::new(w);
+    write_decoded_object(&mut w, decoded, opts, file, tail)?;
+    w.end_line()?;
+    w.finish()
+}
+
+/// The decoded file's object, `{"format", "type", "value", ...}`, as a
+/// value of `w`.
+pub fn write_decoded_object(
+    w: &mut JsonWriter<'_>,
+    decoded: &Decoded<'_>,
+    opts: &RenderOptions,
+    file: Option<&std::path::Path>,
+    tail: &mut dyn FnMut(&mut JsonWriter<'_>) -> io::Result<()>,
+) -> io::Result<()> {
+    w.begin_object()?;
     if let Some(file) = file {
-        path_field(w, "file", file)?;
-        write!(w, ", ")?;
+        w.path_member("file", file)?;
     }
-    write!(w, "\"format\": ")?;
-    string(w, decoded.format.id)?;
+    write_head(w, decoded)?;
     match &decoded.body {
-        Body::Message {
-            type_name,
-            message,
-            also,
-        } => {
-            write!(w, ", \"type\": ")?;
-            string(w, type_name)?;
-            if !also.is_empty() {
-                write!(w, ", \"also\": [")?;
-                for (i, a) in also.iter().enumerate() {
-                    if i > 0 {
-                        write!(w, ", ")?;
-                    }
-                    string(w, a)?;
-                }
-                write!(w, "]")?;
-            }
-            write!(w, ", \"value\": ")?;
+        Body::Message { message, .. } => {
+            w.key("value")?;
             write_message_at(w, SchemaSet::builtin(), message, opts, true)?;
         }
         Body::Schemaless(msg) => {
             super::schemaless::write_json_body(w, msg, opts)?;
         }
-        Body::UserMessage {
-            set,
-            type_name,
-            message,
-        } => {
-            write!(w, ", \"type\": ")?;
-            string(w, type_name)?;
-            write!(w, ", \"value\": ")?;
+        Body::UserMessage { set, message, .. } => {
+            w.key("value")?;
             write_message_at(w, set, message, opts, true)?;
         }
     }
     tail(w)?;
-    writeln!(w, "}}")
+    w.end_object()
+}
+
+/// The members of the decoded file's object before its value: `"format"`,
+/// `"type"` (null without a schema) and `"also"` (the other types the
+/// file fits, when there are any). The explorer writes the same head.
+pub fn write_head(w: &mut JsonWriter<'_>, decoded: &Decoded<'_>) -> io::Result<()> {
+    w.member("format", decoded.format.id)?;
+    match &decoded.body {
+        Body::Message {
+            type_name, also, ..
+        } => {
+            w.member("type", type_name)?;
+            if !also.is_empty() {
+                w.key("also")?;
+                w.begin_array()?;
+                for a in also {
+                    w.value(a)?;
+                }
+                w.end_array()?;
+            }
+            Ok(())
+        }
+        Body::Schemaless(_) => w.member("type", Null),
+        Body::UserMessage { type_name, .. } => w.member("type", type_name),
+    }
 }
 
 /// A turned-down input as `{"error": {"check", "path", "offset",
 /// "message"}}` (no newline): `check` is the name scripts match on, `path`
 /// the field path (`""` at the top), `offset` the byte offset.
 pub fn write_error(w: &mut dyn Write, e: &DecodeError) -> io::Result<()> {
-    w.write_all(b"{\"error\": {\"check\": ")?;
-    string(w, e.check())?;
-    w.write_all(b", \"path\": ")?;
-    string(w, &e.path_string())?;
-    write!(w, ", \"offset\": {}, \"message\": ", e.offset())?;
-    string(w, &e.message())?;
-    w.write_all(b"}}")
+    let mut w = JsonWriter::new(w);
+    w.begin_object()?;
+    w.key("error")?;
+    error_object(
+        &mut w,
+        e.check(),
+        &e.path_string(),
+        e.offset(),
+        &e.message(),
+    )?;
+    w.end_object()?;
+    w.finish()
+}
+
+/// `{"check", "path", "offset", "message"}`: an error of the JSON contract.
+pub fn error_object(
+    w: &mut JsonWriter<'_>,
+    check: &str,
+    path: &str,
+    offset: u64,
+    message: &str,
+) -> io::Result<()> {
+    w.begin_object()?;
+    w.member("check", check)?;
+    w.member("path", path)?;
+    w.member("offset", offset)?;
+    w.member("message", message)?;
+    w.end_object()
 }
 
 /// Text if it is UTF-8, else `{"base64": ...}`.
-fn text_or_base64(w: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+pub fn text_or_base64(w: &mut JsonWriter<'_>, bytes: &[u8]) -> io::Result<()> {
     match std::str::from_utf8(bytes) {
-        Ok(s) => string(w, s),
-        Err(_) => write!(w, "{{\"base64\": \"{}\"}}", base64(bytes)),
+        Ok(s) => w.value(s),
+        Err(_) => {
+            w.begin_object()?;
+            w.member("base64", &*base64(bytes))?;
+            w.end_object()
+        }
     }
 }
 
 /// One tensor element as the contract writes it in `values`.
-pub fn element(w: &mut dyn Write, e: Element<'_>) -> io::Result<()> {
+pub fn element(w: &mut JsonWriter<'_>, e: Element<'_>) -> io::Result<()> {
     match e {
-        Element::F32(v) => f32_json(w, v),
-        Element::F64(v) => f64_json(w, v),
-        Element::I64(v) => write!(w, "{v}"),
-        Element::U64(v) => write!(w, "{v}"),
-        Element::Bool(b) => write!(w, "{b}"),
+        Element::F32(v) => w.value(v),
+        Element::F64(v) => w.value(v),
+        Element::I64(v) => w.value(v),
+        Element::U64(v) => w.value(v),
+        Element::Bool(b) => w.value(b),
         Element::C64(re, im) => {
-            write!(w, "[")?;
-            f32_json(w, re)?;
-            write!(w, ", ")?;
-            f32_json(w, im)?;
-            write!(w, "]")
+            w.begin_array()?;
+            w.value(re)?;
+            w.value(im)?;
+            w.end_array()
         }
         Element::C128(re, im) => {
-            write!(w, "[")?;
-            f64_json(w, re)?;
-            write!(w, ", ")?;
-            f64_json(w, im)?;
-            write!(w, "]")
+            w.begin_array()?;
+            w.value(re)?;
+            w.value(im)?;
+            w.end_array()
         }
         Element::Str(s) => text_or_base64(w, s),
     }
 }
 
-fn scalar(w: &mut dyn Write, set: &SchemaSet, ty: FieldType, v: ScalarValue) -> io::Result<()> {
+fn scalar(
+    w: &mut JsonWriter<'_>,
+    set: &SchemaSet,
+    ty: FieldType,
+    v: ScalarValue,
+) -> io::Result<()> {
     match v {
-        ScalarValue::I64(v) => write!(w, "{v}"),
-        ScalarValue::U64(v) => write!(w, "{v}"),
-        ScalarValue::F32(v) => f32_json(w, v),
-        ScalarValue::F64(v) => f64_json(w, v),
-        ScalarValue::Bool(b) => write!(w, "{b}"),
+        ScalarValue::I64(v) => w.value(v),
+        ScalarValue::U64(v) => w.value(v),
+        ScalarValue::F32(v) => w.value(v),
+        ScalarValue::F64(v) => w.value(v),
+        ScalarValue::Bool(b) => w.value(b),
         ScalarValue::Enum(n) => match ty {
             FieldType::Enum(e) => match set.enum_def(e).name_of(i64::from(n)) {
-                Some(name) => string(w, name),
-                None => write!(w, "{n}"),
+                Some(name) => w.value(name),
+                None => w.value(n),
             },
-            _ => write!(w, "{n}"),
+            _ => w.value(n),
         },
     }
 }
 
 /// One value of a field (a repeated field calls this per element).
 fn field_value(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     set: &SchemaSet,
     fdef: &FieldDef,
     value: &Value<'_>,
@@ -179,11 +203,11 @@ fn field_value(
         Value::Scalar(raw) => scalar(w, set, fdef.ty, ScalarValue::from_raw(fdef.ty, *raw)),
         Value::Bytes(b) => match fdef.ty {
             FieldType::Scalar(Scalar::String) => text_or_base64(w, b),
-            _ => string(w, &base64(b)),
+            _ => w.value(&*base64(b)),
         },
         Value::Message(m) => write_message(w, set, m, opts),
         // Packed values are expanded by the caller; unknowns are listed apart.
-        Value::Packed(_) | Value::Unknown(_) => write!(w, "null"),
+        Value::Packed(_) | Value::Unknown(_) => w.null(),
     }
 }
 
@@ -209,7 +233,7 @@ pub fn map_key(set: &SchemaSet, entry: &Message<'_>) -> String {
 }
 
 fn map_value(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     set: &SchemaSet,
     entry: &Message<'_>,
     opts: &RenderOptions,
@@ -218,22 +242,25 @@ fn map_value(
     match def.field_by_number(2) {
         Some((slot, vdef)) => match entry.slot(slot).last() {
             Some(f) => field_value(w, set, vdef, &f.value, opts),
+            // An absent value is its type's default.
             None => match vdef.ty {
-                FieldType::Message(_) => write!(w, "{{}}"),
-                FieldType::Scalar(Scalar::String) => write!(w, "\"\""),
-                FieldType::Scalar(Scalar::Bytes) => write!(w, "\"\""),
-                FieldType::Scalar(Scalar::Bool) => write!(w, "false"),
-                _ => write!(w, "0"),
+                FieldType::Message(_) => {
+                    w.begin_object()?;
+                    w.end_object()
+                }
+                FieldType::Scalar(Scalar::String | Scalar::Bytes) => w.value(""),
+                FieldType::Scalar(Scalar::Bool) => w.value(false),
+                _ => w.value(0u8),
             },
         },
-        None => write!(w, "null"),
+        None => w.null(),
     }
 }
 
 /// A message nested in the input, as a JSON object: present fields in
 /// declaration order.
 pub fn write_message(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     set: &SchemaSet,
     msg: &Message<'_>,
     opts: &RenderOptions,
@@ -245,7 +272,7 @@ pub fn write_message(
 /// `--tensor`): its tensor values are read in full for the statistics even
 /// past a `--values` limit.
 pub fn write_root_message(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     set: &SchemaSet,
     msg: &Message<'_>,
     opts: &RenderOptions,
@@ -254,7 +281,7 @@ pub fn write_root_message(
 }
 
 fn write_message_at(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     set: &SchemaSet,
     msg: &Message<'_>,
     opts: &RenderOptions,
@@ -262,69 +289,46 @@ fn write_message_at(
 ) -> io::Result<()> {
     let def = msg.def(set);
     let adapter = tensor_adapter(&def.full_name);
-    write!(w, "{{")?;
-    let mut first = true;
-    let mut sep = |w: &mut dyn Write| -> io::Result<()> {
-        if !std::mem::take(&mut first) {
-            write!(w, ", ")?;
-        }
-        Ok(())
-    };
+    w.begin_object()?;
     for (fdef, group) in msg.present(set) {
         if adapter.is_some_and(|a| a.value_fields.iter().any(|f| f.name == fdef.name)) {
             continue;
         }
-        sep(w)?;
-        string(w, &fdef.name)?;
-        write!(w, ": ")?;
+        w.key(&fdef.name)?;
         let is_map = matches!(fdef.ty, FieldType::Message(m) if set.message(m).map_entry);
         if is_map {
-            write!(w, "{{")?;
-            for (k, f) in group.iter().enumerate() {
+            w.begin_object()?;
+            for f in group {
                 if let Value::Message(entry) = &f.value {
-                    if k > 0 {
-                        write!(w, ", ")?;
-                    }
-                    string(w, &map_key(set, entry))?;
-                    write!(w, ": ")?;
+                    w.key(&map_key(set, entry))?;
                     map_value(w, set, entry, opts)?;
                 }
             }
-            write!(w, "}}")?;
+            w.end_object()?;
         } else if fdef.repeated() {
-            write!(w, "[")?;
-            let mut n = 0;
+            w.begin_array()?;
             for f in group {
                 if let Value::Packed(_) | Value::Scalar(_) = f.value {
                     for raw in RawScalars::new(&f.value, fdef.ty.wire_type()) {
-                        if n > 0 {
-                            write!(w, ", ")?;
-                        }
                         scalar(w, set, fdef.ty, ScalarValue::from_raw(fdef.ty, raw))?;
-                        n += 1;
                     }
                 } else {
-                    if n > 0 {
-                        write!(w, ", ")?;
-                    }
                     field_value(w, set, fdef, &f.value, opts)?;
-                    n += 1;
                 }
             }
-            write!(w, "]")?;
+            w.end_array()?;
         } else if let Some(last) = group.last() {
             field_value(w, set, fdef, &last.value, opts)?;
         }
     }
     if let Some(adapter) = adapter {
         let view = (adapter.view)(set, msg);
-        sep(w)?;
-        write!(w, "\"values\": ")?;
+        w.key("values")?;
         let mut loaded = load_values(&view, opts);
         match &loaded {
             LoadedValues::Unavailable(why) => {
-                write!(w, "null, \"values_unavailable\": ")?;
-                string(w, why)?;
+                w.null()?;
+                w.member("values_unavailable", why)?;
             }
             _ => {
                 let (limit, capped) =
@@ -334,18 +338,17 @@ fn write_message_at(
                 // from their own pass: a model's other tensors stay unread,
                 // so their pages of the mapped file are never touched.
                 let read_all = root || opts.stats || opts.values.is_none();
-                write!(w, "[")?;
+                w.begin_array()?;
                 let threads = crate::progress::threads();
                 let n = write_value_list(w, &mut loaded, limit, threads, opts.progress.get())?;
-                write!(w, "]")?;
+                w.end_array()?;
                 if n < view.elements {
-                    write!(w, ", \"values_total\": {}", view.elements)?;
+                    w.member("values_total", view.elements)?;
                 }
                 if capped {
-                    write!(w, ", \"values_capped\": ")?;
-                    string(
-                        w,
-                        &format!(
+                    w.member(
+                        "values_capped",
+                        &*format!(
                             "{} of the values are implied by TensorFlow's padding rule; \
                              at most {} of them are printed (--allow-implied prints all)",
                             view.implied_elements(),
@@ -357,49 +360,43 @@ fn write_message_at(
                     let stats =
                         crate::stats::compute_with(&view, opts.dir.as_deref(), opts.progress.get())
                             .unwrap_or_default();
-                    write!(w, ", \"stats\": ")?;
+                    w.key("stats")?;
                     stats.write_json(w)?;
                 }
             }
         }
         if let Some(why) = (adapter.warning)(set, msg) {
-            write!(w, ", \"warning\": ")?;
-            string(w, &why)?;
+            w.member("warning", &why)?;
         }
     }
     let unknown = msg.unknown();
     if !unknown.is_empty() {
-        sep(w)?;
-        write!(w, "\"unknown_fields\": [")?;
-        for (k, f) in unknown.iter().enumerate() {
-            if k > 0 {
-                write!(w, ", ")?;
-            }
+        w.key("unknown_fields")?;
+        w.begin_array()?;
+        for f in unknown {
             unknown_field(w, f)?;
         }
-        write!(w, "]")?;
+        w.end_array()?;
     }
-    write!(w, "}}")
+    w.end_object()
 }
 
-fn unknown_field(w: &mut dyn Write, f: &Field<'_>) -> io::Result<()> {
+fn unknown_field(w: &mut JsonWriter<'_>, f: &Field<'_>) -> io::Result<()> {
     let Value::Unknown(v) = &f.value else {
-        return write!(w, "null");
+        return w.null();
     };
-    write!(
-        w,
-        "{{\"field\": {}, \"wire_type\": \"{}\", \"offset\": {}, \"value\": ",
-        f.number,
-        v.wire_type().name(),
-        f.offset
-    )?;
+    w.begin_object()?;
+    w.member("field", f.number)?;
+    w.member("wire_type", v.wire_type().name())?;
+    w.member("offset", f.offset)?;
+    w.key("value")?;
     match v {
-        WireValue::Varint(x) | WireValue::Fixed64(x) => write!(w, "{x}")?,
-        WireValue::Fixed32(x) => write!(w, "{x}")?,
+        WireValue::Varint(x) | WireValue::Fixed64(x) => w.value(*x)?,
+        WireValue::Fixed32(x) => w.value(*x)?,
         WireValue::Len(b) | WireValue::Group(b) => {
-            string(w, &base64(b))?;
+            w.value(&*base64(b))?;
             // The reading without a schema, as `--as protobuf` shows it.
-            write!(w, ", \"guess\": ")?;
+            w.key("guess")?;
             let tree = crate::schemaless::decode_field(
                 f.number,
                 *v,
@@ -411,19 +408,18 @@ fn unknown_field(w: &mut dyn Write, f: &Field<'_>) -> io::Result<()> {
             super::schemaless::write_json_field(w, &tree, &RenderOptions::default())?;
         }
     }
-    write!(w, "}}")
+    w.end_object()
 }
 
 /// Values per chunk formatted by one thread.
 const FORMAT_CHUNK: u64 = 1 << 16;
 
-/// Writes the first `limit` values of loaded values as a JSON list body
-/// (`v, v, ...`, no brackets) and returns how many were written. Values in
-/// raw storage are formatted in chunks on up to `threads` threads and
-/// written in order; the output is byte for byte that of the one-thread
-/// path.
+/// Writes the first `limit` values of loaded values into the array open
+/// in `w` and returns how many were written. Values in raw storage are
+/// formatted in chunks on up to `threads` threads and written in order;
+/// the output is byte for byte that of the one-thread path.
 pub fn write_value_list(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     loaded: &mut LoadedValues<'_>,
     limit: u64,
     threads: usize,
@@ -437,16 +433,15 @@ pub fn write_value_list(
     if let Some((bytes, elem, aligned, n)) = raw {
         let total = n.min(limit);
         if threads > 1 && total > FORMAT_CHUNK {
-            return write_parallel(w, bytes, elem, aligned, total, threads, progress);
+            return w.spliced_values(|out| {
+                write_parallel(out, bytes, elem, aligned, total, threads, progress)
+            });
         }
     }
     let mut n = 0u64;
     let result = for_each_element(loaded, |e| {
         if n >= limit {
             return Err(None);
-        }
-        if n > 0 {
-            w.write_all(b", ").map_err(Some)?;
         }
         element(w, e).map_err(Some)?;
         n += 1;
@@ -458,6 +453,8 @@ pub fn write_value_list(
     Ok(n)
 }
 
+/// The values `0..total` as the text of a JSON array's items (spliced
+/// into the array by [`JsonWriter::spliced_values`]).
 fn write_parallel(
     w: &mut dyn Write,
     bytes: &[u8],
@@ -472,21 +469,27 @@ fn write_parallel(
     // one batch to the next.
     let unit = FORMAT_CHUNK * 4;
     // Returns where the text of the run lies in `buf`: every value is
-    // written with a leading ", ", which the first run of the list skips.
+    // written after the separator, which the first run of the list skips.
     let format = |buf: &mut Vec<u8>, start: u64, end: u64| -> io::Result<(usize, usize)> {
         if let Some(to) = format_raw(elem, bytes, start, end, buf) {
-            return Ok((if start == 0 { 2.min(to) } else { 0 }, to));
+            return Ok((
+                if start == 0 {
+                    SEPARATOR.len().min(to)
+                } else {
+                    0
+                },
+                to,
+            ));
         }
         let mut it = Elements::new(elem, Source::Raw(bytes), end).byte_aligned(aligned);
         it.advance(start);
         buf.clear();
         buf.reserve(((end - start) * 18) as usize);
-        for (k, e) in it.enumerate() {
-            if start + k as u64 > 0 {
-                buf.extend_from_slice(b", ");
-            }
-            element(buf, e)?;
+        let mut run = JsonWriter::array_run(buf, start > 0);
+        for e in it {
+            element(&mut run, e)?;
         }
+        run.finish()?;
         Ok((0, buf.len()))
     };
     let big = total.saturating_mul(12) >= crate::progress::THRESHOLD_BYTES;
@@ -579,7 +582,7 @@ fn format_raw(
             if v.is_finite() {
                 copy_text(ryu::Buffer::new().format_finite(v).as_bytes(), slot)
             } else {
-                copy_text(non_finite(v.is_nan(), v > 0.0), slot)
+                copy_text(non_finite_text(v.is_nan(), v > 0.0), slot)
             }
         }),
         Elem::F64 => run::<8>(bytes, start, end, buf, |b, slot| {
@@ -587,7 +590,7 @@ fn format_raw(
             if v.is_finite() {
                 copy_text(ryu::Buffer::new().format_finite(v).as_bytes(), slot)
             } else {
-                copy_text(non_finite(v.is_nan(), v > 0.0), slot)
+                copy_text(non_finite_text(v.is_nan(), v > 0.0), slot)
             }
         }),
         Elem::I8 => run::<1>(bytes, start, end, buf, |b, slot| {
@@ -644,24 +647,14 @@ fn run<const W: usize>(
         else {
             break;
         };
-        slot[0] = b',';
-        slot[1] = b' ';
-        let Some((text, _)) = slot[2..].split_first_chunk_mut::<{ SLOT - 2 }>() else {
+        let (separator, rest) = slot.split_at_mut(SEPARATOR.len());
+        separator.copy_from_slice(SEPARATOR);
+        let Some((text, _)) = rest.split_first_chunk_mut::<{ SLOT - 2 }>() else {
             break;
         };
         pos += 2 + put(b, text);
     }
     Some(pos)
-}
-
-fn non_finite(nan: bool, positive: bool) -> &'static [u8] {
-    if nan {
-        b"\"NaN\""
-    } else if positive {
-        b"\"Infinity\""
-    } else {
-        b"\"-Infinity\""
-    }
 }
 
 /// Copies a short text byte by byte (no call to memcpy for a few bytes).

@@ -2,7 +2,8 @@
 //! as text or JSON. Names from a descriptor set may hold any character;
 //! they are escaped by the one escaping of [`super::fmt`].
 
-use super::fmt::{plain, string};
+use super::fmt::plain;
+use crate::json_writer::JsonWriter;
 use crate::schema::{FieldDef, FieldType, FullName, Label, SchemaSet};
 use std::io::Write;
 
@@ -67,14 +68,6 @@ pub fn write_schema_text(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<
     Ok(())
 }
 
-/// A JSON string, escaped by [`string`].
-fn json_str(s: &str) -> String {
-    let mut out = Vec::with_capacity(s.len().saturating_add(2));
-    // Writing to a Vec cannot fail.
-    let _ = string(&mut out, s);
-    String::from_utf8(out).unwrap_or_default()
-}
-
 /// Writes the resolved schema as JSON (`--dump-schema --json`):
 /// `{"messages": [{"name", "map_entry", "fields": [{"name", "number",
 /// "label", "type", "type_name", "packed", "oneof", "proto3_optional",
@@ -82,48 +75,54 @@ fn json_str(s: &str) -> String {
 /// declaration order; `type` is a scalar keyword, `message`, `group` or
 /// `enum`.
 pub fn write_schema_json(w: &mut dyn Write, set: &SchemaSet) -> std::io::Result<()> {
-    write!(w, "{{\"messages\": [")?;
-    for (i, m) in set.messages.iter().enumerate() {
-        let sep = if i == 0 { "" } else { "," };
-        write!(
-            w,
-            "{sep}\n  {{\"name\": {}, \"map_entry\": {}, \"fields\": [",
-            json_str(&m.full_name.to_string()),
-            m.map_entry
-        )?;
-        for (j, f) in m.fields.iter().enumerate() {
-            let sep = if j == 0 { "" } else { ", " };
+    let mut w = JsonWriter::new(w);
+    w.begin_object()?;
+    w.key("messages")?;
+    // One message (and one enum) per line.
+    w.begin_array_lines()?;
+    for m in &set.messages {
+        w.begin_object()?;
+        w.member("name", &*m.full_name.to_string())?;
+        w.member("map_entry", m.map_entry)?;
+        w.key("fields")?;
+        w.begin_array()?;
+        for f in &m.fields {
             let (ty, type_name) = field_type(set, f);
             let is_map = matches!(f.ty, FieldType::Message(e) if set.message(e).map_entry);
-            write!(
-                w,
-                "{sep}{{\"name\": {}, \"number\": {}, \"label\": \"{}\", \"type\": \"{ty}\", \"type_name\": {}, \"packed\": {}, \"oneof\": {}, \"proto3_optional\": {}, \"map\": {is_map}}}",
-                json_str(&f.name),
-                f.number,
-                label_name(f),
-                type_name.map_or_else(|| "null".to_string(), |n| json_str(&n.to_string())),
-                f.packed,
-                f.oneof
-                    .as_deref()
-                    .map_or_else(|| "null".to_string(), json_str),
-                f.proto3_optional,
-            )?;
+            w.begin_object()?;
+            w.member("name", &f.name)?;
+            w.member("number", f.number)?;
+            w.member("label", label_name(f))?;
+            w.member("type", ty)?;
+            w.member("type_name", type_name.map(|n| n.to_string()).as_ref())?;
+            w.member("packed", f.packed)?;
+            w.member("oneof", f.oneof.as_deref())?;
+            w.member("proto3_optional", f.proto3_optional)?;
+            w.member("map", is_map)?;
+            w.end_object()?;
         }
-        write!(w, "]}}")?;
+        w.end_array()?;
+        w.end_object()?;
     }
-    write!(w, "\n], \"enums\": [")?;
-    for (i, e) in set.enums.iter().enumerate() {
-        let sep = if i == 0 { "" } else { "," };
-        write!(
-            w,
-            "{sep}\n  {{\"name\": {}, \"values\": [",
-            json_str(&e.full_name.to_string())
-        )?;
-        for (j, (name, n)) in e.values.iter().enumerate() {
-            let sep = if j == 0 { "" } else { ", " };
-            write!(w, "{sep}{{\"name\": {}, \"number\": {n}}}", json_str(name))?;
+    w.end_array()?;
+    w.key("enums")?;
+    w.begin_array_lines()?;
+    for e in &set.enums {
+        w.begin_object()?;
+        w.member("name", &*e.full_name.to_string())?;
+        w.key("values")?;
+        w.begin_array()?;
+        for (name, n) in &e.values {
+            w.begin_object()?;
+            w.member("name", name)?;
+            w.member("number", *n)?;
+            w.end_object()?;
         }
-        write!(w, "]}}")?;
+        w.end_array()?;
+        w.end_object()?;
     }
-    writeln!(w, "\n]}}")
+    w.end_array()?;
+    w.end_object()?;
+    w.end_line()?;
+    w.finish()
 }

@@ -5,8 +5,9 @@
 //! so any nesting depth prints without recursion.
 
 use super::RenderOptions;
-use super::fmt::{f32_json, f64_json, hex_preview, quoted_str, string};
+use super::fmt::{hex_preview, quoted_str};
 use crate::error::DecodeError;
+use crate::json_writer::{JsonWriter, Null};
 use crate::schemaless::{self, Kind, RawField, RawMessage, Reading, Span};
 use crate::wire::{PackedVarints, WireValue};
 use std::io::{self, Write};
@@ -123,27 +124,15 @@ fn nums<'r>(reading: &Reading<'r>) -> (Box<dyn Iterator<Item = Num> + 'r>, u64) 
 
 /// Writes up to `limit` packed values separated by `, ` through a local
 /// buffer (one write per 64 KiB, not one per value, and no list of strings:
-/// memory stays flat for any count). JSON spells non-finite floats as
-/// strings. Returns how many values there are in all.
-fn write_packed(
-    w: &mut dyn Write,
-    reading: &Reading<'_>,
-    limit: u64,
-    json: bool,
-) -> io::Result<u64> {
+/// memory stays flat for any count), as the text view shows them. Returns
+/// how many values there are in all.
+fn write_packed(w: &mut dyn Write, reading: &Reading<'_>, limit: u64) -> io::Result<u64> {
     use std::fmt::Write as _;
     let (values, total) = nums(reading);
     // Sized by what will be written (allocation stays in proportion to the
     // input), at most the flush threshold.
     let shown = total.min(limit).saturating_mul(24).min(1 << 16);
     let mut buf = String::with_capacity(usize::try_from(shown).unwrap_or(0));
-    let nonfinite = |buf: &mut String, nan: bool, positive: bool| {
-        buf.push_str(match (nan, positive) {
-            (true, _) => "\"NaN\"",
-            (false, true) => "\"Infinity\"",
-            (false, false) => "\"-Infinity\"",
-        })
-    };
     for (n, v) in values.enumerate() {
         if n as u64 >= limit {
             break;
@@ -155,14 +144,6 @@ fn write_packed(
         let _ = match v {
             Num::U(x) => write!(buf, "{x}"),
             Num::I(x) => write!(buf, "{x}"),
-            Num::F32(x) if json && !x.is_finite() => {
-                nonfinite(&mut buf, x.is_nan(), x > 0.0);
-                Ok(())
-            }
-            Num::F64(x) if json && !x.is_finite() => {
-                nonfinite(&mut buf, x.is_nan(), x > 0.0);
-                Ok(())
-            }
             // ryu: the same shortest round-trip digits as std, much faster
             // when a tensor's worth of floats is printed.
             Num::F32(x) if x.is_finite() => {
@@ -182,6 +163,43 @@ fn write_packed(
         }
     }
     w.write_all(buf.as_bytes())?;
+    Ok(total)
+}
+
+/// Writes up to `limit` packed values into the array open in `w`, through
+/// a local buffer as [`write_packed`] does; returns how many values there
+/// are in all.
+fn write_packed_json(w: &mut JsonWriter<'_>, reading: &Reading<'_>, limit: u64) -> io::Result<u64> {
+    let (values, total) = nums(reading);
+    let shown = total.min(limit).saturating_mul(24).min(1 << 16);
+    let mut buf = Vec::with_capacity(usize::try_from(shown).unwrap_or(0));
+    let mut values = values.take(usize::try_from(limit).unwrap_or(usize::MAX));
+    w.spliced_values(|out| {
+        let mut n = 0u64;
+        loop {
+            buf.clear();
+            let mut run = JsonWriter::array_run(&mut buf, n > 0);
+            let mut full = false;
+            for v in values.by_ref() {
+                match v {
+                    Num::U(x) => run.value(x)?,
+                    Num::I(x) => run.value(x)?,
+                    Num::F32(x) => run.value(x)?,
+                    Num::F64(x) => run.value(x)?,
+                }
+                n += 1;
+                if run.bytes_written() >= 60_000 {
+                    full = true;
+                    break;
+                }
+            }
+            run.finish()?;
+            out.write_all(&buf)?;
+            if !full {
+                return Ok(n);
+            }
+        }
+    })?;
     Ok(total)
 }
 
@@ -321,7 +339,7 @@ fn text_field_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) ->
             };
             let total = nums(r).1;
             write!(w, " {kind} = {total} {unit} [")?;
-            write_packed(w, r, limit, false)?;
+            write_packed(w, r, limit)?;
             if total > limit {
                 write!(w, ", … {} more", super::elide::grouped(total - limit))?;
             }
@@ -422,58 +440,61 @@ pub fn fault_text(e: &DecodeError) -> String {
 // JSON
 // ---------------------------------------------------------------------------
 
-fn json_value_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
-    write!(
-        w,
-        "{{\"field\": {}, \"wire_type\": \"{}\", \"kind\": \"{}\", \"value\": ",
-        f.number,
-        f.wire.name(),
-        f.reading.kind().name()
-    )?;
+/// A field's object up to its value: for a message or group, its array
+/// of fields is left open.
+fn json_value_head(
+    w: &mut JsonWriter<'_>,
+    f: &RawField<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    w.begin_object()?;
+    w.member("field", f.number)?;
+    w.member("wire_type", f.wire.name())?;
+    w.member("kind", f.reading.kind().name())?;
+    w.key("value")?;
     let limit = opts.values.unwrap_or(u64::MAX);
     match f.reading {
         Reading::Varint(v) => {
-            write!(w, "{v}")?;
+            w.value(v)?;
             let signed = v as i64;
             if signed < 0 {
-                write!(w, ", \"signed\": {signed}")?;
+                w.member("signed", signed)?;
             }
             if v != 0 {
-                write!(w, ", \"zigzag\": {}", crate::wire::zigzag64(v))?;
+                w.member("zigzag", crate::wire::zigzag64(v))?;
             }
         }
         Reading::Fixed32(v) => {
-            write!(w, "{v}, \"float\": ")?;
-            f32_json(w, f32::from_bits(v))?;
+            w.value(v)?;
+            w.member("float", f32::from_bits(v))?;
             if (v as i32) < 0 {
-                write!(w, ", \"signed\": {}", v as i32)?;
+                w.member("signed", v as i32)?;
             }
         }
         Reading::Fixed64(v) => {
-            write!(w, "{v}, \"double\": ")?;
-            f64_json(w, f64::from_bits(v))?;
+            w.value(v)?;
+            w.member("double", f64::from_bits(v))?;
             if (v as i64) < 0 {
-                write!(w, ", \"signed\": {}", v as i64)?;
+                w.member("signed", v as i64)?;
             }
         }
-        Reading::Message(_) | Reading::Group(_) => write!(w, "[")?,
-        Reading::Text(s) => string(w, s)?,
-        Reading::Bytes(b) => string(w, &super::base64(b))?,
+        Reading::Message(_) | Reading::Group(_) => w.begin_array()?,
+        Reading::Text(s) => w.value(s)?,
+        Reading::Bytes(b) => w.value(&*super::base64(b))?,
         ref r @ (Reading::PackedVarint(_)
         | Reading::PackedFixed32 { .. }
         | Reading::PackedFixed64 { .. }) => {
-            write!(w, "[")?;
-            let total = write_packed(w, r, limit, true)?;
-            write!(w, "], \"count\": {total}")?;
+            w.begin_array()?;
+            let total = write_packed_json(w, r, limit)?;
+            w.end_array()?;
+            w.member("count", total)?;
             match *r {
                 Reading::PackedFixed32 { float, .. } => {
-                    write!(w, ", \"as\": \"{}\"", if float { "float" } else { "int32" })?
+                    w.member("as", if float { "float" } else { "int32" })?
                 }
-                Reading::PackedFixed64 { float, .. } => write!(
-                    w,
-                    ", \"as\": \"{}\"",
-                    if float { "double" } else { "int64" }
-                )?,
+                Reading::PackedFixed64 { float, .. } => {
+                    w.member("as", if float { "double" } else { "int64" })?
+                }
                 _ => {}
             }
         }
@@ -481,54 +502,56 @@ fn json_value_head(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) ->
     Ok(())
 }
 
-fn json_field_tail(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
+fn json_field_tail(
+    w: &mut JsonWriter<'_>,
+    f: &RawField<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     json_field_members(w, f, opts)?;
-    write!(w, "}}")
+    w.end_object()
 }
 
 /// The members of a field's object after its value.
-fn json_field_members(w: &mut dyn Write, f: &RawField<'_>, opts: &RenderOptions) -> io::Result<()> {
+fn json_field_members(
+    w: &mut JsonWriter<'_>,
+    f: &RawField<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     if !f.also.is_empty() {
-        write!(w, ", \"also\": [")?;
-        for (i, k) in f.also.iter().enumerate() {
-            if i > 0 {
-                write!(w, ", ")?;
-            }
-            write!(w, "\"{}\"", k.name())?;
+        w.key("also")?;
+        w.begin_array()?;
+        for k in f.also.iter() {
+            w.value(k.name())?;
         }
-        write!(w, "]")?;
+        w.end_array()?;
     }
     if f.truncated {
-        write!(w, ", \"truncated\": true")?;
+        w.member("truncated", true)?;
     }
     if opts.offsets {
-        write!(
-            w,
-            ", \"offset\": {}, \"length\": {}, \"tag\": \"{}\", \"value_offset\": {}",
-            f.offset,
-            f.end.saturating_sub(f.offset),
-            tag_hex(f.tag).replace(' ', ""),
-            f.value_offset
-        )?;
+        w.member("offset", f.offset)?;
+        w.member("length", f.end.saturating_sub(f.offset))?;
+        w.member("tag", &*tag_hex(f.tag).replace(' ', ""))?;
+        w.member("value_offset", f.value_offset)?;
     }
     Ok(())
 }
 
 /// The tree as a JSON array of fields.
 pub fn write_json(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     tree: &RawMessage<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    write!(w, "[")?;
+    w.begin_array()?;
     write_json_span(w, tree, tree.root, opts)?;
-    write!(w, "]")
+    w.end_array()
 }
 
 /// The first root field of a tree as one JSON object (the reading of a
 /// field a schema did not know).
 pub fn write_json_field(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     tree: &RawMessage<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
@@ -537,14 +560,15 @@ pub fn write_json_field(
         len: tree.root.len.min(1),
     };
     if first.len == 0 {
-        return write!(w, "null");
+        return w.null();
     }
     write_json_span(w, tree, first, opts)
 }
 
-/// The fields of `root`, comma-separated, nested messages as arrays.
+/// The fields of `root` as items of the array open in `w`, nested
+/// messages as arrays.
 fn write_json_span(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     tree: &RawMessage<'_>,
     root: Span,
     opts: &RenderOptions,
@@ -556,15 +580,12 @@ fn write_json_span(
         let Some(f) = tree.fields(span).get(next) else {
             let closed = stack.pop().and_then(|(_, _, holder)| holder);
             if let Some(holder) = closed {
-                write!(w, "]")?;
+                w.end_array()?;
                 json_field_tail(w, holder, opts)?;
             }
             continue;
         };
         top.1 += 1;
-        if next > 0 {
-            write!(w, ", ")?;
-        }
         json_value_head(w, f, opts)?;
         match f.reading {
             Reading::Message(s) | Reading::Group(s) => stack.push((s, 0, Some(f))),
@@ -601,7 +622,7 @@ const MAX_NESTED_LEVELS: u32 = 3;
 /// them when the limits allow and none (`"value": []`) otherwise.
 /// `budget` is what is left of [`PageLimits::per_answer`].
 pub fn write_json_page(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     input: &[u8],
     level: &schemaless::Level<'_>,
     from: u64,
@@ -609,7 +630,8 @@ pub fn write_json_page(
     budget: &mut usize,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    write!(w, "\"value\": [")?;
+    w.key("value")?;
+    w.begin_array()?;
     write_page_fields(
         w,
         input,
@@ -626,7 +648,7 @@ pub fn write_json_page(
 /// and the level's members.
 #[allow(clippy::too_many_arguments)]
 fn write_page_fields(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     input: &[u8],
     level: &schemaless::Level<'_>,
     from: u64,
@@ -638,10 +660,7 @@ fn write_page_fields(
     let count = limits.per_level.min(*budget);
     *budget -= count;
     let page = level.page(from, count);
-    for (i, f) in page.fields.iter().enumerate() {
-        if i > 0 {
-            write!(w, ", ")?;
-        }
+    for f in &page.fields {
         let (shown, cut) = cut_value(f, limits.value_bytes);
         json_value_head(w, &shown, opts)?;
         if matches!(f.reading, Reading::Message(_) | Reading::Group(_)) {
@@ -653,40 +672,38 @@ fn write_page_fields(
                     write_page_fields(w, input, &sub, 0, limits, nested_levels - 1, budget, opts)?;
                 }
                 Some(sub) => {
-                    write!(w, "]")?;
+                    w.end_array()?;
                     level_members(w, &sub, 0, (sub.total > 0).then_some(sub.branch.offset))?;
                 }
-                None => write!(w, "], \"fields\": 0, \"first\": 0, \"next\": null")?,
+                None => {
+                    w.end_array()?;
+                    w.member("fields", 0u8)?;
+                    w.member("first", 0u8)?;
+                    w.member("next", Null)?;
+                }
             }
         }
         if let Some(len) = cut {
-            write!(w, ", \"cut\": {len}")?;
+            w.member("cut", len)?;
         }
         json_field_members(w, f, opts)?;
-        write!(w, "}}")?;
+        w.end_object()?;
     }
-    write!(w, "]")?;
+    w.end_array()?;
     level_members(w, level, page.first, page.next)
 }
 
 /// `"branch", "fields", "first", "next"` of a level's page.
 fn level_members(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     level: &schemaless::Level<'_>,
     first: usize,
     next: Option<u64>,
 ) -> io::Result<()> {
-    write!(w, ", \"branch\": ")?;
-    string(w, &level.branch.address())?;
-    write!(
-        w,
-        ", \"fields\": {}, \"first\": {first}, \"next\": ",
-        level.total
-    )?;
-    match next {
-        Some(n) => write!(w, "{n}"),
-        None => write!(w, "null"),
-    }
+    w.member("branch", &*level.branch.address())?;
+    w.member("fields", level.total)?;
+    w.member("first", first)?;
+    w.member("next", next)
 }
 
 /// A field whose string or bytes value is longer than `max` bytes, cut
@@ -711,25 +728,24 @@ fn cut_value<'a>(f: &RawField<'a>, max: usize) -> (RawField<'a>, Option<usize>) 
     (shown, cut)
 }
 
-/// The members of the top-level JSON object after `"format"`: the type
-/// (none), the fields, and the fault of a partial read.
+/// The members of the top-level JSON object after its head
+/// ([`super::json::write_head`]): the fields, and the fault of a partial
+/// read.
 pub fn write_json_body(
-    w: &mut dyn Write,
+    w: &mut JsonWriter<'_>,
     tree: &RawMessage<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    write!(w, ", \"type\": null, \"value\": ")?;
+    w.key("value")?;
     write_json(w, tree, opts)?;
     if let Some(fault) = &tree.fault {
-        write!(
-            w,
-            ", \"fault\": {{\"path\": \"{}\", \"offset\": {}, \"check\": \"{}\", \"message\": ",
-            fault.path_string(),
-            fault.offset(),
-            fault.check()
-        )?;
-        string(w, &fault.message())?;
-        write!(w, "}}")?;
+        w.key("fault")?;
+        w.begin_object()?;
+        w.member("path", &*fault.path_string())?;
+        w.member("offset", fault.offset())?;
+        w.member("check", fault.check())?;
+        w.member("message", &*fault.message())?;
+        w.end_object()?;
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! values, and the objects JSON writes under "stats" and "histogram".
 
 use super::RenderOptions;
-use super::fmt::{f32_json, f64_json, string};
+use crate::json_writer::JsonWriter;
 use crate::picture::write_preview;
 use crate::stats::{Extreme, Histogram, Stats, histogram, short};
 use crate::tensor::{Elem, TensorView};
@@ -11,12 +11,12 @@ use std::io::{self, Write};
 use std::path::Path;
 
 impl Extreme {
-    pub fn write_json(self, w: &mut dyn Write) -> io::Result<()> {
+    pub fn write_json(self, w: &mut JsonWriter<'_>) -> io::Result<()> {
         match self {
-            Extreme::Int(v) => write!(w, "{v}"),
-            Extreme::UInt(v) => write!(w, "{v}"),
-            Extreme::F32(v) => f32_json(w, v),
-            Extreme::F64(v) => f64_json(w, v),
+            Extreme::Int(v) => w.value(v),
+            Extreme::UInt(v) => w.value(v),
+            Extreme::F32(v) => w.value(v),
+            Extreme::F64(v) => w.value(v),
         }
     }
 }
@@ -49,36 +49,26 @@ impl Stats {
 
     /// The JSON object written under "stats": min, max, mean and std are
     /// null when there are no finite values.
-    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
-        write!(w, "{{\"count\": {}, \"min\": ", self.count)?;
-        match self.min {
-            Some(m) => m.write_json(w)?,
-            None => write!(w, "null")?,
+    pub fn write_json(&self, w: &mut JsonWriter<'_>) -> io::Result<()> {
+        w.begin_object()?;
+        w.member("count", self.count)?;
+        for (key, extreme) in [("min", self.min), ("max", self.max)] {
+            w.key(key)?;
+            match extreme {
+                Some(m) => m.write_json(w)?,
+                None => w.null()?,
+            }
         }
-        write!(w, ", \"max\": ")?;
-        match self.max {
-            Some(m) => m.write_json(w)?,
-            None => write!(w, "null")?,
-        }
-        write!(w, ", \"mean\": ")?;
-        match self.mean() {
-            Some(m) => f64_json(w, m)?,
-            None => write!(w, "null")?,
-        }
-        write!(w, ", \"std\": ")?;
-        match self.std() {
-            Some(s) => f64_json(w, s)?,
-            None => write!(w, "null")?,
-        }
-        write!(
-            w,
-            ", \"nan\": {}, \"pos_inf\": {}, \"neg_inf\": {}, \"zeros\": {}",
-            self.nan, self.pos_inf, self.neg_inf, self.zeros
-        )?;
+        w.member("mean", self.mean())?;
+        w.member("std", self.std())?;
+        w.member("nan", self.nan)?;
+        w.member("pos_inf", self.pos_inf)?;
+        w.member("neg_inf", self.neg_inf)?;
+        w.member("zeros", self.zeros)?;
         if self.magnitude {
-            write!(w, ", \"of\": \"magnitude\"")?;
+            w.member("of", "magnitude")?;
         }
-        write!(w, "}}")
+        w.end_object()
     }
 }
 
@@ -88,17 +78,18 @@ const BAR_WIDTH: u64 = 40;
 impl Histogram {
     /// `{"bins": [{"label": "[0, 0.5)", "count": 3}, ...]}`, the labels
     /// as the text view writes them.
-    pub fn write_json(&self, w: &mut dyn Write) -> io::Result<()> {
-        write!(w, "{{\"bins\": [")?;
+    pub fn write_json(&self, w: &mut JsonWriter<'_>) -> io::Result<()> {
+        w.begin_object()?;
+        w.key("bins")?;
+        w.begin_array()?;
         for (i, c) in self.counts.iter().enumerate() {
-            if i > 0 {
-                write!(w, ", ")?;
-            }
-            write!(w, "{{\"label\": ")?;
-            string(w, &self.label(i))?;
-            write!(w, ", \"count\": {c}}}")?;
+            w.begin_object()?;
+            w.member("label", &self.label(i))?;
+            w.member("count", *c)?;
+            w.end_object()?;
         }
-        write!(w, "]}}")
+        w.end_array()?;
+        w.end_object()
     }
 
     pub fn write_text(&self, w: &mut dyn Write, indent: &str) -> io::Result<()> {

@@ -9,13 +9,13 @@ use crate::api::{self, Document, Reading};
 use crate::decode::Message;
 use crate::error::DecodeError;
 use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions};
+use crate::json_writer::{JsonWriter, Null, WrittenJson};
 use crate::render::schemaless::{PageLimits, write_json_page};
 use crate::render::{RenderOptions, json, text};
 use crate::schema::{FullName, SchemaSet};
 use crate::schemaless::{self, Branch};
 use crate::tensor::{Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values};
 use crate::{picture, stats};
-use std::io::Write;
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
@@ -109,58 +109,94 @@ pub(super) fn close(state: &State, req: &Request) -> Response {
         return Response::error(400, "which file? (f=KEY)");
     };
     if state.files.close(key) {
-        Response::json(b"{\"closed\": true}\n".to_vec())
+        json_answer(200, |w| {
+            w.begin_object()?;
+            w.member("closed", true)?;
+            w.end_object()
+        })
     } else {
         Response::error(404, &format!("no open upload {key:?}"))
     }
 }
 
-fn listed_json(w: &mut Vec<u8>, l: &Listed) {
-    let _ = write!(w, "{{\"key\": ");
-    let _ = json::string(w, &l.key);
-    let _ = write!(w, ", \"name\": ");
-    let _ = json::string(w, &l.name);
-    let _ = write!(w, ", \"size\": {}}}", l.size);
+/// An answer of one JSON object on a line, written by `write` (an error
+/// in writing it is answered 500).
+fn json_answer(
+    status: u16,
+    write: impl FnOnce(&mut JsonWriter<'_>) -> std::io::Result<()>,
+) -> Response {
+    let mut body = Vec::new();
+    let mut w = JsonWriter::new(&mut body);
+    match write(&mut w)
+        .and_then(|()| w.end_line())
+        .and_then(|()| w.finish())
+    {
+        Ok(()) => Response::new(status, "application/json; charset=utf-8", body),
+        Err(e) => Response::error(500, &e.to_string()),
+    }
+}
+
+fn listed_json(w: &mut JsonWriter<'_>, l: &Listed) -> std::io::Result<()> {
+    w.begin_object()?;
+    w.member("key", &l.key)?;
+    w.member("name", &l.name)?;
+    w.member("size", l.size)?;
+    w.end_object()
 }
 
 pub(super) fn listed_response(l: &Listed) -> Response {
-    let mut w = Vec::new();
-    listed_json(&mut w, l);
-    w.push(b'\n');
-    Response::json(w)
+    json_answer(200, |w| listed_json(w, l))
 }
 
 fn files(state: &State) -> Response {
     let (list, truncated) = state.files.list();
-    let mut w = Vec::new();
-    let _ = write!(w, "{{\"roots\": [");
-    for (i, r) in state.files.roots.iter().enumerate() {
-        if i > 0 {
-            w.extend_from_slice(b", ");
+    json_answer(200, |w| {
+        w.begin_object()?;
+        w.key("roots")?;
+        w.begin_array()?;
+        for r in &state.files.roots {
+            w.value(&*r.given.display().to_string())?;
         }
-        let _ = json::string(&mut w, &r.given.display().to_string());
-    }
-    let _ = write!(w, "], \"truncated\": {truncated}, \"files\": [");
-    for (i, l) in list.iter().enumerate() {
-        if i > 0 {
-            w.extend_from_slice(b", ");
+        w.end_array()?;
+        w.member("truncated", truncated)?;
+        w.key("files")?;
+        w.begin_array()?;
+        for l in &list {
+            listed_json(w, l)?;
         }
-        listed_json(&mut w, l);
-    }
-    let _ = writeln!(w, "]}}");
-    Response::json(w)
+        w.end_array()?;
+        w.end_object()
+    })
 }
 
-fn error_json(w: &mut Vec<u8>, e: &DecodeError) {
-    let _ = write!(w, "{{\"check\": ");
-    let _ = json::string(w, e.check());
-    let _ = write!(w, ", \"path\": ");
-    let _ = json::string(w, &e.path_string());
-    let _ = write!(w, ", \"offset\": {}, \"reason\": ", e.offset());
-    let _ = json::string(w, &e.message());
-    let _ = write!(w, ", \"message\": ");
-    let _ = json::string(w, &e.to_string());
-    let _ = write!(w, "}}");
+/// A decode error as the page reads it: `{"check", "path", "offset",
+/// "reason", "message"}`.
+fn error_json(w: &mut JsonWriter<'_>, e: &DecodeError) -> std::io::Result<()> {
+    error_members(
+        w,
+        e.check(),
+        &e.path_string(),
+        e.offset(),
+        &e.message(),
+        &e.to_string(),
+    )
+}
+
+fn error_members(
+    w: &mut JsonWriter<'_>,
+    check: &str,
+    path: &str,
+    offset: u64,
+    reason: &str,
+    message: &str,
+) -> std::io::Result<()> {
+    w.begin_object()?;
+    w.member("check", check)?;
+    w.member("path", path)?;
+    w.member("offset", offset)?;
+    w.member("reason", reason)?;
+    w.member("message", message)?;
+    w.end_object()
 }
 
 /// Why a file did not decode as asked.
@@ -206,39 +242,32 @@ fn detected(req: &Request) -> bool {
     asked(req) == AsFormat::AUTO
 }
 
-fn failure_json(w: &mut Vec<u8>, f: &Failure) {
+/// The members of an answer for a file that did not decode as asked.
+fn failure_json(w: &mut JsonWriter<'_>, f: &Failure) -> std::io::Result<()> {
+    w.member("ok", false)?;
     match f {
         Failure::Rejected(r) => {
-            let _ = write!(w, "\"ok\": false, \"error\": ");
-            error_json(w, &r.error);
-            let _ = write!(w, ", \"tried\": [");
-            for (i, (id, e)) in r.tried.iter().enumerate() {
-                if i > 0 {
-                    w.extend_from_slice(b", ");
-                }
-                let _ = write!(w, "{{\"format\": ");
-                let _ = json::string(w, id);
-                let _ = write!(w, ", \"error\": ");
-                error_json(w, e);
-                let _ = write!(w, "}}");
+            w.key("error")?;
+            error_json(w, &r.error)?;
+            w.key("tried")?;
+            w.begin_array()?;
+            for (id, e) in &r.tried {
+                w.begin_object()?;
+                w.member("format", *id)?;
+                w.key("error")?;
+                error_json(w, e)?;
+                w.end_object()?;
             }
-            let _ = write!(w, "]");
+            w.end_array()
         }
         Failure::NotThis(id, e) => {
-            let _ = write!(w, "\"ok\": false, \"format\": ");
-            let _ = json::string(w, id);
-            let _ = write!(w, ", \"error\": ");
-            error_json(w, e);
+            w.member("format", *id)?;
+            w.key("error")?;
+            error_json(w, e)
         }
         Failure::BadFormat(m) => {
-            let _ = write!(
-                w,
-                "\"ok\": false, \"error\": {{\"check\": \"usage\", \"path\": \"\", \"offset\": 0, \"reason\": "
-            );
-            let _ = json::string(w, m);
-            let _ = write!(w, ", \"message\": ");
-            let _ = json::string(w, m);
-            let _ = write!(w, "}}");
+            w.key("error")?;
+            error_members(w, "usage", "", 0, m, m)
         }
     }
 }
@@ -266,42 +295,35 @@ fn storage(view: &TensorView<'_, '_>) -> &'static str {
     }
 }
 
-fn dims_json(w: &mut Vec<u8>, dims: &Option<Vec<i64>>) {
-    match dims {
-        None => w.extend_from_slice(b"null"),
-        Some(d) => {
-            let _ = write!(w, "[");
-            for (i, x) in d.iter().enumerate() {
-                if i > 0 {
-                    w.extend_from_slice(b", ");
-                }
-                let _ = write!(w, "{x}");
-            }
-            let _ = write!(w, "]");
-        }
-    }
-}
-
 /// The short facts of a tensor (no values read).
 fn tensor_head_json(
-    w: &mut Vec<u8>,
+    w: &mut JsonWriter<'_>,
     index: usize,
     name: &str,
     initializer: bool,
     view: &TensorView<'_, '_>,
     full_name: &FullName,
-) {
-    let _ = write!(w, "{{\"index\": {index}, \"name\": ");
-    let _ = json::string(w, name);
-    let _ = write!(w, ", \"initializer\": {initializer}, \"message\": ");
-    let _ = json::string(w, &full_name.to_string());
-    let _ = write!(w, ", \"dtype\": ");
-    let _ = json::string(w, &view.type_name);
-    let _ = write!(w, ", \"dims\": ");
-    dims_json(w, &view.dims);
-    let _ = write!(w, ", \"elements\": {}, \"storage\": ", view.elements);
-    let _ = json::string(w, storage(view));
-    let _ = write!(w, "}}");
+) -> std::io::Result<()> {
+    w.begin_object()?;
+    w.member("index", index)?;
+    w.member("name", name)?;
+    w.member("initializer", initializer)?;
+    w.member("message", &*full_name.to_string())?;
+    w.member("dtype", &view.type_name)?;
+    w.key("dims")?;
+    match &view.dims {
+        None => w.null()?,
+        Some(dims) => {
+            w.begin_array()?;
+            for d in dims {
+                w.value(*d)?;
+            }
+            w.end_array()?;
+        }
+    }
+    w.member("elements", view.elements)?;
+    w.member("storage", storage(view))?;
+    w.end_object()
 }
 
 /// `/api/open?f&as&values`: the file decoded as the command line decodes
@@ -313,112 +335,104 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
         Err(r) => return r,
     };
     let bytes = file.bytes.bytes();
-    let mut w = Vec::with_capacity(1 << 16);
-    let _ = write!(w, "{{\"file\": {{\"key\": ");
-    let _ = json::string(&mut w, &file.key);
-    let _ = write!(w, ", \"name\": ");
-    let _ = json::string(&mut w, &file.name);
-    let _ = write!(w, ", \"size\": {}}}, \"as\": ", bytes.len());
-    let _ = json::string(&mut w, asked(req));
-    let _ = write!(w, ", \"formats\": [");
-    for (i, f) in formats::REGISTRY.iter().enumerate() {
-        if i > 0 {
-            w.extend_from_slice(b", ");
+    let decoded = decode(req, bytes, false);
+    json_answer(200, |w| {
+        w.begin_object()?;
+        w.key("file")?;
+        w.begin_object()?;
+        w.member("key", &file.key)?;
+        w.member("name", &file.name)?;
+        w.member("size", bytes.len())?;
+        w.end_object()?;
+        w.member("as", asked(req))?;
+        w.key("formats")?;
+        w.begin_array()?;
+        for f in formats::REGISTRY {
+            w.begin_object()?;
+            w.member("id", f.id)?;
+            w.member("title", f.title)?;
+            w.end_object()?;
         }
-        let _ = write!(w, "{{\"id\": ");
-        let _ = json::string(&mut w, f.id);
-        let _ = write!(w, ", \"title\": ");
-        let _ = json::string(&mut w, f.title);
-        let _ = write!(w, "}}");
-    }
-    let _ = write!(w, "], ");
-    let decoded = match decode(req, bytes, false) {
-        Ok(d) => d,
-        Err(f) => {
-            failure_json(&mut w, &f);
-            let _ = writeln!(w, "}}");
-            return Response::json(w);
-        }
-    };
-    let _ = write!(w, "\"ok\": true, \"format\": ");
-    let _ = json::string(&mut w, decoded.format.id);
-    let _ = write!(w, ", \"title\": ");
-    let _ = json::string(&mut w, decoded.format.title);
-    let _ = write!(w, ", \"passed_over\": [");
-    for (i, (f, e)) in decoded.passed_over.iter().enumerate() {
-        if i > 0 {
-            w.extend_from_slice(b", ");
-        }
-        let _ = write!(w, "{{\"format\": ");
-        let _ = json::string(&mut w, f.id);
-        let _ = write!(w, ", \"error\": ");
-        error_json(&mut w, e);
-        let _ = write!(w, "}}");
-    }
-    let _ = write!(w, "], \"notes\": [");
-    let mut notes: Vec<String> = Vec::new();
-    if decoded.format.id == formats::SCHEMALESS_ID && detected(req) {
-        for (f, e, shown) in formats::near_misses(&decoded, bytes, &FormatOptions::default()) {
-            let hint = if shown {
-                format!(" ({} shows it anyway)", f.id)
-            } else {
-                String::new()
-            };
-            notes.push(format!("not read as {}: {e}{hint}", f.id));
-        }
-    }
-    // Only a format named with `as` can take a file whose tensors break
-    // its rules (as on the command line).
-    if !detected(req) {
-        for problem in formats::tensor_problems(&decoded.body) {
-            notes.push(format!("shown as {} anyway: {problem}", decoded.format.id));
-        }
-    }
-    for (i, n) in notes.iter().enumerate() {
-        if i > 0 {
-            w.extend_from_slice(b", ");
-        }
-        let _ = json::string(&mut w, n);
-    }
-    let _ = write!(w, "], \"tensors\": [");
-    let set = SchemaSet::builtin();
-    if let Body::Message { message, .. } = &decoded.body {
-        let named = formats::named_tensors(set, message);
-        // The document, kept for the requests for tensors that follow.
-        let doc = document_of(req, file, &decoded);
-        if let Ok(mut c) = file.cache.lock() {
-            c.insert(asked(req).to_string(), doc);
-        }
-        for (i, t) in named.iter().enumerate() {
-            if i > 0 {
-                w.extend_from_slice(b", ");
+        w.end_array()?;
+        let decoded = match &decoded {
+            Ok(d) => d,
+            Err(f) => {
+                failure_json(w, f)?;
+                return w.end_object();
             }
-            match t.view(set) {
-                Some(view) => tensor_head_json(
-                    &mut w,
-                    i,
-                    &t.name,
-                    t.initializer,
-                    &view,
-                    &t.message.def(set).full_name,
-                ),
-                None => {
-                    let _ = write!(w, "null");
+        };
+        w.member("ok", true)?;
+        w.member("format", decoded.format.id)?;
+        w.member("title", decoded.format.title)?;
+        w.key("passed_over")?;
+        w.begin_array()?;
+        for (f, e) in &decoded.passed_over {
+            w.begin_object()?;
+            w.member("format", f.id)?;
+            w.key("error")?;
+            error_json(w, e)?;
+            w.end_object()?;
+        }
+        w.end_array()?;
+        w.key("notes")?;
+        w.begin_array()?;
+        if decoded.format.id == formats::SCHEMALESS_ID && detected(req) {
+            for (f, e, shown) in formats::near_misses(decoded, bytes, &FormatOptions::default()) {
+                let hint = if shown {
+                    format!(" ({} shows it anyway)", f.id)
+                } else {
+                    String::new()
+                };
+                w.value(&*format!("not read as {}: {e}{hint}", f.id))?;
+            }
+        }
+        // Only a format named with `as` can take a file whose tensors break
+        // its rules (as on the command line).
+        if !detected(req) {
+            for problem in formats::tensor_problems(&decoded.body) {
+                w.value(&*format!(
+                    "shown as {} anyway: {problem}",
+                    decoded.format.id
+                ))?;
+            }
+        }
+        w.end_array()?;
+        w.key("tensors")?;
+        w.begin_array()?;
+        let set = SchemaSet::builtin();
+        if let Body::Message { message, .. } = &decoded.body {
+            let named = formats::named_tensors(set, message);
+            // The document, kept for the requests for tensors that follow.
+            let doc = document_of(req, file, decoded);
+            if let Ok(mut c) = file.cache.lock() {
+                c.insert(asked(req).to_string(), doc);
+            }
+            for (i, t) in named.iter().enumerate() {
+                match t.view(set) {
+                    Some(view) => tensor_head_json(
+                        w,
+                        i,
+                        &t.name,
+                        t.initializer,
+                        &view,
+                        &t.message.def(set).full_name,
+                    )?,
+                    None => w.null()?,
                 }
             }
         }
-    }
-    let _ = write!(w, "], \"decoded\": ");
-    let ropts = RenderOptions {
-        values,
-        dir: file.dir.clone(),
-        ..RenderOptions::default()
-    };
-    if let Err(e) = write_decoded_preview(&mut w, bytes, &decoded, &ropts) {
-        return Response::error(500, &e.to_string());
-    }
-    let _ = writeln!(w, "}}");
-    Response::json(w)
+        w.end_array()?;
+        w.key("decoded")?;
+        let ropts = RenderOptions {
+            values,
+            dir: file.dir.clone(),
+            ..RenderOptions::default()
+        };
+        write_decoded_preview(w, bytes, decoded, &ropts)?;
+        // The decoded file's object ends its line, as `decode --json` does.
+        w.line_break()?;
+        w.end_object()
+    })
 }
 
 /// The contract JSON. With every value (`values=all`) exactly the command
@@ -426,52 +440,34 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
 /// nested one, so that a tensor file's statistics are not computed here
 /// (a pass over 64M values): the page asks /api/stats for them.
 fn write_decoded_preview(
-    w: &mut Vec<u8>,
+    w: &mut JsonWriter<'_>,
     bytes: &[u8],
     decoded: &Decoded<'_>,
     ropts: &RenderOptions,
 ) -> std::io::Result<()> {
-    let (type_name, message, also) = match &decoded.body {
-        Body::Message {
-            type_name,
-            message,
-            also,
-        } => (type_name, message, also),
+    let message = match &decoded.body {
+        Body::Message { message, .. } if ropts.values.is_some() => message,
         // The field tree's first page, never the whole tree.
         Body::Schemaless(_) => {
-            write!(w, "{{\"format\": ")?;
-            json::string(w, decoded.format.id)?;
-            write!(w, ", \"type\": null, ")?;
+            w.begin_object()?;
+            json::write_head(w, decoded)?;
             let level =
                 schemaless::read_level(bytes, Branch::root(bytes.len() as u64), tree_options())
                     .map_err(|e| std::io::Error::other(e.to_string()))?;
             let mut budget = TREE_ANSWER;
             let limits = tree_limits(TREE_PAGE, TREE_OPEN_LEVELS);
             write_json_page(w, bytes, &level, 0, limits, &mut budget, &tree_render())?;
-            return writeln!(w, "}}");
+            return w.end_object();
         }
-        Body::UserMessage { .. } => return json::write_decoded(w, decoded, ropts),
+        Body::Message { .. } | Body::UserMessage { .. } => {
+            return json::write_decoded_object(w, decoded, ropts, None, &mut |_| Ok(()));
+        }
     };
-    if ropts.values.is_none() {
-        return json::write_decoded(w, decoded, ropts);
-    }
-    write!(w, "{{\"format\": ")?;
-    json::string(w, decoded.format.id)?;
-    write!(w, ", \"type\": ")?;
-    json::string(w, type_name)?;
-    if !also.is_empty() {
-        write!(w, ", \"also\": [")?;
-        for (i, a) in also.iter().enumerate() {
-            if i > 0 {
-                write!(w, ", ")?;
-            }
-            json::string(w, a)?;
-        }
-        write!(w, "]")?;
-    }
-    write!(w, ", \"value\": ")?;
+    w.begin_object()?;
+    json::write_head(w, decoded)?;
+    w.key("value")?;
     json::write_message(w, SchemaSet::builtin(), message, ropts)?;
-    writeln!(w, "}}")
+    w.end_object()
 }
 
 /// The schemaless reading's options (the command line's defaults).
@@ -527,30 +523,22 @@ fn fields(_state: &State, req: &Request, file: &OpenFile) -> Response {
     let level = match schemaless::read_level(bytes, branch, tree_options()) {
         Ok(l) => l,
         Err(e) => {
-            let mut w = Vec::new();
-            let _ = write!(w, "{{\"ok\": false, \"error\": ");
-            error_json(&mut w, &e);
-            let _ = writeln!(w, "}}");
-            return Response::new(422, "application/json; charset=utf-8", w);
+            return json_answer(422, |w| {
+                w.begin_object()?;
+                w.member("ok", false)?;
+                w.key("error")?;
+                error_json(w, &e)?;
+                w.end_object()
+            });
         }
     };
-    let mut w = Vec::with_capacity(1 << 14);
-    let _ = write!(w, "{{");
-    let mut budget = TREE_ANSWER;
-    let limits = tree_limits(count, 0);
-    if let Err(e) = write_json_page(
-        &mut w,
-        bytes,
-        &level,
-        from,
-        limits,
-        &mut budget,
-        &tree_render(),
-    ) {
-        return Response::error(500, &e.to_string());
-    }
-    let _ = writeln!(w, "}}");
-    Response::json(w)
+    json_answer(200, |w| {
+        w.begin_object()?;
+        let mut budget = TREE_ANSWER;
+        let limits = tree_limits(count, 0);
+        write_json_page(w, bytes, &level, from, limits, &mut budget, &tree_render())?;
+        w.end_object()
+    })
 }
 
 /// `/api/text?f&as&values`: the command line's text view (with the dense
@@ -563,11 +551,11 @@ fn text_view(_state: &State, req: &Request, file: &OpenFile) -> Response {
     let decoded = match decode(req, file.bytes.bytes(), true) {
         Ok(d) => d,
         Err(f) => {
-            let mut w = Vec::new();
-            let _ = write!(w, "{{");
-            failure_json(&mut w, &f);
-            let _ = writeln!(w, "}}");
-            return Response::new(422, "application/json; charset=utf-8", w);
+            return json_answer(422, |w| {
+                w.begin_object()?;
+                failure_json(w, &f)?;
+                w.end_object()
+            });
         }
     };
     let ropts = RenderOptions {
@@ -603,13 +591,18 @@ fn hex(_state: &State, req: &Request, file: &OpenFile) -> Response {
     let start = offset.min(size);
     let end = start.saturating_add(count).min(size);
     let slice = bytes.get(start as usize..end as usize).unwrap_or(&[]);
-    let mut w = Vec::with_capacity(slice.len() * 2 + 64);
-    let _ = write!(w, "{{\"offset\": {start}, \"size\": {size}, \"hex\": \"");
+    let mut hex = String::with_capacity(slice.len() * 2);
     for b in slice {
-        let _ = write!(w, "{b:02x}");
+        // Writing to a String cannot fail.
+        let _ = std::fmt::Write::write_fmt(&mut hex, format_args!("{b:02x}"));
     }
-    let _ = writeln!(w, "\"}}");
-    Response::json(w)
+    json_answer(200, |w| {
+        w.begin_object()?;
+        w.member("offset", start)?;
+        w.member("size", size)?;
+        w.member("hex", &hex)?;
+        w.end_object()
+    })
 }
 
 /// Finds the tensor a request names (`t=INDEX` or `name=NAME`) in the
@@ -700,63 +693,63 @@ fn file_document(req: &Request, file: &OpenFile) -> Result<Document, Response> {
 fn tensor_info(_state: &State, req: &Request, file: &OpenFile) -> Response {
     with_tensor(req, file, &mut |t| {
         let view = t.view;
-        let mut w = Vec::new();
-        let _ = write!(w, "{{\"tensor\": ");
-        tensor_head_json(&mut w, t.index, t.name, t.initializer, view, t.full_name);
-        let _ = write!(w, ", \"unavailable\": ");
-        match load_values(view, file.dir.as_deref()) {
-            LoadedValues::Unavailable(why) => {
-                let _ = json::string(&mut w, &why);
+        json_answer(200, |w| {
+            w.begin_object()?;
+            w.key("tensor")?;
+            tensor_head_json(w, t.index, t.name, t.initializer, view, t.full_name)?;
+            w.key("unavailable")?;
+            match load_values(view, file.dir.as_deref()) {
+                LoadedValues::Unavailable(why) => w.value(&why)?,
+                _ => w.null()?,
             }
-            _ => w.extend_from_slice(b"null"),
-        }
-        let _ = write!(w, ", \"picture\": ");
-        let layout = view.dims.as_deref().and_then(picture::layout);
-        match layout {
-            Some(l)
-                if view
-                    .elem
-                    .is_some_and(|e| e.is_numeric() || e == crate::tensor::Elem::Bool)
-                    && l.elements() == Some(view.elements) =>
-            {
-                let (cw, ch) = l.canvas().unwrap_or((0, 0));
-                let _ = write!(
-                    w,
-                    "{{\"layout\": \"{}\", \"describe\": ",
-                    if l.channels_last { "HWC" } else { "CHW" }
-                );
-                let _ = json::string(&mut w, &l.describe());
-                let _ = write!(
-                    w,
-                    ", \"tiles\": {}, \"channels\": {}, \"height\": {}, \"width\": {}, \"columns\": {}, \"rows\": {}, \"canvas\": [{cw}, {ch}]}}",
-                    l.tiles, l.channels, l.height, l.width, l.columns, l.rows
-                );
+            w.key("picture")?;
+            let layout = view.dims.as_deref().and_then(picture::layout);
+            match layout {
+                Some(l)
+                    if view
+                        .elem
+                        .is_some_and(|e| e.is_numeric() || e == crate::tensor::Elem::Bool)
+                        && l.elements() == Some(view.elements) =>
+                {
+                    let (cw, ch) = l.canvas().unwrap_or((0, 0));
+                    w.begin_object()?;
+                    w.member("layout", if l.channels_last { "HWC" } else { "CHW" })?;
+                    w.member("describe", &*l.describe())?;
+                    w.member("tiles", l.tiles)?;
+                    w.member("channels", l.channels)?;
+                    w.member("height", l.height)?;
+                    w.member("width", l.width)?;
+                    w.member("columns", l.columns)?;
+                    w.member("rows", l.rows)?;
+                    w.key("canvas")?;
+                    w.begin_array()?;
+                    w.value(cw)?;
+                    w.value(ch)?;
+                    w.end_array()?;
+                    w.end_object()?;
+                }
+                _ => w.null()?,
             }
-            _ => w.extend_from_slice(b"null"),
-        }
-        let _ = write!(w, ", \"value\": ");
-        let set = SchemaSet::builtin();
-        let ropts = RenderOptions {
-            values: Some(0),
-            dir: file.dir.clone(),
-            ..RenderOptions::default()
-        };
-        // The message through the contract, values left out (the page
-        // fetches them by page).
-        if json::write_message(&mut w, set, t.message, &ropts).is_err() {
-            return Response::error(500, "writing the tensor failed");
-        }
-        let _ = writeln!(w, "}}");
-        Response::json(w)
+            w.key("value")?;
+            let set = SchemaSet::builtin();
+            let ropts = RenderOptions {
+                values: Some(0),
+                dir: file.dir.clone(),
+                ..RenderOptions::default()
+            };
+            // The message through the contract, values left out (the page
+            // fetches them by page).
+            json::write_message(w, set, t.message, &ropts)?;
+            w.end_object()
+        })
     })
 }
 
-/// Writes element `e` as its contract JSON text, as a JSON string (so that
+/// Element `e` as its contract JSON text, as a JSON string (so that
 /// 64-bit integers reach the page exactly).
-fn element_string(w: &mut Vec<u8>, scratch: &mut Vec<u8>, e: Element<'_>) {
-    scratch.clear();
-    let _ = json::element(scratch, e);
-    let _ = json::string(w, &String::from_utf8_lossy(scratch));
+fn element_string(e: Element<'_>) -> std::io::Result<WrittenJson> {
+    let contract = WrittenJson::of(|w| json::element(w, e))?;
+    WrittenJson::of(|w| w.value(&*String::from_utf8_lossy(contract.as_bytes())))
 }
 
 /// `/api/values?f&as&t&offset&count&rows&stride`: `rows` runs of `count`
@@ -780,12 +773,6 @@ fn values(_state: &State, req: &Request, file: &OpenFile) -> Response {
     with_tensor(req, file, &mut |t| {
         let view = t.view;
         let total = view.elements;
-        let mut w = Vec::with_capacity(16 * (count * rows) as usize + 128);
-        let _ = write!(
-            w,
-            "{{\"offset\": {offset}, \"count\": {count}, \"rows\": {rows}, \"stride\": {stride}, \"total\": {total}, "
-        );
-        let loaded = load_values(view, file.dir.as_deref());
         let window = Window {
             offset,
             count,
@@ -793,19 +780,30 @@ fn values(_state: &State, req: &Request, file: &OpenFile) -> Response {
             stride,
             total,
         };
-        match loaded {
-            LoadedValues::Ready(mut it, _) => write_rows(&mut w, &mut it, &window),
+        // Declared first, dropped last: the iterator borrows it.
+        let external;
+        let loaded = load_values(view, file.dir.as_deref());
+        let mut it: Box<dyn Iterator<Item = Element<'_>> + '_> = match loaded {
+            LoadedValues::Ready(it, _) => Box::new(it),
             LoadedValues::External(bytes, elem, n) => {
-                let mut it = Elements::new(elem, Source::Raw(bytes.bytes()), n);
-                write_rows(&mut w, &mut it, &window)
+                external = bytes;
+                Box::new(Elements::new(elem, Source::Raw(external.bytes()), n))
             }
             LoadedValues::Unavailable(why) => {
                 return Response::error(422, &format!("values unavailable: {why}"));
             }
-            LoadedValues::Nothing => write_rows(&mut w, &mut std::iter::empty(), &window),
-        }
-        let _ = writeln!(w, "}}");
-        Response::json(w)
+            LoadedValues::Nothing => Box::new(std::iter::empty()),
+        };
+        json_answer(200, |w| {
+            w.begin_object()?;
+            w.member("offset", offset)?;
+            w.member("count", count)?;
+            w.member("rows", rows)?;
+            w.member("stride", stride)?;
+            w.member("total", total)?;
+            write_rows(w, &mut it, &window)?;
+            w.end_object()
+        })
     })
 }
 
@@ -821,67 +819,74 @@ struct Window {
 /// Writes `"values": [[...], ...], "text": [[...], ...], "truncated": B`:
 /// each value as the JSON contract writes it and as the text view prints
 /// it, both as JSON strings (64-bit integers reach the page exactly). The
-/// rows stop at the first value that would take the two arrays past
+/// rows stop at the first value that would take the two members past
 /// `MAX_VALUES_BYTES` (`truncated`).
-fn write_rows<'e>(w: &mut Vec<u8>, it: &mut dyn Iterator<Item = Element<'e>>, win: &Window) {
-    let mut scratch = Vec::with_capacity(64);
-    let (mut value, mut text) = (Vec::with_capacity(64), Vec::with_capacity(64));
-    let mut texts: Vec<u8> = Vec::new();
-    let values_start = w.len();
+fn write_rows<'e>(
+    w: &mut JsonWriter<'_>,
+    it: &mut dyn Iterator<Item = Element<'e>>,
+    win: &Window,
+) -> std::io::Result<()> {
     let mut truncated = false;
-    w.extend_from_slice(b"\"values\": [");
-    texts.extend_from_slice(b"\"text\": [");
-    // The index of the element `it` yields next.
-    let mut pos = 0u64;
-    'rows: for r in 0..win.rows {
-        let Some(start) = win.offset.checked_add(r.saturating_mul(win.stride)) else {
-            break;
-        };
-        if start >= win.total {
-            break;
-        }
-        if r > 0 {
-            w.extend_from_slice(b", ");
-            texts.extend_from_slice(b", ");
-        }
-        w.push(b'[');
-        texts.push(b'[');
-        let n = win.count.min(win.total - start);
-        for k in 0..n {
-            let e = if k == 0 {
-                it.nth(usize::try_from(start - pos).unwrap_or(usize::MAX))
-            } else {
-                it.next()
+    w.key("values")?;
+    // The two members' size counts from the key.
+    let values_start = w
+        .bytes_written()
+        .saturating_sub(JsonWriter::key_len("values") as u64);
+    w.begin_array()?;
+    // The text array is written aside (its size counts from the start) and
+    // placed after the values.
+    let text_key = JsonWriter::key_len("text");
+    let texts = WrittenJson::of(|texts| {
+        texts.begin_array()?;
+        // The index of the element `it` yields next.
+        let mut pos = 0u64;
+        'rows: for r in 0..win.rows {
+            let Some(start) = win.offset.checked_add(r.saturating_mul(win.stride)) else {
+                break;
             };
-            let Some(e) = e else { break };
-            value.clear();
-            element_string(&mut value, &mut scratch, e);
-            text.clear();
-            let _ = json::string(&mut text, &text::element_text(e));
-            let used = w.len().saturating_sub(values_start);
-            let after = [texts.len(), value.len(), text.len()]
+            if start >= win.total {
+                break;
+            }
+            w.begin_array()?;
+            texts.begin_array()?;
+            let n = win.count.min(win.total - start);
+            for k in 0..n {
+                let e = if k == 0 {
+                    it.nth(usize::try_from(start - pos).unwrap_or(usize::MAX))
+                } else {
+                    it.next()
+                };
+                let Some(e) = e else { break };
+                let value = element_string(e)?;
+                let text = WrittenJson::of(|t| t.value(&*text::element_text(e)))?;
+                let used = w.bytes_written().saturating_sub(values_start);
+                let after = [
+                    text_key as u64,
+                    texts.bytes_written(),
+                    value.len() as u64,
+                    text.len() as u64,
+                ]
                 .iter()
                 .fold(used, |a, n| a.saturating_add(*n));
-            if after > MAX_VALUES_BYTES {
-                truncated = true;
-                w.push(b']');
-                texts.push(b']');
-                break 'rows;
+                if after > MAX_VALUES_BYTES as u64 {
+                    truncated = true;
+                    w.end_array()?;
+                    texts.end_array()?;
+                    break 'rows;
+                }
+                w.written_value(&value)?;
+                texts.written_value(&text)?;
             }
-            if k > 0 {
-                w.extend_from_slice(b", ");
-                texts.extend_from_slice(b", ");
-            }
-            w.extend_from_slice(&value);
-            texts.extend_from_slice(&text);
+            pos = start + n;
+            w.end_array()?;
+            texts.end_array()?;
         }
-        pos = start + n;
-        w.push(b']');
-        texts.push(b']');
-    }
-    w.extend_from_slice(b"], ");
-    w.extend_from_slice(&texts);
-    let _ = write!(w, "], \"truncated\": {truncated}");
+        texts.end_array()
+    })?;
+    w.end_array()?;
+    w.key("text")?;
+    w.written_value(&texts)?;
+    w.member("truncated", truncated)
 }
 
 /// `/api/stats`: the statistics and histogram of every value (the
@@ -890,23 +895,25 @@ fn tensor_stats(_state: &State, req: &Request, file: &OpenFile) -> Response {
     with_tensor(req, file, &mut |t| {
         let view = t.view;
         let dir = file.dir.as_deref();
-        let mut w = Vec::new();
-        let _ = write!(w, "{{\"stats\": ");
-        match stats::compute(view, dir) {
-            Some(s) if s.is_numeric() => {
-                let _ = s.write_json(&mut w);
-                let _ = write!(w, ", \"histogram\": ");
-                match stats::histogram(view, dir, &s) {
-                    Some(h) => {
-                        let _ = h.write_json(&mut w);
+        json_answer(200, |w| {
+            w.begin_object()?;
+            w.key("stats")?;
+            match stats::compute(view, dir) {
+                Some(s) if s.is_numeric() => {
+                    s.write_json(w)?;
+                    w.key("histogram")?;
+                    match stats::histogram(view, dir, &s) {
+                        Some(h) => h.write_json(w)?,
+                        None => w.null()?,
                     }
-                    None => w.extend_from_slice(b"null"),
+                }
+                _ => {
+                    w.null()?;
+                    w.member("histogram", Null)?;
                 }
             }
-            _ => w.extend_from_slice(b"null, \"histogram\": null"),
-        }
-        let _ = writeln!(w, "}}");
-        Response::json(w)
+            w.end_object()
+        })
     })
 }
 

@@ -3,6 +3,7 @@
 //! connection loop gathers its bytes and keeps its deadline), bodies read
 //! only as far as `Content-Length` says, responses written whole.
 
+use crate::json_writer::JsonWriter;
 use std::io::{self, Write};
 
 /// The largest request head (request line and headers) accepted.
@@ -163,18 +164,17 @@ impl Response {
         }
     }
 
-    pub fn json(body: Vec<u8>) -> Self {
-        Response::new(200, "application/json; charset=utf-8", body)
-    }
-
-    /// An error as JSON: `{"error": MESSAGE}`.
+    /// An error as JSON: `{"status": CODE, "error": MESSAGE}`.
     pub fn error(status: u16, message: &str) -> Self {
         let mut body = Vec::new();
-        body.extend_from_slice(b"{\"status\": ");
-        body.extend_from_slice(status.to_string().as_bytes());
-        body.extend_from_slice(b", \"error\": ");
-        let _ = crate::escape::string(&mut body, message);
-        body.extend_from_slice(b"}\n");
+        let mut w = JsonWriter::new(&mut body);
+        // Into a Vec, in the writer's order: nothing can fail.
+        let _ = w
+            .begin_object()
+            .and_then(|()| w.member("status", status))
+            .and_then(|()| w.member("error", message))
+            .and_then(|()| w.end_object())
+            .and_then(|()| w.end_line());
         Response::new(status, "application/json; charset=utf-8", body)
     }
 

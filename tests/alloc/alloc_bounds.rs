@@ -16,6 +16,7 @@ use crate::common;
 
 use common::Msg;
 use pbdecode::formats::{self, FormatOptions, REGISTRY};
+use pbdecode::json_writer::JsonWriter;
 use pbdecode::render::{RenderOptions, json, text};
 use std::io::{self, Write};
 use std::path::Path;
@@ -343,7 +344,7 @@ fn diff_of_long_sequences_holds_no_reports() {
         let opts = pbdecode::diff::DiffOptions::default();
         let tally = pbdecode::diff::compare_messages_each(mx, my, (None, None), &opts, &mut |e| {
             if let pbdecode::diff::Finding::Tensor(t) = &e.finding {
-                pbdecode::diff::write_tensor_json(&mut sink, t)?;
+                pbdecode::diff::write_tensor_json(&mut JsonWriter::new(&mut sink), t)?;
             }
             Ok(())
         })

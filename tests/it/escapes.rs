@@ -158,7 +158,7 @@ fn the_escaping_primitive() {
     // value read back is the same), other text as it is.
     let json_of = |s: &str| {
         let mut out = Vec::new();
-        pbdecode::render::json::string(&mut out, s).unwrap();
+        pbdecode::escape::string(&mut out, s).unwrap();
         String::from_utf8(out).unwrap()
     };
     assert_eq!(
@@ -564,10 +564,10 @@ fn format_strings(code: &str, name: &str) -> Vec<(usize, Result<Option<String>, 
 }
 
 /// The one way a line of these outputs that holds a value ends is
-/// `TextLines::line`, which escapes the whole line: there, `writeln!` only
-/// ends a line of literal text (`writeln!(w, "}}")` after JSON, whose
-/// strings `json::string` escapes), and no `write!` holds a line end. A
-/// new text line written as `writeln!(w, "{name}")` fails here.
+/// `TextLines::line`, which escapes the whole line (JSON lines end through
+/// the JSON writer, which escapes every string): there, `writeln!` only
+/// ends a line of literal text, and no `write!` holds a line end. A new
+/// text line written as `writeln!(w, "{name}")` fails here.
 #[test]
 fn name_outputs_end_lines_only_through_the_escaping_writer() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -618,9 +618,17 @@ fn name_outputs_end_lines_only_through_the_escaping_writer() {
             }
         }
     }
-    assert!(
-        checked > 30,
-        "only {checked} write! and writeln! calls seen"
+    // Few remain (text goes through TextLines, JSON through its writer):
+    // the scan is shown to find them on a sample.
+    assert!(checked > 0, "no write! or writeln! call seen");
+    let sample = "writeln!(w, \"{name}\")?;\nwrite!(out, \"a\\n\")?;\nwriteln!(w)?;";
+    assert_eq!(
+        format_strings(sample, "writeln"),
+        [(0, Ok(Some("{name}".to_string()))), (2, Ok(None))]
+    );
+    assert_eq!(
+        format_strings(sample, "write"),
+        [(1, Ok(Some("a\\n".to_string())))]
     );
     // The binary prints from one module only, which escapes every line: the
     // print lints are allowed nowhere else.

@@ -14,6 +14,7 @@
 
 use crate::common;
 
+use pbdecode::json_writer::JsonWriter;
 use pbdecode::progress::Silent;
 use pbdecode::render::json::write_value_list;
 use pbdecode::tensor::{Elem, Elements, LoadedValues, Source};
@@ -25,10 +26,20 @@ fn bytes(len: usize) -> Vec<u8> {
 fn list(elem: Elem, raw: &[u8], n: u64, limit: u64, threads: usize) -> Vec<u8> {
     let mut loaded = LoadedValues::Ready(Elements::new(elem, Source::Raw(raw), n), n);
     let mut out = Vec::new();
+    let mut w = JsonWriter::new(&mut out);
+    w.begin_array().expect("open");
     let written =
-        write_value_list(&mut out, &mut loaded, limit, threads, &Silent).expect("write to memory");
+        write_value_list(&mut w, &mut loaded, limit, threads, &Silent).expect("write to memory");
+    w.end_array().expect("close");
+    w.finish().expect("balanced");
     assert_eq!(written, n.min(limit));
-    out
+    list_body(out)
+}
+
+/// The items of a JSON array, without its brackets.
+fn list_body(array: Vec<u8>) -> Vec<u8> {
+    assert_eq!((array.first(), array.last()), (Some(&b'['), Some(&b']')));
+    array[1..array.len() - 1].to_vec()
 }
 
 #[test]

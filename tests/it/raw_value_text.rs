@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
+use pbdecode::json_writer::JsonWriter;
 use pbdecode::progress::Silent;
 use pbdecode::render::json::write_value_list;
 use pbdecode::tensor::{Elem, Elements, LoadedValues, Source};
@@ -12,8 +13,14 @@ use pbdecode::tensor::{Elem, Elements, LoadedValues, Source};
 fn list(elem: Elem, raw: &[u8], n: u64, threads: usize) -> Vec<u8> {
     let mut loaded = LoadedValues::Ready(Elements::new(elem, Source::Raw(raw), n), n);
     let mut out = Vec::new();
-    write_value_list(&mut out, &mut loaded, u64::MAX, threads, &Silent).expect("write");
-    out
+    let mut w = JsonWriter::new(&mut out);
+    w.begin_array().expect("open");
+    write_value_list(&mut w, &mut loaded, u64::MAX, threads, &Silent).expect("write");
+    w.end_array().expect("close");
+    w.finish().expect("balanced");
+    // The items, without the array's brackets.
+    assert_eq!((out.first(), out.last()), (Some(&b'['), Some(&b']')));
+    out[1..out.len() - 1].to_vec()
 }
 
 /// `edges` repeated past two formatting chunks, so threads share them.

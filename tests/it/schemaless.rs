@@ -547,7 +547,9 @@ fn field_json(f: &RawField<'_>) -> String {
         offsets: true,
         ..RenderOptions::default()
     };
-    pbdecode::render::schemaless::write_json_field(&mut w, &tree, &opts).unwrap();
+    let mut json = pbdecode::json_writer::JsonWriter::new(&mut w);
+    pbdecode::render::schemaless::write_json_field(&mut json, &tree, &opts).unwrap();
+    json.finish().unwrap();
     String::from_utf8(w).unwrap()
 }
 
