@@ -34,6 +34,7 @@ mod fuzz_regressions;
 mod implied_values;
 #[cfg(feature = "cli")]
 mod io_safety;
+mod json_by_hand;
 mod layers;
 mod merge_rules;
 mod no_panic;
