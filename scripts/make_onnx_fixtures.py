@@ -198,6 +198,27 @@ def unknown_field_model():
     return data + bytes([0x98, 0x06, 42]) + bytes([0xA2, 0x06, 6]) + b"future"
 
 
+def constants_model():
+    """Weights held by Constant nodes and no initializer, as PaddleOCR and
+    silero-vad exports hold them."""
+    rng = np.random.default_rng(11)
+    w = numpy_helper.from_array(rng.standard_normal((4, 3)).astype(np.float32), "W")
+    b = numpy_helper.from_array(np.arange(3, dtype=np.float32), "B")
+    nodes = [
+        helper.make_node("Constant", [], ["W"], value=w, name="weight"),
+        helper.make_node("Constant", [], ["B"], value=b, name="bias"),
+        helper.make_node("Constant", [], ["scale"], value_floats=[0.5, 2.0], name="scale"),
+        helper.make_node("Constant", [], ["axis"], value_int=1, name="axis"),
+        helper.make_node("MatMul", ["x", "W"], ["xw"]),
+        helper.make_node("Add", ["xw", "B"], ["y"]),
+    ]
+    graph = helper.make_graph(nodes, "constants",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])])
+    return helper.make_model(graph, producer_name="pbdecode-fixtures", ir_version=10,
+                             opset_imports=[helper.make_opsetid("", 21)])
+
+
 def containers():
     t = lambda a, n=None: numpy_helper.from_array(np.array(a), n)
     inner1 = helper.make_sequence("inner1", onnx.SequenceProto.TENSOR,
@@ -244,6 +265,7 @@ def main():
     write(os.path.join(MODEL_DIR, "everything.onnx"), m.SerializeToString())
     write(os.path.join(MODEL_DIR, "external.onnx"), external_model().SerializeToString())
     write(os.path.join(MODEL_DIR, "unknown_field.onnx"), unknown_field_model())
+    write(os.path.join(MODEL_DIR, "constants.onnx"), constants_model().SerializeToString())
     containers()
 
 

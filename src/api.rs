@@ -13,6 +13,7 @@
 use crate::decode::{DecodeContext, Message, Value, decode_message};
 use crate::error::DecodeError;
 use crate::external::{ExternalBytes, ExternalRef};
+pub use crate::formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
 use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions, TensorAdapter};
 use crate::input::InputBytes;
 use crate::npy::{self, NpyError, NpyInfo, NpyOptions};
@@ -206,6 +207,7 @@ pub struct Document {
     reading: Reading,
     format: FormatInfo,
     tensors: Arc<[TensorRef]>,
+    summary: Arc<Summary>,
 }
 
 impl fmt::Debug for Document {
@@ -240,14 +242,18 @@ impl Document {
         context: Option<Arc<FileContext>>,
     ) -> Result<Document, Error> {
         let held = Arc::new(held);
-        let (format, tensors) = {
+        let (format, tensors, summary) = {
             let decoded = detect(held.bytes(), context.as_deref())?;
             let root_role = match context.as_deref().map(|c| c.role) {
                 Some(testdata::Role::Input) => Role::TestInput,
                 Some(testdata::Role::Output) => Role::TestOutput,
                 None => Role::TensorFile,
             };
-            (format_info(&decoded), index(&decoded, root_role))
+            (
+                format_info(&decoded),
+                index(&decoded, root_role),
+                summary_of(&decoded),
+            )
         };
         Ok(Document {
             held,
@@ -256,6 +262,7 @@ impl Document {
             reading: Reading::default(),
             format,
             tensors: tensors.into(),
+            summary: Arc::new(summary),
         })
     }
 
@@ -281,6 +288,7 @@ impl Document {
             reading,
             format: format_info(decoded),
             tensors: index(decoded, Role::TensorFile).into(),
+            summary: Arc::new(summary_of(decoded)),
         }
     }
 
@@ -304,6 +312,27 @@ impl Document {
     /// The format, as detection found it.
     pub fn format(&self) -> &FormatInfo {
         &self.format
+    }
+
+    /// The format's summary of the file, computed when it was opened: for
+    /// an ONNX model its IR version, opsets, producer, node, initializer
+    /// and Constant-node counts, parameters, inputs and outputs, functions;
+    /// for a SavedModel its meta graphs, tag-sets, signatures, functions,
+    /// nodes, variables and parameters; for a GraphDef its versions, nodes,
+    /// Const nodes, parameters and functions. What the text output prints
+    /// as its header and the JSON output writes as `"summary"`; empty for
+    /// other formats.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), pbdecode::Error> {
+    /// let doc = pbdecode::open("tests/fixtures/onnx-model/everything.onnx")?;
+    /// let s = doc.summary();
+    /// assert_eq!(s.get("parameters").and_then(|v| v.count()), Some(70));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn summary(&self) -> &Summary {
+        &self.summary
     }
 
     /// Every tensor, in file order.
@@ -507,6 +536,15 @@ fn detect<'a>(bytes: &'a [u8], context: Option<&FileContext>) -> Result<Decoded<
     testdata::decode_file(bytes, context, &FormatOptions::default())
         .0
         .map_err(|r| Error::Decode(r.error))
+}
+
+/// The format's summary of a decoded file (empty for a schemaless or
+/// user-schema reading).
+fn summary_of(decoded: &Decoded<'_>) -> Summary {
+    match &decoded.body {
+        Body::Message { message, .. } => (decoded.format.summary)(SchemaSet::builtin(), message),
+        Body::Schemaless(_) | Body::UserMessage { .. } => Summary::default(),
+    }
 }
 
 fn format_info(decoded: &Decoded<'_>) -> FormatInfo {

@@ -137,13 +137,13 @@ pub struct Row {
 }
 
 /// A short summary of what a decoded file holds: the format's own
-/// ([`crate::formats::Format::summary`]: `FLOAT[3, 4, 5]`, `3 elements`,
+/// ([`crate::formats::Format::line`]: `FLOAT[3, 4, 5]`, `3 elements`,
 /// `12 nodes, 4 initializers`), and what its model says of it.
 pub fn summary(d: &Decoded<'_>, naming: Option<&Naming>) -> String {
     let set = SchemaSet::builtin();
     let mut s = match &d.body {
         // The format's own summary of its root message.
-        Body::Message { message: m, .. } => (d.format.summary)(set, m),
+        Body::Message { message: m, .. } => (d.format.line)(set, m),
         Body::Schemaless(_) => "read without a schema".into(),
         Body::UserMessage { .. } => String::new(),
     };

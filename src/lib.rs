@@ -29,6 +29,12 @@
 //! # }
 //! ```
 //!
+//! [`Document::summary`] is the format's summary of the file (a model's
+//! IR version, opsets, node and initializer counts, parameters; a
+//! SavedModel's signatures and variables; a GraphDef's Const nodes): what
+//! the text output prints as its header and the JSON output writes as
+//! `"summary"`.
+//!
 //! [`Document::write_json`] and [`Document::write_text`] write what the
 //! `decode` command prints; [`Tensor::write_npy`] what `decode --npy`
 //! writes; [`Tensor::stats`] its statistics.
@@ -85,6 +91,7 @@ pub mod user_schema;
 pub mod wire;
 
 pub use api::{
-    DataType, Document, Error, FormatInfo, JsonOptions, Reading, Role, Step, Storage, Tensor,
-    TensorRef, TextOptions, ValueOptions, Values, open, read, read_shared,
+    DataType, Document, Error, FormatInfo, JsonOptions, Reading, Role, Step, Storage, Summary,
+    SummaryItem, SummaryValue, Tensor, TensorRef, TextOptions, ValueOptions, Values, open, read,
+    read_shared,
 };

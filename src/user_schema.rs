@@ -30,6 +30,7 @@ pub static USER_FORMAT: Format = Format {
     decode: refuse,
     tensor_adapters: &[],
     tensor_namers: &[],
+    line: crate::formats::no_line,
     summary: crate::formats::no_summary,
     views: &[],
 };

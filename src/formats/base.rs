@@ -123,10 +123,10 @@ pub struct TensorNamer {
 /// A format's one-line summary of a file of one of its roots (the batch
 /// table's `shape/summary` column): `FLOAT[3, 4]`, `12 nodes, 4
 /// initializers`.
-pub type SummaryFn = fn(&SchemaSet, &Message<'_>) -> String;
+pub type LineFn = fn(&SchemaSet, &Message<'_>) -> String;
 
-/// The summary of a format that has none.
-pub fn no_summary(_: &SchemaSet, _: &Message<'_>) -> String {
+/// The one-line summary of a format that has none.
+pub fn no_line(_: &SchemaSet, _: &Message<'_>) -> String {
     String::new()
 }
 
@@ -149,8 +149,11 @@ pub struct Format {
     /// Message types inside this format that name the tensors they hold
     /// (`--tensor NAME`, `--npy-dir`, the explorer's tensor list).
     pub tensor_namers: &'static [TensorNamer],
-    /// The one-line summary of a decoded root message.
-    pub summary: SummaryFn,
+    /// The one-line summary of a decoded root message (batch tables).
+    pub line: LineFn,
+    /// The summary of a decoded root message: the text view's header,
+    /// `"summary"` in JSON, the explorer's header card.
+    pub summary: super::summary::SummaryFn,
     /// The root messages that have a dedicated text view (render's
     /// `TEXT_VIEWS`, checked against this list both ways); other roots are
     /// shown as the generic field tree.

@@ -10,12 +10,14 @@ mod base;
 pub mod onnx;
 pub mod onnx_tensor;
 pub mod other_files;
+pub mod summary;
 pub mod tensorflow;
 
 pub use base::{
-    Body, DecodeFn, Format, FormatOptions, SummaryFn, TensorAdapter, TensorNamer, TensorRole,
-    TensorSink, decode_builtin, no_summary, walk,
+    Body, DecodeFn, Format, FormatOptions, LineFn, TensorAdapter, TensorNamer, TensorRole,
+    TensorSink, decode_builtin, no_line, walk,
 };
+pub use summary::{Summary, SummaryFn, no_summary};
 
 use crate::decode::Message;
 use crate::error::{DecodeError, ErrorKind, Result};
@@ -54,6 +56,7 @@ pub static REGISTRY: &[Format] = &[
         decode: decode_schemaless,
         tensor_adapters: &[],
         tensor_namers: &[],
+        line: no_line,
         summary: no_summary,
         views: &[],
     },

@@ -7,11 +7,13 @@ use super::base::{
     Body, Format, FormatOptions, TensorNamer, TensorRole, TensorSink, decode_builtin, enclosing,
 };
 use super::onnx_tensor;
+use super::summary::{self, Summary, Value as SummaryValue};
 use crate::decode::{DecodeContext, Message, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::fields::onnx::{
-    AttributeProto, GraphProto, MapProto, ModelProto, NodeProto, OptionalProto, SequenceProto,
-    SparseTensorProto, TensorProto,
+    AttributeProto, DeviceConfigurationProto, FunctionProto, GraphProto, MapProto, ModelProto,
+    NodeProto, OperatorSetIdProto, OptionalProto, SequenceProto, SparseTensorProto,
+    StringStringEntryProto, TensorProto,
 };
 use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::element_count;
@@ -576,7 +578,7 @@ fn container_summary(set: &SchemaSet, m: &Message<'_>) -> String {
 }
 
 /// `12 nodes, 4 initializers`.
-fn model_summary(set: &SchemaSet, m: &Message<'_>) -> String {
+fn model_line(set: &SchemaSet, m: &Message<'_>) -> String {
     match m.message(set, ModelProto::GRAPH) {
         Some(g) => format!(
             "{}, {}",
@@ -589,6 +591,265 @@ fn model_summary(set: &SchemaSet, m: &Message<'_>) -> String {
         ),
         None => "no graph".into(),
     }
+}
+
+/// The elements a tensor declares by its dims (a negative dim counts as
+/// 0); None when their product overflows.
+fn declared_elements(set: &SchemaSet, t: &Message<'_>) -> Option<u64> {
+    let view = onnx_tensor::view(set, t);
+    let dims: Vec<u64> = view
+        .dims
+        .as_deref()
+        .unwrap_or(&[])
+        .iter()
+        .map(|&d| u64::try_from(d).unwrap_or(0))
+        .collect();
+    element_count(&dims)
+}
+
+/// Constant nodes of the default domain anywhere in the model (subgraphs,
+/// functions, training too), and the values they hold: PaddleOCR and
+/// silero-vad exports keep their weights there.
+fn constant_counts(set: &SchemaSet, m: &Message<'_>) -> (u64, u64) {
+    let node_id = set.find_message("onnx.NodeProto");
+    let mut nodes = 0u64;
+    let mut values = 0u64;
+    let _ = walk(m, &mut |x| {
+        if Some(x.def) != node_id {
+            return Ok(());
+        }
+        let domain = x.str(set, NodeProto::DOMAIN).unwrap_or_default();
+        if !matches!(domain, "" | "ai.onnx") || x.str(set, NodeProto::OP_TYPE) != Some("Constant") {
+            return Ok(());
+        }
+        summary::add(&mut nodes, 1);
+        for a in x.messages(set, NodeProto::ATTRIBUTE) {
+            let n = match a.str(set, AttributeProto::NAME) {
+                Some("value") => a
+                    .message(set, AttributeProto::T)
+                    .and_then(|t| declared_elements(set, t)),
+                Some("sparse_value") => a
+                    .message(set, AttributeProto::SPARSE_TENSOR)
+                    .and_then(|sp| sp.message(set, SparseTensorProto::VALUES))
+                    .and_then(|t| declared_elements(set, t)),
+                Some("value_float" | "value_int" | "value_string") => Some(1),
+                Some("value_floats") => Some(a.scalars(set, AttributeProto::FLOATS).count() as u64),
+                Some("value_ints") => Some(a.scalars(set, AttributeProto::INTS).count() as u64),
+                Some("value_strings") => Some(a.field(set, AttributeProto::STRINGS).len() as u64),
+                _ => None,
+            };
+            summary::add(&mut values, n.unwrap_or(0));
+        }
+        Ok(())
+    });
+    (nodes, values)
+}
+
+/// Every occurrence of a string field, as stored.
+fn texts(set: &SchemaSet, m: &Message<'_>, field: FieldId) -> Vec<SummaryValue> {
+    m.field(set, field)
+        .iter()
+        .filter_map(|f| summary::bytes_of(&f.value))
+        .map(|b| SummaryValue::Text(b.to_vec()))
+        .collect()
+}
+
+/// The fields of ModelProto that [`model_summary`] covers (the text view
+/// prints the others below it).
+pub const MODEL_SUMMARY_FIELDS: &[FieldId] = &[
+    ModelProto::IR_VERSION,
+    ModelProto::OPSET_IMPORT,
+    ModelProto::PRODUCER_NAME,
+    ModelProto::PRODUCER_VERSION,
+    ModelProto::DOMAIN,
+    ModelProto::MODEL_VERSION,
+    ModelProto::DOC_STRING,
+    ModelProto::METADATA_PROPS,
+    ModelProto::FUNCTIONS,
+    ModelProto::CONFIGURATION,
+];
+
+/// A model's summary: IR version, opsets, producer, domain, model
+/// version, doc, metadata; with a graph, its nodes (and all nodes with
+/// subgraphs, functions and training), initializers (dense, sparse, and
+/// the Constant nodes holding weights), parameters (elements of the
+/// initializers, non-zeros of the sparse ones, values of the Constant
+/// nodes), inputs and outputs; the functions and device configurations.
+fn model_summary(set: &SchemaSet, m: &Message<'_>) -> Summary {
+    use SummaryValue as V;
+    let mut s = Summary {
+        title: "ONNX model",
+        items: Vec::new(),
+    };
+    let text = |b: &[u8]| V::Text(b.to_vec());
+    if let Some(v) = m.int(set, ModelProto::IR_VERSION) {
+        s.push("ir_version", "IR version", V::Int(v));
+    }
+    let opsets: Vec<V> = m
+        .messages(set, ModelProto::OPSET_IMPORT)
+        .map(|o| {
+            let mut parts = vec![(
+                "domain",
+                text(o.bytes(set, OperatorSetIdProto::DOMAIN).unwrap_or(&[])),
+            )];
+            if let Some(v) = o.int(set, OperatorSetIdProto::VERSION) {
+                parts.push(("version", V::Int(v)));
+            }
+            V::Fields(parts)
+        })
+        .collect();
+    if !opsets.is_empty() {
+        s.push("opsets", "opsets", V::List(opsets));
+    }
+    if m.has(set, ModelProto::PRODUCER_NAME) || m.has(set, ModelProto::PRODUCER_VERSION) {
+        let mut parts = Vec::new();
+        for (field, key) in [
+            (ModelProto::PRODUCER_NAME, "name"),
+            (ModelProto::PRODUCER_VERSION, "version"),
+        ] {
+            if let Some(b) = m.bytes(set, field) {
+                parts.push((key, text(b)));
+            }
+        }
+        s.push("producer", "producer", V::Fields(parts));
+    }
+    if let Some(d) = m.bytes(set, ModelProto::DOMAIN) {
+        s.push("domain", "domain", text(d));
+    }
+    if let Some(v) = m.int(set, ModelProto::MODEL_VERSION) {
+        s.push("model_version", "model version", V::Int(v));
+    }
+    if let Some(d) = m.bytes(set, ModelProto::DOC_STRING) {
+        s.push("doc", "doc", text(d));
+    }
+    let metadata: Vec<V> = m
+        .messages(set, ModelProto::METADATA_PROPS)
+        .map(|e| {
+            let mut parts = vec![
+                (
+                    "key",
+                    text(e.bytes(set, StringStringEntryProto::KEY).unwrap_or(&[])),
+                ),
+                (
+                    "value",
+                    text(e.bytes(set, StringStringEntryProto::VALUE).unwrap_or(&[])),
+                ),
+            ];
+            let unknown: Vec<V> = e
+                .unknown()
+                .iter()
+                .map(|u| V::Int(i64::from(u.number)))
+                .collect();
+            if !unknown.is_empty() {
+                parts.push(("unknown_fields", V::List(unknown)));
+            }
+            V::Fields(parts)
+        })
+        .collect();
+    if !metadata.is_empty() {
+        s.push("metadata", "metadata", V::List(metadata));
+    }
+    if let Some(g) = m.message(set, ModelProto::GRAPH) {
+        let node_id = set.find_message("onnx.NodeProto");
+        let mut all_nodes = 0u64;
+        let _ = walk(m, &mut |x| {
+            if Some(x.def) == node_id {
+                summary::add(&mut all_nodes, 1);
+            }
+            Ok(())
+        });
+        let main = g.field(set, GraphProto::NODE).len() as u64;
+        s.push(
+            "nodes",
+            "nodes",
+            V::Fields(vec![
+                ("graph", V::Count(main)),
+                ("all", V::Count(all_nodes)),
+            ]),
+        );
+        let mut params = 0u64;
+        let mut dense = 0u64;
+        for t in g.messages(set, GraphProto::INITIALIZER) {
+            summary::add(&mut dense, 1);
+            summary::add(&mut params, declared_elements(set, t).unwrap_or(0));
+        }
+        let mut sparse = 0u64;
+        for sp in g.messages(set, GraphProto::SPARSE_INITIALIZER) {
+            summary::add(&mut sparse, 1);
+            if let Some(v) = sp.message(set, SparseTensorProto::VALUES) {
+                summary::add(&mut params, declared_elements(set, v).unwrap_or(0));
+            }
+        }
+        let (constants, in_constants) = constant_counts(set, m);
+        summary::add(&mut params, in_constants);
+        s.push(
+            "initializers",
+            "initializers",
+            V::Fields(vec![
+                ("dense", V::Count(dense)),
+                ("sparse", V::Count(sparse)),
+                ("constant_nodes", V::Count(constants)),
+                ("constant_values", V::Count(in_constants)),
+            ]),
+        );
+        s.push("parameters", "parameters", V::Count(params));
+        s.push(
+            "inputs",
+            "inputs",
+            V::Count(g.field(set, GraphProto::INPUT).len() as u64),
+        );
+        s.push(
+            "outputs",
+            "outputs",
+            V::Count(g.field(set, GraphProto::OUTPUT).len() as u64),
+        );
+    }
+    let functions: Vec<V> = m
+        .messages(set, ModelProto::FUNCTIONS)
+        .map(|f| {
+            let mut parts = Vec::new();
+            if let Some(d) = f.bytes(set, FunctionProto::DOMAIN) {
+                parts.push(("domain", text(d)));
+            }
+            parts.push((
+                "name",
+                text(f.bytes(set, FunctionProto::NAME).unwrap_or(&[])),
+            ));
+            if let Some(o) = f.bytes(set, FunctionProto::OVERLOAD) {
+                parts.push(("overload", text(o)));
+            }
+            V::Fields(parts)
+        })
+        .collect();
+    if !functions.is_empty() {
+        s.push("functions", "functions", V::List(functions));
+    }
+    let configurations: Vec<V> = m
+        .messages(set, ModelProto::CONFIGURATION)
+        .map(|c| {
+            V::Fields(vec![
+                (
+                    "name",
+                    text(c.bytes(set, DeviceConfigurationProto::NAME).unwrap_or(&[])),
+                ),
+                (
+                    "num_devices",
+                    V::Int(
+                        c.int(set, DeviceConfigurationProto::NUM_DEVICES)
+                            .unwrap_or(0),
+                    ),
+                ),
+                (
+                    "devices",
+                    V::List(texts(set, c, DeviceConfigurationProto::DEVICE)),
+                ),
+            ])
+        })
+        .collect();
+    if !configurations.is_empty() {
+        s.push("configuration", "configuration", V::List(configurations));
+    }
+    s
 }
 
 /// `onnx-data.proto`: SequenceProto, MapProto and OptionalProto.
@@ -651,7 +912,8 @@ pub const SEQUENCE: Format = Format {
     decode: decode_sequence,
     tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
     tensor_namers: &[],
-    summary: container_summary,
+    line: container_summary,
+    summary: super::summary::no_summary,
     views: &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
 };
 
@@ -664,7 +926,8 @@ pub const SPARSE: Format = Format {
     decode: decode_sparse,
     tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
     tensor_namers: &[],
-    summary: container_summary,
+    line: container_summary,
+    summary: super::summary::no_summary,
     views: &["onnx.SparseTensorProto"],
 };
 
@@ -677,6 +940,7 @@ pub const MODEL: Format = Format {
     decode: decode_model,
     tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
     tensor_namers: MODEL_NAMERS,
+    line: model_line,
     summary: model_summary,
     views: &["onnx.ModelProto"],
 };

@@ -474,7 +474,8 @@ pub const FORMAT: Format = Format {
     decode,
     tensor_adapters: &[TENSOR_ADAPTER],
     tensor_namers: &[],
-    summary,
+    line: summary,
+    summary: super::summary::no_summary,
     views: &[],
 };
 

@@ -5,16 +5,18 @@ use super::base::{
     Body, Format, FormatOptions, TensorAdapter, TensorNamer, TensorRole, TensorSink,
     decode_builtin, enclosing, walk,
 };
-use crate::decode::{DecodeContext, Field, Message, RawScalars, Value};
+use super::summary::{self, Summary, Value as SummaryValue};
+use crate::decode::{DecodeContext, Field, Message, RawScalars, ScalarValue, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::fields::google::protobuf::Any;
 use crate::fields::tensorflow::{
-    AttrValue, FunctionDef, GraphDef, MetaGraphDef, NodeDef, OpDef, SavedModel, TensorProto,
-    TensorShapeProto,
+    AttrValue, FunctionDef, FunctionDefLibrary, GraphDef, MetaGraphDef, NodeDef, OpDef, SavedModel,
+    SavedObject, SavedObjectGraph, SavedVariable, TensorProto, TensorShapeProto, VersionDef,
 };
 use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::{Elem, TensorData, TensorView, element_count, raw_size};
 use crate::wire::WireType;
+use std::collections::HashSet;
 
 /// The fields of tensorflow.TensorProto that hold elements.
 pub const VALUE_FIELDS: &[FieldId] = &[
@@ -483,16 +485,251 @@ const NAMERS: &[TensorNamer] = &[TensorNamer {
 }];
 
 /// `12 nodes`.
-fn graph_summary(set: &SchemaSet, m: &Message<'_>) -> String {
+fn graph_line(set: &SchemaSet, m: &Message<'_>) -> String {
     format!("{} nodes", m.field(set, GraphDef::NODE).len())
 }
 
 /// `1 meta graphs`.
-fn saved_model_summary(set: &SchemaSet, m: &Message<'_>) -> String {
+fn saved_model_line(set: &SchemaSet, m: &Message<'_>) -> String {
     format!(
         "{} meta graphs",
         m.field(set, SavedModel::META_GRAPHS).len()
     )
+}
+
+/// The value of a node's attr `key` (a map entry: key 1, value 2).
+fn attr<'m, 'a>(set: &SchemaSet, node: &'m Message<'a>, key: &str) -> Option<&'m Message<'a>> {
+    node.messages(set, NodeDef::ATTR)
+        .filter(|entry| {
+            let def = entry.def(set);
+            def.field_by_number(1)
+                .and_then(|(slot, _)| entry.slot(slot).last())
+                .and_then(|f| summary::bytes_of(&f.value))
+                == Some(key.as_bytes())
+        })
+        .filter_map(|entry| {
+            let def = entry.def(set);
+            def.field_by_number(2)
+                .and_then(|(slot, _)| entry.slot(slot).last())
+                .and_then(|f| match &f.value {
+                    Value::Message(v) => Some(v.as_ref()),
+                    _ => None,
+                })
+        })
+        .last()
+}
+
+/// The elements of a TensorShapeProto; None when the rank or a dim is
+/// unknown, or their product overflows.
+fn shape_elements(set: &SchemaSet, shape: &Message<'_>) -> Option<u64> {
+    if matches!(
+        shape.scalar(set, TensorShapeProto::UNKNOWN_RANK),
+        Some(ScalarValue::Bool(true))
+    ) {
+        return None;
+    }
+    let dims: Option<Vec<u64>> = shape
+        .messages(set, TensorShapeProto::DIM)
+        .map(|d| u64::try_from(d.int(set, TensorShapeProto::Dim::SIZE).unwrap_or(0)).ok())
+        .collect();
+    element_count(&dims?)
+}
+
+/// Const nodes among `nodes` and the values their `value` tensors hold.
+fn const_counts<'m, 'a>(
+    set: &SchemaSet,
+    nodes: impl Iterator<Item = &'m Message<'a>>,
+    counts: &mut (u64, u64),
+) where
+    'a: 'm,
+{
+    for n in nodes.filter(|n| n.str(set, NodeDef::OP) == Some("Const")) {
+        summary::add(&mut counts.0, 1);
+        let values = attr(set, n, "value")
+            .and_then(|v| v.message(set, AttrValue::TENSOR))
+            .map(|t| match t.message(set, TensorProto::TENSOR_SHAPE) {
+                Some(shape) => shape_elements(set, shape),
+                None => Some(1),
+            });
+        summary::add(&mut counts.1, values.flatten().unwrap_or(0));
+    }
+}
+
+/// The functions of a GraphDef's library.
+fn functions<'m, 'a>(set: &SchemaSet, g: &'m Message<'a>) -> Vec<&'m Message<'a>> {
+    g.message(set, GraphDef::LIBRARY)
+        .map(|lib| lib.messages(set, FunctionDefLibrary::FUNCTION).collect())
+        .unwrap_or_default()
+}
+
+/// Nodes of a GraphDef: its own, and with those of its functions.
+fn node_counts(set: &SchemaSet, g: &Message<'_>) -> (u64, u64) {
+    let own = g.field(set, GraphDef::NODE).len() as u64;
+    let mut all = own;
+    for f in functions(set, g) {
+        summary::add(&mut all, f.field(set, FunctionDef::NODE_DEF).len() as u64);
+    }
+    (own, all)
+}
+
+/// The ops of TensorFlow 1 variables, whose `shape` attr is the variable's.
+const VARIABLE_OPS: &[&str] = &["VarHandleOp", "VariableV2", "Variable"];
+
+/// A GraphDef's summary: versions, nodes (own, and with the library's
+/// functions), Const nodes and the values they hold (all of them, in the
+/// graph and its functions: a frozen graph's weights), parameters (those
+/// values), functions.
+fn graph_summary(set: &SchemaSet, g: &Message<'_>) -> Summary {
+    use SummaryValue as V;
+    let mut s = Summary::default();
+    if let Some(v) = g.message(set, GraphDef::VERSIONS) {
+        let bad: Vec<V> = v
+            .scalars(set, VersionDef::BAD_CONSUMERS)
+            .filter_map(|x| x.as_i64())
+            .map(V::Int)
+            .collect();
+        s.push(
+            "versions",
+            "versions",
+            V::Fields(vec![
+                (
+                    "producer",
+                    V::Int(v.int(set, VersionDef::PRODUCER).unwrap_or(0)),
+                ),
+                (
+                    "min_consumer",
+                    V::Int(v.int(set, VersionDef::MIN_CONSUMER).unwrap_or(0)),
+                ),
+                ("bad_consumers", V::List(bad)),
+            ]),
+        );
+    }
+    let (own, all) = node_counts(set, g);
+    s.push(
+        "nodes",
+        "nodes",
+        V::Fields(vec![("graph", V::Count(own)), ("all", V::Count(all))]),
+    );
+    let mut consts = (0u64, 0u64);
+    const_counts(set, g.messages(set, GraphDef::NODE), &mut consts);
+    for f in functions(set, g) {
+        const_counts(set, f.messages(set, FunctionDef::NODE_DEF), &mut consts);
+    }
+    s.push(
+        "constants",
+        "Const nodes",
+        V::Fields(vec![
+            ("nodes", V::Count(consts.0)),
+            ("elements", V::Count(consts.1)),
+        ]),
+    );
+    s.push("parameters", "parameters", V::Count(consts.1));
+    s.push(
+        "functions",
+        "functions",
+        V::Count(functions(set, g).len() as u64),
+    );
+    s
+}
+
+/// A SavedModel's summary, over all its meta graphs: schema version, meta
+/// graphs and their tag-sets, signatures, functions, nodes (of the graphs,
+/// and with the functions'), variables (the object graph's; without one,
+/// the graph's variable nodes; a name in several meta graphs counted once)
+/// and parameters (the elements of the variables whose shape is known).
+fn saved_model_summary(set: &SchemaSet, m: &Message<'_>) -> Summary {
+    use SummaryValue as V;
+    let mut s = Summary::default();
+    if let Some(v) = m.int(set, SavedModel::SAVED_MODEL_SCHEMA_VERSION) {
+        s.push(
+            "saved_model_schema_version",
+            "saved_model_schema_version",
+            V::Int(v),
+        );
+    }
+    let metas: Vec<&Message<'_>> = m.messages(set, SavedModel::META_GRAPHS).collect();
+    s.push("meta_graphs", "meta graphs", V::Count(metas.len() as u64));
+    let mut tag_sets = Vec::new();
+    let (mut signatures, mut function_count, mut own, mut all) = (0u64, 0u64, 0u64, 0u64);
+    let (mut variables, mut params) = (0u64, 0u64);
+    let mut seen: HashSet<&[u8]> = HashSet::new();
+    for mg in &metas {
+        let tags = mg
+            .message(set, MetaGraphDef::META_INFO_DEF)
+            .map(|info| {
+                info.field(set, MetaGraphDef::MetaInfoDef::TAGS)
+                    .iter()
+                    .filter_map(|f| summary::bytes_of(&f.value))
+                    .map(|b| V::Text(b.to_vec()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        tag_sets.push(V::List(tags));
+        summary::add(
+            &mut signatures,
+            mg.field(set, MetaGraphDef::SIGNATURE_DEF).len() as u64,
+        );
+        let graph = mg.message(set, MetaGraphDef::GRAPH_DEF);
+        if let Some(g) = graph {
+            summary::add(&mut function_count, functions(set, g).len() as u64);
+            let (o, a) = node_counts(set, g);
+            summary::add(&mut own, o);
+            summary::add(&mut all, a);
+        }
+        // (name, elements) of each variable: the object graph's, else the
+        // graph's variable nodes.
+        let mut found: Vec<(&[u8], Option<u64>)> = mg
+            .message(set, MetaGraphDef::OBJECT_GRAPH_DEF)
+            .into_iter()
+            .flat_map(|og| og.messages(set, SavedObjectGraph::NODES))
+            .filter_map(|n| n.message(set, SavedObject::VARIABLE))
+            .map(|v| {
+                let name = v.bytes(set, SavedVariable::NAME).unwrap_or(&[]);
+                let n = v
+                    .message(set, SavedVariable::SHAPE)
+                    .and_then(|sh| shape_elements(set, sh));
+                (name, n)
+            })
+            .collect();
+        if found.is_empty()
+            && let Some(g) = graph
+        {
+            found = g
+                .messages(set, GraphDef::NODE)
+                .filter(|n| {
+                    n.str(set, NodeDef::OP)
+                        .is_some_and(|op| VARIABLE_OPS.contains(&op))
+                })
+                .map(|n| {
+                    let name = n.bytes(set, NodeDef::NAME).unwrap_or(&[]);
+                    let elements = attr(set, n, "shape")
+                        .and_then(|a| a.message(set, AttrValue::SHAPE))
+                        .and_then(|sh| shape_elements(set, sh));
+                    (name, elements)
+                })
+                .collect();
+        }
+        // Meta graphs share the variables of one checkpoint: a name seen
+        // in an earlier one is not counted again (unnamed ones always are).
+        for (name, elements) in found {
+            if !name.is_empty() && !seen.insert(name) {
+                continue;
+            }
+            summary::add(&mut variables, 1);
+            summary::add(&mut params, elements.unwrap_or(0));
+        }
+    }
+    s.push("tag_sets", "tag-sets", V::List(tag_sets));
+    s.push("signatures", "signatures", V::Count(signatures));
+    s.push("functions", "functions", V::Count(function_count));
+    s.push(
+        "nodes",
+        "nodes",
+        V::Fields(vec![("graph", V::Count(own)), ("all", V::Count(all))]),
+    );
+    s.push("variables", "variables", V::Count(variables));
+    s.push("parameters", "parameters", V::Count(params));
+    s
 }
 
 /// A SavedModel (`saved_model.pb`).
@@ -504,6 +741,7 @@ pub const SAVED_MODEL: Format = Format {
     decode: decode_saved_model,
     tensor_adapters: &[TENSOR_ADAPTER],
     tensor_namers: NAMERS,
+    line: saved_model_line,
     summary: saved_model_summary,
     views: &["tensorflow.SavedModel"],
 };
@@ -517,6 +755,7 @@ pub const GRAPH_DEF: Format = Format {
     decode: decode_graph_def,
     tensor_adapters: &[TENSOR_ADAPTER],
     tensor_namers: NAMERS,
+    line: graph_line,
     summary: graph_summary,
     views: &["tensorflow.GraphDef"],
 };

@@ -47,3 +47,20 @@ pub fn element_text(e: Element<'_>) -> String {
         Element::Str(s) => quoted(s),
     }
 }
+
+/// A name as written in a graph line: bare when it cannot be misread,
+/// quoted otherwise (empty names, spaces, punctuation of the line syntax).
+pub fn name_text(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s)
+            if !s.is_empty()
+                && s.chars().all(|c| {
+                    !is_unsafe_char(c) && !c.is_whitespace() && !",()[]{}=\"'#".contains(c)
+                }) =>
+        {
+            s.to_string()
+        }
+        Ok(s) => quoted_str(s),
+        Err(_) => hex_preview(bytes),
+    }
+}

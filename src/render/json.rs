@@ -12,7 +12,8 @@ use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_a
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
 use crate::error::DecodeError;
 use crate::escape::non_finite_text;
-use crate::formats::{Body, Decoded};
+use crate::formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
+use crate::formats::{Body, Decoded, Format};
 use crate::json_writer::{JsonWriter, Null, SEPARATOR};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
 use crate::tensor::Element;
@@ -81,7 +82,9 @@ pub fn write_head(w: &mut JsonWriter<'_>, decoded: &Decoded<'_>) -> io::Result<(
     w.member("format", decoded.format.id)?;
     match &decoded.body {
         Body::Message {
-            type_name, also, ..
+            type_name,
+            also,
+            message,
         } => {
             w.member("type", type_name)?;
             if !also.is_empty() {
@@ -92,10 +95,61 @@ pub fn write_head(w: &mut JsonWriter<'_>, decoded: &Decoded<'_>) -> io::Result<(
                 }
                 w.end_array()?;
             }
-            Ok(())
+            write_summary(w, decoded.format, message)
         }
         Body::Schemaless(_) => w.member("type", Null),
         Body::UserMessage { type_name, .. } => w.member("type", type_name),
+    }
+}
+
+/// `"summary": {...}` of a root message of a format that has one
+/// (models, SavedModels, GraphDefs): each item by its key, typed.
+pub fn write_summary(
+    w: &mut JsonWriter<'_>,
+    format: &Format,
+    message: &Message<'_>,
+) -> io::Result<()> {
+    let summary = (format.summary)(SchemaSet::builtin(), message);
+    if summary.is_empty() {
+        return Ok(());
+    }
+    w.key("summary")?;
+    summary_object(w, &summary)
+}
+
+fn summary_object(w: &mut JsonWriter<'_>, s: &Summary) -> io::Result<()> {
+    w.begin_object()?;
+    for SummaryItem { key, value, .. } in &s.items {
+        w.key(key)?;
+        summary_value(w, value)?;
+    }
+    w.end_object()
+}
+
+/// One value: numbers as numbers, strings as strings (or `{"base64":
+/// ...}` when not UTF-8), lists as arrays, parts as objects. Summaries are
+/// built by the formats' own code, at most three levels deep, so the
+/// recursion is bounded by construction.
+fn summary_value(w: &mut JsonWriter<'_>, v: &SummaryValue) -> io::Result<()> {
+    match v {
+        SummaryValue::Int(n) => w.value(*n),
+        SummaryValue::Count(n) => w.value(*n),
+        SummaryValue::Text(b) => text_or_base64(w, b),
+        SummaryValue::List(items) => {
+            w.begin_array()?;
+            for x in items {
+                summary_value(w, x)?;
+            }
+            w.end_array()
+        }
+        SummaryValue::Fields(parts) => {
+            w.begin_object()?;
+            for (k, x) in parts {
+                w.key(k)?;
+                summary_value(w, x)?;
+            }
+            w.end_object()
+        }
     }
 }
 

@@ -10,6 +10,7 @@ pub mod schema_view;
 pub mod schemaless;
 pub mod shown;
 pub mod stats_view;
+pub mod summary;
 pub mod text;
 pub mod tf_view;
 pub mod tree;

@@ -8,9 +8,7 @@
 //! where they are printed, so a mapped multi-gigabyte model is never paged
 //! in to be shown with `--values 8`.
 
-use super::fmt::{
-    element_text, hex_preview, is_unsafe_char, plain, plain_bytes, quoted, quoted_str,
-};
+use super::fmt::{element_text, name_text, plain, plain_bytes, quoted};
 use super::shown::Shown;
 use super::tree::{
     DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, HeadAndTail, flush_line, message_fields,
@@ -24,8 +22,8 @@ use crate::fields::onnx::{
     TypeProto, ValueInfoProto,
 };
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
-use crate::formats::onnx_tensor;
-use crate::schema::{FieldId, MsgId, SchemaSet};
+use crate::formats::{onnx, onnx_tensor};
+use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::{Elem, Element, Elements, Source, TensorData, TensorView, element_count};
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -35,23 +33,6 @@ use std::io::{self, Write};
 const INLINE_VALUES: usize = 10;
 
 use super::fmt::indent;
-
-/// A name as written in a graph line: bare when it cannot be misread,
-/// quoted otherwise (empty names, spaces, punctuation of the line syntax).
-fn name_text(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s)
-            if !s.is_empty()
-                && s.chars().all(|c| {
-                    !is_unsafe_char(c) && !c.is_whitespace() && !",()[]{}=\"'#".contains(c)
-                }) =>
-        {
-            s.to_string()
-        }
-        Ok(s) => quoted_str(s),
-        Err(_) => hex_preview(bytes),
-    }
-}
 
 /// An optional string field, escaped for the terminal ([`plain`]).
 fn str_of<'a>(set: &SchemaSet, msg: &Message<'a>, field: FieldId) -> Option<Cow<'a, str>> {
@@ -79,10 +60,6 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 
 fn is(set: &SchemaSet, msg: &Message<'_>, full_name: &str) -> bool {
     set.find_message(full_name) == Some(msg.def)
-}
-
-fn msg_id(set: &SchemaSet, full_name: &str) -> Option<MsgId> {
-    set.find_message(full_name)
 }
 
 fn enum_name(set: &SchemaSet, enum_name: &str, n: i64) -> String {
@@ -1547,7 +1524,9 @@ fn header(w: &mut dyn Write, label: &str, value: impl std::fmt::Display) -> io::
     writeln!(w, "  {label:<16}{value}")
 }
 
-/// The model view (TEXT_VIEWS entry of onnx.ModelProto).
+/// The model view (TEXT_VIEWS entry of onnx.ModelProto): the summary as
+/// its header, then the graph, functions, training info, and every other
+/// field raw.
 pub fn model(
     w: &mut dyn Write,
     set: &SchemaSet,
@@ -1555,152 +1534,31 @@ pub fn model(
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let mut m = Shown::new(set, m);
-    writeln!(w, "ONNX model")?;
-    if let Some(v) = m.int(ModelProto::IR_VERSION) {
-        match set
-            .find_enum("onnx.Version")
-            .and_then(|e| set.enum_def(e).name_of(v))
+    let s = (onnx::MODEL.summary)(set, m.msg());
+    for &field in onnx::MODEL_SUMMARY_FIELDS {
+        m.take(field);
+    }
+    writeln!(w, "{}", s.title)?;
+    // A device configuration's fields the line does not show follow it.
+    let mut configurations = m.messages(ModelProto::CONFIGURATION).into_iter();
+    for line in super::summary::lines(onnx::MODEL.id, &s, opts) {
+        header(w, &format!("{}:", line.label), line.text)?;
+        if line.key == "configuration"
+            && let Some(c) = configurations.next()
         {
-            Some(n) => header(w, "IR version:", format!("{v} ({n})"))?,
-            None => header(w, "IR version:", v)?,
-        }
-    }
-    let opsets = opsets_text(&mut m, ModelProto::OPSET_IMPORT);
-    if !opsets.is_empty() {
-        header(w, "opsets:", opsets)?;
-    }
-    let producer = [
-        m.str(ModelProto::PRODUCER_NAME).map(plain),
-        m.str(ModelProto::PRODUCER_VERSION).map(plain),
-    ]
-    .iter()
-    .flatten()
-    .filter(|s| !s.is_empty())
-    .map(Cow::as_ref)
-    .collect::<Vec<_>>()
-    .join(" ");
-    if m.has(ModelProto::PRODUCER_NAME) || m.has(ModelProto::PRODUCER_VERSION) {
-        header(w, "producer:", producer)?;
-    }
-    if let Some(d) = m.bytes(ModelProto::DOMAIN) {
-        header(w, "domain:", quoted(d))?;
-    }
-    if let Some(v) = m.int(ModelProto::MODEL_VERSION) {
-        header(w, "model version:", v)?;
-    }
-    if let Some(d) = m.bytes(ModelProto::DOC_STRING) {
-        header(w, "doc:", super::elide::quoted_long(d, opts))?;
-    }
-    let meta: Vec<String> = m
-        .messages(ModelProto::METADATA_PROPS)
-        .into_iter()
-        .map(|e| pair_text(set, e, opts))
-        .collect();
-    if !meta.is_empty() {
-        header(w, "metadata:", meta.join(", "))?;
-    }
-    // Counts: nodes everywhere (subgraphs, functions, training), and the
-    // main graph's initializers and their elements.
-    let node_id = msg_id(set, "onnx.NodeProto");
-    let mut all_nodes = 0u64;
-    let _ = crate::formats::onnx::walk(m.msg(), &mut |x| {
-        if Some(x.def) == node_id {
-            all_nodes = all_nodes.saturating_add(1);
-        }
-        Ok(())
-    });
-    let g = m.message(ModelProto::GRAPH);
-    if let Some(g) = g {
-        let main = g.field(set, GraphProto::NODE).len() as u64;
-        let mut text = plural(main, "node", "nodes");
-        if all_nodes > main {
-            text.push_str(&format!(
-                " ({} with subgraphs, functions and training)",
-                grouped(all_nodes)
-            ));
-        }
-        header(w, "nodes:", text)?;
-        let mut params = 0u64;
-        let mut inits = 0u64;
-        for t in g.messages(set, GraphProto::INITIALIZER) {
-            inits += 1;
-            let v = onnx_tensor::view(set, t);
-            params = params.saturating_add(declared_elements(&v).unwrap_or(0));
-        }
-        let mut sparse = 0u64;
-        for sp in g.messages(set, GraphProto::SPARSE_INITIALIZER) {
-            sparse += 1;
-            if let Some(v) = sp.message(set, SparseTensorProto::VALUES) {
-                params = params
-                    .saturating_add(declared_elements(&onnx_tensor::view(set, v)).unwrap_or(0));
+            let mut c = Shown::new(set, c);
+            for field in [
+                DeviceConfigurationProto::NAME,
+                DeviceConfigurationProto::NUM_DEVICES,
+                DeviceConfigurationProto::DEVICE,
+            ] {
+                c.take(field);
             }
+            c.rest(w, 2, opts)?;
         }
-        let mut text = plural(inits, "initializer", "initializers");
-        if sparse > 0 {
-            text.push_str(&format!(" + {sparse} sparse"));
-        }
-        // Weights held by Constant nodes (PaddleOCR, silero-vad): said next
-        // to the initializers and counted with the parameters.
-        let (constants, in_constants) = constant_counts(set, m.msg());
-        if constants > 0 {
-            text.push_str(&format!(
-                " (and {} holding {})",
-                plural(constants, "Constant node", "Constant nodes"),
-                plural(in_constants, "value", "values")
-            ));
-        }
-        header(w, "initializers:", text)?;
-        params = params.saturating_add(in_constants);
-        let mut notes: Vec<&str> = Vec::new();
-        if sparse > 0 {
-            notes.push("sparse: non-zeros");
-        }
-        if constants > 0 {
-            notes.push("with constants");
-        }
-        header(
-            w,
-            "parameters:",
-            if notes.is_empty() {
-                grouped(params)
-            } else {
-                format!("{} ({})", grouped(params), notes.join(", "))
-            },
-        )?;
     }
+    let g = m.message(ModelProto::GRAPH);
     let functions = m.messages(ModelProto::FUNCTIONS);
-    if !functions.is_empty() {
-        let names: Vec<String> = functions
-            .iter()
-            .map(|f| op_text(&mut Shown::new(set, f), FUNCTION_OP))
-            .collect();
-        header(w, "functions:", names.join(", "))?;
-    }
-    for c in m.messages(ModelProto::CONFIGURATION) {
-        let mut c = Shown::new(set, c);
-        let devices = c.strings(DeviceConfigurationProto::DEVICE);
-        header(
-            w,
-            "configuration:",
-            format!(
-                "{}: {} [{}]",
-                name_text(c.bytes(DeviceConfigurationProto::NAME).unwrap_or(&[])),
-                plural(
-                    c.int(DeviceConfigurationProto::NUM_DEVICES)
-                        .unwrap_or(0)
-                        .max(0) as u64,
-                    "device",
-                    "devices"
-                ),
-                devices
-                    .iter()
-                    .map(|d| quoted(d))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )?;
-        c.rest(w, 2, opts)?;
-    }
     writeln!(w)?;
     if let Some(g) = g {
         graph(w, set, "", g, 0, opts)?;
@@ -2095,45 +1953,6 @@ fn data_type_attribute(set: &SchemaSet, n: &Message<'_>, a: &Message<'_>, text: 
         ),
         _ => text,
     }
-}
-
-/// Constant nodes of the default domain anywhere in the model (subgraphs,
-/// functions, training too), and the values they hold.
-fn constant_counts(set: &SchemaSet, m: &Message<'_>) -> (u64, u64) {
-    let node_id = msg_id(set, "onnx.NodeProto");
-    let mut nodes = 0u64;
-    let mut values = 0u64;
-    let _ = crate::formats::onnx::walk(m, &mut |x| {
-        if Some(x.def) != node_id {
-            return Ok(());
-        }
-        let domain = str_of(set, x, NodeProto::DOMAIN).unwrap_or_default();
-        if !matches!(domain.as_ref(), "" | "ai.onnx")
-            || str_of(set, x, NodeProto::OP_TYPE).as_deref() != Some("Constant")
-        {
-            return Ok(());
-        }
-        nodes = nodes.saturating_add(1);
-        for a in x.messages(set, NodeProto::ATTRIBUTE) {
-            let n = match str_of(set, a, AttributeProto::NAME).as_deref() {
-                Some("value") => a
-                    .message(set, AttributeProto::T)
-                    .and_then(|t| declared_elements(&onnx_tensor::view(set, t))),
-                Some("sparse_value") => a
-                    .message(set, AttributeProto::SPARSE_TENSOR)
-                    .and_then(|sp| sp.message(set, SparseTensorProto::VALUES))
-                    .and_then(|t| declared_elements(&onnx_tensor::view(set, t))),
-                Some("value_float" | "value_int" | "value_string") => Some(1),
-                Some("value_floats") => Some(a.scalars(set, AttributeProto::FLOATS).count() as u64),
-                Some("value_ints") => Some(a.scalars(set, AttributeProto::INTS).count() as u64),
-                Some("value_strings") => Some(a.field(set, AttributeProto::STRINGS).len() as u64),
-                _ => None,
-            };
-            values = values.saturating_add(n.unwrap_or(0));
-        }
-        Ok(())
-    });
-    (nodes, values)
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ use crate::fields::tensorflow::{
     SignatureDef, StructuredValue, TensorInfo, TensorProto, TensorShapeProto, TensorSpecProto,
     TrackableObjectGraph, TupleValue, TypeSpecProto, VersionDef,
 };
+use crate::formats::tensorflow::{GRAPH_DEF, SAVED_MODEL};
 use crate::schema::{FieldId, FieldType, SchemaSet};
 use crate::tensor::Element;
 use std::borrow::Cow;
@@ -47,11 +48,12 @@ pub fn saved_model(
         opts,
     };
     let mut msg = Shown::new(cx.set, msg);
-    if let Some(v) = msg.int(SavedModel::SAVED_MODEL_SCHEMA_VERSION) {
-        writeln!(w, "saved_model_schema_version: {v}")?;
+    let summary = (SAVED_MODEL.summary)(cx.set, msg.msg());
+    msg.take(SavedModel::SAVED_MODEL_SCHEMA_VERSION);
+    for line in super::summary::lines(SAVED_MODEL.id, &summary, opts) {
+        writeln!(w, "{}: {}", line.label, line.text)?;
     }
     let metas = msg.messages(SavedModel::META_GRAPHS);
-    writeln!(w, "meta graphs: {}", metas.len())?;
     for (i, mg) in metas.iter().enumerate() {
         writeln!(w)?;
         meta_graph(w, &cx, i, mg)?;
@@ -70,7 +72,27 @@ pub fn graph_def(
         set: SchemaSet::builtin(),
         opts,
     };
-    graph(w, &cx, &mut Shown::new(cx.set, msg), 0)
+    let mut g = Shown::new(cx.set, msg);
+    let summary = (GRAPH_DEF.summary)(cx.set, g.msg());
+    for line in super::summary::lines(GRAPH_DEF.id, &summary, opts) {
+        writeln!(w, "{}: {}", line.label, line.text)?;
+        // The fields of VersionDef the line does not show follow it.
+        if line.key == "versions"
+            && let Some(v) = g.message(GraphDef::VERSIONS)
+        {
+            let mut v = Shown::new(cx.set, v);
+            for field in [
+                VersionDef::PRODUCER,
+                VersionDef::MIN_CONSUMER,
+                VersionDef::BAD_CONSUMERS,
+            ] {
+                v.take(field);
+            }
+            v.rest(w, 1, opts)?;
+        }
+    }
+    writeln!(w)?;
+    graph(w, &cx, &mut g, 0)
 }
 
 use super::fmt::indent;
@@ -562,7 +584,10 @@ fn graph(
     g: &mut Shown<'_, '_, '_>,
     depth: usize,
 ) -> io::Result<()> {
-    if let Some(v) = g.message(GraphDef::VERSIONS) {
+    // A GraphDef file's header has shown them already.
+    if !g.marked(GraphDef::VERSIONS)
+        && let Some(v) = g.message(GraphDef::VERSIONS)
+    {
         indent(w, depth)?;
         versions(w, cx, v, depth)?;
     }

@@ -55,6 +55,7 @@ mod schemaless;
 #[cfg(feature = "cli")]
 mod server_api;
 mod stats;
+mod summary;
 mod tensor_snapshots;
 #[cfg(feature = "cli")]
 mod testdata;

@@ -89,6 +89,11 @@ fn model_external() {
 }
 
 #[test]
+fn model_constants() {
+    snapshots(MODEL_DIR, "constants.onnx", "model_constants");
+}
+
+#[test]
 fn model_unknown_field() {
     snapshots(MODEL_DIR, "unknown_field.onnx", "model_unknown_field");
 }
@@ -156,6 +161,7 @@ fn detection() {
     let expect = [
         (MODEL_DIR, "everything.onnx", "onnx-model"),
         (MODEL_DIR, "external.onnx", "onnx-model"),
+        (MODEL_DIR, "constants.onnx", "onnx-model"),
         // Fields 99 and 100 are newer than onnx 1.23: still a model.
         (MODEL_DIR, "unknown_field.onnx", "onnx-model"),
         (CONT_DIR, "seq_nested.pb", "onnx-sequence"),
