@@ -371,6 +371,7 @@ function renderGeneric(body, tensors) {
   body.append(h('div', { class: 'card' }, h('h3', null, o.title),
     h('dl', { class: 'kv' }, h('dt', null, 'type'), h('dd', { class: 'mono' }, d.type || '—'),
       d.also ? [h('dt', null, 'also valid as'), h('dd', { class: 'mono' }, d.also.join(', '))] : null)));
+  body.append(summaryCard('Summary') || '');
   const text = h('div');
   const textCard = h('div', { class: 'card' }, h('h3', null, 'As the command line shows it'), text);
   const list = tensors.length ? h('div', { class: 'card' }, h('h3', null, `Tensors (${tensors.length})`), tensorTable(tensors, 30)) : null;
@@ -474,24 +475,20 @@ function graphBlock(g, depth) {
   wrap.append(depth === 0 ? h('div', { class: 'card' }, h('h3', null, `Nodes (${nodes.length})`), list) : list);
   return wrap;
 }
+// The format's summary as the server sends it: the lines the text view
+// prints as its header, made by the same Rust code (nothing is counted or
+// formatted here, so the page and the command line cannot disagree).
+function summaryCard(title) {
+  const lines = S.open.summary_lines || [];
+  if (!lines.length) return null;
+  return h('div', { class: 'card', id: 'summary', 'data-file': S.key }, h('h3', null, title),
+    h('dl', { class: 'kv' }, lines.map((l) => [h('dt', null, l.label), h('dd', { 'data-key': l.key }, l.text)])));
+}
 function renderModel(body, tensors) {
   const m = S.open.decoded.value;
   const g = m.graph || {};
   const inits = tensors.filter((t) => t.initializer);
-  let params = 0;
-  for (const t of inits) params += Number(t.elements);
-  body.append(h('div', { class: 'card', id: 'model-header' }, h('h3', null, 'ONNX model'),
-    h('dl', { class: 'kv' },
-      h('dt', null, 'IR version'), h('dd', null, show(m.ir_version ?? '—')),
-      h('dt', null, 'opsets'), h('dd', null, (m.opset_import || []).map((o) => (o.domain || 'ai.onnx') + ' ' + show(o.version)).join(', ') || '—'),
-      h('dt', null, 'producer'), h('dd', null, [m.producer_name, m.producer_version].filter(Boolean).join(' ') || '—'),
-      m.domain ? [h('dt', null, 'domain'), h('dd', null, m.domain)] : null,
-      m.model_version !== undefined ? [h('dt', null, 'model version'), h('dd', null, show(m.model_version))] : null,
-      m.doc_string ? [h('dt', null, 'doc'), h('dd', null, m.doc_string)] : null,
-      (m.metadata_props || []).length ? [h('dt', null, 'metadata'), h('dd', null, m.metadata_props.map((p) => p.key + ' = ' + p.value).join(', '))] : null,
-      h('dt', null, 'graph'), h('dd', null, `"${g.name || ''}": ${(g.node || []).length} nodes, ${(g.initializer || []).length} initializers`),
-      h('dt', null, 'parameters'), h('dd', null, params.toLocaleString('en-US')),
-      (m.functions || []).length ? [h('dt', null, 'functions'), h('dd', { class: 'mono' }, m.functions.map((f) => (f.domain ? f.domain + '.' : '') + f.name).join(', '))] : null)));
+  body.append(summaryCard('ONNX model') || '');
   body.append(graphBlock(g, 0));
   if (inits.length) body.append(h('div', { class: 'card', id: 'initializers' }, h('h3', null, `Initializers (${inits.length})`), h('div', { class: 'scrollbox' }, tensorTable(inits, 500))));
   for (const f of m.functions || []) {
@@ -529,6 +526,7 @@ function tfAttr(v) {
 function renderGraphDef(body, tensors) {
   const g = S.open.decoded.value;
   const nodes = g.node || [];
+  body.append(summaryCard(S.open.title) || '');
   body.append(h('div', { class: 'card' }, h('h3', null, `Nodes (${nodes.length})`),
     h('table', { class: 't' }, h('thead', null, h('tr', null, h('th', null, 'name'), h('th', null, 'op'), h('th', null, 'inputs'), h('th', null, 'attributes'))),
       h('tbody', null, nodes.slice(0, 1000).map((n) => h('tr', { class: 'node', 'data-node': n.name },

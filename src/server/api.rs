@@ -397,13 +397,35 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
             }
         }
         w.end_array()?;
+        // The document, kept for the requests for tensors that follow.
+        let doc = match &decoded.body {
+            Body::Message { .. } => Some(document_of(req, file, decoded)),
+            Body::Schemaless(_) | Body::UserMessage { .. } => None,
+        };
+        // The summary as the text view prints it, for the page to draw as
+        // it is (typed, it is under `decoded`, as in --json).
+        w.key("summary_lines")?;
+        w.begin_array()?;
+        if let Some(doc) = &doc {
+            let lines = crate::render::summary::lines(
+                decoded.format.id,
+                doc.summary(),
+                &RenderOptions::default(),
+            );
+            for line in &lines {
+                w.begin_object()?;
+                w.member("key", line.key)?;
+                w.member("label", line.label)?;
+                w.member("text", &line.text)?;
+                w.end_object()?;
+            }
+        }
+        w.end_array()?;
         w.key("tensors")?;
         w.begin_array()?;
         let set = SchemaSet::builtin();
-        if let Body::Message { message, .. } = &decoded.body {
+        if let (Body::Message { message, .. }, Some(doc)) = (&decoded.body, doc) {
             let named = formats::named_tensors(set, message);
-            // The document, kept for the requests for tensors that follow.
-            let doc = document_of(req, file, decoded);
             if let Ok(mut c) = file.cache.lock() {
                 c.insert(asked(req).to_string(), doc);
             }

@@ -22,7 +22,7 @@ for (let run = 0; run < 3; run++) {
   await page.evaluate(() => performance.clearResourceTimings());
   t = performance.now();
   await page.evaluate((k) => { location.hash = 'f=' + encodeURIComponent(k); }, key);
-  await page.waitForSelector('#model-header');
+  await page.waitForSelector('#summary');
   await page.waitForSelector('#initializers tr.click');
   readies.push(performance.now() - t);
   // Of which: the server's answer (request sent to last byte received).

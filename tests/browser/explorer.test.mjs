@@ -149,7 +149,7 @@ test('a dropped tensor file shows its shape, type, values, statistics and pictur
 
 test('a model: click an initializer, page to its last value', async () => {
   await page.click('#files li[data-key="0/schemaless/sample/light_light_squeezenet.onnx"]');
-  await page.waitForSelector('#model-header');
+  await page.waitForSelector('#summary');
   assert.match(await text('.crumbs .badge'), /onnx-model/);
   await page.waitForSelector('#initializers tr.click');
   await shot('04-model');

@@ -381,6 +381,51 @@ fn names_that_are_not_utf8_keep_distinct_keys() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The summary lines /api/open sends the page are the header of the
+/// command line's text view, label and text, in order.
+#[test]
+fn summary_lines_are_the_text_header() {
+    let s = start(vec![fixtures()]);
+    for (key, titled) in [
+        ("onnx-model/everything.onnx", true),
+        ("onnx-model/constants.onnx", true),
+        ("tf/graph_all_forms.pb", false),
+        ("tf/saved_model_two_signatures.pb", false),
+    ] {
+        let path = fixtures().join(key);
+        let text = String::from_utf8(cli(&[path.to_str().unwrap_or_default()])).unwrap();
+        // After the format/type/size block, to the first blank line; a
+        // model's lines under its title, indented two spaces.
+        let mut lines = text.lines().skip_while(|l| !l.is_empty()).skip(1);
+        if titled {
+            assert_eq!(lines.next(), Some("ONNX model"));
+        }
+        let want: Vec<(String, String)> = lines
+            .take_while(|l| !l.is_empty())
+            .filter_map(|l| {
+                let (label, rest) = l.trim_start().split_once(':')?;
+                Some((label.to_string(), rest.trim_start().to_string()))
+            })
+            .collect();
+        let r = get(s.addr, &format!("/api/open?f={}", enc(&format!("0/{key}"))));
+        assert_eq!(r.status, 200);
+        let body: serde_json::Value = serde_json::from_str(&r.text()).unwrap();
+        let got: Vec<(String, String)> = body["summary_lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| {
+                (
+                    l["label"].as_str().unwrap().to_string(),
+                    l["text"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        assert!(!got.is_empty(), "{key}");
+        assert_eq!(got, want, "{key}");
+    }
+}
+
 /// The JSON of /api/open (every value) holds the command line's `--json`
 /// output verbatim.
 #[test]
