@@ -83,6 +83,9 @@ pub enum Error {
     /// No tensor of that name.
     #[error("no tensor {0:?}")]
     NoSuchTensor(String),
+    /// No format of that id ([`open_as`]).
+    #[error("no format {0:?} (the ids are those of decode --help)")]
+    NoSuchFormat(String),
     /// Reading or writing failed.
     #[error(transparent)]
     Io(#[from] io::Error),
@@ -108,6 +111,61 @@ pub fn read(bytes: impl Into<Vec<u8>>) -> Result<Document, Error> {
 /// [`read`] over shared bytes, kept alive by the document and every clone.
 pub fn read_shared(bytes: Arc<[u8]>) -> Result<Document, Error> {
     Document::from_held(Held::Shared(bytes), None, None)
+}
+
+/// [`read_shared`] with a folder for external data: tensors whose values
+/// are in side files read them from `dir`, under the same rules as for a
+/// file opened there (confined to the folder after links, regular files
+/// only, length and SHA-1 checked).
+pub fn read_shared_in(bytes: Arc<[u8]>, dir: impl Into<PathBuf>) -> Result<Document, Error> {
+    Document::from_held(Held::Shared(bytes), Some(dir.into()), None)
+}
+
+/// [`open`] as one format, as `decode --as FORMAT` reads it: that format
+/// only, showing what fits (fields it does not know included) and saying
+/// exactly why the input does not fit; `format` is an id `decode --help`
+/// lists (`onnx-tensor`, `onnx-model`, `protobuf`, ...).
+pub fn open_as(path: impl AsRef<Path>, format: &str) -> Result<Document, Error> {
+    let path = path.as_ref();
+    let forced = formats::find(format).ok_or_else(|| Error::NoSuchFormat(format.to_string()))?;
+    let input = crate::input::open_input(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    Document::from_held_as(
+        Held::Input(Arc::new(input)),
+        folder_of(path),
+        None,
+        as_format(forced),
+    )
+}
+
+/// [`read_shared`] as one format ([`open_as`]), with external data read
+/// from `dir` when given ([`read_shared_in`]).
+pub fn read_shared_as(
+    bytes: Arc<[u8]>,
+    format: &str,
+    dir: Option<PathBuf>,
+) -> Result<Document, Error> {
+    let forced = formats::find(format).ok_or_else(|| Error::NoSuchFormat(format.to_string()))?;
+    Document::from_held_as(Held::Shared(bytes), dir, None, as_format(forced))
+}
+
+/// The reading of one format, as `--as` asks for it.
+fn as_format(format: &'static formats::Format) -> Reading {
+    Reading {
+        asked: AsFormat::Format(format),
+        ..Reading::default()
+    }
+}
+
+/// The folder external data is looked for in: the file's own.
+fn folder_of(path: &Path) -> Option<PathBuf> {
+    path.parent().map(|p| {
+        if p.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            p.to_path_buf()
+        }
+    })
 }
 
 /// The input a document holds (an input may be shared with its caller:
@@ -208,6 +266,8 @@ pub struct Document {
     format: FormatInfo,
     tensors: Arc<[TensorRef]>,
     summary: Arc<Summary>,
+    /// The formats detection tried before the one it found, and why.
+    passed_over: Arc<[(&'static str, DecodeError)]>,
 }
 
 impl fmt::Debug for Document {
@@ -225,13 +285,7 @@ impl Document {
         let input = crate::input::open_input(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         // As the command line: external data beside the file.
-        let dir = path.parent().map(|p| {
-            if p.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                p.to_path_buf()
-            }
-        });
+        let dir = folder_of(path);
         let context = testdata::file_context(path, None, &ModelCache::default());
         Document::from_held(Held::Input(Arc::new(input)), dir, context.map(Arc::new))
     }
@@ -241,9 +295,21 @@ impl Document {
         dir: Option<PathBuf>,
         context: Option<Arc<FileContext>>,
     ) -> Result<Document, Error> {
+        Document::from_held_as(held, dir, context, Reading::default())
+    }
+
+    fn from_held_as(
+        held: Held,
+        dir: Option<PathBuf>,
+        context: Option<Arc<FileContext>>,
+        reading: Reading,
+    ) -> Result<Document, Error> {
         let held = Arc::new(held);
-        let (format, tensors, summary) = {
-            let decoded = detect(held.bytes(), context.as_deref())?;
+        let (format, tensors, summary, passed_over) = {
+            let decoded = match reading.asked {
+                AsFormat::Format(f) => formats::decode_as(f, held.bytes(), &reading.options)?,
+                AsFormat::Auto => detect(held.bytes(), context.as_deref())?,
+            };
             let root_role = match context.as_deref().map(|c| c.role) {
                 Some(testdata::Role::Input) => Role::TestInput,
                 Some(testdata::Role::Output) => Role::TestOutput,
@@ -253,17 +319,27 @@ impl Document {
                 format_info(&decoded),
                 index(&decoded, root_role),
                 summary_of(&decoded),
+                passed_over_of(&decoded),
             )
         };
         Ok(Document {
             held,
             dir,
             context,
-            reading: Reading::default(),
+            reading,
             format,
             tensors: tensors.into(),
             summary: Arc::new(summary),
+            passed_over,
         })
+    }
+
+    /// The formats `--as auto` detection tried before the one it found, in
+    /// its order, each with why the input did not fit it (empty for a
+    /// document read as one format): for a file read as `protobuf`, why it
+    /// is not an ONNX tensor, model, ...
+    pub fn passed_over(&self) -> &[(&'static str, DecodeError)] {
+        &self.passed_over
     }
 
     /// A document over an input its caller has already decoded with the
@@ -289,6 +365,7 @@ impl Document {
             format: format_info(decoded),
             tensors: index(decoded, Role::TensorFile).into(),
             summary: Arc::new(summary_of(decoded)),
+            passed_over: passed_over_of(decoded),
         }
     }
 
@@ -545,6 +622,14 @@ fn summary_of(decoded: &Decoded<'_>) -> Summary {
         Body::Message { message, .. } => (decoded.format.summary)(SchemaSet::builtin(), message),
         Body::Schemaless(_) | Body::UserMessage { .. } => Summary::default(),
     }
+}
+
+fn passed_over_of(decoded: &Decoded<'_>) -> Arc<[(&'static str, DecodeError)]> {
+    decoded
+        .passed_over
+        .iter()
+        .map(|(f, e)| (f.id, e.clone()))
+        .collect()
 }
 
 fn format_info(decoded: &Decoded<'_>) -> FormatInfo {
@@ -1099,6 +1184,27 @@ impl<'d> Tensor<'d> {
         }
     }
 
+    /// [`Tensor::raw_le`] as an owned handle that keeps what it borrows
+    /// alive (the document's input, or the side file's map), for callers
+    /// that hand the bytes out beyond the tensor's lifetime (a binding's
+    /// array views). The side file is mapped again for the handle.
+    pub fn stored_array(&self) -> Option<StoredArray> {
+        let bytes = self.raw_le()?;
+        let inner = match self.view().data {
+            TensorData::Raw(_) => {
+                // Where the borrowed slice lies in the document's input.
+                let base = self.document.bytes().as_ptr() as usize;
+                let start = (bytes.as_ptr() as usize).checked_sub(base)?;
+                let range = start..start.checked_add(bytes.len())?;
+                self.document.bytes().get(range.clone())?;
+                StoredInner::Document(self.document.clone(), range)
+            }
+            TensorData::External(r) => StoredInner::External(r.load(self.dir()).ok()?, bytes.len()),
+            _ => return None,
+        };
+        Some(StoredArray(inner))
+    }
+
     /// Every value, each at the element's own width. Refuses more than
     /// [`crate::tensor::MAX_IMPLIED_VALUES`] values implied by TensorFlow's
     /// padding rule ([`Tensor::values_with`] allows them).
@@ -1200,6 +1306,35 @@ impl<'d> Tensor<'d> {
             }
             None => Ok(target.write(|w| npy::write_npy_converted(&view, self.dir(), w, opts))??),
         }
+    }
+}
+
+/// A tensor's stored bytes that already are its array
+/// ([`Tensor::stored_array`]), owning what they are read from.
+pub struct StoredArray(StoredInner);
+
+enum StoredInner {
+    /// A range of the document's input.
+    Document(Document, Range<usize>),
+    /// The first bytes of a side file's range.
+    External(ExternalBytes, usize),
+}
+
+impl StoredArray {
+    /// The bytes: little-endian, row-major, of the element type.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.0 {
+            StoredInner::Document(doc, range) => doc.bytes().get(range.clone()).unwrap_or(&[]),
+            StoredInner::External(file, len) => file.bytes().get(..*len).unwrap_or(&[]),
+        }
+    }
+}
+
+impl fmt::Debug for StoredArray {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StoredArray")
+            .field("len", &self.bytes().len())
+            .finish()
     }
 }
 

@@ -91,7 +91,7 @@ pub mod user_schema;
 pub mod wire;
 
 pub use api::{
-    DataType, Document, Error, FormatInfo, JsonOptions, Reading, Role, Step, Storage, Summary,
-    SummaryItem, SummaryValue, Tensor, TensorRef, TextOptions, ValueOptions, Values, open, read,
-    read_shared,
+    DataType, Document, Error, FormatInfo, JsonOptions, Reading, Role, Step, Storage, StoredArray,
+    Summary, SummaryItem, SummaryValue, Tensor, TensorRef, TextOptions, ValueOptions, Values, open,
+    open_as, read, read_shared, read_shared_as, read_shared_in,
 };

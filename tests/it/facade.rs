@@ -485,3 +485,83 @@ fn a_document_over_what_the_caller_decoded() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A tensor's stored array outlives the tensor and the document it came
+/// from (a binding's array views keep it), for raw data and side files.
+#[test]
+fn stored_array_owns_what_it_borrows() {
+    let doc = pbdecode::open("tests/fixtures/onnx-tensor/float_raw.pb").unwrap();
+    let t = doc.tensor(&doc.tensors()[0]).unwrap();
+    let borrowed = t.raw_le().unwrap().to_vec();
+    let stored = t.stored_array().unwrap();
+    drop(t);
+    drop(doc);
+    assert_eq!(stored.bytes(), &borrowed[..]);
+    let doc = pbdecode::open("tests/fixtures/onnx-tensor/external.pb").unwrap();
+    let t = doc.tensor(&doc.tensors()[0]).unwrap();
+    let borrowed = t.raw_le().unwrap().to_vec();
+    let stored = t.stored_array().unwrap();
+    drop(t);
+    drop(doc);
+    assert_eq!(stored.bytes(), &borrowed[..]);
+    // Typed storage is no array of bytes; a failing side file gives none.
+    let doc = pbdecode::open("tests/fixtures/onnx-tensor/float_typed.pb").unwrap();
+    assert!(
+        doc.tensor(&doc.tensors()[0])
+            .unwrap()
+            .stored_array()
+            .is_none()
+    );
+    let doc = pbdecode::open("tests/fixtures/onnx-tensor/external_bad_sha1.pb").unwrap();
+    assert!(
+        doc.tensor(&doc.tensors()[0])
+            .unwrap()
+            .stored_array()
+            .is_none()
+    );
+}
+
+/// `open_as` reads as `decode --as FORMAT` does: the error it prints for a
+/// file detection reads as `protobuf`, and `passed_over` keeps why
+/// detection turned each format down.
+#[test]
+fn open_as_and_passed_over_say_what_the_cli_says() {
+    let path = Path::new("tests/fixtures/onnx-tensor/bad_raw_too_short.pb");
+    let auto = pbdecode::open(path).unwrap();
+    assert_eq!(auto.format().id, "protobuf");
+    let (first, why) = &auto.passed_over()[0];
+    assert_eq!((*first, why.check()), ("onnx-tensor", "size"));
+    let Err(Error::Decode(e)) = pbdecode::open_as(path, "onnx-tensor") else {
+        panic!("read as onnx-tensor")
+    };
+    let printed = String::from_utf8(cli(&["--as", "onnx-tensor", "--json"], path)).unwrap();
+    let printed = common::json::value(&printed).unwrap();
+    assert_eq!(printed["error"]["check"], e.check());
+    assert_eq!(printed["error"]["offset"].as_u64(), Some(e.offset()));
+    // A good file: the same document as detection's, JSON byte for byte.
+    let good = Path::new("tests/fixtures/onnx-model/everything.onnx");
+    let doc = pbdecode::open_as(good, "onnx-model").unwrap();
+    assert!(doc.passed_over().is_empty());
+    let mut json = Vec::new();
+    doc.write_json(&mut json, &JsonOptions::default()).unwrap();
+    assert_eq!(json, cli(&["--as", "onnx-model", "--json"], good));
+    assert!(matches!(
+        pbdecode::open_as(good, "onnx-modle"),
+        Err(Error::NoSuchFormat(_))
+    ));
+}
+
+/// Bytes read with a folder find their external data there, under the
+/// file rules; without one they have none.
+#[test]
+fn read_shared_in_reads_external_data_from_the_folder() {
+    let bytes: std::sync::Arc<[u8]> = std::fs::read("tests/fixtures/onnx-tensor/external.pb")
+        .unwrap()
+        .into();
+    let doc = pbdecode::read_shared_in(bytes.clone(), "tests/fixtures/onnx-tensor").unwrap();
+    assert!(doc.tensor(&doc.tensors()[0]).unwrap().values().is_ok());
+    let doc = pbdecode::read_shared(bytes.clone()).unwrap();
+    assert!(doc.tensor(&doc.tensors()[0]).unwrap().values().is_err());
+    let doc = pbdecode::read_shared_in(bytes, "tests/fixtures/onnx-model").unwrap();
+    assert!(doc.tensor(&doc.tensors()[0]).unwrap().values().is_err());
+}
