@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package's tests as a user gets the package: the wheel built by
 # maturin in a fresh virtual environment, installed there, pytest run over
-# python/tests against the `decode` command (cargo builds it first). Also
+# python/tests against the `decode` command (cargo builds it first); Ray
+# Data for the example's test, on a local Ray. Also
 # rustfmt and clippy (warnings denied) on the binding crate, and the
 # wheel's size (one abi3 wheel, at most 1 MiB).
 #
@@ -19,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 "$python" -m venv "$work/venv"
 venv_python="$work/venv/bin/python"
 "$venv_python" -m pip install --quiet --disable-pip-version-check \
-  "maturin>=1.5,<2" pytest numpy ml_dtypes ${PBDECODE_EXTRA_PACKAGES:-}
+  "maturin>=1.5,<2" pytest numpy ml_dtypes "ray[data]"
 (cd "$here" && "$work/venv/bin/maturin" build --quiet --release --out "$work/dist")
 wheel=$(ls "$work"/dist/*.whl)
 size=$(stat -c %s "$wheel")

@@ -323,7 +323,10 @@ impl Doc {
         d.set_item("pos_inf", s.pos_inf)?;
         d.set_item("neg_inf", s.neg_inf)?;
         d.set_item("zeros", s.zeros)?;
-        d.set_item("magnitude", s.magnitude)?;
+        if s.magnitude {
+            // As the JSON contract says it: complex statistics are of |z|.
+            d.set_item("of", "magnitude")?;
+        }
         Ok(d)
     }
 

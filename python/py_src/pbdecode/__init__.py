@@ -519,7 +519,7 @@ def describe(data: bytes, *, base_dir: str | _os.PathLike | None = None) -> dict
     try:
         f = _read(data, base_dir)
     except DecodeError as e:
-        return {"format": None, "type": None, "tensors": [], "error": e.to_dict()}
+        return {"format": None, "type": None, "also": [], "tensors": [], "error": e.to_dict()}
     with f:
         tensors = []
         for t in f._tensors._list:
@@ -535,4 +535,4 @@ def describe(data: bytes, *, base_dir: str | _os.PathLike | None = None) -> dict
             except ValuesUnavailable as e:
                 row["values_unavailable"] = e.reason
             tensors.append(row)
-        return {"format": f.format, "type": f.type, "tensors": tensors}
+        return {"format": f.format, "type": f.type, "also": f.also, "tensors": tensors}

@@ -1,0 +1,78 @@
+"""The Ray Data example (examples/ray_data.py) on a local Ray over
+tests/fixtures: one row per file, each equal to `decode --jsonl`'s line for
+it (format, type, each tensor file's statistics, the error of a file turned
+down). Needs ray[data] (python/run_tests.sh installs it); without it the
+test fails, saying so."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import FIXTURES, cli
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "ray_data.py"
+
+
+def example():
+    """The example as a module Ray's workers import too (PYTHONPATH)."""
+    sys.path.insert(0, str(EXAMPLE.parent))
+    try:
+        return importlib.import_module("ray_data")
+    finally:
+        sys.path.remove(str(EXAMPLE.parent))
+
+
+def same_number(a, b) -> bool:
+    if isinstance(a, str) or isinstance(b, str) or a is None or b is None:
+        return a == b or (a == "NaN" and b != b) or (b == "NaN" and a != a)
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    return bool(np.float32(a) == np.float32(b)) or float(a) == float(b)
+
+
+def test_ray_data_rows_equal_decode_jsonl(tmp_path):
+    try:
+        import ray
+    except ImportError as e:
+        pytest.fail(f"ray[data] is not installed ({e}): pip install 'ray[data]'")
+    lines = cli("--jsonl", "-r", str(FIXTURES)).stdout.decode().splitlines()
+    expected = {Path(j["file"]).resolve(): j for j in map(json.loads, lines)}
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": str(EXAMPLE.parent)}},
+    )
+    try:
+        rows = example().describe_folder(str(FIXTURES)).take_all()
+    finally:
+        ray.shutdown()
+    assert len(rows) == len(expected)
+    for row in rows:
+        path = Path(row["path"]).resolve()
+        want = expected[path]
+        error = json.loads(row["error"])
+        if "error" in want:
+            assert error == want["error"], path
+            continue
+        assert error is None, path
+        assert row["format"] == want["format"], path
+        # An ONNX test folder's file is read with its model by the command
+        # (a sequence its model declares optional is an optional).
+        assert row["type"] == want["type"] or want["type"] in json.loads(row["also"]), path
+        tensors = json.loads(row["tensors"])
+        if want["format"] == "onnx-tensor":
+            (t,) = tensors
+            assert t["shape"] == want["value"].get("dims", []), path
+            stats = want["value"].get("stats")
+            if stats is not None:
+                for k, v in stats.items():
+                    assert same_number(t["stats"][k], v), (path, k, t["stats"][k], v)
+            elif "values_unavailable" in want["value"]:
+                assert t["values_unavailable"] == want["value"]["values_unavailable"], path
