@@ -83,6 +83,10 @@ pub enum Error {
     /// No tensor of that name.
     #[error("no tensor {0:?}")]
     NoSuchTensor(String),
+    /// Two documents [`Document::diff`] does not compare (a model, a
+    /// file read without a schema).
+    #[error("{0}")]
+    NotComparable(String),
     /// No format of that id ([`open_as`]).
     #[error("no format {0:?} (the ids are those of decode --help)")]
     NoSuchFormat(String),
@@ -518,6 +522,35 @@ impl Document {
         Ok(())
     }
 
+    /// Compares this document's ONNX value (a tensor, sequence, map,
+    /// optional or sparse tensor) with `actual`'s as `decode diff` does:
+    /// element by element, numpy's `isclose` in the tensor's own float type,
+    /// NaN facing NaN, structure (lengths, keys, types) exactly. Models are
+    /// not compared here (`decode diff` compares their initializers).
+    pub fn diff(&self, actual: &Document, opts: &crate::diff::DiffOptions) -> Result<Diff, Error> {
+        let (x, _) = self.decoded();
+        let (y, _) = actual.decoded();
+        let (x, y) = (x?, y?);
+        let (Body::Message { message: mx, .. }, Body::Message { message: my, .. }) =
+            (&x.body, &y.body)
+        else {
+            return Err(Error::NotComparable(
+                "only ONNX values are compared, not a file read without a schema".into(),
+            ));
+        };
+        if [&self.format, &actual.format]
+            .iter()
+            .any(|f| f.id == formats::onnx::MODEL.id)
+        {
+            return Err(Error::NotComparable(
+                "models are compared by decode diff, not here".into(),
+            ));
+        }
+        let dirs = (self.dir.as_deref(), actual.dir.as_deref());
+        let entries = crate::diff::compare_messages(mx, my, dirs, opts);
+        Ok(Diff { entries })
+    }
+
     /// The input decoded again, as when it was opened.
     fn decoded(&self) -> (Result<Decoded<'_>, Error>, Option<testdata::Naming>) {
         let opts = &self.reading.options;
@@ -574,6 +607,48 @@ impl fmt::Debug for Reading {
             .field("asked", &self.asked.id())
             .field("options", &self.options)
             .finish()
+    }
+}
+
+/// What [`Document::diff`] found: one entry per tensor compared and per
+/// difference of structure, in order.
+#[derive(Debug, Clone)]
+pub struct Diff {
+    /// The findings.
+    pub entries: Vec<crate::diff::Entry>,
+}
+
+impl Diff {
+    /// Whether every value is within tolerance and the structures agree.
+    pub fn passes(&self) -> bool {
+        self.entries.iter().all(crate::diff::Entry::passes)
+    }
+
+    /// How many entries do not pass.
+    pub fn differing(&self) -> usize {
+        self.entries.iter().filter(|e| !e.passes()).count()
+    }
+
+    /// The report `decode diff` prints after its `expected:`/`actual:`
+    /// lines, byte for byte.
+    pub fn write_text(&self, w: &mut impl Write) -> io::Result<()> {
+        crate::diff::write_entries_text(&mut render::fmt::TextLines::new(w), &self.entries)
+    }
+
+    /// `{"entries": [...], "passed": ...}`, each entry as `decode diff
+    /// --json` writes it.
+    pub fn write_json(&self, w: &mut impl Write) -> io::Result<()> {
+        let mut json = crate::json_writer::JsonWriter::new(w);
+        json.begin_object()?;
+        json.key("entries")?;
+        json.begin_array()?;
+        for e in &self.entries {
+            crate::diff::write_entry_json(&mut json, e)?;
+        }
+        json.end_array()?;
+        json.member("passed", self.passes())?;
+        json.end_object()?;
+        json.finish()
     }
 }
 

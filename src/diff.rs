@@ -632,6 +632,46 @@ impl Entry {
     }
 }
 
+/// One finding as `decode diff` writes it; `nested`: under a line naming
+/// its path.
+pub fn write_entry_text(out: &mut TextLines<'_>, e: &Entry, nested: bool) -> io::Result<()> {
+    let indent = if nested {
+        out.line(format_args!(
+            "{}:",
+            if e.path.is_empty() { "(root)" } else { &e.path }
+        ))?;
+        "  "
+    } else {
+        ""
+    };
+    match &e.finding {
+        Finding::Tensor(t) => write_tensor_text(out, t, indent),
+        Finding::Structure(s) => out.line(format_args!("{indent}{s}")),
+    }
+}
+
+/// The findings of one pair of values as `decode diff` writes them after
+/// its `expected:`/`actual:` lines: a lone finding at the root bare,
+/// anything more each under its path, then the result line.
+pub fn write_entries_text(out: &mut TextLines<'_>, entries: &[Entry]) -> io::Result<()> {
+    let lone = matches!(entries, [only] if only.path.is_empty());
+    for e in entries {
+        write_entry_text(out, e, !lone)?;
+    }
+    if !lone {
+        let differing = entries.iter().filter(|e| !e.passes()).count();
+        out.line(format_args!(
+            "result: {}",
+            if differing == 0 {
+                format!("all {} values within tolerance", entries.len())
+            } else {
+                format!("{differing} of {} values differ", entries.len())
+            }
+        ))?;
+    }
+    Ok(())
+}
+
 fn short_name(set: &SchemaSet, m: &Message<'_>) -> String {
     let n = m.def(set).full_name.to_string();
     match n.strip_prefix("onnx.") {

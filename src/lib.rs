@@ -91,7 +91,8 @@ pub mod user_schema;
 pub mod wire;
 
 pub use api::{
-    DataType, Document, Error, FormatInfo, JsonOptions, Reading, Role, Step, Storage, StoredArray,
-    Summary, SummaryItem, SummaryValue, Tensor, TensorRef, TextOptions, ValueOptions, Values, open,
-    open_as, read, read_shared, read_shared_as, read_shared_in,
+    DataType, Diff, Document, Error, FormatInfo, JsonOptions, Reading, Role, Step, Storage,
+    StoredArray, Summary, SummaryItem, SummaryValue, Tensor, TensorRef, TextOptions, ValueOptions,
+    Values, open, open_as, read, read_shared, read_shared_as, read_shared_in,
 };
+pub use diff::DiffOptions;

@@ -4,7 +4,7 @@
 //! 2 usage or I/O errors.
 
 use super::Outcome;
-use pbdecode::diff::{self, DiffOptions, Entry, Finding};
+use pbdecode::diff::{self, DiffOptions, Entry};
 use pbdecode::escape::TextLines;
 use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input};
@@ -373,12 +373,12 @@ fn pair(
             }
             nested = true;
             if let Some(first) = held.take() {
-                entry_text(&mut out, &first, true)?;
+                diff::write_entry_text(&mut out, &first, true)?;
             }
-            entry_text(&mut out, &e, true)
+            diff::write_entry_text(&mut out, &e, true)
         })?;
         if let Some(only) = held {
-            entry_text(&mut out, &only, false)?;
+            diff::write_entry_text(&mut out, &only, false)?;
         }
         if nested || tally.entries == 0 {
             out.line(format_args!(
@@ -397,23 +397,6 @@ fn pair(
     } else {
         Pair::Failed
     })
-}
-
-/// One finding as text; `nested`: under a line naming its path.
-fn entry_text(out: &mut TextLines<'_>, e: &Entry, nested: bool) -> io::Result<()> {
-    let indent = if nested {
-        out.line(format_args!(
-            "{}:",
-            if e.path.is_empty() { "(root)" } else { &e.path }
-        ))?;
-        "  "
-    } else {
-        ""
-    };
-    match &e.finding {
-        Finding::Tensor(t) => diff::write_tensor_text(out, t, indent),
-        Finding::Structure(s) => out.line(format_args!("{indent}{s}")),
-    }
 }
 
 /// Where `--picture` goes: a path checked by the one writer of files

@@ -565,3 +565,51 @@ fn read_shared_in_reads_external_data_from_the_folder() {
     let doc = pbdecode::read_shared_in(bytes, "tests/fixtures/onnx-model").unwrap();
     assert!(doc.tensor(&doc.tensors()[0]).unwrap().values().is_err());
 }
+
+/// `Document::diff` reports as `decode diff` does: its text is the
+/// command's output after the `expected:`/`actual:` lines, its verdict
+/// the command's exit status, for tensors, NaN, strings and sequences.
+#[test]
+fn diff_is_the_commands_report() {
+    let dir = Path::new("tests/fixtures/onnx-testdata/diff");
+    for (x, y) in [
+        ("expected.pb", "same.pb"),
+        ("expected.pb", "within.pb"),
+        ("expected.pb", "out.pb"),
+        ("expected.pb", "shape.pb"),
+        ("expected.pb", "type.pb"),
+        ("nan_expected.pb", "nan_actual.pb"),
+        ("nan_expected.pb", "nan_same.pb"),
+        ("str_expected.pb", "str_actual.pb"),
+        ("seq_expected.pb", "seq_actual.pb"),
+    ] {
+        let (xp, yp) = (dir.join(x), dir.join(y));
+        let out = Command::new(env!("CARGO_BIN_EXE_decode"))
+            .arg("diff")
+            .args([&xp, &yp])
+            .output()
+            .unwrap();
+        let printed = String::from_utf8(out.stdout).unwrap();
+        let body: String = printed.split_inclusive('\n').skip(2).collect();
+        let d = pbdecode::open(&xp)
+            .unwrap()
+            .diff(
+                &pbdecode::open(&yp).unwrap(),
+                &pbdecode::DiffOptions::default(),
+            )
+            .unwrap();
+        let mut text = Vec::new();
+        d.write_text(&mut text).unwrap();
+        assert_eq!(String::from_utf8(text).unwrap(), body, "{x} {y}");
+        assert_eq!(d.passes(), out.status.code() == Some(0), "{x} {y}");
+        let mut json = Vec::new();
+        d.write_json(&mut json).unwrap();
+        let json = common::json::value(&String::from_utf8(json).unwrap()).unwrap();
+        assert_eq!(json["passed"].as_bool(), Some(d.passes()));
+    }
+    let model = pbdecode::open(dir.join("model_a.onnx")).unwrap();
+    assert!(matches!(
+        model.diff(&model, &pbdecode::DiffOptions::default()),
+        Err(Error::NotComparable(_))
+    ));
+}
