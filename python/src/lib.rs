@@ -85,6 +85,7 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
             }
             Error::NoSuchTensor(name) => PyKeyError::new_err(name),
             e @ Error::NoSuchFormat(_) => PyValueError::new_err(e.to_string()),
+            e @ Error::NotComparable(_) => pyo3::exceptions::PyTypeError::new_err(e.to_string()),
             Error::Io(io) => PyErr::from(io),
             e @ Error::Output(_) => PyOSError::new_err(e.to_string()),
             e => PyValueError::new_err(e.to_string()),
@@ -386,11 +387,49 @@ impl Doc {
         Ok(PyBytes::new(py, &out))
     }
 
+    /// Compares this document's ONNX value with `actual`'s as `decode diff`
+    /// does: (passed, entries, differing, the command's report, the JSON).
+    fn diff<'py>(
+        &self,
+        py: Python<'py>,
+        actual: &Doc,
+        rtol: f64,
+        atol: f64,
+    ) -> PyResult<DiffOutcome<'py>> {
+        if !(rtol >= 0.0 && atol >= 0.0) {
+            return Err(PyValueError::new_err("rtol and atol must be numbers >= 0"));
+        }
+        let opts = pbdecode::DiffOptions {
+            rtol,
+            atol,
+            ..pbdecode::DiffOptions::default()
+        };
+        let (d, text, json) = py
+            .detach(|| -> Result<_, Error> {
+                let d = self.doc.diff(&actual.doc, &opts)?;
+                let (mut text, mut json) = (Vec::new(), Vec::new());
+                d.write_text(&mut text)?;
+                d.write_json(&mut json)?;
+                Ok((d, text, json))
+            })
+            .map_err(|e| to_py(py, e))?;
+        Ok((
+            d.passes(),
+            d.entries.len(),
+            d.differing(),
+            PyBytes::new(py, &text),
+            PyBytes::new(py, &json),
+        ))
+    }
+
     /// The input's length in bytes.
     fn __len__(&self) -> usize {
         self.doc.bytes().len()
     }
 }
+
+/// (passed, entries, differing, the report, the JSON) of a comparison.
+type DiffOutcome<'py> = (bool, usize, usize, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
 
 /// `--npy`'s types: bfloat16 also to float32 (the coded types were widened
 /// by `Values::widen`).

@@ -536,3 +536,8 @@ def describe(data: bytes, *, base_dir: str | _os.PathLike | None = None) -> dict
                 row["values_unavailable"] = e.reason
             tensors.append(row)
         return {"format": f.format, "type": f.type, "also": f.also, "tensors": tensors}
+
+
+from ._compare import Diff, TestCase, assert_close, diff, testdata  # noqa: E402 - needs File
+
+__all__ += ["Diff", "TestCase", "assert_close", "diff", "testdata"]

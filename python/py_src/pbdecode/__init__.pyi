@@ -119,3 +119,21 @@ def loads(
     format: str | None = None,
 ) -> Any: ...
 def describe(data: bytes | bytearray | memoryview, *, base_dir: StrPath | None = None) -> dict[str, Any]: ...
+
+class Diff:
+    passed: bool
+    compared: int
+    differing: int
+    report: str
+    entries: list[dict[str, Any]]
+    def __bool__(self) -> bool: ...
+
+class TestCase(NamedTuple):
+    name: str
+    model: PathLike[str]
+    inputs: dict[str, Any]
+    outputs: dict[str, Any]
+
+def diff(expected: Any, actual: Any, rtol: float = 1e-3, atol: float = 1e-7) -> Diff: ...
+def assert_close(expected: Any, actual: Any, rtol: float = 1e-3, atol: float = 1e-7) -> None: ...
+def testdata(folder: StrPath) -> list[TestCase]: ...
