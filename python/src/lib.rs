@@ -10,7 +10,7 @@
 
 use numpy::ndarray::ArrayView1;
 use numpy::{IntoPyArray, PyArray1};
-use pbdecode::{Document, Error, Role, Step, Storage, StoredArray, Values};
+use pbdecode::{Document, Error, Role, Step, Storage, StoredArray, SummaryValue, Values};
 use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
@@ -174,6 +174,16 @@ impl Doc {
     fn format(&self) -> (&'static str, Option<String>, Vec<String>) {
         let f = self.doc.format();
         (f.id, f.message_type.clone(), f.also.clone())
+    }
+
+    /// The format's summary (`--json`'s `"summary"`): key -> value, in the
+    /// order the text view shows them; empty for formats without one.
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for item in &self.doc.summary().items {
+            d.set_item(item.key, summary_value(py, &item.value)?)?;
+        }
+        Ok(d)
     }
 
     /// The formats detection tried before the one it found: (id, the
@@ -489,4 +499,31 @@ fn _pbdecode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
     Ok(())
+}
+
+/// A summary value as Python data: numbers as `int`, text as `str` (`bytes`
+/// when not UTF-8), lists as `list`, named parts as `dict`.
+fn summary_value<'py>(py: Python<'py>, v: &SummaryValue) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        SummaryValue::Int(n) => n.into_pyobject(py)?.into_any(),
+        SummaryValue::Count(n) => n.into_pyobject(py)?.into_any(),
+        SummaryValue::Text(b) => match std::str::from_utf8(b) {
+            Ok(t) => PyString::new(py, t).into_any(),
+            Err(_) => PyBytes::new(py, b).into_any(),
+        },
+        SummaryValue::List(items) => {
+            let list = PyList::empty(py);
+            for x in items {
+                list.append(summary_value(py, x)?)?;
+            }
+            list.into_any()
+        }
+        SummaryValue::Fields(parts) => {
+            let d = PyDict::new(py);
+            for (k, x) in parts {
+                d.set_item(*k, summary_value(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
 }

@@ -233,3 +233,28 @@ def test_strings_are_str_and_bytes_where_not_utf8():
     assert any(isinstance(s, str) for s in a.reshape(-1))
     keys = pbdecode.load(FIXTURES / "onnx-containers" / "map_string_keys.pb")
     assert list(keys) == ["cat", "dog", b"\xff\x01"]
+
+
+@pytest.mark.parametrize("path", ALL, ids=ids(ALL))
+def test_summary_is_the_jsons(path):
+    """`File.summary` is `--json`'s `"summary"`: the same keys in the same
+    order, the same numbers and texts; empty where the CLI writes none."""
+    decoded = cli_json(path)
+    if "error" in decoded:
+        with pytest.raises(pbdecode.DecodeError) as e:
+            pbdecode.open(path)
+        assert e.value.check == decoded["error"]["check"]
+        return
+    expected = decoded.get("summary", {})
+    with pbdecode.open(path) as f:
+        got = f.summary
+    assert got == expected
+    assert list(got) == list(expected)
+
+
+def test_summary_counts_constant_nodes():
+    """Parameters held only in Constant nodes count, as the text view says."""
+    with pbdecode.open(FIXTURES / "onnx-model" / "constants.onnx") as f:
+        assert f.summary["parameters"] == 18
+        assert f.summary["initializers"]["constant_nodes"] == 4
+        assert f.summary["initializers"]["dense"] == 0

@@ -289,6 +289,14 @@ class File:
         return list(self._format[2])
 
     @property
+    def summary(self) -> dict:
+        """The format's summary, as the text view's header and ``--json``'s
+        ``"summary"`` give it (IR version, opsets, node, initializer and
+        Constant counts, parameters, ...): key -> value, in order; empty for
+        a tensor file."""
+        return self._live().summary()
+
+    @property
     def tensors(self) -> _Tensors:
         return self._tensors
 
