@@ -654,7 +654,7 @@ fn texts(set: &SchemaSet, m: &Message<'_>, field: FieldId) -> Vec<SummaryValue> 
         .collect()
 }
 
-/// The fields of ModelProto that [`model_summary`] covers (the text view
+/// The fields of ModelProto that `model_summary` covers (the text view
 /// prints the others below it).
 pub const MODEL_SUMMARY_FIELDS: &[FieldId] = &[
     ModelProto::IR_VERSION,
