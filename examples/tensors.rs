@@ -9,7 +9,7 @@
 // escaped by the one escaping primitive.
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use pbdecode::render::fmt::{plain, quoted_str};
+use pbdecode::escape::{plain, quoted_str};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

@@ -67,7 +67,7 @@ pub enum Error {
         reason: String,
     },
     /// More values are implied by TensorFlow's padding rule than are read
-    /// without asking ([`crate::tensor::MAX_IMPLIED_VALUES`]; see
+    /// without asking ([`crate::MAX_IMPLIED_VALUES`]; see
     /// [`Tensor::values_with`]).
     #[error(
         "tensor {tensor:?}: {implied} values are implied by TensorFlow's padding rule, more than {limit} (allow_implied reads them)"
@@ -201,7 +201,7 @@ pub struct FormatInfo {
     pub also: Vec<String>,
 }
 
-pub use crate::formats::TensorRole as Role;
+use crate::formats::TensorRole as Role;
 
 /// One step of the path from the root message to a tensor, as the JSON
 /// output nests it.
@@ -249,7 +249,7 @@ impl TensorRef {
                     s.push_str(f);
                 }
                 Step::Index(i) => s.push_str(&format!("[{i}]")),
-                Step::Key(k) => s.push_str(&format!("[{}]", render::fmt::quoted_str(k))),
+                Step::Key(k) => s.push_str(&format!("[{}]", crate::escape::quoted_str(k))),
             }
         }
         s
@@ -379,7 +379,7 @@ impl Document {
     }
 
     /// Whether another program cut the mapped file short while it was
-    /// read: with [`crate::input::recover_from_mapping_faults`] installed,
+    /// read: with [`crate::recover_from_mapping_faults`] installed,
     /// a read past the new end finishes over zeros instead of ending the
     /// process, and what was made of the bytes since is not the file's
     /// (without it, such a read raises SIGBUS).
@@ -514,7 +514,7 @@ impl Document {
         ropts.offsets = opts.offsets;
         ropts.histogram = opts.histogram;
         if let Some(n) = &naming {
-            let mut lines = render::fmt::TextLines::new(w);
+            let mut lines = crate::escape::TextLines::new(w);
             n.write_text(&mut lines)?;
             lines.blank()?;
         }
@@ -632,7 +632,7 @@ impl Diff {
     /// The report `decode diff` prints after its `expected:`/`actual:`
     /// lines, byte for byte.
     pub fn write_text(&self, w: &mut impl Write) -> io::Result<()> {
-        crate::diff::write_entries_text(&mut render::fmt::TextLines::new(w), &self.entries)
+        crate::diff::write_entries_text(&mut crate::escape::TextLines::new(w), &self.entries)
     }
 
     /// `{"entries": [...], "passed": ...}`, each entry as `decode diff
@@ -1155,7 +1155,7 @@ impl fmt::Debug for Tensor<'_> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ValueOptions {
     /// Read every value implied by TensorFlow's padding rule, past
-    /// [`crate::tensor::MAX_IMPLIED_VALUES`].
+    /// [`crate::MAX_IMPLIED_VALUES`].
     pub allow_implied: bool,
 }
 
@@ -1281,7 +1281,7 @@ impl<'d> Tensor<'d> {
     }
 
     /// Every value, each at the element's own width. Refuses more than
-    /// [`crate::tensor::MAX_IMPLIED_VALUES`] values implied by TensorFlow's
+    /// [`crate::MAX_IMPLIED_VALUES`] values implied by TensorFlow's
     /// padding rule ([`Tensor::values_with`] allows them).
     pub fn values(&self) -> Result<Values<'d>, Error> {
         self.values_with(ValueOptions::default())

@@ -93,7 +93,7 @@ impl Val {
                 if *i < 0.0 { "" } else { "+" },
                 fmt_f(*i)
             ),
-            Val::S(s) => crate::render::text::quoted(s),
+            Val::S(s) => crate::escape::quoted(s),
         }
     }
 
@@ -1315,7 +1315,7 @@ fn attribute_value(set: &SchemaSet, a: &Message<'_>) -> Option<String> {
         return a.int(set, AttributeProto::I).map(|i| i.to_string());
     }
     if let Some(b) = a.bytes(set, AttributeProto::S) {
-        return Some(crate::render::text::quoted(b));
+        return Some(crate::escape::quoted(b));
     }
     if a.has(set, AttributeProto::INTS) {
         let v: Vec<String> = a

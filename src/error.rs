@@ -317,6 +317,7 @@ struct Failure {
 }
 
 impl DecodeError {
+    /// A failure of `kind` at byte `offset`, with no field path yet.
     pub fn new(kind: ErrorKind, offset: u64) -> Self {
         DecodeError(Box::new(Failure {
             kind,
@@ -375,14 +376,17 @@ impl DecodeError {
 
     /// The field path, outermost first, e.g.
     /// `["ModelProto.graph", "GraphProto.initializer[3]"]`.
+    /// The field path, outermost first.
     pub fn path(&self) -> impl Iterator<Item = &str> {
         self.0.path_rev.iter().rev().map(String::as_str)
     }
 
+    /// Whether the failure is inside a field (else at the top level).
     pub fn has_path(&self) -> bool {
         !self.0.path_rev.is_empty()
     }
 
+    /// The field path joined with dots (`TensorProto.raw_data`).
     pub fn path_string(&self) -> String {
         self.path().collect::<Vec<_>>().join(".")
     }
@@ -400,6 +404,7 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+/// A result whose error is a [`DecodeError`].
 pub type Result<T> = std::result::Result<T, DecodeError>;
 
 #[cfg(test)]

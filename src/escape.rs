@@ -61,6 +61,7 @@ pub struct TextLines<'w> {
 }
 
 impl<'w> TextLines<'w> {
+    /// Lines written to `out`.
     pub fn new(out: &'w mut dyn Write) -> Self {
         TextLines {
             out,
@@ -117,6 +118,7 @@ pub fn quoted_str(s: &str) -> String {
     out
 }
 
+/// Bytes as `<N bytes: 0a 1b ...>`, at most the first 32 of them in hex.
 pub fn hex_preview(bytes: &[u8]) -> String {
     let shown = bytes.get(..BYTES_PREVIEW).unwrap_or(bytes);
     let hex: Vec<String> = shown.iter().map(|b| format!("{b:02x}")).collect();
@@ -176,6 +178,9 @@ pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
     w.write_all(b"\"")
 }
 
+/// A float32 as JSON: the shortest text that reads back to the same value;
+/// NaN and the infinities as the strings `"NaN"`, `"Infinity"` and
+/// `"-Infinity"`.
 pub fn f32_json(w: &mut dyn Write, v: f32) -> io::Result<()> {
     if v.is_finite() {
         // ryu: the shortest text that reads back to the same float32, and
@@ -186,6 +191,7 @@ pub fn f32_json(w: &mut dyn Write, v: f32) -> io::Result<()> {
     }
 }
 
+/// A float64 as JSON, as [`f32_json`] writes a float32.
 pub fn f64_json(w: &mut dyn Write, v: f64) -> io::Result<()> {
     if v.is_finite() {
         w.write_all(ryu::Buffer::new().format_finite(v).as_bytes())
@@ -249,5 +255,14 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 90, "only {checked} characters checked");
+    }
+
+    #[test]
+    fn base64_vectors() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
     }
 }

@@ -436,8 +436,8 @@ pub fn exit_on_mapping_fault(_message: String) -> io::Result<()> {
 /// the file) recoverable, for a server that must outlive one file: the
 /// handler puts zero pages where the file's pages were gone (`mmap` with
 /// `MAP_FIXED` over the rest of that mapping, one system call), marks the
-/// mapping [`InputBytes::cut_short`], counts the fault
-/// ([`mapping_faults`]) and returns, so the read completes with zeros.
+/// mapping cut short ([`crate::Document::cut_short`]), counts the fault
+/// (`mapping_faults`) and returns, so the read completes with zeros.
 /// The caller then throws away what it made of those bytes. A fault
 /// anywhere else stays the signal it was (the default action).
 ///

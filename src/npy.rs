@@ -28,6 +28,7 @@ pub const MAX_STRING_ARRAY_BYTES: u64 = 1 << 32;
 pub struct NpyInfo {
     /// NumPy's type string, e.g. "<f4".
     pub descr: String,
+    /// The array's shape.
     pub shape: Vec<u64>,
     /// Set when the values were widened to a type NumPy has (bfloat16 to
     /// float32, int4 to int8): says so, naming the original type.
@@ -39,8 +40,12 @@ pub struct NpyInfo {
 pub enum NpyError {
     /// The shape is unknown, negative or does not match the values.
     Shape(String),
+    /// The values cannot be read.
     Unavailable(String),
+    /// The file would be larger than a limit (strings padded to the
+    /// longest, values implied by TensorFlow's padding rule).
     TooLarge(String),
+    /// Writing failed.
     Io(io::Error),
 }
 

@@ -61,18 +61,23 @@ impl Policy {
 #[non_exhaustive]
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {
+    /// The path is not a regular file.
     #[error(
         "{path}: is {kind}; only regular files are written (and, by a path under /dev/, a character device or pipe)"
     )]
     NotRegular { path: PathBuf, kind: &'static str },
+    /// The path is a file the command reads.
     #[error(
         "{path}: is a file this command reads (the input or its external data); not replacing it"
     )]
     IsInput { path: PathBuf },
+    /// The path exists and replacing was not asked for.
     #[error("{path}: already exists")]
     Exists { path: PathBuf },
+    /// The path is a symbolic link whose target does not exist.
     #[error("{path}: is a symbolic link to nothing")]
     DanglingLink { path: PathBuf },
+    /// Creating, writing or renaming failed.
     #[error("{path}: {source}")]
     Io { path: PathBuf, source: io::Error },
 }

@@ -12,7 +12,8 @@
 //! so the marker shows). Complex tensors are drawn by magnitude. Elements are
 //! decoded through [`crate::tensor`], so every numeric type works.
 
-use crate::stats::{Extreme, Stats, scalar};
+use crate::stats::Stats;
+use crate::stats::kernel::{Extreme, scalar};
 use crate::tensor::{Elem, LoadedValues, TensorView, for_each_run, load_values};
 use std::fmt;
 use std::io::{self, Write};
@@ -205,11 +206,16 @@ pub enum PictureError {
     NotImage(String),
     /// The values cannot be read (or are fewer than the shape says).
     Unavailable(String),
+    /// The picture would be larger than the limit.
     TooLarge {
+        /// Its width in pixels.
         width: u64,
+        /// Its height in pixels.
         height: u64,
     },
+    /// Writing failed.
     Io(io::Error),
+    /// The PNG encoder failed.
     Png(String),
 }
 

@@ -19,23 +19,30 @@ use crate::tensor::{
 };
 use std::path::Path;
 
-pub use kernel::{Extreme, scalar};
+use kernel::{Extreme, scalar};
 
-/// Statistics of a tensor: [`compute`] gathers them in one pass;
-/// [`Stats::push`] adds one element (slow; for a few values).
+/// Statistics of a tensor ([`crate::Tensor::stats`]): `compute` gathers
+/// them in one pass; `Stats::push` adds one element (slow; for a few
+/// values).
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
     /// Elements seen (NaN and infinities included).
     pub count: u64,
+    /// The smallest value (of the magnitudes, for complex elements).
     pub min: Option<Extreme>,
+    /// The largest value.
     pub max: Option<Extreme>,
     /// Finite values seen (the ones mean and std are over).
     pub finite: u64,
     /// Mean and squared deviations of the finite values.
     moments: kernel::Moments,
+    /// NaN values.
     pub nan: u64,
+    /// Positive infinities.
     pub pos_inf: u64,
+    /// Negative infinities.
     pub neg_inf: u64,
+    /// Values equal to zero.
     pub zeros: u64,
     /// Elements were complex: the statistics are of |z|.
     pub magnitude: bool,
@@ -44,11 +51,13 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// No element seen.
     pub fn new() -> Self {
         Stats::default()
     }
 
-    /// The statistics of the elements a [`kernel::Part`] summarises.
+    /// The statistics of the elements a `kernel::Part` summarises.
+    #[doc(hidden)]
     pub fn from_part(p: kernel::Part) -> Stats {
         let fix = |x: Option<Extreme>| match (x, p.first_zero_negative) {
             (Some(Extreme::F32(0.0)), Some(neg)) => {
@@ -90,6 +99,7 @@ impl Stats {
 
     /// Adds one element (a merge of one value: use [`compute`] for a
     /// tensor).
+    #[doc(hidden)]
     pub fn push(&mut self, e: &Element<'_>) {
         if matches!(e, Element::C64(..) | Element::C128(..)) {
             self.magnitude = true;

@@ -19,7 +19,7 @@
 use pbdecode::decode::Message;
 use pbdecode::fields::onnx::SparseTensorProto;
 use pbdecode::formats::{self, Body, Decoded, FormatOptions, REGISTRY};
-use pbdecode::render::{RenderOptions, json, text};
+use pbdecode::render::{RenderOptions, json, text, tree};
 use pbdecode::schema::SchemaSet;
 use pbdecode::server::http::{self, Request, Response};
 use pbdecode::server::{Config, Handler};
@@ -329,7 +329,7 @@ pub fn tensor_outputs(bytes: &[u8]) -> Outcome {
             // `--tensor NAME` alone: the tensor shown as the root.
             let ropts = RenderOptions::default();
             let mut w = Capped::default();
-            let _ = text::tensor_block(&mut w, set, t.message, 0, &ropts, true);
+            let _ = tree::tensor_block(&mut w, set, t.message, 0, &ropts, true);
             out.add(&w);
             let mut w = Capped::default();
             let mut json = pbdecode::json_writer::JsonWriter::new(&mut w);

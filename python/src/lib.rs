@@ -314,8 +314,8 @@ impl Doc {
         let t = self.tensor_at(py, i)?;
         let s = py.detach(|| t.stats()).map_err(|e| to_py(py, e))?;
         let d = PyDict::new(py);
-        let extreme = |x: Option<pbdecode::stats::Extreme>| -> PyResult<Bound<'py, PyAny>> {
-            use pbdecode::stats::Extreme;
+        let extreme = |x: Option<pbdecode::Extreme>| -> PyResult<Bound<'py, PyAny>> {
+            use pbdecode::Extreme;
             Ok(match x {
                 None => py.None().into_bound(py),
                 Some(Extreme::Int(v)) => v.into_pyobject(py)?.into_any(),

@@ -19,9 +19,9 @@ mod testdata;
 
 use args::{Args, Command};
 use pbdecode::error::DecodeError;
+use pbdecode::escape::{TextLines, plain};
 use pbdecode::formats::{self, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
-use pbdecode::render::fmt::TextLines;
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::testdata::Naming;
 use plan::Mode;
@@ -174,7 +174,7 @@ fn open(args: &Args) -> io::Result<(InputBytes, Option<PathBuf>)> {
     // Written by a signal handler, past the escaping of `say!`: escaped here.
     exit_on_mapping_fault(format!(
         "decode: {}: a file being read (this one or its external data) was cut short by another program; stopped\n",
-        text::plain(&args.file)
+        plain(&args.file)
     ))?;
     let input =
         open_input(&path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", args.file)))?;

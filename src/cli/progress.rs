@@ -21,7 +21,7 @@ impl Progress for Bar {
             bar.set_style(style.progress_chars("=> "));
         }
         // Named by the library; escaped all the same, as every message is.
-        bar.set_message(pbdecode::render::fmt::plain(what).into_owned());
+        bar.set_message(pbdecode::escape::plain(what).into_owned());
         if let Ok(mut slot) = self.0.lock() {
             *slot = Some(bar);
         }

@@ -9,7 +9,7 @@
 
 use super::Outcome;
 use clap::ArgMatches;
-use pbdecode::render::fmt::plain;
+use pbdecode::escape::plain;
 use std::ffi::OsString;
 use std::io::{self, Write};
 

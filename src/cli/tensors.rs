@@ -2,17 +2,17 @@
 //! decoded file and write them as pictures, .npy files or on their own.
 
 use super::{Args, Outcome};
-use pbdecode::api::{Document, Error, Reading, Tensor, TensorRef};
+use pbdecode::escape::TextLines;
 use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::InputBytes;
 use pbdecode::json_writer::JsonWriter;
 use pbdecode::npy::{self, NpyError};
 use pbdecode::output::{Output, OutputError, Policy};
 use pbdecode::picture::PictureError;
-use pbdecode::render::fmt::TextLines;
-use pbdecode::render::{RenderOptions, json, text};
+use pbdecode::render::{RenderOptions, json, tree};
 use pbdecode::schema::SchemaSet;
 use pbdecode::tensor::TensorView;
+use pbdecode::{Document, Error, Reading, Tensor, TensorRef};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -257,7 +257,7 @@ fn show_tensor(
         ))?;
         lines.line(format_args!("tensor: {:?}  ({full_name})", tensor.name()))?;
         lines.blank()?;
-        text::tensor_block(lines.view(), set, message, 0, ropts, true)?;
+        tree::tensor_block(lines.view(), set, message, 0, ropts, true)?;
     }
     out.flush()
 }

@@ -3,10 +3,10 @@
 
 use super::Args;
 use super::Outcome;
+use pbdecode::escape::TextLines;
 use pbdecode::formats::{Decoded, FormatOptions, Rejection};
 use pbdecode::json_writer::JsonWriter;
-use pbdecode::render::fmt::TextLines;
-use pbdecode::render::{RenderOptions, text};
+use pbdecode::render::{RenderOptions, text, tree};
 use pbdecode::testdata::{self, FileContext, ModelCache, Naming};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -115,7 +115,7 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<Outcome> {
         match decoded {
             Ok(d) => {
                 let ropts = RenderOptions {
-                    values: values.or(Some(text::DEFAULT_NESTED_VALUES)),
+                    values: values.or(Some(tree::DEFAULT_NESTED_VALUES)),
                     dir: file.parent().map(Path::to_path_buf),
                     ..RenderOptions::default()
                 };

@@ -18,9 +18,7 @@ use crate::fields::onnx::{
 use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::element_count;
 
-/// The walk over a decoded tree (`formats::walk`), where the ONNX views
-/// reach it.
-pub use super::base::walk;
+use super::base::walk;
 
 /// Validates every TensorProto and SparseTensorProto inside `msg`.
 pub fn validate_tensors(set: &SchemaSet, msg: &Message<'_>) -> Result<()> {

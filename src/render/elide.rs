@@ -33,22 +33,22 @@ fn show_all(opts: &RenderOptions) -> bool {
     opts.values == Some(u64::MAX)
 }
 
-/// A string from a file quoted as [`super::fmt::quoted`] does; past
+/// A string from a file quoted as [`crate::escape::quoted`] does; past
 /// [`LONG_TEXT`] characters only its start, then how much was left out.
 /// Bytes that are not UTF-8 keep their hex preview (already short).
 pub fn quoted_long(bytes: &[u8], opts: &RenderOptions) -> String {
     let Ok(s) = std::str::from_utf8(bytes) else {
-        return super::fmt::quoted(bytes);
+        return crate::escape::quoted(bytes);
     };
     let chars = s.chars().count();
     if show_all(opts) || chars <= LONG_TEXT {
-        return super::fmt::quoted_str(s);
+        return crate::escape::quoted_str(s);
     }
     let cut = s.char_indices().nth(TEXT_HEAD).map_or(s.len(), |(i, _)| i);
     let head = s.get(..cut).unwrap_or(s);
     format!(
         "{}… ({} of {} characters left out: --values all shows them)",
-        super::fmt::quoted_str(head),
+        crate::escape::quoted_str(head),
         grouped((chars - TEXT_HEAD) as u64),
         grouped(chars as u64)
     )

@@ -1,12 +1,9 @@
-//! The primitives every view writes through: indentation and element text,
-//! and (from [`crate::escape`], re-exported) the escaping of text from a
-//! file (bare, quoted, hex, whole lines) and base64 (JSON is written
-//! through [`crate::json_writer`]). A leaf of the render layer: it imports
+//! The primitives every view writes through besides the escaping of
+//! [`crate::escape`] (JSON is written through [`crate::json_writer`]):
+//! indentation and element text. A leaf of the render layer: it imports
 //! the element type and the escaping.
 
-pub use crate::escape::{
-    TextLines, base64, hex_preview, is_unsafe_char, plain, plain_bytes, quoted, quoted_str,
-};
+use crate::escape::{hex_preview, is_unsafe_char, quoted, quoted_str};
 use crate::tensor::Element;
 use std::io::{self, Write};
 

@@ -7,16 +7,15 @@
 //! base64; floats as numbers or "NaN"/"Infinity"/"-Infinity"; in tensor
 //! messages the element fields replaced by `values`.
 
-use super::fmt::base64;
-use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
+use super::{LoadedValues, RenderOptions, load_values};
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
 use crate::error::DecodeError;
-use crate::escape::non_finite_text;
+use crate::escape::{base64, non_finite_text};
 use crate::formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
-use crate::formats::{Body, Decoded, Format};
+use crate::formats::{Body, Decoded, Format, tensor_adapter};
 use crate::json_writer::{JsonWriter, Null, SEPARATOR};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
-use crate::tensor::Element;
+use crate::tensor::{Element, for_each_element};
 use crate::wire::WireValue;
 use std::io::{self, Write};
 

@@ -15,10 +15,7 @@ pub mod text;
 pub mod tf_view;
 pub mod tree;
 
-pub use crate::tensor::{
-    LoadedValues, MAX_IMPLIED_NPY_BYTES, MAX_IMPLIED_VALUES, for_each_element,
-};
-pub use fmt::base64;
+use crate::tensor::LoadedValues;
 
 use crate::progress::Progress;
 use crate::tensor::TensorView;
@@ -43,7 +40,7 @@ pub struct RenderOptions {
     /// previewed (`--stats`: reads every value of a model).
     pub stats: bool,
     /// Print every value implied by TensorFlow's padding rule, past
-    /// [`MAX_IMPLIED_VALUES`] (`--allow-implied`).
+    /// [`crate::tensor::MAX_IMPLIED_VALUES`] (`--allow-implied`).
     pub allow_implied: bool,
     /// Told of the progress of long passes over values.
     pub progress: ProgressHandle,
@@ -91,22 +88,8 @@ impl std::fmt::Debug for ProgressHandle {
     }
 }
 
-pub use crate::formats::{TensorAdapter, tensor_adapter, tensor_adapters};
-
 /// Resolves where a tensor's values are (external files relative to the
 /// input's folder).
 pub fn load_values<'v>(view: &TensorView<'v, 'v>, opts: &RenderOptions) -> LoadedValues<'v> {
     crate::tensor::load_values(view, opts.dir.as_deref())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn base64_vectors() {
-        assert_eq!(super::base64(b""), "");
-        assert_eq!(super::base64(b"f"), "Zg==");
-        assert_eq!(super::base64(b"fo"), "Zm8=");
-        assert_eq!(super::base64(b"foo"), "Zm9v");
-        assert_eq!(super::base64(b"foobar"), "Zm9vYmFy");
-    }
 }

@@ -8,13 +8,14 @@
 //! where they are printed, so a mapped multi-gigabyte model is never paged
 //! in to be shown with `--values 8`.
 
-use super::fmt::{element_text, name_text, plain, plain_bytes, quoted};
+use super::fmt::{element_text, name_text};
 use super::shown::Shown;
 use super::tree::{
     DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, HeadAndTail, flush_line, message_fields,
 };
-use super::{LoadedValues, RenderOptions, for_each_element, load_values};
+use super::{RenderOptions, load_values};
 use crate::decode::{Message, Value};
+use crate::escape::{plain, plain_bytes, quoted};
 use crate::fields::onnx::{
     AttributeProto, DeviceConfigurationProto, FunctionProto, GraphProto, MapProto, ModelProto,
     NodeProto, OperatorSetIdProto, OptionalProto, SequenceProto, SparseTensorProto,
@@ -24,7 +25,10 @@ use crate::fields::onnx::{
 use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::{onnx, onnx_tensor};
 use crate::schema::{FieldId, SchemaSet};
-use crate::tensor::{Elem, Element, Elements, Source, TensorData, TensorView, element_count};
+use crate::tensor::{
+    Elem, Element, Elements, LoadedValues, Source, TensorData, TensorView, element_count,
+    for_each_element,
+};
 use std::borrow::Cow;
 use std::io::{self, Write};
 
@@ -945,7 +949,7 @@ fn tensor_shape_text(set: &SchemaSet, t: &Message<'_>, fields: TensorTypeFields)
 /// most one member of each oneof, no repeated singular fields.
 fn type_complete(set: &SchemaSet, tp: &Message<'_>) -> bool {
     let mut ok = true;
-    let _ = crate::formats::onnx::walk(tp, &mut |m| {
+    let _ = crate::formats::walk(tp, &mut |m| {
         if !m.unknown().is_empty() {
             ok = false;
         }

@@ -2,7 +2,7 @@
 //! as text or JSON. Names from a descriptor set may hold any character;
 //! they are escaped by the one escaping of [`super::fmt`].
 
-use super::fmt::plain;
+use crate::escape::plain;
 use crate::json_writer::JsonWriter;
 use crate::schema::{FieldDef, FieldType, FullName, Label, SchemaSet};
 use std::io::Write;

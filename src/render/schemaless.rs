@@ -5,8 +5,8 @@
 //! so any nesting depth prints without recursion.
 
 use super::RenderOptions;
-use super::fmt::{hex_preview, quoted_str};
 use crate::error::DecodeError;
+use crate::escape::{base64, hex_preview, quoted_str};
 use crate::json_writer::{JsonWriter, Null};
 use crate::schemaless::{self, Kind, RawField, RawMessage, Reading, Span};
 use crate::wire::{PackedVarints, WireValue};
@@ -480,7 +480,7 @@ fn json_value_head(
         }
         Reading::Message(_) | Reading::Group(_) => w.begin_array()?,
         Reading::Text(s) => w.value(s)?,
-        Reading::Bytes(b) => w.value(&*super::base64(b))?,
+        Reading::Bytes(b) => w.value(&*base64(b))?,
         ref r @ (Reading::PackedVarint(_)
         | Reading::PackedFixed32 { .. }
         | Reading::PackedFixed64 { .. }) => {

@@ -5,7 +5,8 @@
 use super::RenderOptions;
 use crate::json_writer::JsonWriter;
 use crate::picture::write_preview;
-use crate::stats::{Extreme, Histogram, Stats, histogram, short};
+use crate::stats::kernel::Extreme;
+use crate::stats::{Histogram, Stats, histogram, short};
 use crate::tensor::{Elem, TensorView};
 use std::io::{self, Write};
 use std::path::Path;

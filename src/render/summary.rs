@@ -4,7 +4,8 @@
 
 use super::RenderOptions;
 use super::elide::{self, grouped};
-use super::fmt::{name_text, plain, plain_bytes, quoted};
+use super::fmt::name_text;
+use crate::escape::{plain, plain_bytes, quoted};
 use crate::formats::onnx;
 use crate::formats::summary::{Item, Summary, Value};
 use crate::schema::SchemaSet;

@@ -3,20 +3,14 @@
 //! shape and values, row by row; long value lists are elided in the middle
 //! with a count of what was left out (`--values all` prints everything).
 
-use super::{RenderOptions, tensor_adapter};
+use super::RenderOptions;
 use crate::decode::Message;
-use crate::formats::{Body, Decoded};
+use crate::formats::{Body, Decoded, tensor_adapter};
 use crate::schema::SchemaSet;
 use std::io::{self, Write};
 
-pub use super::fmt::{
-    INDENT_LEVELS, element_text, hex_preview, indent, is_unsafe_char, pad, plain, plain_bytes,
-    quoted, quoted_str,
-};
-pub use super::tree::{
-    DEFAULT_NESTED_VALUES, DEFAULT_ROOT_VALUES, flush_line, index_prefix, message_fields,
-    tensor_block,
-};
+use super::tree::{message_fields, tensor_block};
+use crate::escape::plain;
 
 /// A format-specific text view of a root message.
 pub type TextView = fn(&mut dyn Write, &SchemaSet, &Message<'_>, &RenderOptions) -> io::Result<()>;

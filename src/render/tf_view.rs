@@ -6,11 +6,11 @@
 //! library. Every field the view does not summarise is still printed with the
 //! generic field tree, unknown fields included.
 
-use super::fmt::{plain, plain_bytes, quoted, quoted_str};
 use super::shown::Shown;
 use super::tree::{message_fields, tensor_block};
-use super::{LoadedValues, RenderOptions, for_each_element, load_values, tensor_adapter};
+use super::{RenderOptions, load_values};
 use crate::decode::{Message, ScalarValue, Value};
+use crate::escape::{plain, plain_bytes, quoted, quoted_str};
 use crate::fields::tensorflow::{
     AttrValue, BoundedTensorSpecProto, CapturedTensor, DictValue, FullTypeDef, FunctionDef,
     FunctionDefLibrary, FunctionSpec, GradientDef, GraphDef, ListValue, MetaGraphDef, NameAttrList,
@@ -20,9 +20,10 @@ use crate::fields::tensorflow::{
     SignatureDef, StructuredValue, TensorInfo, TensorProto, TensorShapeProto, TensorSpecProto,
     TrackableObjectGraph, TupleValue, TypeSpecProto, VersionDef,
 };
+use crate::formats::tensor_adapter;
 use crate::formats::tensorflow::{GRAPH_DEF, SAVED_MODEL};
 use crate::schema::{FieldId, FieldType, SchemaSet};
-use crate::tensor::Element;
+use crate::tensor::{Element, LoadedValues, for_each_element};
 use std::borrow::Cow;
 use std::io::{self, Write};
 

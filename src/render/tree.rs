@@ -3,9 +3,11 @@
 //! values row by row (long value lists elided in the middle with a count of
 //! what was left out; `--values all` prints everything).
 
-use super::fmt::{element_text, hex_preview, indent, pad, plain};
-use super::{LoadedValues, RenderOptions, load_values, tensor_adapter};
+use super::fmt::{element_text, indent, pad};
+use super::{LoadedValues, RenderOptions, load_values};
 use crate::decode::{Message, RawScalars, ScalarValue, Value};
+use crate::escape::{hex_preview, plain};
+use crate::formats::tensor_adapter;
 use crate::progress::Progress;
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
 use crate::tensor::TensorView;

@@ -11,7 +11,7 @@ use crate::error::DecodeError;
 use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions};
 use crate::json_writer::{JsonWriter, Null, WrittenJson};
 use crate::render::schemaless::{PageLimits, write_json_page};
-use crate::render::{RenderOptions, json, text};
+use crate::render::{RenderOptions, fmt, json, text};
 use crate::schema::{FullName, SchemaSet};
 use crate::schemaless::{self, Branch};
 use crate::tensor::{Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values};
@@ -880,7 +880,7 @@ fn write_rows<'e>(
                 };
                 let Some(e) = e else { break };
                 let value = element_string(e)?;
-                let text = WrittenJson::of(|t| t.value(&*text::element_text(e)))?;
+                let text = WrittenJson::of(|t| t.value(&*fmt::element_text(e)))?;
                 let used = w.bytes_written().saturating_sub(values_start);
                 let after = [
                     text_key as u64,

@@ -32,9 +32,13 @@ pub fn scalar(e: &Element<'_>) -> Option<f64> {
 /// exactly (an int64 beyond 2^53 stays exact; a float32 prints as float32).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Extreme {
+    /// Of signed integers.
     Int(i64),
+    /// Of unsigned integers and booleans.
     UInt(u64),
+    /// Of float32 and narrower floats (and of complex64 magnitudes).
     F32(f32),
+    /// Of float64 (and of complex128 magnitudes).
     F64(f64),
 }
 
@@ -50,6 +54,7 @@ impl Extreme {
         }
     }
 
+    /// The value as a float64 (integers beyond 2^53 rounded).
     pub fn as_f64(self) -> f64 {
         match self {
             Extreme::Int(v) => v as f64,

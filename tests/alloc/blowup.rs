@@ -19,7 +19,7 @@ use crate::common;
 
 use common::{LEN, Msg, SGROUP};
 use pbdecode::formats::{self, FormatOptions};
-use pbdecode::render::{RenderOptions, text};
+use pbdecode::render::{RenderOptions, fmt, text};
 use pbdecode::schema::SchemaSet;
 use std::io::{self, Write};
 
@@ -215,15 +215,12 @@ fn deep_nesting_is_indented_up_to_a_width() {
 #[test]
 fn indentation_primitive() {
     let mut out = Vec::new();
-    text::indent(&mut out, 2).expect("writes");
+    fmt::indent(&mut out, 2).expect("writes");
     assert_eq!(out, b"    ");
+    assert_eq!(fmt::pad(fmt::INDENT_LEVELS).len(), 2 * fmt::INDENT_LEVELS);
     assert_eq!(
-        text::pad(text::INDENT_LEVELS).len(),
-        2 * text::INDENT_LEVELS
-    );
-    assert_eq!(
-        text::pad(240),
-        format!("{}[depth 240] ", " ".repeat(2 * text::INDENT_LEVELS))
+        fmt::pad(240),
+        format!("{}[depth 240] ", " ".repeat(2 * fmt::INDENT_LEVELS))
     );
 }
 

@@ -18,9 +18,9 @@ use crate::common;
 
 use common::json;
 use common::{Msg, build};
+use pbdecode::escape::{is_unsafe_char, plain, quoted};
 use pbdecode::formats::{self, Body, FormatOptions};
 use pbdecode::render::RenderOptions;
-use pbdecode::render::text::{is_unsafe_char, plain, quoted};
 use pbdecode::schema::{FieldType, MsgId, Scalar, SchemaSet};
 use pbdecode::wire::{FieldReader, WireValue};
 

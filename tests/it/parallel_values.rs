@@ -66,8 +66,8 @@ fn parallel_json_values_equal_sequential_ones() {
 
 #[test]
 fn chunked_statistics_equal_a_sequential_pass() {
-    use pbdecode::stats::{Extreme, Stats};
     use pbdecode::tensor::{TensorData, TensorView};
+    use pbdecode::{Extreme, Stats};
     for elem in [
         Elem::F32,
         Elem::F64,

@@ -14,7 +14,7 @@ use crate::common;
 
 use common::build;
 use pbdecode::formats::{self, FormatOptions};
-use pbdecode::render::{RenderOptions, json, text};
+use pbdecode::render::{RenderOptions, json, text, tree};
 use std::io::Write;
 
 fn render(bytes: &[u8], opts: &RenderOptions, as_json: bool) -> String {
@@ -172,7 +172,7 @@ fn tensor_nested_in_a_model() {
     let mut out = Vec::new();
     for t in pbdecode::formats::named_tensors(set, message) {
         writeln!(out, "{}:", t.name).expect("writes");
-        text::tensor_block(
+        tree::tensor_block(
             &mut out,
             set,
             t.message,
