@@ -3,6 +3,11 @@
 //! `super::` and its own child modules (test modules excluded), and fails on
 //! any cycle, printing it, and on any import of a module from a layer that
 //! is not below the importer's in [`LAYERS`].
+//!
+//! The documented surface of the library is the facade: the tests at the
+//! end read `src/lib.rs` and fail on a public module or root re-export that
+//! [`SURFACE`] does not name, and on a `pub use` that gives an item a
+//! second public path.
 
 #![allow(
     clippy::unwrap_used,
@@ -512,4 +517,349 @@ fn an_upward_or_sideways_import_is_found() {
         assert!(wrong.iter().any(|w| w == expected), "{expected}: {wrong:?}");
     }
     assert_eq!(unplaced(&graph), ["unplaced"]);
+}
+
+/// The documented surface of the library: the modules documented and the
+/// names re-exported at the crate root. Every other module is private or
+/// `#[doc(hidden)]` (public for the binary, the tests, the benchmarks, the
+/// fuzz targets and the Python binding, no stable interface). A module made
+/// public and documented, or a name re-exported, that is not listed here
+/// fails [`the_documented_surface_is_the_facade`]: add it here only if a
+/// library user needs it.
+const SURFACE: &[&str] = &[
+    // The checks a caller matches on; the escaping that shows a name from
+    // a file as `decode` does.
+    "error",
+    "escape",
+    // The facade (src/api.rs).
+    "DataType",
+    "Document",
+    "Error",
+    "FormatInfo",
+    "JsonOptions",
+    "Step",
+    "Storage",
+    "Tensor",
+    "TensorRef",
+    "TextOptions",
+    "ValueOptions",
+    "Values",
+    "open",
+    "read",
+    "read_shared",
+    // What the facade's signatures and documentation name.
+    "ExternalError",
+    "Extreme",
+    "LoadError",
+    "MAX_IMPLIED_VALUES",
+    "NpyError",
+    "NpyInfo",
+    "OutputError",
+    "PictureError",
+    "Role",
+    "SchemaError",
+    "Stats",
+    "recover_from_mapping_faults",
+];
+
+/// The top-level statements of a file of declarations (`src/lib.rs`), each
+/// as (its outer attributes, the rest), comments and inner attributes left
+/// out.
+fn statements(code: &str) -> Vec<(Vec<String>, String)> {
+    let mut out = Vec::new();
+    let mut attrs = Vec::new();
+    let mut rest = code.trim_start();
+    while !rest.is_empty() {
+        if let Some(attr) = rest.strip_prefix('#') {
+            // An attribute: up to its matching `]`.
+            let mut depth = 0;
+            let end = attr
+                .char_indices()
+                .find(|&(_, c)| {
+                    match c {
+                        '[' => depth += 1,
+                        ']' => depth -= 1,
+                        _ => {}
+                    }
+                    c == ']' && depth == 0
+                })
+                .map_or(attr.len(), |(i, _)| i + 1);
+            if !attr.starts_with('!') {
+                attrs.push(attr[..end].to_string());
+            }
+            rest = attr[end..].trim_start();
+            continue;
+        }
+        let end = rest.find(';').map_or(rest.len(), |i| i + 1);
+        let item: String = rest[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+        out.push((std::mem::take(&mut attrs), item));
+        rest = rest[end..].trim_start();
+    }
+    out
+}
+
+/// The names a `use` tree brings in (`a::{b, c::d as e}` -> `b`, `e`;
+/// a glob is `*`).
+fn use_names(tree: &str, out: &mut Vec<String>) {
+    let tree = tree.trim().trim_end_matches(';').trim();
+    if let Some(open) = tree.find('{') {
+        let inner = tree[open + 1..].trim_end().trim_end_matches('}');
+        let mut depth = 0;
+        let mut start = 0;
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    use_names(&inner[start..i], out);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        use_names(&inner[start..], out);
+        return;
+    }
+    if tree.is_empty() {
+        return;
+    }
+    let name = match tree.split_once(" as ") {
+        Some((_, alias)) => alias.trim(),
+        None => tree.rsplit("::").next().unwrap_or(tree).trim(),
+    };
+    out.push(name.to_string());
+}
+
+/// What a crate root documents: its public modules not marked
+/// `#[doc(hidden)]` and the names of its `pub use` re-exports; and the
+/// modules it hides (private or `#[doc(hidden)]`).
+fn documented_surface(lib_rs: &str) -> (Vec<String>, Vec<String>) {
+    let mut documented = Vec::new();
+    let mut hidden = Vec::new();
+    for (attrs, item) in statements(&code_of(lib_rs)) {
+        let is_hidden = attrs
+            .iter()
+            .any(|a| a.replace(' ', "").contains("doc(hidden)"));
+        if let Some(name) = item.strip_prefix("pub mod ") {
+            let name = name.trim_end_matches(';').trim().to_string();
+            if is_hidden {
+                hidden.push(name);
+            } else {
+                documented.push(name);
+            }
+        } else if let Some(name) = item
+            .split_once("mod ")
+            .and_then(|(vis, name)| (vis.is_empty() || vis.starts_with("pub(")).then_some(name))
+        {
+            hidden.push(name.trim_end_matches(';').trim().to_string());
+        } else if let Some(tree) = item.strip_prefix("pub use ")
+            && !is_hidden
+        {
+            use_names(tree, &mut documented);
+        }
+    }
+    (documented, hidden)
+}
+
+fn lib_rs() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The names of `documented` that SURFACE does not list, and those it lists
+/// that are not documented.
+fn surface_difference(documented: &[String]) -> (Vec<&str>, Vec<&'static str>) {
+    let extra = documented
+        .iter()
+        .map(String::as_str)
+        .filter(|n| !SURFACE.contains(n))
+        .collect();
+    let missing = SURFACE
+        .iter()
+        .copied()
+        .filter(|n| !documented.iter().any(|d| d == n))
+        .collect();
+    (extra, missing)
+}
+
+#[test]
+fn the_documented_surface_is_the_facade() {
+    let (documented, hidden) = documented_surface(&lib_rs());
+    assert!(
+        hidden.iter().any(|m| m == "wire") && hidden.iter().any(|m| m == "api"),
+        "hidden modules read from src/lib.rs: {hidden:?}"
+    );
+    let (extra, missing) = surface_difference(&documented);
+    assert!(
+        extra.is_empty(),
+        "src/lib.rs documents {extra:?}, which SURFACE in tests/it/layers.rs does not list: \
+         mark an internal module #[doc(hidden)] (or keep it private), or list what a library \
+         user needs in SURFACE"
+    );
+    assert!(
+        missing.is_empty(),
+        "SURFACE lists {missing:?}, which src/lib.rs does not document"
+    );
+    let mut sorted = documented.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), documented.len(), "a name documented twice");
+}
+
+#[test]
+fn a_public_module_or_re_export_off_the_surface_is_found() {
+    let lib = "//! Docs.\n#![deny(missing_docs)]\n\
+        mod api;\n#[doc(hidden)]\npub mod wire;\n\
+        #[cfg(feature = \"server\")]\n#[doc(hidden)]\npub mod server;\n\
+        pub(crate) mod inner;\npub mod error;\npub mod newthing; // not hidden\n\
+        pub use api::{\n    Document, open,\n    read as read_bytes,\n};\npub use wire::*;\n\
+        pub use wire::WireType;\n";
+    let (documented, hidden) = documented_surface(lib);
+    assert_eq!(hidden, ["api", "wire", "server", "inner"]);
+    assert_eq!(
+        documented,
+        [
+            "error",
+            "newthing",
+            "Document",
+            "open",
+            "read_bytes",
+            "*",
+            "WireType"
+        ]
+    );
+    let (extra, _) = surface_difference(&documented);
+    assert_eq!(extra, ["newthing", "read_bytes", "*", "WireType"]);
+}
+
+/// The `pub use` statements of the library that give an item a second
+/// public path: every one except those of the crate root (the surface,
+/// above) and those that lift an item out of a private child module of the
+/// same file (where it then has no other public path).
+fn second_paths() -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = Vec::new();
+    for f in &files {
+        let module = module_of(&src, f);
+        let rel = f.strip_prefix(&src).unwrap_or(f);
+        if module.is_empty() || rel.starts_with("main.rs") || rel.starts_with("cli") {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(f).unwrap());
+        found.extend(
+            second_paths_in(&code)
+                .into_iter()
+                .map(|u| format!("{}: {u}", rel.display())),
+        );
+    }
+    found
+}
+
+/// The `pub use` statements of one file's code that do not lift an item
+/// out of a private child module declared in it.
+fn second_paths_in(code: &str) -> Vec<String> {
+    let flat: String = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    let private_children: Vec<&str> = flat
+        .split(';')
+        .filter_map(|s| {
+            let s = s.trim();
+            let name = s
+                .rsplit_once("mod ")
+                .map(|(vis, name)| (vis.trim_end(), name))?;
+            let vis = name.0.rsplit(']').next().unwrap_or("").trim();
+            (vis.is_empty() || vis.starts_with("pub(")).then_some(name.1.trim())
+        })
+        .collect();
+    flat.split(';')
+        .filter_map(|s| {
+            let s = s.trim();
+            let tree = s.split_once("pub use ").map(|(_, t)| t.trim())?;
+            let tree = tree.strip_prefix("self::").unwrap_or(tree);
+            let first = tree.split("::").next().unwrap_or(tree);
+            (!private_children.contains(&first)).then(|| format!("pub use {tree};"))
+        })
+        .collect()
+}
+
+#[test]
+fn every_public_item_has_one_public_path() {
+    let found = second_paths();
+    assert!(
+        found.is_empty(),
+        "pub use that gives an item a second public path (import it from where it is \
+         defined; `pub(crate) use` for a path inside the crate):\n  {}",
+        found.join("\n  ")
+    );
+}
+
+#[test]
+fn a_second_public_path_is_found() {
+    let code = code_of(
+        "mod base;\npub mod kernel;\n#[cfg(unix)]\nmod state;\n\
+         pub use base::{Body, walk};\npub use self::state::Config;\n\
+         pub use kernel::Extreme;\npub use crate::escape::plain;\n\
+         pub use super::fmt::{indent, pad};\npub(crate) use crate::escape::string;\n",
+    );
+    assert_eq!(
+        second_paths_in(&code),
+        [
+            "pub use kernel::Extreme;",
+            "pub use crate::escape::plain;",
+            "pub use super::fmt::{indent, pad};",
+        ]
+    );
+}
+
+/// The hidden modules a doc link of the documented files names
+/// (`[`crate::tensor::X`]`, `[`tensor::X`]`): rustdoc renders such a link
+/// as plain text in brackets, without a warning.
+fn doc_links_to_hidden(text: &str, hidden: &[String]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let doc = line.trim_start();
+        if !(doc.starts_with("///") || doc.starts_with("//!")) {
+            continue;
+        }
+        for (_, link) in doc.match_indices("[`").map(|(i, _)| ((), &doc[i + 2..])) {
+            let target = link.split('`').next().unwrap_or("");
+            let target = target.strip_prefix("crate::").unwrap_or(target);
+            if let Some((first, _)) = target.split_once("::")
+                && hidden.iter().any(|h| h == first)
+            {
+                found.push(format!("line {}: [`{target}`]", n + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_documented_files_link_no_hidden_module() {
+    let (_, hidden) = documented_surface(&lib_rs());
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut found = Vec::new();
+    for file in ["src/lib.rs", "src/api.rs", "src/error.rs", "src/escape.rs"] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        found.extend(
+            doc_links_to_hidden(&text, &hidden)
+                .into_iter()
+                .map(|l| format!("{file}: {l}")),
+        );
+    }
+    assert!(
+        found.is_empty(),
+        "doc links to modules hidden from the documentation (link what the surface \
+         re-exports, or write the name as plain code):\n  {}",
+        found.join("\n  ")
+    );
+    let hidden = ["tensor".to_string()];
+    assert_eq!(
+        doc_links_to_hidden(
+            "/// See [`crate::tensor::MAX`] and [`Tensor::values`].\n",
+            &hidden
+        ),
+        ["line 1: [`tensor::MAX`]"]
+    );
 }
