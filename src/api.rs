@@ -13,7 +13,7 @@
 use crate::decode::{DecodeContext, Message, Value, decode_message};
 use crate::error::DecodeError;
 use crate::external::{ExternalBytes, ExternalRef};
-pub use crate::formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
+use crate::formats::summary::Summary;
 use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions, TensorAdapter};
 use crate::input::InputBytes;
 use crate::npy::{self, NpyError, NpyInfo, NpyOptions};
@@ -231,6 +231,7 @@ pub struct TensorRef {
     /// The byte range of its message in the input.
     pub range: Range<u64>,
     /// Where its values are outside the file (ONNX external data).
+    #[doc(hidden)]
     pub external: Option<ExternalRef>,
     /// Its message type, to decode the range again.
     def: MsgId,
@@ -355,6 +356,7 @@ impl Document {
     /// data is looked for. [`Document::write_json`] and
     /// [`Document::write_text`] read the input again as `reading` says,
     /// without a test folder's model.
+    #[doc(hidden)]
     pub fn from_decoded(
         input: Arc<InputBytes>,
         dir: Option<PathBuf>,
@@ -1215,12 +1217,14 @@ impl<'d> Tensor<'d> {
     /// The tensor as the layers below see it, for a caller that renders
     /// or draws it with them (made again on each call: it only borrows the
     /// message).
+    #[doc(hidden)]
     pub fn view(&self) -> TensorView<'_, 'd> {
         (self.adapter.view)(SchemaSet::builtin(), &self.message)
     }
 
     /// Its message as decoded, for a caller that renders it with
-    /// [`crate::render`] (its type: `message().def(SchemaSet::builtin())`).
+    /// `crate::render` (its type: `message().def(SchemaSet::builtin())`).
+    #[doc(hidden)]
     pub fn message(&self) -> &Message<'d> {
         &self.message
     }
@@ -1229,9 +1233,9 @@ impl<'d> Tensor<'d> {
         self.document.dir.as_deref()
     }
 
-    /// The tensor drawn, as `decode --picture` draws it (write it with
-    /// [`crate::picture::Picture::write_png`]).
-    pub fn picture(&self) -> Result<crate::picture::Picture, Error> {
+    /// The tensor drawn, as `decode --picture` draws it (a [`crate::Picture`]:
+    /// its `write_png` writes it, with the `picture` feature).
+    pub fn picture(&self) -> Result<crate::Picture, Error> {
         Ok(crate::picture::picture(&self.view(), self.dir())?)
     }
 
@@ -1362,6 +1366,7 @@ impl<'d> Tensor<'d> {
     /// [`Tensor::write_npy`] into an output already planned (checked before
     /// any work, as `decode --npy` does; `-` is standard output there),
     /// with the export's options.
+    #[doc(hidden)]
     pub fn write_npy_to(&self, target: &Output, opts: &NpyOptions<'_>) -> Result<NpyInfo, Error> {
         let view = self.view();
         match npy::raw_npy(&view, self.dir(), opts)? {

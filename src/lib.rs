@@ -125,17 +125,22 @@ pub mod user_schema;
 pub mod wire;
 
 pub use api::{
-    DataType, Diff, Document, Error, FormatInfo, JsonOptions, Reading, Step, Storage, StoredArray,
-    Summary, SummaryItem, SummaryValue, Tensor, TensorRef, TextOptions, ValueOptions, Values, open,
-    open_as, read, read_shared, read_shared_as, read_shared_in,
+    DataType, Diff, Document, Error, FormatInfo, JsonOptions, Step, Storage, StoredArray, Tensor,
+    TensorRef, TextOptions, ValueOptions, Values, open, open_as, read, read_shared, read_shared_as,
+    read_shared_in,
 };
 pub use diff::DiffOptions;
+// How the `decode` command and the explorer read an input they decoded
+// themselves (`Document::from_decoded`): in terms of the hidden layers.
+#[doc(hidden)]
+pub use api::Reading;
 pub use external::ExternalError;
 pub use formats::TensorRole as Role;
+pub use formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
 pub use input::recover_from_mapping_faults;
 pub use npy::{NpyError, NpyInfo};
 pub use output::OutputError;
-pub use picture::PictureError;
+pub use picture::{Colour, Layout, Picture, PictureError};
 pub use schema::SchemaError;
 pub use stats::Stats;
 pub use stats::kernel::Extreme;

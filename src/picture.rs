@@ -39,12 +39,15 @@ pub struct Layout {
     pub tiles: u64,
     /// 1, 3 or 4.
     pub channels: u64,
+    /// Rows of an image.
     pub height: u64,
+    /// Columns of an image.
     pub width: u64,
     /// H x W x C storage rather than C x H x W.
     pub channels_last: bool,
-    /// Grid columns and rows of tiles.
+    /// Grid columns of tiles.
     pub columns: u64,
+    /// Grid rows of tiles.
     pub rows: u64,
 }
 
@@ -306,12 +309,16 @@ impl Scale {
 /// PNG colour types we write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Colour {
+    /// One channel.
     Grey,
+    /// Red, green, blue.
     Rgb,
+    /// Red, green, blue, alpha.
     Rgba,
 }
 
 impl Colour {
+    /// Bytes per pixel.
     pub fn channels(self) -> usize {
         match self {
             Colour::Grey => 1,
@@ -324,9 +331,13 @@ impl Colour {
 /// An 8-bit picture ready to encode.
 #[derive(Debug, Clone)]
 pub struct Picture {
+    /// Width in pixels.
     pub width: u32,
+    /// Height in pixels.
     pub height: u32,
+    /// The pixels' colour type.
     pub colour: Colour,
+    /// How the tensor's elements were laid out.
     pub layout: Layout,
     /// Row-major pixels, `colour.channels()` bytes each.
     pub pixels: Vec<u8>,
@@ -514,6 +525,7 @@ impl Picture {
         Ok(())
     }
 
+    /// The picture as a PNG file's bytes.
     #[cfg(feature = "picture")]
     pub fn png_bytes(&self) -> Result<Vec<u8>, PictureError> {
         let mut out = Vec::new();

@@ -31,7 +31,7 @@ pub static USER_FORMAT: Format = Format {
     tensor_adapters: &[],
     tensor_namers: &[],
     line: crate::formats::no_line,
-    summary: crate::formats::no_summary,
+    summary: crate::formats::summary::no_summary,
     views: &[],
 };
 

@@ -17,7 +17,7 @@ pub use base::{
     Body, DecodeFn, Format, FormatOptions, LineFn, TensorAdapter, TensorNamer, TensorRole,
     TensorSink, decode_builtin, no_line, walk,
 };
-pub use summary::{Summary, SummaryFn, no_summary};
+use summary::no_summary;
 
 use crate::decode::Message;
 use crate::error::{DecodeError, ErrorKind, Result};

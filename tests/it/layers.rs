@@ -533,28 +533,40 @@ const SURFACE: &[&str] = &[
     "escape",
     // The facade (src/api.rs).
     "DataType",
+    "Diff",
     "Document",
     "Error",
     "FormatInfo",
     "JsonOptions",
     "Step",
     "Storage",
+    "StoredArray",
+    "Summary",
+    "SummaryItem",
+    "SummaryValue",
     "Tensor",
     "TensorRef",
     "TextOptions",
     "ValueOptions",
     "Values",
     "open",
+    "open_as",
     "read",
     "read_shared",
+    "read_shared_as",
+    "read_shared_in",
     // What the facade's signatures and documentation name.
+    "Colour",
+    "DiffOptions",
     "ExternalError",
     "Extreme",
+    "Layout",
     "LoadError",
     "MAX_IMPLIED_VALUES",
     "NpyError",
     "NpyInfo",
     "OutputError",
+    "Picture",
     "PictureError",
     "Role",
     "SchemaError",
@@ -825,9 +837,8 @@ fn doc_links_to_hidden(text: &str, hidden: &[String]) -> Vec<String> {
         for (_, link) in doc.match_indices("[`").map(|(i, _)| ((), &doc[i + 2..])) {
             let target = link.split('`').next().unwrap_or("");
             let target = target.strip_prefix("crate::").unwrap_or(target);
-            if let Some((first, _)) = target.split_once("::")
-                && hidden.iter().any(|h| h == first)
-            {
+            let first = target.split("::").next().unwrap_or(target);
+            if hidden.iter().any(|h| h == first) {
                 found.push(format!("line {}: [`{target}`]", n + 1));
             }
         }
@@ -857,9 +868,9 @@ fn the_documented_files_link_no_hidden_module() {
     let hidden = ["tensor".to_string()];
     assert_eq!(
         doc_links_to_hidden(
-            "/// See [`crate::tensor::MAX`] and [`Tensor::values`].\n",
+            "/// See [`crate::tensor::MAX`], [`Tensor::values`],\n//! [`tensor`], `tensor`.\n",
             &hidden
         ),
-        ["line 1: [`tensor::MAX`]"]
+        ["line 1: [`tensor::MAX`]", "line 2: [`tensor`]"]
     );
 }
