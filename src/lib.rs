@@ -41,19 +41,11 @@
 //!
 //! # Layers
 //!
-//! Layers, data flowing one way: `wire` (bytes to fields) -> `schema`
-//! tables -> `fields` (a constant per field of the built-in tables,
-//! generated) -> `decode` (fields to a borrowed value tree; `schemaless` reads
-//! without a table) -> `tensor` (element types and value decoding,
-//! `external` data) -> `formats` (registry, detection, validation) ->
-//! `render` (text and JSON) -> `diff`, `testdata`, `batch` -> the facade
-//! -> the explorer's `server`. Beside them: [`error`], [`escape`] (the
-//! escaping and number text every layer writes through), `json_writer`
-//! (the one writer of JSON, on [`escape`]) and `progress` at the ground;
-//! `input`, `output` and `external` below the wire; `stats` beside
-//! `formats`; `picture`, `npy` and `user_schema` above them.
-//! `tests/it/layers.rs` holds the order and fails on an import that does
-//! not go down it. The library never prints.
+//! Below the facade, the modules form layers that data flows through one
+//! way (bytes to fields, fields to a value tree against a schema table,
+//! tensors, formats, text and JSON); `ARCHITECTURE.md` in the repository
+//! describes them and their order, which `tests/it/layers.rs` holds. The
+//! library never prints.
 //!
 //! Those modules are public for the `decode` binary, the tests, the
 //! benchmarks, the fuzz targets and the Python binding, and left out of

@@ -1,7 +1,7 @@
 //! JSON output, streamed through [`crate::json_writer`] (no document tree
 //! is built, so a tensor of any size costs only the output buffer).
 //!
-//! The contract (README): `{"format", "type", "value"}`; a message as an
+//! The contract (docs/json-contract.md): `{"format", "type", "value"}`; a message as an
 //! object of its present fields by .proto name; repeated fields as arrays,
 //! maps as objects; enums by name; 64-bit integers as numbers; bytes as
 //! base64; floats as numbers or "NaN"/"Infinity"/"-Infinity"; in tensor

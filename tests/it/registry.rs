@@ -359,12 +359,15 @@ fn no_code_outside_the_formats_keys_on_a_format_by_name() {
     );
 }
 
-/// The README's list of check names, in order, is the code's.
+/// The JSON contract's list of check names, in order, is the code's.
 #[test]
-fn the_readme_lists_every_check_name_in_order() {
+fn the_json_contract_lists_every_check_name_in_order() {
     use pbdecode::error::Check;
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-        .expect("README.md");
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/json-contract.md"
+    ))
+    .expect("docs/json-contract.md");
     let start = readme
         .find("<!-- checks -->")
         .expect("the checks' start marker");
@@ -378,5 +381,5 @@ fn the_readme_lists_every_check_name_in_order() {
         .filter(|name| !name.starts_with("error::"))
         .collect();
     let code: Vec<&str> = Check::all().map(Check::name).collect();
-    assert_eq!(listed, code, "README's list of checks");
+    assert_eq!(listed, code, "docs/json-contract.md's list of checks");
 }
