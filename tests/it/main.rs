@@ -23,6 +23,7 @@ mod cli_as;
 mod cli_plan;
 #[cfg(feature = "cli")]
 mod deep_nesting;
+mod doc_links;
 mod elision;
 #[cfg(feature = "cli")]
 mod escapes;
