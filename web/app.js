@@ -230,7 +230,7 @@ async function route() {
     document.title = 'pbdecode explorer';
     $('#welcome').hidden = false; $('#view').hidden = true; $('#as-box').hidden = true;
     $('#crumbs').replaceChildren();
-    renderFiles($('#search').value);
+    runSearch();
     return;
   }
   if (r.f !== S.key || r.as !== S.as || !S.open) {
@@ -244,12 +244,14 @@ async function route() {
       if (my !== routing) return;
       S.open = null; S.key = r.f;
       $('#view').replaceChildren(h('div', { class: 'card error-card' }, h('div', { class: 'big' }, 'Cannot open this file'), e.message));
+      runSearch();
       return;
     }
   }
   S.tab = r.tab; S.tensorIndex = r.t; S.at = r.at;
   if (r.hex !== null) S.hexAt = r.hex;
-  renderFiles($('#search').value);
+  // The results are the open file's: searched again on every open.
+  runSearch();
   const active = $('#files li.active');
   if (active) active.scrollIntoView({ block: 'nearest' });
   renderOpen();
@@ -289,7 +291,7 @@ function renderOpen() {
   renderHeader();
   const view = $('#view');
   view.replaceChildren();
-  if (!o.ok) { renderRejected(view); return; }
+  if (!o.ok) { S.focus = null; renderRejected(view); return; }
   for (const n of o.notes || []) view.append(h('div', { class: 'note' }, n));
   const tensors = (o.tensors || []).filter(Boolean);
   const list = [['overview', 'Overview']];
@@ -311,6 +313,8 @@ function renderOpen() {
     case 'bytes': renderBytes(body, null); break;
     default: renderOverview(body, tensors);
   }
+  // A search result's node, now that the overview is drawn.
+  if (S.focus) { const f = S.focus; S.focus = null; f(); }
 }
 
 function errorCard(err, title) {
@@ -1022,37 +1026,51 @@ function renderSchemaless(body) {
 }
 
 // ---------- search ----------
+// The results belong to the file they were found in: each carries its
+// file's key, the list is searched again whenever a file opens, and a
+// result of another file opens nothing.
 function searchItems() {
   const items = [];
-  for (const f of S.files) items.push({ kind: 'file', name: f.name, go: () => go({ f: f.key, as: 'auto', tab: 'overview', t: null, at: null }) });
-  if (S.open && S.open.ok) {
-    for (const t of S.open.tensors || []) if (t) items.push({ kind: 'tensor', name: t.name, go: () => go({ tab: 'tensor', t: t.index, at: null }) });
-    const v = S.open.decoded.value;
-    const g = v && (v.graph || (S.open.format === 'tf-graph-def' ? v : null));
-    if (g) {
-      for (const n of g.node || []) if (n.name) items.push({ kind: 'node', name: n.name + '  (' + (n.op_type || n.op) + ')', go: () => focusNode(n.name) });
-      for (const i of g.input || []) items.push({ kind: 'input', name: i.name, go: () => go({ tab: 'overview', t: null }) });
-      for (const i of g.output || []) items.push({ kind: 'output', name: i.name, go: () => go({ tab: 'overview', t: null }) });
-    }
+  if (!S.open || !S.open.ok) return items;
+  const key = S.key, as = S.as;
+  const at = (change) => () => go({ f: key, as, ...change });
+  for (const t of S.open.tensors || []) if (t) items.push({ kind: 'tensor', name: t.name, go: at({ tab: 'tensor', t: t.index, at: null }) });
+  const v = S.open.decoded.value;
+  const g = v && (v.graph || (S.open.format === 'tf-graph-def' ? v : null));
+  if (g) {
+    for (const n of g.node || []) if (n.name) items.push({ kind: 'node', name: n.name + '  (' + (n.op_type || n.op) + ')', go: () => focusNode(n.name) });
+    for (const i of g.input || []) items.push({ kind: 'input', name: i.name, go: at({ tab: 'overview', t: null }) });
+    for (const i of g.output || []) items.push({ kind: 'output', name: i.name, go: at({ tab: 'overview', t: null }) });
   }
+  for (const it of items) it.key = key;
   return items;
 }
+// Shows a node of the open file's graph: drawn, scrolled to and lit, once
+// the overview is drawn.
 function focusNode(name) {
-  const done = () => {
+  S.focus = () => {
     const list = document.querySelector('.nodes');
     if (list && list.drawTo) { const i = list.nodeIndex(name); if (i >= 0) list.drawTo(i + 1); }
     const el = [...document.querySelectorAll('.node')].find((x) => x.dataset.node === name);
     if (el) { el.classList.add('hit'); el.scrollIntoView({ block: 'center' }); setTimeout(() => el.classList.remove('hit'), 2500); }
   };
-  if (S.tab !== 'overview' || S.tensorIndex !== null) { go({ tab: 'overview', t: null, at: null }); setTimeout(done, 300); } else done();
+  if (S.tab !== 'overview' || S.tensorIndex !== null) go({ tab: 'overview', t: null, at: null });
+  else { const f = S.focus; S.focus = null; f(); }
+}
+// Opens a result if it is of the file open now.
+function openResult(it) {
+  if (!it || it.key !== S.key) { runSearch(); return; }
+  it.go();
 }
 function runSearch() {
   const q = $('#search').value.trim().toLowerCase();
   const box = $('#results');
   renderFiles(q);
-  if (!q) { box.hidden = true; return; }
-  const hits = searchItems().filter((it) => it.kind !== 'file' && it.name.toLowerCase().includes(q)).slice(0, 100);
-  box.replaceChildren(...(hits.length ? hits.map((it, k) => h('div', { class: 'r' + (k === 0 ? ' sel' : ''), onclick: () => { it.go(); } }, h('span', { class: 'k' }, it.kind), h('span', null, it.name))) : [h('div', { class: 'none' }, S.open ? 'no node or tensor of this name; files are filtered below' : 'files are filtered below')]));
+  box.firstHit = null;
+  box.dataset.file = S.key || '';
+  if (!q) { box.hidden = true; box.replaceChildren(); return; }
+  const hits = searchItems().filter((it) => it.name.toLowerCase().includes(q)).slice(0, 100);
+  box.replaceChildren(...(hits.length ? hits.map((it, k) => h('div', { class: 'r' + (k === 0 ? ' sel' : ''), 'data-file': it.key, 'data-kind': it.kind, 'data-name': it.name, onclick: () => openResult(it) }, h('span', { class: 'k' }, it.kind), h('span', null, it.name))) : [h('div', { class: 'none' }, S.open ? 'no node or tensor of this name; files are filtered below' : 'files are filtered below')]));
   box.hidden = false;
   box.firstHit = hits[0];
 }
@@ -1065,7 +1083,7 @@ function init() {
   $('#as').addEventListener('change', (e) => go({ as: e.target.value, tab: 'overview', t: null, at: null }));
   $('#search').addEventListener('input', runSearch);
   $('#search').addEventListener('keydown', (e) => {
-    if (e.key === 'Enter' && $('#results').firstHit) $('#results').firstHit.go();
+    if (e.key === 'Enter' && $('#results').firstHit) openResult($('#results').firstHit);
     if (e.key === 'Escape') { e.target.value = ''; runSearch(); e.target.blur(); }
   });
   document.addEventListener('keydown', (e) => {
