@@ -443,7 +443,7 @@ function graphBlock(g, depth) {
     const outs = (n.output || []).join(', ');
     const ins = (n.input || []).map((x) => (x === '' ? '""' : x));
     const op = (n.domain ? n.domain + '.' : '') + n.op_type;
-    const line = h('div', { class: 'node', 'data-node': n.name || '', 'data-op': n.op_type },
+    const line = h('div', { class: 'node', 'data-node': n.name || '', 'data-op': n.op_type, 'data-i': depth === 0 ? i : null },
       h('span', { class: 'muted' }, `[${i}] `), outs, ' = ', h('span', { class: 'op' }, op), '(',
       ins.map((x, k) => [k ? ', ' : '', tensorLink(x)]), ')',
       (n.attribute || []).length ? h('span', { class: 'attrs' }, ' {', n.attribute.map((a, k) => [k ? ', ' : '', a.t ? h('span', { class: 'link', onclick: () => { const t = findTensor(a.t.name || (n.output || [])[0]); if (t) go({ tab: 'tensor', t: t.index, at: null }); } }, attrText(a)) : attrText(a)]), '}') : null,
@@ -474,7 +474,6 @@ function graphBlock(g, depth) {
     new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) drawTo(drawn + 300); }, { root: depth === 0 ? list : null }).observe(more);
   }
   list.drawTo = drawTo;
-  list.nodeIndex = (name) => nodes.findIndex((n) => n.name === name);
   drawTo(300);
   wrap.append(depth === 0 ? h('div', { class: 'card' }, h('h3', null, `Nodes (${nodes.length})`), list) : list);
   return wrap;
@@ -533,7 +532,7 @@ function renderGraphDef(body, tensors) {
   body.append(summaryCard(S.open.title) || '');
   body.append(h('div', { class: 'card' }, h('h3', null, `Nodes (${nodes.length})`),
     h('table', { class: 't' }, h('thead', null, h('tr', null, h('th', null, 'name'), h('th', null, 'op'), h('th', null, 'inputs'), h('th', null, 'attributes'))),
-      h('tbody', null, nodes.slice(0, 1000).map((n) => h('tr', { class: 'node', 'data-node': n.name },
+      h('tbody', null, nodes.slice(0, 1000).map((n, i) => h('tr', { class: 'node', 'data-node': n.name, 'data-i': i },
         h('td', { class: 'mono' }, n.op === 'Const' ? tensorLink(n.name) : n.name),
         h('td', { class: 'mono op' }, n.op),
         h('td', { class: 'mono' }, (n.input || []).join(', ')),
@@ -1026,32 +1025,70 @@ function renderSchemaless(body) {
 }
 
 // ---------- search ----------
-// The results belong to the file they were found in: each carries its
-// file's key, the list is searched again whenever a file opens, and a
-// result of another file opens nothing.
-function searchItems() {
+// The open file's nodes, op types, values, initializers, other tensors and
+// attributes, found by any part of their name (an op type, an attribute's
+// name or value), listed by kind with counts. The results belong to the
+// file they were found in: each carries its file's key, the list is
+// searched again whenever a file opens, and a result of another file opens
+// nothing.
+const SEARCH_KINDS = [
+  ['node', 'nodes'], ['op', 'nodes by op type'], ['value', 'values'],
+  ['initializer', 'initializers'], ['tensor', 'tensors'], ['attribute', 'attributes'],
+];
+const SEARCH_FIRST = 8, SEARCH_MORE = 50;
+// What can be found in the open file, built once per file: each item has
+// a kind, the text shown, the text searched (lower case) and what opening
+// it does.
+function searchIndex() {
+  if (S.searchOf === S.open && S.searchItems) return S.searchItems;
   const items = [];
+  S.searchOf = S.open; S.searchItems = items;
   if (!S.open || !S.open.ok) return items;
   const key = S.key, as = S.as;
-  const at = (change) => () => go({ f: key, as, ...change });
-  for (const t of S.open.tensors || []) if (t) items.push({ kind: 'tensor', name: t.name, go: at({ tab: 'tensor', t: t.index, at: null }) });
+  const add = (kind, text, detail, open) => items.push({ kind, text, detail, find: text.toLowerCase(), key, open });
+  const openTensor = (t) => () => go({ f: key, as, tab: 'tensor', t: t.index, at: null });
+  const named = new Set();
+  for (const t of S.open.tensors || []) {
+    if (!t) continue;
+    named.add(t.name);
+    add(t.initializer ? 'initializer' : 'tensor', t.name, t.dtype + (t.dims ? ' [' + t.dims.join(', ') + ']' : ''), openTensor(t));
+  }
   const v = S.open.decoded.value;
   const g = v && (v.graph || (S.open.format === 'tf-graph-def' ? v : null));
-  if (g) {
-    for (const n of g.node || []) if (n.name) items.push({ kind: 'node', name: n.name + '  (' + (n.op_type || n.op) + ')', go: () => focusNode(n.name) });
-    for (const i of g.input || []) items.push({ kind: 'input', name: i.name, go: at({ tab: 'overview', t: null }) });
-    for (const i of g.output || []) items.push({ kind: 'output', name: i.name, go: at({ tab: 'overview', t: null }) });
+  if (!g) return items;
+  const nodes = g.node || [];
+  const opOf = (n) => (n.domain ? n.domain + '.' : '') + (n.op_type || n.op || '');
+  const nodeName = (n, i) => n.name || `[${i}]`;
+  const values = new Map(); // value name -> the node that makes it (or null)
+  const value = (name, maker) => { if (name && !values.has(name)) values.set(name, maker); };
+  for (const io of g.input || []) value(io.name, null);
+  nodes.forEach((n, i) => {
+    const op = opOf(n);
+    add('node', nodeName(n, i), op, () => focusNode(key, i));
+    add('op', op, nodeName(n, i), () => focusNode(key, i));
+    for (const o of n.output || []) value(o, i);
+    for (const x of n.input || []) value(x, null);
+    if (Array.isArray(n.attribute)) for (const a of n.attribute) add('attribute', attrText(a), nodeName(n, i), () => focusNode(key, i));
+    else for (const [k, a] of Object.entries(n.attr || {})) add('attribute', k + '=' + tfAttr(a), nodeName(n, i), () => focusNode(key, i));
+  });
+  for (const io of g.output || []) value(io.name, null);
+  for (const io of g.value_info || []) value(io.name, null);
+  for (const [name, maker] of values) {
+    if (named.has(name)) continue;
+    const t = findTensor(name);
+    add('value', name, maker !== null ? 'output of ' + nodeName(nodes[maker], maker) : '',
+      t ? openTensor(t) : maker !== null ? () => focusNode(key, maker) : () => go({ f: key, as, tab: 'overview', t: null, at: null }));
   }
-  for (const it of items) it.key = key;
   return items;
 }
-// Shows a node of the open file's graph: drawn, scrolled to and lit, once
-// the overview is drawn.
-function focusNode(name) {
+// Shows node `i` of the open file's graph: drawn, scrolled to and lit,
+// once the overview is drawn.
+function focusNode(key, i) {
+  if (key !== S.key) return;
   S.focus = () => {
     const list = document.querySelector('.nodes');
-    if (list && list.drawTo) { const i = list.nodeIndex(name); if (i >= 0) list.drawTo(i + 1); }
-    const el = [...document.querySelectorAll('.node')].find((x) => x.dataset.node === name);
+    if (list && list.drawTo) list.drawTo(i + 1);
+    const el = document.querySelector(`.node[data-i="${i}"]`);
     if (el) { el.classList.add('hit'); el.scrollIntoView({ block: 'center' }); setTimeout(() => el.classList.remove('hit'), 2500); }
   };
   if (S.tab !== 'overview' || S.tensorIndex !== null) go({ tab: 'overview', t: null, at: null });
@@ -1060,7 +1097,7 @@ function focusNode(name) {
 // Opens a result if it is of the file open now.
 function openResult(it) {
   if (!it || it.key !== S.key) { runSearch(); return; }
-  it.go();
+  it.open();
 }
 function runSearch() {
   const q = $('#search').value.trim().toLowerCase();
@@ -1069,10 +1106,33 @@ function runSearch() {
   box.firstHit = null;
   box.dataset.file = S.key || '';
   if (!q) { box.hidden = true; box.replaceChildren(); return; }
-  const hits = searchItems().filter((it) => it.name.toLowerCase().includes(q)).slice(0, 100);
-  box.replaceChildren(...(hits.length ? hits.map((it, k) => h('div', { class: 'r' + (k === 0 ? ' sel' : ''), 'data-file': it.key, 'data-kind': it.kind, 'data-name': it.name, onclick: () => openResult(it) }, h('span', { class: 'k' }, it.kind), h('span', null, it.name))) : [h('div', { class: 'none' }, S.open ? 'no node or tensor of this name; files are filtered below' : 'files are filtered below')]));
+  const groups = new Map(SEARCH_KINDS.map(([k]) => [k, []]));
+  for (const it of searchIndex()) if (it.find.includes(q)) groups.get(it.kind).push(it);
+  const row = (it) => h('div', { class: 'r', 'data-file': it.key, 'data-kind': it.kind, 'data-name': it.text, onclick: () => openResult(it) },
+    h('span', { class: 'n' }, it.text), it.detail ? h('span', { class: 'd' }, it.detail) : null);
+  const parts = [];
+  for (const [kind, title] of SEARCH_KINDS) {
+    const hits = groups.get(kind);
+    if (!hits.length) continue;
+    box.firstHit = box.firstHit || hits[0];
+    const group = h('div', { class: 'group', 'data-kind': kind }, h('div', { class: 'gh' }, title, h('span', { class: 'count' }, hits.length.toLocaleString('en-US'))));
+    let shown = 0;
+    const more = h('button', { class: 'btn small more', type: 'button' });
+    const draw = (n) => {
+      const end = Math.min(hits.length, shown + n);
+      more.before(...hits.slice(shown, end).map(row));
+      shown = end;
+      if (shown < hits.length) more.textContent = `show more (${(hits.length - shown).toLocaleString('en-US')} left)`; else more.remove();
+    };
+    more.addEventListener('click', () => draw(SEARCH_MORE));
+    group.append(more);
+    draw(SEARCH_FIRST);
+    parts.push(group);
+  }
+  box.replaceChildren(...(parts.length ? parts : [h('div', { class: 'none' }, S.open ? 'nothing of this name in this file; files are filtered below' : 'files are filtered below')]));
+  const first = box.querySelector('.r');
+  if (first) first.classList.add('sel');
   box.hidden = false;
-  box.firstHit = hits[0];
 }
 
 // ---------- start ----------

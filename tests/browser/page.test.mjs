@@ -17,7 +17,9 @@ const openListed = async (key) => {
   await page.click(`#files li[data-key="${key}"]`);
   await page.waitForFunction((key) => document.querySelector(`#files li.active[data-key="${key}"]`) && !document.querySelector('#view .spin'), key);
 };
-const results = () => page.$$eval('#results .r', (rs) => rs.map((r) => ({ kind: r.querySelector('.k').textContent, name: r.querySelector('.k').nextSibling.textContent, file: r.dataset.file })));
+const results = () => page.$$eval('#results .r', (rs) => rs.map((r) => ({ kind: r.dataset.kind, name: r.dataset.name, line: r.textContent, file: r.dataset.file })));
+const groupCount = (kind) => page.$eval(`#results .group[data-kind="${kind}"] .count`, (c) => c.textContent).catch(() => null);
+const shownIn = (kind) => page.locator(`#results .group[data-kind="${kind}"] .r`).count();
 
 test('search results belong to the open file: another file searches again, and its results open its own items', async () => {
   await openListed('0/schemaless/sample/light_light_squeezenet.onnx');
@@ -34,7 +36,7 @@ test('search results belong to the open file: another file searches again, and i
   const now = await results();
   assert.ok(now.length > 0);
   for (const r of now) {
-    assert.ok(!before.some((b) => b.name === r.name), `${r.name} is squeezenet's`);
+    assert.ok(!before.some((b) => b.line === r.line), `${r.line} is squeezenet's`);
     assert.equal(r.file, key);
   }
   await shot(page, 'p02-search-refreshed');
@@ -50,5 +52,39 @@ test('search results belong to the open file: another file searches again, and i
   await page.evaluate(() => { location.hash = '#f=' + encodeURIComponent('0/example_x_3x4x5.pb'); });
   await page.waitForFunction(() => (document.querySelector('.crumbs .fname') || {}).textContent === 'example_x_3x4x5.pb');
   assert.equal((await results()).length, 0);
+  await page.fill('#search', '');
+});
+
+test('search finds nodes by op type, intermediate values, initializers and attributes, by kind with counts and more on demand', async () => {
+  await dropBytes(page, 'yolo_like_60.onnx', convModel(60));
+  await page.fill('#search', 'Conv');
+  await page.waitForSelector('#results .group');
+  // Every kind is counted, not cut at the first hundred tensors.
+  assert.equal(await groupCount('op'), '60');
+  assert.equal(await groupCount('node'), '60');
+  assert.equal(await groupCount('initializer'), '120');
+  assert.equal(await groupCount('value'), '60');
+  assert.equal(await shownIn('op'), 8);
+  await shot(page, 'p03-search-by-kind');
+  // More of a kind on demand.
+  const more = page.locator('#results .group[data-kind="op"] .more');
+  assert.match(await more.innerText(), /show more \(52 left\)/);
+  await more.click();
+  assert.equal(await shownIn('op'), 58);
+  // A node found by its op type opens in the graph, lit.
+  await page.locator('#results .group[data-kind="op"] .r').nth(40).click();
+  await page.waitForSelector('.node.hit[data-i="40"]');
+  await shot(page, 'p04-search-op-node');
+  // An intermediate value, found by its name, shows the node that makes it.
+  await page.fill('#search', '/model.7/conv/Conv_output_0');
+  await page.waitForSelector('#results .group[data-kind="value"]');
+  assert.equal(await groupCount('value'), '1');
+  await page.locator('#results .group[data-kind="value"] .r').click();
+  await page.waitForSelector('.node.hit[data-i="7"]');
+  // Attributes, by name or value.
+  await page.fill('#search', 'kernel_shape');
+  await page.waitForSelector('#results .group[data-kind="attribute"]');
+  assert.equal(await groupCount('attribute'), '60');
+  await shot(page, 'p05-search-attribute');
   await page.fill('#search', '');
 });
