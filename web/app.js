@@ -291,6 +291,9 @@ function renderOpen() {
   renderHeader();
   const view = $('#view');
   view.replaceChildren();
+  // What a well-known file that is not protobuf is, first: the command
+  // line's hint, from the server.
+  if (o.looks_like) view.append(h('div', { class: 'card hint', id: 'looks-like' }, h('div', { class: 'big' }, 'This looks like ' + o.looks_like)));
   if (!o.ok) { S.focus = null; renderRejected(view); return; }
   for (const n of o.notes || []) view.append(h('div', { class: 'note' }, n));
   const tensors = (o.tensors || []).filter(Boolean);

@@ -42,6 +42,15 @@ pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
             "a TensorFlow checkpoint index (variables.index, a table of tensor locations): read it with tf.train.list_variables",
         );
     }
+    if starts(&[0xff, 0xd8, 0xff]) {
+        return Some("a JPEG image: open it with an image viewer or PIL.Image.open");
+    }
+    if starts(b"\x89PNG\r\n\x1a\n") {
+        return Some("a PNG image: open it with an image viewer or PIL.Image.open");
+    }
+    if is_json(bytes) {
+        return Some("a JSON document: read it with json.load or any text editor");
+    }
     if name.is_some_and(is_checkpoint_shard_name) {
         return Some(
             "a TensorFlow checkpoint data shard (raw tensor bytes, located through variables.index): read it with tf.train.load_checkpoint",
@@ -59,6 +68,30 @@ fn is_safetensors(bytes: &[u8]) -> bool {
     let len = u64::from_le_bytes(len);
     let rest = (bytes.len() as u64).saturating_sub(8);
     len >= 2 && len <= rest && bytes.get(8) == Some(&b'{')
+}
+
+/// JSON text: an object or an array opening as JSON does (`{"` or `{}`;
+/// `[` then a value or `]`), with no control bytes but whitespace in the
+/// first 256 bytes. A protobuf message may start with `{` or `[` (a group
+/// of field 15 or 11), but not followed so.
+fn is_json(bytes: &[u8]) -> bool {
+    let head = bytes.get(..256).unwrap_or(bytes);
+    if head
+        .iter()
+        .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
+    {
+        return false;
+    }
+    let head = head.strip_prefix(b"\xef\xbb\xbf").unwrap_or(head);
+    let mut rest = head.iter().copied().filter(|b| !b.is_ascii_whitespace());
+    match (rest.next(), rest.next()) {
+        (Some(b'{'), Some(b'"' | b'}')) => true,
+        (Some(b'['), Some(next)) => {
+            matches!(next, b'{' | b'[' | b'"' | b']' | b'-' | b't' | b'f' | b'n')
+                || next.is_ascii_digit()
+        }
+        _ => false,
+    }
 }
 
 /// The footer of a LevelDB-style table (TensorFlow's checkpoint index ends
@@ -128,6 +161,19 @@ mod tests {
                 .contains("checkpoint index")
         );
         assert!(
+            looks_like(b"\xff\xd8\xff\xe0\0\x10JFIF", None)
+                .unwrap()
+                .contains("JPEG")
+        );
+        assert!(
+            looks_like(b"\x89PNG\r\n\x1a\n\0\0", None)
+                .unwrap()
+                .contains("PNG")
+        );
+        for json in [&b"{\"a\": 1}"[..], b"\n  [1, 2]", b"[{\"x\": null}]", b"{}"] {
+            assert!(looks_like(json, None).unwrap().contains("JSON"));
+        }
+        assert!(
             looks_like(&[1, 2, 3], Some("variables.data-00000-of-00001"))
                 .unwrap()
                 .contains("data shard")
@@ -142,6 +188,9 @@ mod tests {
             None
         );
         assert_eq!(looks_like(&[], None), None);
+        // A group of field 15 (`{`) or 11 (`[`) opening a message.
+        assert_eq!(looks_like(&[b'{', 0x08, 0x01, 0x7c], None), None);
+        assert_eq!(looks_like(b"[x\x01", None), None);
         assert_eq!(looks_like(&[1], Some("model.onnx")), None);
         assert_eq!(looks_like(&[1], Some("x.data-1-of-")), None);
     }

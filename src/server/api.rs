@@ -357,10 +357,16 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
         let decoded = match &decoded {
             Ok(d) => d,
             Err(f) => {
+                if let Failure::Rejected(_) = f {
+                    looks_like_json(w, req, file)?;
+                }
                 failure_json(w, f)?;
                 return w.end_object();
             }
         };
+        if decoded.format.id == formats::SCHEMALESS_ID {
+            looks_like_json(w, req, file)?;
+        }
         w.member("ok", true)?;
         w.member("format", decoded.format.id)?;
         w.member("title", decoded.format.title)?;
@@ -455,6 +461,20 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
         w.line_break()?;
         w.end_object()
     })
+}
+
+/// `looks_like` when detection turned the file down or read it
+/// without a schema and its bytes (or name) are those of a known file that
+/// is not protobuf: the command line's hint (`this looks like ..`).
+fn looks_like_json(w: &mut JsonWriter<'_>, req: &Request, file: &OpenFile) -> std::io::Result<()> {
+    if !detected(req) {
+        return Ok(());
+    }
+    let name = file.name.rsplit('/').next();
+    match formats::other_files::looks_like(file.bytes.bytes(), name) {
+        Some(what) => w.member("looks_like", what),
+        None => Ok(()),
+    }
 }
 
 /// The contract JSON. With every value (`values=all`) exactly the command

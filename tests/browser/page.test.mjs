@@ -88,3 +88,22 @@ test('search finds nodes by op type, intermediate values, initializers and attri
   await shot(page, 'p05-search-attribute');
   await page.fill('#search', '');
 });
+
+test('a well-known file that is not protobuf gets the command line\'s hint first, not a wire error', async () => {
+  const npy = Buffer.concat([Buffer.from('\x93NUMPY\x01\x00v\x00', 'latin1'), Buffer.from("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }".padEnd(118) + '\n'), Buffer.alloc(12)]);
+  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01]);
+  const json = Buffer.from('{"model": "yolo", "classes": [1, 2, 3]}\n');
+  for (const [name, bytes, want] of [['weights.npy', npy, /^This looks like a NumPy \.npy array: read it with numpy\.load$/], ['cat.jpg', jpeg, /^This looks like a JPEG image/], ['meta.json', json, /^This looks like a JSON document/]]) {
+    await dropBytes(page, name, bytes);
+    await page.waitForSelector('#view > :first-child');
+    // The hint is the first thing the page shows of the file.
+    const first = await page.$eval('#view', (v) => v.firstElementChild.id);
+    assert.equal(first, 'looks-like', name);
+    assert.match(await page.locator('#looks-like').innerText(), want);
+    await shot(page, 'p06-hint-' + name.replace('.', '-'));
+  }
+  // A protobuf file has none.
+  await page.evaluate(() => { location.hash = '#f=' + encodeURIComponent('0/example_x_3x4x5.pb'); });
+  await page.waitForSelector('#grid td');
+  assert.equal(await page.locator('#looks-like').count(), 0);
+});

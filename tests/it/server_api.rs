@@ -1634,3 +1634,56 @@ fn the_field_tree_is_the_command_lines_reading() {
         assert_eq!(root["value"], want["value"], "{key}");
     }
 }
+
+/// A well-known file that is not protobuf: /api/open says what it looks
+/// like, in the command line's words, whether detection turned it down or
+/// read it without a schema; a protobuf file, or a format asked for by
+/// name, gets no such hint.
+#[test]
+fn well_known_non_protobuf_files_get_the_command_line_hint() {
+    let s = start_with(Config {
+        paths: vec![],
+        max_upload: 1 << 20,
+        head_timeout: Duration::from_secs(60),
+        io_timeout: Duration::from_secs(60),
+        ..Config::default()
+    });
+    let auth = format!("Authorization: token {TOKEN}\r\n");
+    let scratch = Scratch::new("looks-like");
+    let example = std::fs::read(fixtures().join("example_x_3x4x5.pb")).expect("read");
+    let files: [(&str, &[u8], Option<&str>); 4] = [
+        (
+            "x.npy",
+            b"\x93NUMPY\x01\x00v\x00{'descr': '<f4'}",
+            Some("NumPy"),
+        ),
+        ("cat.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", Some("JPEG")),
+        ("meta.json", b"{\"a\": [1, 2]}\n", Some("JSON")),
+        ("x.pb", &example, None),
+    ];
+    for (i, (name, bytes, want)) in files.iter().enumerate() {
+        let r = post(s.addr, &format!("/api/upload?name={name}"), &auth, bytes);
+        assert_eq!(r.status, 200, "{}", r.text());
+        let key = format!("u{}", i + 1);
+        let open = json(&get(s.addr, &format!("/api/open?f={key}")));
+        let hint = open.get("looks_like").and_then(|v| v.as_str());
+        let Some(want) = want else {
+            assert_eq!(hint, None, "{open}");
+            continue;
+        };
+        let hint = hint.unwrap_or_else(|| panic!("no hint for {name}: {open}"));
+        assert!(hint.contains(want), "{hint}");
+        // The command line's words, for the same bytes.
+        let file = scratch.0.join(name);
+        std::fs::write(&file, bytes).expect("write");
+        let out = Command::new(env!("CARGO_BIN_EXE_decode"))
+            .arg(&file)
+            .output()
+            .expect("run decode");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(&format!("looks like {hint}")), "{stderr}");
+        // Asked to read it as one format: that format's error alone.
+        let asked = json(&get(s.addr, &format!("/api/open?f={key}&as=onnx-tensor")));
+        assert_eq!(asked.get("looks_like"), None, "{asked}");
+    }
+}
