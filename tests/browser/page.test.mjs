@@ -3,7 +3,7 @@
 // what it checks; screenshots in target/browser-screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, dropBytes, shot, convModel } from './harness.mjs';
+import { start, dropBytes, shot, convModel, field, msg } from './harness.mjs';
 
 let env, page;
 before(async () => {
@@ -106,4 +106,39 @@ test('a well-known file that is not protobuf gets the command line\'s hint first
   await page.evaluate(() => { location.hash = '#f=' + encodeURIComponent('0/example_x_3x4x5.pb'); });
   await page.waitForSelector('#grid td');
   assert.equal(await page.locator('#looks-like').count(), 0);
+});
+
+// An ONNX tensor file: FLOAT values 0, 1, 2, ... of shape `dims`.
+function floatTensor(dims) {
+  const n = dims.reduce((a, b) => a * b, 1);
+  const raw = Buffer.alloc(4 * n);
+  for (let i = 0; i < n; i++) raw.writeFloatLE(i, 4 * i);
+  return Uint8Array.from(msg(...dims.map((d) => field(1, d)), field(2, 1), field(8, 'x'), field(9, [...raw])));
+}
+
+test('a small tensor is shown whole: every 2-D slice at once under its index; a big one a window at a time', async () => {
+  await page.evaluate(() => { location.hash = '#f=' + encodeURIComponent('0/example_x_3x4x5.pb'); });
+  await page.waitForSelector('#grid td');
+  // (The grid is drawn in one step.)
+  assert.equal(await page.locator('#grid td').count(), 60);
+  assert.deepEqual(await page.$$eval('#grid tr.slice', (rs) => rs.map((r) => r.textContent)), ['[0, :, :]', '[1, :, :]', '[2, :, :]']);
+  assert.equal(await page.locator('#grid-status').innerText().then((t) => /all 60 values: 3 slices of 4 × 5/.test(t)), true);
+  // No axis selector and no paging: nothing is hidden.
+  assert.equal(await page.locator('.lead input').count(), 0);
+  assert.doesNotMatch(await page.locator('.gridbar').innerText(), /null/);
+  // The last value is in the last slice; the keys run on across slices.
+  assert.equal(await page.locator('#grid tbody[data-slice="2"] td[data-r="3"][data-c="4"]').innerText(), '-0.36274117');
+  await page.click('#last');
+  await page.waitForFunction(() => /\[2, 3, 4\]/.test(document.querySelector('#grid-status').textContent));
+  await page.focus('#grid');
+  for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowUp');
+  assert.match(await page.locator('#grid-status').innerText(), /^\[1, 3, 4\]/);
+  await shot(page, 'p07-small-tensor-whole');
+  // 5,000 values: the paged grid, a window and the axis selector.
+  await dropBytes(page, 'x_2x50x50.pb', floatTensor([2, 50, 50]));
+  await page.waitForSelector('#grid td');
+  assert.equal(await page.locator('.lead input').count(), 1);
+  assert.equal(await page.locator('#grid tr.slice').count(), 0);
+  assert.ok(await page.locator('#grid td').count() < 5000);
+  await shot(page, 'p08-big-tensor-window');
 });
