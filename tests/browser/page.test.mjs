@@ -142,3 +142,54 @@ test('a small tensor is shown whole: every 2-D slice at once under its index; a 
   assert.ok(await page.locator('#grid td').count() < 5000);
   await shot(page, 'p08-big-tensor-window');
 });
+
+// Cards of the open file's view that reach past the right edge of the
+// window, and elements whose visible part reaches past their card's (what
+// a scrolling box inside the card clips is not visible; the page's own
+// scrolling does not count).
+const overflowing = () => page.evaluate(() => {
+  const width = document.documentElement.clientWidth;
+  const out = [];
+  const name = (el) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}.${String(el.className).replace(/ /g, '.')}`;
+  for (const card of document.querySelectorAll('#view .card')) {
+    const edge = card.getBoundingClientRect().right;
+    if (edge > width + 0.5) out.push(`${name(card)} right ${Math.round(edge)} > window ${width}`);
+    for (const el of card.querySelectorAll('*')) {
+      const r = el.getBoundingClientRect();
+      if (!r.width || !r.height) continue;
+      let right = r.right;
+      for (let a = el.parentElement; a && a !== card; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX !== 'visible') right = Math.min(right, a.getBoundingClientRect().right);
+      }
+      if (right > edge + 0.5) out.push(`${name(el)} right ${Math.round(right)} > its card's ${Math.round(edge)}`);
+    }
+  }
+  return out.slice(0, 5);
+});
+
+// A TensorFlow GraphDef of one node whose name and attribute are long
+// words (paths, say): nothing to break the line at.
+const longAttrGraph = () => Uint8Array.from(field(1, msg(field(1, 'load/' + 'restore_'.repeat(30)), field(2, 'Identity'),
+  field(5, msg(field(1, '_path'), field(2, field(2, 'checkpoints/' + 'x'.repeat(400))))))));
+
+for (const width of [1024, 1280, 1920]) {
+  test(`at ${width} px wide every card of a tensor, a model and a GraphDef fits the window`, async () => {
+    await page.setViewportSize({ width, height: 900 });
+    const views = [
+      ['0/images/gradient_rgb_3x32x32.pb', '#picture[data-ready="1"]'],
+      ['0/schemaless/sample/light_light_squeezenet.onnx', '#initializers tr.click'],
+      ['0/tf/graph_all_forms.pb', '#tensor-table tr.click'],
+    ];
+    for (const [key, ready] of views) {
+      await page.evaluate((key) => { location.hash = '#f=' + encodeURIComponent(key); }, key);
+      await page.waitForSelector(ready);
+      if (key.endsWith('3x32x32.pb')) await page.waitForSelector('#stats [data-stat="max"]');
+      await shot(page, `p09-layout-${width}-${key.split('/').pop().replace(/\./g, '-')}`);
+      assert.deepEqual(await overflowing(), [], `${key} at ${width} px`);
+    }
+    await dropBytes(page, 'long_attr.pb', longAttrGraph());
+    await page.waitForSelector('tr.node');
+    await shot(page, `p09-layout-${width}-long-attr`);
+    assert.deepEqual(await overflowing(), [], `long_attr.pb at ${width} px`);
+  });
+}
