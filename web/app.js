@@ -51,6 +51,34 @@ function parseJSON(text) {
   });
 }
 const show = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+// A count as the command line writes it: 67,108,864. Counts past 2^53
+// arrive as strings (parseJSON) and are grouped as text.
+function grouped(v) {
+  const t = typeof v === 'number' ? String(v) : v;
+  return typeof t === 'string' && /^-?\d+$/.test(t) ? t.replace(/\B(?=(\d{3})+$)/g, ',') : show(v);
+}
+// A name cut in the middle to at most `max` characters, so that both its
+// start and its end (the extension, the last path component) stay:
+// image_rgb_…_uint8.pb.expect.json. The whole name goes in a title.
+function shortName(name, max = 32) {
+  const chars = [...name];
+  if (chars.length <= max) return name;
+  const tail = Math.floor((max - 1) * 2 / 3);
+  return chars.slice(0, max - 1 - tail).join('') + '…' + chars.slice(chars.length - tail).join('');
+}
+// Cuts the name an element shows in the middle until it fits the
+// element's width (drawn, with overflow hidden).
+function fitName(el, name) {
+  el.textContent = name;
+  if (el.scrollWidth <= el.clientWidth) return;
+  let lo = 4, hi = [...name].length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    el.textContent = shortName(name, mid);
+    if (el.scrollWidth <= el.clientWidth) lo = mid; else hi = mid - 1;
+  }
+  el.textContent = shortName(name, lo);
+}
 function bytesText(n) {
   if (n < 1024) return n + ' B';
   const u = ['KiB', 'MiB', 'GiB', 'TiB'];
@@ -159,7 +187,7 @@ function renderFiles(filter) {
     const dir = upload ? 'dropped on the page' : slash >= 0 ? f.name.slice(0, slash) : '';
     if (dir !== lastDir) {
       lastDir = dir;
-      if (dir) ul.append(h('li', { class: 'dirh', title: dir }, dir + (upload ? '' : '/')));
+      if (dir) ul.append(h('li', { class: 'dirh', title: dir, 'data-full': dir + (upload ? '' : '/') }, dir + (upload ? '' : '/')));
     }
     const base = upload ? f.name : f.name.slice(slash + 1);
     const li = h('li', {
@@ -167,12 +195,13 @@ function renderFiles(filter) {
       'data-key': f.key,
       onclick: () => go({ f: f.key, as: 'auto', tab: 'overview', t: null, at: null, hex: null }),
     },
-    h('span', { class: 'n' }, base),
+    h('span', { class: 'n', 'data-full': base }, base),
     h('span', { class: 'sz' }, bytesText(f.size)),
     upload ? h('button', { class: 'x', title: 'Close', onclick: (e) => { e.stopPropagation(); closeUpload(f.key); } }, '×') : null);
     ul.append(li);
   }
   if (!S.files.length) ul.append(h('li', { class: 'muted' }, 'No files yet: drop one on the page.'));
+  for (const el of ul.querySelectorAll('[data-full]')) if (el.scrollWidth > el.clientWidth) fitName(el, el.dataset.full);
 }
 async function closeUpload(key) {
   await fetch('/api/close?f=' + encodeURIComponent(key), { method: 'POST', headers: AUTH });
@@ -201,9 +230,19 @@ function upload(file) {
     xhr.send(file);
   });
 }
+// The uploads of this page, by the dropped file's name, size and time: the
+// same file dropped again opens the copy already listed.
+const uploaded = new Map();
 async function openLocal(file) {
+  const same = file.name + '\n' + file.size + '\n' + file.lastModified;
+  const listed = uploaded.get(same);
+  if (listed && S.files.some((f) => f.key === listed)) {
+    go({ f: listed, as: 'auto', tab: 'overview', t: null, at: null, hex: null });
+    return;
+  }
   try {
     const r = await upload(file);
+    uploaded.set(same, r.key);
     await loadFiles();
     go({ f: r.key, as: 'auto', tab: 'overview', t: null, at: null, hex: null });
   } catch (e) { toast('Could not open ' + file.name + ': ' + e.message, 8000); }
@@ -364,7 +403,7 @@ function tensorTable(tensors, limit) {
       h('td', null, h('span', { class: 'link' }, t.name)),
       h('td', { class: 'mono' }, t.dtype),
       h('td', { class: 'mono' }, t.dims === null ? '?' : '[' + t.dims.join(', ') + ']'),
-      h('td', { class: 'num' }, show(t.elements)),
+      h('td', { class: 'num' }, grouped(t.elements)),
       h('td', null, t.storage)))),
     tensors.length > rows.length ? h('tfoot', null, h('tr', null, h('td', { colspan: 5, class: 'muted' }, `… ${tensors.length - rows.length} more in the Tensors tab (the search box finds any of them)`))) : null);
 }
@@ -563,7 +602,7 @@ async function renderTensor(body, index) {
   const chips = h('div', { class: 'chips' },
     h('span', { class: 'chip', id: 'dtype' }, 'type ', h('b', null, t.dtype)),
     h('span', { class: 'chip', id: 'shape' }, 'shape ', h('b', { class: 'mono' }, shape)),
-    h('span', { class: 'chip', id: 'count' }, 'elements ', h('b', null, show(t.elements))),
+    h('span', { class: 'chip', id: 'count' }, 'elements ', h('b', null, grouped(t.elements))),
     h('span', { class: 'chip', id: 'storage' }, 'storage ', h('b', null, t.storage)));
   body.append(h('div', { class: 'tensor-title', id: 'tensor-head' },
     h('h2', null, t.name),
@@ -607,16 +646,18 @@ async function loadStats(card, index) {
   const s = r.stats;
   if (!s) { card.append(h('p', { class: 'muted' }, 'none (not a numeric tensor)')); return; }
   card.append(h('dl', { class: 'kv' },
-    [['count', s.count], ['min', s.min], ['max', s.max], ['mean', s.mean], ['std', s.std], ['NaN', s.nan], ['+Inf', s.pos_inf], ['-Inf', s.neg_inf], ['zeros', s.zeros]]
-      .map(([k, v]) => [h('dt', null, k), h('dd', { class: 'mono', 'data-stat': k }, v === null ? '—' : show(v))]),
+    // Counts grouped, the mean and std as the text view writes them.
+    [['count', grouped(s.count)], ['min', s.min], ['max', s.max], ['mean', r.text ? r.text.mean : s.mean], ['std', r.text ? r.text.std : s.std],
+      ['NaN', grouped(s.nan)], ['+Inf', grouped(s.pos_inf)], ['-Inf', grouped(s.neg_inf)], ['zeros', grouped(s.zeros)]]
+      .map(([k, v]) => [h('dt', null, k), h('dd', { class: 'mono', 'data-stat': k }, v === null || v === '' ? '—' : show(v))]),
     s.of ? [h('dt', null, 'of'), h('dd', null, s.of)] : null));
   if (r.histogram) {
     const bins = r.histogram.bins;
     const top = Math.max(1, ...bins.map((b) => b.count));
     const bars = h('div', { class: 'hist', id: 'histogram' }, bins.map((b) => {
-      const d = h('div', { title: b.label + ': ' + b.count });
+      const d = h('div', { title: b.label + ': ' + grouped(b.count) });
       d.style.height = (b.count ? Math.max(2, 100 * b.count / top) : 0) + '%';
-      d.addEventListener('mousemove', (e) => tip(b.label + '  ' + b.count, e));
+      d.addEventListener('mousemove', (e) => tip(b.label + '  ' + grouped(b.count), e));
       d.addEventListener('mouseleave', () => tip(null));
       return d;
     }));
@@ -872,9 +913,31 @@ class Grid {
 // Members are drawn a page at a time, a branch when it opens: a list of
 // 100,000 items costs the DOM of one page until asked for more.
 const TREE_PAGE = 200;
+// The branches a tree opens with: level by level from the top, as long as
+// the members they show stay within `budget` (a page per list at most).
+function openedBranches(v, budget, maxDepth) {
+  const open = new Set();
+  let level = [v];
+  for (let depth = 0; depth < maxDepth && level.length; depth++) {
+    const next = [];
+    for (const x of level) {
+      if (x === null || typeof x !== 'object') continue;
+      const members = Array.isArray(x) ? x : Object.values(x);
+      const shown = Math.min(members.length, TREE_PAGE);
+      if (!shown || shown > budget) continue;
+      budget -= shown;
+      open.add(x);
+      next.push(...members.slice(0, shown));
+    }
+    level = next;
+  }
+  return open;
+}
+// A JSON tree opened as far as some 400 members go (`open`), or at its
+// top level only.
 function jsonTree(v, open) {
   const root = h('div', { class: 'tree', id: 'json-tree' });
-  root.append(treeNode(null, v, open ? 1 : 0));
+  root.append(treeNode(null, v, open ? openedBranches(v, 400, 8) : new Set([v])));
   return root;
 }
 // A "show more" button that draws the next page of a list into `parent`
@@ -884,7 +947,7 @@ function moreButton(left, onClick) {
   b.addEventListener('click', () => onClick(b));
   return b;
 }
-function treeNode(key, v, openDepth) {
+function treeNode(key, v, opened) {
   const label = key === null ? null : h('span', { class: 'k' }, key + ': ');
   if (v !== null && typeof v === 'object') {
     const isArr = Array.isArray(v);
@@ -897,12 +960,12 @@ function treeNode(key, v, openDepth) {
       const end = Math.min(n, shown + TREE_PAGE);
       for (; shown < end; shown++) {
         const k = isArr ? String(shown) : keys[shown];
-        det.append(treeNode(k, isArr ? v[shown] : v[k], openDepth - 1));
+        det.append(treeNode(k, isArr ? v[shown] : v[k], opened));
       }
       if (shown < n) det.append(moreButton(n - shown, (b) => { b.remove(); drawPage(); }));
     };
     det.addEventListener('toggle', () => { if (det.open && shown === 0) drawPage(); });
-    if (openDepth > 0) { det.open = true; drawPage(); }
+    if (opened.has(v)) { det.open = true; drawPage(); }
     return det;
   }
   return h('div', { class: 'leaf' }, label, h('span', { class: typeof v === 'string' ? 's' : '' }, typeof v === 'string' ? JSON.stringify(v) : String(v)));
@@ -910,7 +973,7 @@ function treeNode(key, v, openDepth) {
 function renderTree(body) {
   // A file read without a schema: the field tree, a page at a time.
   if (S.open.format === 'protobuf') body.append(h('div', { class: 'card' }, fieldTree(S.open.decoded).box));
-  else body.append(h('div', { class: 'card' }, jsonTree(S.open.decoded, 2)));
+  else body.append(h('div', { class: 'card' }, jsonTree(S.open.decoded, true)));
 }
 
 // ---------- text view ----------
@@ -1167,7 +1230,7 @@ function runSearch() {
   const groups = new Map(SEARCH_KINDS.map(([k]) => [k, []]));
   for (const it of searchIndex()) if (it.find.includes(q)) groups.get(it.kind).push(it);
   const row = (it) => h('div', { class: 'r', 'data-file': it.key, 'data-kind': it.kind, 'data-name': it.text, onclick: () => openResult(it) },
-    h('span', { class: 'n' }, it.text), it.detail ? h('span', { class: 'd' }, it.detail) : null);
+    h('span', { class: 'n', title: it.text }, shortName(it.text, 30)), it.detail ? h('span', { class: 'd', title: it.detail }, shortName(it.detail, 20)) : null);
   const parts = [];
   for (const [kind, title] of SEARCH_KINDS) {
     const hits = groups.get(kind);

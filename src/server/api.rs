@@ -943,6 +943,19 @@ fn tensor_stats(_state: &State, req: &Request, file: &OpenFile) -> Response {
             match stats::compute(view, dir) {
                 Some(s) if s.is_numeric() => {
                     s.write_json(w)?;
+                    // The mean and std as the text view writes them (the
+                    // contract's numbers carry every digit).
+                    w.key("text")?;
+                    w.begin_object()?;
+                    w.member(
+                        "mean",
+                        s.mean().map(stats::short).unwrap_or_default().as_str(),
+                    )?;
+                    w.member(
+                        "std",
+                        s.std().map(stats::short).unwrap_or_default().as_str(),
+                    )?;
+                    w.end_object()?;
                     w.key("histogram")?;
                     match stats::histogram(view, dir, &s) {
                         Some(h) => h.write_json(w)?,
@@ -951,6 +964,7 @@ fn tensor_stats(_state: &State, req: &Request, file: &OpenFile) -> Response {
                 }
                 _ => {
                     w.null()?;
+                    w.member("text", Null)?;
                     w.member("histogram", Null)?;
                 }
             }

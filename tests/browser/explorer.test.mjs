@@ -154,7 +154,7 @@ test('a model: click an initializer, page to its last value', async () => {
   await page.waitForSelector('#initializers tr.click');
   await shot('04-model');
   // The biggest initializer.
-  const sizes = await page.$$eval('#initializers tr.click td.num', (tds) => tds.map((td) => Number(td.textContent)));
+  const sizes = await page.$$eval('#initializers tr.click td.num', (tds) => tds.map((td) => Number(td.textContent.replace(/,/g, ''))));
   const first = page.locator('#initializers tr.click').nth(sizes.indexOf(Math.max(...sizes)));
   const name = await first.getAttribute('data-tensor');
   await first.click();

@@ -54,12 +54,13 @@ export async function start(viewport = { width: 1400, height: 900 }) {
 
 // Drops bytes on the page as a file named `name`: a drop event whose
 // DataTransfer holds it. Resolves once the page shows the file.
-export async function dropBytes(page, name, bytes) {
-  await page.evaluate(({ bytes, name }) => {
+// `lastModified` (milliseconds) is the file's time, by default now.
+export async function dropBytes(page, name, bytes, lastModified) {
+  await page.evaluate(({ bytes, name, lastModified }) => {
     const dt = new DataTransfer();
-    dt.items.add(new File([new Uint8Array(bytes)], name));
+    dt.items.add(new File([new Uint8Array(bytes)], name, lastModified === undefined ? {} : { lastModified }));
     document.querySelector('#main').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, { bytes: [...bytes], name });
+  }, { bytes: [...bytes], name, lastModified });
   await page.waitForFunction((name) => (document.querySelector('.crumbs .fname') || {}).title === name, name);
 }
 

@@ -193,3 +193,42 @@ for (const width of [1024, 1280, 1920]) {
     assert.deepEqual(await overflowing(), [], `long_attr.pb at ${width} px`);
   });
 }
+
+test('numbers and names as the command line writes them; a file dropped twice is listed once; the JSON tab opens deep enough to see', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // Counts with thousands separators.
+  await dropBytes(page, 'x_3000.pb', floatTensor([3000]));
+  await page.waitForSelector('#stats [data-stat="count"]');
+  assert.equal(await page.locator('#count b').innerText(), '3,000');
+  assert.equal(await page.locator('#stats [data-stat="count"]').innerText(), '3,000');
+  // The mean and std of the text view.
+  await page.evaluate(() => { location.hash = '#f=' + encodeURIComponent('0/example_x_3x4x5.pb'); });
+  await page.waitForSelector('#stats [data-stat="std"]');
+  const mean = await page.locator('#stats [data-stat="mean"]').innerText();
+  const std = await page.locator('#stats [data-stat="std"]').innerText();
+  await shot(page, 'p10-stats-digits');
+  await page.click('.tabs button[data-tab="text"]');
+  await page.waitForFunction(() => /mean/.test((document.querySelector('#text-view') || {}).textContent || ''));
+  const m = (await page.locator('#text-view').innerText()).match(/mean (\S+)\s+std (\S+)/);
+  assert.deepEqual([mean, std], [m[1], m[2]]);
+  // The JSON tab opens down to the tensor's fields and their lists.
+  await page.click('.tabs button[data-tab="tree"]');
+  await page.waitForSelector('#json-tree');
+  const open = await page.$$eval('#json-tree details[open] > summary', (s) => s.map((x) => x.textContent));
+  assert.ok(open.some((t) => /^dims: \[3\]/.test(t)), open.join(' | '));
+  await shot(page, 'p11-json-tab');
+  // A long name is cut in the middle: its start and its end stay, whole.
+  const name = 'image_rgb_224x224_normalized_batch_uint8.pb.expect.json';
+  const bytes = Buffer.from('{"inputs": [1, 2, 3]}\n');
+  await dropBytes(page, name, bytes, 1700000000000);
+  const item = page.locator(`#files li[title="${name}"] .n`);
+  const shown = await item.innerText();
+  assert.match(shown, /^image_r.*…[^…]*\.pb\.expect\.json$/);
+  assert.ok(await item.evaluate((el) => el.scrollWidth <= el.clientWidth), shown);
+  // The same file dropped again: listed once, opened.
+  await page.evaluate(() => { location.hash = '#f=' + encodeURIComponent('0/example_x_3x4x5.pb'); });
+  await page.waitForSelector('#grid td');
+  await dropBytes(page, name, bytes, 1700000000000);
+  assert.equal(await page.locator(`#files li[title="${name}"]`).count(), 1);
+  await shot(page, 'p12-names');
+});

@@ -630,6 +630,16 @@ fn values_stats_picture_and_hex() {
     let r = get(s.addr, "/api/stats?f=0/example_x_3x4x5.pb&t=0");
     assert!(r.text().contains(stats), "{}\n{stats}", r.text());
     assert!(r.text().contains("\"histogram\": {\"bins\": [{\"label\": "));
+    // The mean and std as the text view writes them.
+    let reply = json(&r);
+    let text = String::from_utf8_lossy(&cli(&[file.to_str().unwrap_or_default()])).into_owned();
+    for key in ["mean", "std"] {
+        let shown = reply["text"][key].as_str().expect("a string");
+        assert!(
+            text.contains(&format!("  {key} {shown}")),
+            "{key} {shown}\n{text}"
+        );
+    }
     // The picture is --picture's PNG.
     let r = get(s.addr, "/api/picture?f=0/example_x_3x4x5.pb&t=0");
     assert_eq!(r.status, 200);
