@@ -1230,7 +1230,10 @@ function runSearch() {
   const groups = new Map(SEARCH_KINDS.map(([k]) => [k, []]));
   for (const it of searchIndex()) if (it.find.includes(q)) groups.get(it.kind).push(it);
   const row = (it) => h('div', { class: 'r', 'data-file': it.key, 'data-kind': it.kind, 'data-name': it.text, onclick: () => openResult(it) },
-    h('span', { class: 'n', title: it.text }, shortName(it.text, 30)), it.detail ? h('span', { class: 'd', title: it.detail }, shortName(it.detail, 20)) : null);
+    h('span', { class: 'n', title: it.text, 'data-full': it.text }, it.text), it.detail ? h('span', { class: 'd', title: it.detail, 'data-full': it.detail }, it.detail) : null);
+  // Names too long for their place cut in the middle, once drawn.
+  // (The details first: the names take the room they leave.)
+  const fit = (el) => { for (const x of el.querySelectorAll('.d[data-full], .n[data-full]')) if (x.scrollWidth > x.clientWidth) fitName(x, x.dataset.full); };
   const parts = [];
   for (const [kind, title] of SEARCH_KINDS) {
     const hits = groups.get(kind);
@@ -1241,7 +1244,9 @@ function runSearch() {
     const more = h('button', { class: 'btn small more', type: 'button' });
     const draw = (n) => {
       const end = Math.min(hits.length, shown + n);
-      more.before(...hits.slice(shown, end).map(row));
+      const rows = hits.slice(shown, end).map(row);
+      more.before(...rows);
+      if (group.isConnected) for (const r of rows) fit(r);
       shown = end;
       if (shown < hits.length) more.textContent = `show more (${(hits.length - shown).toLocaleString('en-US')} left)`; else more.remove();
     };
@@ -1254,6 +1259,7 @@ function runSearch() {
   const first = box.querySelector('.r');
   if (first) first.classList.add('sel');
   box.hidden = false;
+  fit(box);
 }
 
 // ---------- start ----------

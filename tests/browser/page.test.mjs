@@ -109,11 +109,11 @@ test('a well-known file that is not protobuf gets the command line\'s hint first
 });
 
 // An ONNX tensor file: FLOAT values 0, 1, 2, ... of shape `dims`.
-function floatTensor(dims) {
+function floatTensor(dims, name = 'x') {
   const n = dims.reduce((a, b) => a * b, 1);
   const raw = Buffer.alloc(4 * n);
   for (let i = 0; i < n; i++) raw.writeFloatLE(i, 4 * i);
-  return Uint8Array.from(msg(...dims.map((d) => field(1, d)), field(2, 1), field(8, 'x'), field(9, [...raw])));
+  return Uint8Array.from(msg(...dims.map((d) => field(1, d)), field(2, 1), field(8, name), field(9, [...raw])));
 }
 
 test('a small tensor is shown whole: every 2-D slice at once under its index; a big one a window at a time', async () => {
@@ -225,6 +225,20 @@ test('numbers and names as the command line writes them; a file dropped twice is
   const shown = await item.innerText();
   assert.match(shown, /^image_r.*…[^…]*\.pb\.expect\.json$/);
   assert.ok(await item.evaluate((el) => el.scrollWidth <= el.clientWidth), shown);
+  // So is a search result's.
+  const long = 'encoder/layers.11/self_attention/query_key_value/weight_quantized_scale';
+  await dropBytes(page, 'scale.pb', floatTensor([2], long));
+  await page.waitForSelector('#grid td');
+  await page.fill('#search', 'quantized');
+  await page.waitForSelector('#results .r');
+  const fitted = await page.$$eval('#results .r .n, #results .r .d', (els) => els.map((el) => [el.textContent, el.dataset.full, el.scrollWidth <= el.clientWidth]));
+  assert.ok(fitted.some(([t]) => t.includes('…')), JSON.stringify(fitted));
+  for (const [t, full, fits] of fitted) {
+    assert.ok(fits, t);
+    if (t !== full) assert.ok(t.includes('…') && full.endsWith(t.split('…')[1]) && full.startsWith(t.split('…')[0]), `${t} of ${full}`);
+  }
+  await shot(page, 'p13-result-names');
+  await page.fill('#search', '');
   // The same file dropped again: listed once, opened.
   await page.evaluate(() => { location.hash = '#f=' + encodeURIComponent('0/example_x_3x4x5.pb'); });
   await page.waitForSelector('#grid td');
