@@ -307,3 +307,21 @@ pub fn run_as(id: &str, bytes: &[u8]) -> Result<&'static str, String> {
         .map(|d| d.format.id)
         .map_err(|e| e.to_string())
 }
+
+/// Every `.rs` file under `dir`, depth first, in name order: what the
+/// source scans of the tests (layers, registry, JSON by hand, field
+/// constants) read.
+pub fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}

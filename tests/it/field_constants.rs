@@ -11,6 +11,7 @@
     clippy::print_stderr
 )]
 
+use crate::common;
 use pbdecode::schema::SchemaSet;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -134,22 +135,6 @@ fn regenerate_field_constants() {
     std::fs::write(constants_file(), generate()).unwrap();
 }
 
-/// The Rust files under `dir`, sorted.
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 /// The methods that read a field of a decoded message (`Message` and the
 /// views' `Shown`), and the searches of a field list by name.
 const ACCESSORS: &[&str] = &[
@@ -224,7 +209,7 @@ fn literal_field_reads(text: &str) -> Vec<String> {
 #[test]
 fn no_field_is_read_by_a_string_literal() {
     let mut files = Vec::new();
-    rust_files(&root().join("src"), &mut files);
+    common::rust_files(&root().join("src"), &mut files);
     let mut bad = Vec::new();
     // The .proto reader sits below decoded messages; its `int(what)`
     // reads a token and names what it expects.

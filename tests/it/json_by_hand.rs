@@ -20,25 +20,11 @@
     clippy::print_stderr
 )]
 
-use std::path::{Path, PathBuf};
+use crate::common;
+use std::path::Path;
 
 /// The writer, the one file allowed to spell JSON.
 const WRITER: &str = "src/json_writer.rs";
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
 
 /// The code of a file, line by line, with comment lines emptied and
 /// without its test module (from `#[cfg(test)]` before `mod` to the end:
@@ -178,7 +164,7 @@ fn by_hand(text: &str) -> Vec<(usize, String)> {
 fn json_is_written_only_through_the_writer() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    rust_files(&root.join("src"), &mut files);
+    common::rust_files(&root.join("src"), &mut files);
     assert!(root.join(WRITER).is_file(), "{WRITER} found");
     let mut problems = Vec::new();
     let mut scanned = 0;

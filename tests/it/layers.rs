@@ -17,6 +17,7 @@
     clippy::print_stderr
 )]
 
+use crate::common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -75,21 +76,6 @@ fn module_of(src: &Path, file: &Path) -> String {
         parts.pop();
     }
     parts.join("::")
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
 }
 
 /// The code of a file without comments, string contents and `#[cfg(test)]`
@@ -238,7 +224,7 @@ fn resolve(modules: &BTreeSet<String>, base: &[String], segs: &[String]) -> Opti
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    common::rust_files(&src, &mut files);
     // The binary (main.rs and cli/) is its own crate: its `crate::` is not the library's.
     let files: Vec<PathBuf> = files
         .into_iter()
@@ -751,7 +737,7 @@ fn a_public_module_or_re_export_off_the_surface_is_found() {
 fn second_paths() -> Vec<String> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    common::rust_files(&src, &mut files);
     let mut found = Vec::new();
     for f in &files {
         let module = module_of(&src, f);

@@ -11,6 +11,7 @@
     clippy::print_stderr
 )]
 
+use crate::common;
 use pbdecode::formats::{self, AsFormat, FormatOptions, REGISTRY};
 use pbdecode::render::text::TEXT_VIEWS;
 use pbdecode::schema::SchemaSet;
@@ -249,22 +250,6 @@ fn the_as_choices_are_auto_then_the_registry_in_order() {
     assert!(!AsFormat::Auto.is_schemaless());
 }
 
-/// Every `.rs` file under `dir`, sorted.
-fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("read {}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
 /// The string literals of a file's code (comments left out), roughly: the
 /// text between each pair of unescaped double quotes on a line.
 fn string_literals(text: &str) -> Vec<String> {
@@ -300,7 +285,7 @@ fn string_literals(text: &str) -> Vec<String> {
 fn no_code_outside_the_formats_keys_on_a_format_by_name() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    common::rust_files(&src, &mut files);
     // The views know the messages they show (a summary's lines are the
     // views' headers); test folders and `decode diff` are ONNX features by
     // definition; the generated field constants name the message of each
