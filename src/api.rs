@@ -733,37 +733,49 @@ struct Node<'m, 'a> {
     parent: Option<usize>,
     /// None for a map's value, which the JSON output puts under its key.
     field: Option<&'static str>,
-    place: Place,
+    place: Place<'m, 'a>,
 }
 
 /// Where a message is in its field.
-enum Place {
+enum Place<'m, 'a> {
     Single,
     Index(usize),
-    Key(String),
+    /// A map's entry, whose key is spelled only on a tensor's path (most
+    /// entries of a model are not on one).
+    Key(&'m Message<'a>),
 }
 
 /// Every tensor of a decoded file with its path and role. The tree is
 /// walked with a queue, not recursion; its depth is the decoder's, bounded
-/// by its depth budget.
+/// by its depth budget. Only the tensors' messages are looked up by
+/// address (a binary search among them), so the walk over a model of many
+/// nodes neither hashes nor allocates per message.
 fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
     let Body::Message { message: root, .. } = &decoded.body else {
         return Vec::new();
     };
     let set = SchemaSet::builtin();
+    let named = formats::named_tensors(set, root);
+    let mut targets: Vec<*const Message<'_>> = named
+        .iter()
+        .map(|t| std::ptr::from_ref(t.message))
+        .collect();
+    targets.sort_unstable();
+    targets.dedup();
+    let mut at: HashMap<*const Message<'_>, usize> = HashMap::with_capacity(targets.len());
     let mut nodes: Vec<Node<'_, '_>> = vec![Node {
         msg: root,
         parent: None,
         field: None,
         place: Place::Single,
     }];
-    let mut at: HashMap<*const Message<'_>, usize> = HashMap::new();
     let mut next = 0usize;
     while let Some(node) = nodes.get(next) {
         let msg = node.msg;
-        at.insert(std::ptr::from_ref(msg), next);
+        if targets.binary_search(&std::ptr::from_ref(msg)).is_ok() {
+            at.insert(std::ptr::from_ref(msg), next);
+        }
         let in_map_entry = msg.def(set).map_entry;
-        let mut children = Vec::new();
         for (fdef, group) in msg.present(set) {
             let is_map = matches!(fdef.ty, crate::schema::FieldType::Message(m)
                 if set.message(m).map_entry);
@@ -772,13 +784,13 @@ fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
                     continue;
                 };
                 let place = if is_map {
-                    Place::Key(render::json::map_key(set, sub))
+                    Place::Key(sub)
                 } else if fdef.repeated() {
                     Place::Index(k)
                 } else {
                     Place::Single
                 };
-                children.push(Node {
+                nodes.push(Node {
                     msg: sub,
                     parent: Some(next),
                     field: (!in_map_entry).then_some(fdef.name.as_str()),
@@ -786,10 +798,9 @@ fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
                 });
             }
         }
-        nodes.extend(children);
         next += 1;
     }
-    formats::named_tensors(set, root)
+    named
         .into_iter()
         .map(|t| {
             let node = at.get(&std::ptr::from_ref(t.message)).copied();
@@ -799,7 +810,7 @@ fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
             });
             TensorRef {
                 role: node.map_or(Role::Other, |n| role(set, &nodes, n, root_role)),
-                path: node.map(|n| path(&nodes, n)).unwrap_or_default(),
+                path: node.map(|n| path(set, &nodes, n)).unwrap_or_default(),
                 range: t.message.offset..t.message.end,
                 weight: t.initializer,
                 external,
@@ -811,7 +822,7 @@ fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
 }
 
 /// The steps from the root to node `n`.
-fn path(nodes: &[Node<'_, '_>], n: usize) -> Vec<Step> {
+fn path(set: &SchemaSet, nodes: &[Node<'_, '_>], n: usize) -> Vec<Step> {
     let mut chain = Vec::new();
     let mut at = Some(n);
     while let Some(node) = at.and_then(|i| nodes.get(i)) {
@@ -824,7 +835,7 @@ fn path(nodes: &[Node<'_, '_>], n: usize) -> Vec<Step> {
         match &node.place {
             Place::Single => {}
             Place::Index(i) => steps.push(Step::Index(*i)),
-            Place::Key(k) => steps.push(Step::Key(k.clone())),
+            Place::Key(entry) => steps.push(Step::Key(render::json::map_key(set, entry))),
         }
     }
     steps
