@@ -4,49 +4,19 @@
 // target/browser-screenshots/. Run by tests/browser/run.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { readFileSync, mkdirSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { fixtures, shots, start } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
-const fixtures = path.join(repo, 'tests', 'fixtures');
-const shots = path.join(repo, 'target', 'browser-screenshots');
-const decode = process.env.DECODE_BIN || path.join(repo, 'target', 'debug', 'decode');
-const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
-mkdirSync(shots, { recursive: true });
-
-let server, url, browser, page;
+let url, browser, page, stop;
 
 before(async () => {
-  server = spawn(decode, ['serve', fixtures, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  url = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error('no URL from decode serve: ' + out)), 20000);
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/http:\/\/\S+\?token=[0-9a-f]+/);
-      if (m) { clearTimeout(timer); resolve(m[0]); }
-    });
-    server.on('exit', (code) => reject(new Error('decode serve exited: ' + code)));
-  });
-  browser = await chromium.launch({
-    executablePath: browserPath,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  page = await context.newPage();
-  page.on('pageerror', (e) => { throw e; });
-  await page.goto(url);
-  await page.waitForSelector('#files li[data-key]');
+  ({ url, browser, page, stop } = await start());
 });
 
 after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill('SIGINT');
+  if (stop) await stop();
 });
 
 const shot = (name) => page.screenshot({ path: path.join(shots, name + '.png') });

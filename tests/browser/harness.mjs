@@ -12,7 +12,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const repo = path.resolve(here, '..', '..');
 export const fixtures = path.join(repo, 'tests', 'fixtures');
 export const shots = path.join(repo, 'target', 'browser-screenshots');
-const decode = process.env.DECODE_BIN || path.join(repo, 'target', 'debug', 'decode');
+export const decode = process.env.DECODE_BIN || path.join(repo, 'target', 'debug', 'decode');
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 
 // Starts the server and a browser; `stop()` ends both.
