@@ -659,17 +659,24 @@ pub fn write_entries_text(out: &mut TextLines<'_>, entries: &[Entry]) -> io::Res
         write_entry_text(out, e, !lone)?;
     }
     if !lone {
+        let count = |n: usize| u64::try_from(n).unwrap_or(u64::MAX);
         let differing = entries.iter().filter(|e| !e.passes()).count();
-        out.line(format_args!(
-            "result: {}",
-            if differing == 0 {
-                format!("all {} values within tolerance", entries.len())
-            } else {
-                format!("{differing} of {} values differ", entries.len())
-            }
-        ))?;
+        write_result_line(out, count(differing), count(entries.len()))?;
     }
     Ok(())
+}
+
+/// The closing line of a pair's findings: how many of the compared values
+/// differ.
+pub fn write_result_line(out: &mut TextLines<'_>, differing: u64, entries: u64) -> io::Result<()> {
+    out.line(format_args!(
+        "result: {}",
+        if differing == 0 {
+            format!("all {entries} values within tolerance")
+        } else {
+            format!("{differing} of {entries} values differ")
+        }
+    ))
 }
 
 fn short_name(set: &SchemaSet, m: &Message<'_>) -> String {

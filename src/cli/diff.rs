@@ -381,14 +381,7 @@ fn pair(
             diff::write_entry_text(&mut out, &only, false)?;
         }
         if nested || tally.entries == 0 {
-            out.line(format_args!(
-                "result: {}",
-                if tally.differing == 0 {
-                    format!("all {} values within tolerance", tally.entries)
-                } else {
-                    format!("{} of {} values differ", tally.differing, tally.entries)
-                }
-            ))?;
+            diff::write_result_line(&mut out, tally.differing, tally.entries)?;
         }
         tally
     };
