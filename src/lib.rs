@@ -72,6 +72,8 @@ mod api;
 #[doc(hidden)]
 pub mod batch;
 #[doc(hidden)]
+pub mod checksum;
+#[doc(hidden)]
 pub mod decode;
 #[doc(hidden)]
 pub mod diff;

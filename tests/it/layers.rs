@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 /// its own layer or a higher one. Every module is placed here: a new one
 /// fails the test until it is.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("ground", &["error", "escape", "progress"]),
+    ("ground", &["error", "escape", "progress", "checksum"]),
     // The one JSON writer, on the escaping.
     ("JSON writer", &["json_writer"]),
     ("input", &["input"]),
