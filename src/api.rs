@@ -1340,10 +1340,27 @@ impl<'d> Tensor<'d> {
         self.document.dir.as_deref()
     }
 
+    /// How it is drawn: a model's weight (an initializer, a Constant's
+    /// value) as a heat map or its filters in its format's kernel order,
+    /// anything else by its shape as an image.
+    #[doc(hidden)]
+    pub fn drawing(&self) -> crate::picture::Drawing {
+        match self.role {
+            Role::Initializer | Role::Constant => {
+                crate::picture::Drawing::Weights(self.adapter.kernel_order)
+            }
+            _ => crate::picture::Drawing::Image,
+        }
+    }
+
     /// The tensor drawn, as `decode --picture` draws it (a [`crate::Picture`]:
     /// its `write_png` writes it, with the `picture` feature).
     pub fn picture(&self) -> Result<crate::Picture, Error> {
-        Ok(crate::picture::picture(&self.view(), self.dir())?)
+        Ok(crate::picture::picture_as(
+            &self.view(),
+            self.dir(),
+            self.drawing(),
+        )?)
     }
 
     /// The stored bytes when they already are the little-endian row-major

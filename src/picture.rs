@@ -11,7 +11,19 @@
 //! marker colour [`NAN_COLOUR`] (a grey picture with NaNs is written as RGB
 //! so the marker shows). Complex tensors are drawn by magnitude. Elements are
 //! decoded through [`crate::tensor`], so every numeric type works.
+//!
+//! A weight of a model ([`Drawing::Weights`]: an ONNX initializer or
+//! Constant, a TensorFlow Const) is drawn as what it is rather than as an
+//! image: a 2-D matrix as a heat map (blue below zero, white at zero, red
+//! above, by the largest magnitude), a rank-4 convolution kernel in its
+//! format's order (ONNX [out, in, H, W], TensorFlow [H, W, in, out]) as its
+//! filters, one tile per output channel: RGB when it has 3 in-channels, a
+//! heat map when 1, else a grid with a row per output channel and a column
+//! per in-channel; a 1 x 1 kernel as the out x in matrix. The CLI's
+//! `--picture` and the explorer ask [`Drawing`] of the facade's tensor, so
+//! they draw the same picture.
 
+use crate::formats::KernelOrder;
 use crate::stats::Stats;
 use crate::stats::kernel::{Extreme, scalar};
 use crate::tensor::{Elem, LoadedValues, TensorView, for_each_run, load_values};
@@ -32,6 +44,59 @@ pub const PREVIEW_ROWS: u64 = 64;
 /// Grey of the gap between the tiles of a grid.
 const GAP_GREY: u8 = 64;
 
+/// What a tensor is to its file, as far as drawing goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Drawing {
+    /// Drawn by its shape as an image (a tensor file, a test input).
+    Image,
+    /// A model's weight: matrices as heat maps, rank-4 kernels as filters
+    /// in the format's axis order.
+    Weights(KernelOrder),
+}
+
+/// How the axes of a tensor are read to draw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// An image, channels first: [C, H, W], [N, C, H, W], [H, W].
+    Chw,
+    /// An image, channels last: [H, W, C], [1, H, W, C].
+    Hwc,
+    /// A kernel [out, in, H, W].
+    Oihw,
+    /// A kernel [H, W, in, out].
+    Hwio,
+    /// A weight matrix: rows by columns (a 1 x 1 kernel: out by in).
+    Matrix,
+}
+
+impl Order {
+    /// Its name, as the explorer shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Chw => "CHW",
+            Order::Hwc => "HWC",
+            Order::Oihw => "OIHW",
+            Order::Hwio => "HWIO",
+            Order::Matrix => "matrix",
+        }
+    }
+}
+
+/// What one axis of the tensor is in the picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Axis {
+    /// Which tile (an image of a batch, a kernel's output channel).
+    Tile,
+    /// Which tile within a tile's row group (a kernel's in-channel, when
+    /// each in-channel is a tile of its own).
+    TileInner,
+    Channel,
+    Y,
+    X,
+    /// Of size 1.
+    Skip,
+}
+
 /// How a tensor's elements lay out as one picture or a grid of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
@@ -49,38 +114,163 @@ pub struct Layout {
     pub columns: u64,
     /// Grid rows of tiles.
     pub rows: u64,
+    /// How the tensor's axes are read.
+    pub order: Order,
+    /// Tiles per grid row that one outer index spans: a kernel's
+    /// in-channels when each is a tile (tile n is out n / inner, in
+    /// n % inner); 1 otherwise.
+    pub inner: u64,
+    /// A single-channel weight, drawn as a heat map around zero.
+    pub heat: bool,
+    /// The tensor's axes, outermost first (unused slots: size 1).
+    axes: [(Axis, u64); 4],
+}
+
+/// How far apart, in elements, neighbours along each of a picture's
+/// directions are: element = tile / inner * tile + tile % inner *
+/// tile_inner + channel * channel + y * y + x * x.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Strides {
+    pub tile: u64,
+    pub tile_inner: u64,
+    pub channel: u64,
+    pub y: u64,
+    pub x: u64,
 }
 
 fn is_channels(d: u64) -> bool {
     matches!(d, 1 | 3 | 4)
 }
 
-/// The image layout of a shape, or None when it does not look like an image.
-pub fn layout(dims: &[i64]) -> Option<Layout> {
-    let d: Vec<u64> = dims
-        .iter()
+fn positive(dims: &[i64]) -> Option<Vec<u64>> {
+    dims.iter()
         .map(|&x| u64::try_from(x).ok().filter(|&x| x > 0))
-        .collect::<Option<_>>()?;
-    // (tiles, channels, height, width, channels_last)
-    let (tiles, channels, height, width, last) = match *d.as_slice() {
-        [h, w] => (1, 1, h, w, false),
-        [c, h, w] if is_channels(c) => (1, c, h, w, false),
-        [h, w, c] if is_channels(c) => (1, c, h, w, true),
-        [n, c, h, w] if is_channels(c) => (n, c, h, w, false),
-        [1, h, w, c] if is_channels(c) => (1, c, h, w, true),
-        _ => return None,
+        .collect()
+}
+
+/// A layout from its axes (outermost first, at most 4), grid columns from
+/// the tile count unless `columns` is given.
+fn from_axes(
+    order: Order,
+    axes: &[(Axis, u64)],
+    columns: Option<u64>,
+    heat: bool,
+) -> Option<Layout> {
+    let mut slots = [(Axis::Skip, 1u64); 4];
+    let start = slots.len().checked_sub(axes.len())?;
+    for (slot, axis) in slots.iter_mut().skip(start).zip(axes) {
+        *slot = *axis;
+    }
+    let size = |want: Axis| -> u64 {
+        axes.iter()
+            .filter(|(a, _)| *a == want)
+            .map(|(_, n)| *n)
+            .product()
     };
-    let columns = isqrt_ceil(tiles);
+    let inner = size(Axis::TileInner);
+    let tiles = size(Axis::Tile).checked_mul(inner)?;
+    let columns = columns.unwrap_or_else(|| isqrt_ceil(tiles));
     let rows = tiles.div_ceil(columns);
     Some(Layout {
         tiles,
-        channels,
-        height,
-        width,
-        channels_last: last,
+        channels: size(Axis::Channel),
+        height: size(Axis::Y),
+        width: size(Axis::X),
+        channels_last: order == Order::Hwc,
         columns,
         rows,
+        order,
+        inner,
+        heat,
+        axes: slots,
     })
+}
+
+/// The image layout of a shape, or None when it does not look like an image.
+pub fn layout(dims: &[i64]) -> Option<Layout> {
+    use Axis::*;
+    let d = positive(dims)?;
+    let (order, axes): (Order, &[(Axis, u64)]) = match *d.as_slice() {
+        [h, w] => (Order::Chw, &[(Y, h), (X, w)]),
+        [c, h, w] if is_channels(c) => (Order::Chw, &[(Channel, c), (Y, h), (X, w)]),
+        [h, w, c] if is_channels(c) => (Order::Hwc, &[(Y, h), (X, w), (Channel, c)]),
+        [n, c, h, w] if is_channels(c) => (Order::Chw, &[(Tile, n), (Channel, c), (Y, h), (X, w)]),
+        [1, h, w, c] if is_channels(c) => (Order::Hwc, &[(Tile, 1), (Y, h), (X, w), (Channel, c)]),
+        _ => return None,
+    };
+    from_axes(order, axes, None, false)
+}
+
+/// The layout of a weight: a matrix as a heat map, a rank-4 kernel as its
+/// filters in `kernel` order; other shapes as an image.
+pub fn weight_layout(dims: &[i64], kernel: KernelOrder) -> Option<Layout> {
+    use Axis::*;
+    let d = positive(dims)?;
+    let matrix = |axes: &[(Axis, u64)]| from_axes(Order::Matrix, axes, None, true);
+    match (d.as_slice(), kernel) {
+        (&[h, w], _) => matrix(&[(Y, h), (X, w)]),
+        (&[o, i, h, w], KernelOrder::Oihw) => {
+            let axes = if h == 1 && w == 1 {
+                return matrix(&[(Y, o), (X, i), (Skip, 1), (Skip, 1)]);
+            } else if i == 1 || i == 3 {
+                [(Tile, o), (Channel, i), (Y, h), (X, w)]
+            } else {
+                [(Tile, o), (TileInner, i), (Y, h), (X, w)]
+            };
+            kernel_layout(Order::Oihw, &axes, i)
+        }
+        (&[h, w, i, o], KernelOrder::Hwio) => {
+            let axes = if h == 1 && w == 1 {
+                return matrix(&[(Skip, 1), (Skip, 1), (X, i), (Y, o)]);
+            } else if i == 1 || i == 3 {
+                [(Y, h), (X, w), (Channel, i), (Tile, o)]
+            } else {
+                [(Y, h), (X, w), (TileInner, i), (Tile, o)]
+            };
+            kernel_layout(Order::Hwio, &axes, i)
+        }
+        _ => layout(dims),
+    }
+}
+
+/// A kernel's filters: one tile per output channel in a square grid (RGB
+/// for 3 in-channels, a heat map for 1), or a row of `ins` tiles per
+/// output channel.
+fn kernel_layout(order: Order, axes: &[(Axis, u64)], ins: u64) -> Option<Layout> {
+    let per_in = axes.iter().any(|(a, _)| *a == Axis::TileInner);
+    from_axes(order, axes, per_in.then_some(ins), ins != 3)
+}
+
+/// The layout of the 2-D slice number `slice` of a tensor of rank 3 or
+/// more (its last two axes), drawn as a heat map for a weight and grey
+/// otherwise; None for other shapes or a slice past the last.
+pub fn slice_layout(dims: &[i64], slice: u64, drawing: Drawing) -> Option<(Layout, u64)> {
+    let d = positive(dims)?;
+    let [lead @ .., h, w] = d.as_slice() else {
+        return None;
+    };
+    if lead.is_empty() {
+        return None;
+    }
+    let slices = lead.iter().try_fold(1u64, |a, &b| a.checked_mul(b))?;
+    if slice >= slices {
+        return None;
+    }
+    let heat = matches!(drawing, Drawing::Weights(_));
+    let order = if heat { Order::Matrix } else { Order::Chw };
+    let l = from_axes(order, &[(Axis::Y, *h), (Axis::X, *w)], None, heat)?;
+    let first = slice.checked_mul(h.checked_mul(*w)?)?;
+    Some((l, first))
+}
+
+impl Drawing {
+    /// The layout of a tensor of shape `dims` drawn so.
+    pub fn layout(self, dims: &[i64]) -> Option<Layout> {
+        match self {
+            Drawing::Image => layout(dims),
+            Drawing::Weights(k) => weight_layout(dims, k),
+        }
+    }
 }
 
 /// The smallest c with c * c >= n (n >= 1).
@@ -124,27 +314,52 @@ impl Layout {
             .checked_mul(self.width)
     }
 
+    /// How far apart neighbours along each direction of the picture are,
+    /// in elements of the tensor.
+    pub fn strides(&self) -> Strides {
+        let mut st = Strides {
+            tile: 0,
+            tile_inner: 0,
+            channel: 0,
+            y: 0,
+            x: 0,
+        };
+        let mut step = 1u64;
+        for &(axis, size) in self.axes.iter().rev() {
+            match axis {
+                Axis::Tile => st.tile = step,
+                Axis::TileInner => st.tile_inner = step,
+                Axis::Channel => st.channel = step,
+                Axis::Y => st.y = step,
+                Axis::X => st.x = step,
+                Axis::Skip => {}
+            }
+            step = step.saturating_mul(size);
+        }
+        st
+    }
+
     /// Where element `i` (row-major) goes: canvas x, y and channel.
     fn place(&self, i: u64) -> (u64, u64, u64) {
-        let (c, x, y, n);
-        if self.channels_last {
-            c = i % self.channels;
-            let p = i / self.channels;
-            x = p % self.width;
-            let p = p / self.width;
-            y = p % self.height;
-            n = p / self.height;
-        } else {
-            x = i % self.width;
-            let p = i / self.width;
-            y = p % self.height;
-            let p = p / self.height;
-            c = p % self.channels;
-            n = p / self.channels;
+        let (mut tile, mut inner, mut c, mut y, mut x) = (0, 0, 0, 0, 0);
+        let mut rest = i;
+        for &(axis, size) in self.axes.iter().rev() {
+            let size = size.max(1);
+            let k = rest % size;
+            rest /= size;
+            match axis {
+                Axis::Tile => tile = k,
+                Axis::TileInner => inner = k,
+                Axis::Channel => c = k,
+                Axis::Y => y = k,
+                Axis::X => x = k,
+                Axis::Skip => {}
+            }
         }
+        let n = tile.saturating_mul(self.inner).saturating_add(inner);
         let gap = self.gap();
-        let tx = n % self.columns;
-        let ty = n / self.columns;
+        let tx = n % self.columns.max(1);
+        let ty = n / self.columns.max(1);
         (
             tx.saturating_mul(self.width + gap).saturating_add(x),
             ty.saturating_mul(self.height + gap).saturating_add(y),
@@ -183,21 +398,42 @@ impl Layout {
             .saturating_add(ys_last.saturating_mul(span(&xs, self.width, last_row_tiles)))
     }
 
-    /// What the layout is, for people: "RGB 5 x 4", "grey 28 x 28, 16 tiles".
+    /// What the layout is, for people: "RGB 5 x 4", "grey 28 x 28, 16 tiles",
+    /// "64 filters of 3 x 3 RGB in an 8 x 8 grid".
     pub fn describe(&self) -> String {
-        let kind = match self.channels {
-            1 => "grey",
-            3 => "RGB",
-            _ => "RGBA",
+        let kind = if self.heat {
+            "heat map"
+        } else {
+            match self.channels {
+                1 => "grey",
+                3 => "RGB",
+                _ => "RGBA",
+            }
         };
-        let mut s = format!("{kind} {} x {}", self.width, self.height);
-        if self.tiles > 1 {
-            s.push_str(&format!(
-                ", {} tiles in a {} x {} grid",
-                self.tiles, self.columns, self.rows
-            ));
+        match self.order {
+            Order::Chw | Order::Hwc => {
+                let mut s = format!("{kind} {} x {}", self.width, self.height);
+                if self.tiles > 1 {
+                    s.push_str(&format!(
+                        ", {} tiles in a {} x {} grid",
+                        self.tiles, self.columns, self.rows
+                    ));
+                }
+                s
+            }
+            Order::Matrix => format!(
+                "{kind} of {} rows x {} columns, blue below zero, red above",
+                self.height, self.width
+            ),
+            Order::Oihw | Order::Hwio if self.inner > 1 => format!(
+                "{} x {} filters of {} x {} (a row per output channel, a column per input channel), {kind}",
+                self.rows, self.columns, self.width, self.height
+            ),
+            Order::Oihw | Order::Hwio => format!(
+                "{} filters of {} x {} {kind} in a {} x {} grid",
+                self.tiles, self.width, self.height, self.columns, self.rows
+            ),
         }
-        s
     }
 }
 
@@ -306,6 +542,41 @@ impl Scale {
     }
 }
 
+/// The heat map of a weight: white at zero, towards blue below and red
+/// above, by the largest finite magnitude; +Inf and -Inf at the ends.
+#[derive(Debug, Clone, Copy)]
+struct Heat {
+    reach: f64,
+}
+
+/// The heat map's ends: below zero, above zero.
+const HEAT_BELOW: [u8; 3] = [33, 102, 172];
+const HEAT_ABOVE: [u8; 3] = [178, 24, 43];
+
+impl Heat {
+    fn new(stats: &Stats) -> Heat {
+        let lo = stats.min.map_or(0.0, Extreme::as_f64).abs();
+        let hi = stats.max.map_or(0.0, Extreme::as_f64).abs();
+        Heat { reach: lo.max(hi) }
+    }
+
+    /// The colour of a value that is not NaN.
+    fn colour(&self, v: f64) -> [u8; 3] {
+        let t = if self.reach > 0.0 && self.reach.is_finite() {
+            (v / self.reach).clamp(-1.0, 1.0)
+        } else {
+            v.signum() * f64::from(u8::from(v != 0.0))
+        };
+        let end = if t < 0.0 { HEAT_BELOW } else { HEAT_ABOVE };
+        let a = t.abs();
+        end.map(|e| {
+            (255.0 + (f64::from(e) - 255.0) * a)
+                .round()
+                .clamp(0.0, 255.0) as u8
+        })
+    }
+}
+
 /// PNG colour types we write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Colour {
@@ -356,7 +627,7 @@ fn not_image(view: &TensorView<'_, '_>) -> PictureError {
 }
 
 /// The layout of a tensor whose values are all there to draw.
-fn checked_layout(view: &TensorView<'_, '_>) -> Result<Layout, PictureError> {
+fn checked_layout(view: &TensorView<'_, '_>, drawing: Drawing) -> Result<Layout, PictureError> {
     if view.elem == Some(Elem::Str) {
         return Err(PictureError::NotImage(
             "a STRING tensor has no pixels".into(),
@@ -365,7 +636,7 @@ fn checked_layout(view: &TensorView<'_, '_>) -> Result<Layout, PictureError> {
     let layout = view
         .dims
         .as_deref()
-        .and_then(layout)
+        .and_then(|d| drawing.layout(d))
         .ok_or_else(|| not_image(view))?;
     let want = layout.elements().ok_or_else(|| not_image(view))?;
     if view.elements != want {
@@ -377,10 +648,67 @@ fn checked_layout(view: &TensorView<'_, '_>) -> Result<Layout, PictureError> {
     Ok(layout)
 }
 
-/// Draws a tensor: one pass for the statistics (min..max), one for the
-/// pixels. External data is read from `dir`.
+/// Draws a tensor by its shape as an image: one pass for the statistics
+/// (min..max), one for the pixels. External data is read from `dir`.
 pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture, PictureError> {
-    let layout = checked_layout(view)?;
+    picture_as(view, dir, Drawing::Image)
+}
+
+/// Draws a tensor as `drawing` says (a weight as a heat map or filters).
+pub fn picture_as(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    drawing: Drawing,
+) -> Result<Picture, PictureError> {
+    let layout = checked_layout(view, drawing)?;
+    draw(view, dir, layout, 0)
+}
+
+/// Draws the 2-D slice number `slice` (its last two axes) of a tensor of
+/// rank 3 or more, scaled by the whole tensor's range so that slices
+/// compare.
+pub fn slice_picture(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    drawing: Drawing,
+    slice: u64,
+) -> Result<Picture, PictureError> {
+    if view.elem == Some(Elem::Str) {
+        return Err(PictureError::NotImage(
+            "a STRING tensor has no pixels".into(),
+        ));
+    }
+    let (layout, first) = view
+        .dims
+        .as_deref()
+        .and_then(|d| slice_layout(d, slice, drawing))
+        .ok_or_else(|| {
+            PictureError::NotImage(format!(
+                "no 2-D slice {slice} of a tensor of shape {:?}",
+                view.dims
+            ))
+        })?;
+    let want = view
+        .dims
+        .as_deref()
+        .and_then(positive)
+        .and_then(|d| d.iter().try_fold(1u64, |a, &b| a.checked_mul(b)));
+    if want != Some(view.elements) {
+        return Err(PictureError::Unavailable(format!(
+            "the tensor holds {} of its values",
+            view.elements
+        )));
+    }
+    draw(view, dir, layout, first)
+}
+
+/// Draws the elements `first..first + layout.elements()` of a tensor.
+fn draw(
+    view: &TensorView<'_, '_>,
+    dir: Option<&Path>,
+    layout: Layout,
+    first: u64,
+) -> Result<Picture, PictureError> {
     // The size limit first: a picture too large even in grey is refused
     // before any pass over the values.
     let (cw, ch) = layout.canvas().ok_or(PictureError::TooLarge {
@@ -408,7 +736,7 @@ pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture,
         }
     };
     let colour = match layout.channels {
-        1 if stats.nan > 0 => Colour::Rgb,
+        1 if stats.nan > 0 || layout.heat => Colour::Rgb,
         1 => Colour::Grey,
         3 => Colour::Rgb,
         _ => Colour::Rgba,
@@ -448,10 +776,24 @@ pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture,
         Vec::new()
     };
     let scale = Scale::new(view.elem, &stats);
+    let heat = layout.heat.then(|| Heat::new(&stats));
     let grey_as_rgb = layout.channels == 1 && colour == Colour::Rgb;
-    let mut place_pixel = |i: u64, level: Option<u8>| {
+    let mut place_pixel = |i: u64, v: Option<f64>| {
         let (x, y, c) = layout.place(i);
         let pixel = y.saturating_mul(cw).saturating_add(x);
+        if let (Some(heat), Some(v)) = (&heat, v.filter(|v| !v.is_nan())) {
+            let at = pixel.saturating_mul(out_channels);
+            for (k, l) in heat.colour(v).into_iter().enumerate() {
+                if let Some(b) = usize::try_from(at.saturating_add(k as u64))
+                    .ok()
+                    .and_then(|i| pixels.get_mut(i))
+                {
+                    *b = l;
+                }
+            }
+            return;
+        }
+        let level = v.and_then(|v| scale.level(v));
         match level {
             None => {
                 if let Some(m) = usize::try_from(pixel)
@@ -477,16 +819,17 @@ pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture,
     };
     let mut loaded = load_values(view, dir);
     let mut index = 0u64;
-    // A run of equal values is scaled once; placing its pixels is the
-    // picture's own size, bounded by MAX_PICTURE_BYTES above.
+    // The elements drawn: placing their pixels is the picture's own size,
+    // bounded by MAX_PICTURE_BYTES above, whatever the runs outside them.
+    let last = first.saturating_add(layout.elements().unwrap_or(0));
     let _ = for_each_run(&mut loaded, |e, count| -> Result<(), ()> {
-        let level = scalar(&e).and_then(|v| scale.level(v));
+        let v = scalar(&e);
         let end = index.saturating_add(count);
-        for i in index..end {
-            place_pixel(i, level);
+        for i in index.max(first)..end.min(last) {
+            place_pixel(i - first, v);
         }
         index = end;
-        Ok(())
+        if index >= last { Err(()) } else { Ok(()) }
     });
     let mut nan_pixels = 0u64;
     for (p, _) in nan_mask.iter().enumerate().filter(|(_, m)| **m) {
@@ -541,7 +884,14 @@ impl Picture {
             Colour::Rgba => "RGBA",
         };
         let mut s = format!("{} x {} {colour}", self.width, self.height);
-        if self.layout.tiles > 1 {
+        if !matches!(self.layout.order, Order::Chw | Order::Hwc) {
+            // A weight: what its pixels are.
+            s.push_str(&format!(
+                ": {} {}",
+                self.layout.order.name(),
+                self.layout.describe()
+            ));
+        } else if self.layout.tiles > 1 {
             s.push_str(&format!(
                 ", {} tiles of {} x {} in a {} x {} grid",
                 self.layout.tiles,
@@ -634,7 +984,7 @@ pub fn write_preview(
     dir: Option<&Path>,
     stats: &Stats,
 ) -> io::Result<()> {
-    let Ok(layout) = checked_layout(view) else {
+    let Ok(layout) = checked_layout(view, Drawing::Image) else {
         return Ok(());
     };
     let Some((cw, ch)) = layout.canvas() else {

@@ -103,6 +103,18 @@ pub struct TensorAdapter {
     /// A problem of a tensor that still decodes, said next to its values
     /// (text) or as `"warning"` (JSON).
     pub warning: fn(&SchemaSet, &Message<'_>) -> Option<String>,
+    /// How the format stores a convolution kernel of rank 4, so that a
+    /// weight of this type is drawn as its filters (`crate::picture`).
+    pub kernel_order: KernelOrder,
+}
+
+/// The axis order of a format's rank-4 convolution kernels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelOrder {
+    /// [out, in, height, width] (ONNX's Conv weight).
+    Oihw,
+    /// [height, width, in, out] (TensorFlow's Conv2D filter).
+    Hwio,
 }
 
 /// Where a [`TensorNamer`] reports a tensor: its name (empty when it has

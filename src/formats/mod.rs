@@ -14,8 +14,8 @@ pub mod summary;
 pub mod tensorflow;
 
 pub use base::{
-    Body, DecodeFn, Format, FormatOptions, LineFn, TensorAdapter, TensorNamer, TensorRole,
-    TensorSink, decode_builtin, no_line, walk,
+    Body, DecodeFn, Format, FormatOptions, KernelOrder, LineFn, TensorAdapter, TensorNamer,
+    TensorRole, TensorSink, decode_builtin, no_line, walk,
 };
 use summary::no_summary;
 

@@ -2,7 +2,7 @@
 //! tensor (type, shape, where the values are) and the validation rules of
 //! the .pb tensor file format.
 
-use super::base::{Body, Format, FormatOptions, TensorAdapter, decode_builtin};
+use super::base::{Body, Format, FormatOptions, KernelOrder, TensorAdapter, decode_builtin};
 use crate::decode::{DecodeContext, Field, Message, RawScalars, Value};
 use crate::error::{DecodeError, ErrorKind, Result, Rule};
 use crate::external::ExternalRef;
@@ -463,6 +463,7 @@ pub const TENSOR_ADAPTER: TensorAdapter = TensorAdapter {
     view,
     validate,
     warning,
+    kernel_order: KernelOrder::Oihw,
 };
 
 /// A TensorProto file (onnx's backend test `input_0.pb`).

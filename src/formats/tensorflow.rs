@@ -2,7 +2,7 @@
 //! graphs), and TensorFlow's own TensorProto with its padding rule.
 
 use super::base::{
-    Body, Format, FormatOptions, TensorAdapter, TensorNamer, TensorRole, TensorSink,
+    Body, Format, FormatOptions, KernelOrder, TensorAdapter, TensorNamer, TensorRole, TensorSink,
     decode_builtin, enclosing, walk,
 };
 use super::summary::{self, Summary, Value as SummaryValue};
@@ -438,6 +438,7 @@ pub const TENSOR_ADAPTER: TensorAdapter = TensorAdapter {
     view,
     validate: validate_tensor,
     warning: |_, _| None,
+    kernel_order: KernelOrder::Hwio,
 };
 
 /// A node's attribute tensors: the `value` of a node is named by the node

@@ -684,6 +684,7 @@ fn with_tensor(
         index,
         name: &entry.name,
         initializer: entry.weight,
+        drawing: tensor.drawing(),
         message,
         view: &view,
         full_name: &message.def(SchemaSet::builtin()).full_name,
@@ -695,6 +696,8 @@ struct TensorRef<'r, 'm, 'a> {
     index: usize,
     name: &'r str,
     initializer: bool,
+    /// How the picture code draws it (as `decode --picture` does).
+    drawing: picture::Drawing,
     message: &'m Message<'a>,
     view: &'r TensorView<'m, 'a>,
     full_name: &'r FullName,
@@ -745,31 +748,25 @@ fn tensor_info(_state: &State, req: &Request, file: &OpenFile) -> Response {
                 _ => w.null()?,
             }
             w.key("picture")?;
-            let layout = view.dims.as_deref().and_then(picture::layout);
+            let drawable = view
+                .elem
+                .is_some_and(|e| e.is_numeric() || e == crate::tensor::Elem::Bool);
+            let layout = view.dims.as_deref().and_then(|d| t.drawing.layout(d));
             match layout {
-                Some(l)
-                    if view
-                        .elem
-                        .is_some_and(|e| e.is_numeric() || e == crate::tensor::Elem::Bool)
-                        && l.elements() == Some(view.elements) =>
-                {
-                    let (cw, ch) = l.canvas().unwrap_or((0, 0));
-                    w.begin_object()?;
-                    w.member("layout", if l.channels_last { "HWC" } else { "CHW" })?;
-                    w.member("describe", &*l.describe())?;
-                    w.member("tiles", l.tiles)?;
-                    w.member("channels", l.channels)?;
-                    w.member("height", l.height)?;
-                    w.member("width", l.width)?;
-                    w.member("columns", l.columns)?;
-                    w.member("rows", l.rows)?;
-                    w.key("canvas")?;
-                    w.begin_array()?;
-                    w.value(cw)?;
-                    w.value(ch)?;
-                    w.end_array()?;
-                    w.end_object()?;
+                Some(l) if drawable && l.elements() == Some(view.elements) => {
+                    picture_layout_json(w, &l)?;
                 }
+                _ => w.null()?,
+            }
+            // A tensor of rank 3 or more drawn by its 2-D slices instead
+            // (`/api/picture?slice=N`): the first slice's layout.
+            w.key("slice_picture")?;
+            let first = view
+                .dims
+                .as_deref()
+                .and_then(|d| picture::slice_layout(d, 0, t.drawing));
+            match first {
+                Some((l, _)) if drawable && layout.is_none() => picture_layout_json(w, &l)?,
                 _ => w.null()?,
             }
             w.key("value")?;
@@ -785,6 +782,40 @@ fn tensor_info(_state: &State, req: &Request, file: &OpenFile) -> Response {
             w.end_object()
         })
     })
+}
+
+/// How a picture lays the tensor out, for the page to draw it and to find
+/// the element under a pixel: `element = tile / inner * strides.tile + tile
+/// % inner * strides.tile_inner + channel * strides.channel + y * strides.y
+/// + x * strides.x` (plus the slice's first element for a slice).
+fn picture_layout_json(w: &mut JsonWriter<'_>, l: &picture::Layout) -> std::io::Result<()> {
+    let (cw, ch) = l.canvas().unwrap_or((0, 0));
+    w.begin_object()?;
+    w.member("layout", l.order.name())?;
+    w.member("describe", &*l.describe())?;
+    w.member("tiles", l.tiles)?;
+    w.member("inner", l.inner)?;
+    w.member("channels", l.channels)?;
+    w.member("heat", l.heat)?;
+    w.member("height", l.height)?;
+    w.member("width", l.width)?;
+    w.member("columns", l.columns)?;
+    w.member("rows", l.rows)?;
+    let st = l.strides();
+    w.key("strides")?;
+    w.begin_object()?;
+    w.member("tile", st.tile)?;
+    w.member("tile_inner", st.tile_inner)?;
+    w.member("channel", st.channel)?;
+    w.member("y", st.y)?;
+    w.member("x", st.x)?;
+    w.end_object()?;
+    w.key("canvas")?;
+    w.begin_array()?;
+    w.value(cw)?;
+    w.value(ch)?;
+    w.end_array()?;
+    w.end_object()
 }
 
 /// Element `e` as its contract JSON text, as a JSON string (so that
@@ -973,11 +1004,22 @@ fn tensor_stats(_state: &State, req: &Request, file: &OpenFile) -> Response {
     })
 }
 
-/// `/api/picture`: the PNG `--picture` writes.
+/// `/api/picture`: the PNG `--picture` writes; with `slice=N`, the N-th
+/// 2-D slice (last two axes) of a tensor of rank 3 or more.
 fn tensor_picture(_state: &State, req: &Request, file: &OpenFile) -> Response {
+    let slice = match req.param("slice").map(str::parse::<u64>) {
+        None => None,
+        Some(Ok(n)) => Some(n),
+        Some(Err(_)) => return Response::error(400, "slice= takes a slice number"),
+    };
     with_tensor(req, file, &mut |t| {
         let view = t.view;
-        match picture::picture(view, file.dir.as_deref()) {
+        let dir = file.dir.as_deref();
+        let drawn = match slice {
+            None => picture::picture_as(view, dir, t.drawing),
+            Some(n) => picture::slice_picture(view, dir, t.drawing, n),
+        };
+        match drawn {
             Ok(pic) => match pic.png_bytes() {
                 Ok(png) => Response::new(200, "image/png", png)
                     .with_header("X-Picture", pic.describe())

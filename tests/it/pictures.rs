@@ -250,9 +250,12 @@ fn cli_picture_and_tensor() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    assert!(String::from_utf8_lossy(&run.stderr).contains("2 x 2 grey"));
+    // A model's 2-D initializer is a weight matrix: a heat map, white at
+    // zero, red at the largest value.
+    assert!(String::from_utf8_lossy(&run.stderr).contains("2 x 2 RGB: matrix heat map"));
     let p = read_png(&std::fs::read(&out).expect("png written"));
-    assert_eq!(p.data, [0, 85, 170, 255]);
+    assert_eq!(p.pixel(0, 0), [255, 255, 255]);
+    assert_eq!(p.pixel(1, 1), [178, 24, 43]);
     // Not image-shaped: exit 1, no file.
     let bad = dir.join("bias.png");
     let run = decode_bin()
@@ -346,4 +349,141 @@ fn preview_snapshots() {
         insta::assert_snapshot!("pictures__preview_rgb", text_view(&rgb, true));
         insta::assert_snapshot!("pictures__preview_shrunk_with_nan", text_view(&wide, true));
     });
+}
+
+/// The PNG the facade draws (as `decode --picture` does) of a named tensor.
+fn weight_png(bytes: &[u8], name: &str) -> Png {
+    let doc = pbdecode::read(bytes.to_vec()).expect("decodes");
+    let t = doc.tensor_by_name(name).expect("named tensor");
+    read_png(&t.picture().expect("a picture").png_bytes().expect("PNG"))
+}
+
+fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// The grey level of `v` on a 0..=max scale, as the picture code rounds it.
+fn level(v: f32, max: f32) -> u8 {
+    ((v / max) * 255.0).round() as u8
+}
+
+#[test]
+fn tensorflow_hwio_kernel_is_one_rgb_tile_per_output_channel() {
+    // [H 2, W 2, in 3, out 4]: the value at [h, w, i, o] is o*12 + i*4 + h*2 + w.
+    let mut values = Vec::new();
+    for h in 0..2 {
+        for w in 0..2 {
+            for i in 0..3 {
+                for o in 0..4 {
+                    values.push((o * 12 + i * 4 + h * 2 + w) as f32);
+                }
+            }
+        }
+    }
+    let t = build::tf_tensor(1, &[2, 2, 3, 4], &f32_bytes(&values));
+    let graph = build::tf_graph(&[("conv/kernel", t)]);
+    let p = weight_png(&graph, "conv/kernel");
+    // Four 2 x 2 tiles in a 2 x 2 grid with 1-pixel gaps.
+    assert_eq!((p.width, p.height, p.colour), (5, 5, png::ColorType::Rgb));
+    // Output channel 3 is the bottom-right tile; its pixel (w 1, h 0) holds
+    // the three in-channels as R, G, B.
+    let want: Vec<u8> = (0..3)
+        .map(|i| level((3 * 12 + i * 4 + 1) as f32, 47.0))
+        .collect();
+    assert_eq!(p.pixel(4, 3), want.as_slice());
+    // Output channel 0, pixel (w 0, h 1).
+    let want: Vec<u8> = (0..3).map(|i| level((i * 4 + 2) as f32, 47.0)).collect();
+    assert_eq!(p.pixel(0, 1), want.as_slice());
+}
+
+#[test]
+fn onnx_oihw_kernel_is_a_grid_of_out_by_in_heat_maps() {
+    // [out 2, in 2, H 2, W 2]: zero but for [1, 0, 0, 0] = -2 and [0, 1, 1, 1] = 2.
+    let mut values = [0f32; 16];
+    values[8] = -2.0;
+    values[7] = 2.0;
+    let model = build::onnx_model(&[build::onnx_f32("conv.weight", &[2, 2, 2, 2], &values)]);
+    let p = weight_png(&model, "conv.weight");
+    // A row per output channel, a column per in-channel: 2 x 2 tiles.
+    assert_eq!((p.width, p.height, p.colour), (5, 5, png::ColorType::Rgb));
+    assert_eq!(p.pixel(0, 0), [255, 255, 255]);
+    // Output 1, in 0 (row 1, column 0), pixel (0, 0): the most negative.
+    assert_eq!(p.pixel(0, 3), [33, 102, 172]);
+    // Output 0, in 1 (row 0, column 1), pixel (1, 1): the most positive.
+    assert_eq!(p.pixel(4, 1), [178, 24, 43]);
+    // The gaps stay grey.
+    assert_eq!(p.pixel(2, 0), [64, 64, 64]);
+}
+
+#[test]
+fn onnx_kernel_of_three_in_channels_is_drawn_as_before() {
+    // [out 2, in 3, 2, 2] was already a batch of RGB tiles: unchanged.
+    let values: Vec<f32> = (0..24).map(|v| v as f32).collect();
+    let tensor = build::onnx_f32("w", &[2, 3, 2, 2], &values);
+    let model = build::onnx_model(std::slice::from_ref(&tensor));
+    let as_weight = weight_png(&model, "w");
+    let as_image = read_png(&png_of(&tensor, None).expect("picture"));
+    assert_eq!((as_weight.width, as_weight.height), (5, 2));
+    assert_eq!(as_weight.data, as_image.data);
+}
+
+#[test]
+fn weight_matrix_is_a_heat_map_around_zero() {
+    let model = build::onnx_model(&[build::onnx_f32(
+        "fc.weight",
+        &[2, 2],
+        &[-1.0, 0.0, 0.5, 1.0],
+    )]);
+    let p = weight_png(&model, "fc.weight");
+    assert_eq!((p.width, p.height, p.colour), (2, 2, png::ColorType::Rgb));
+    assert_eq!(p.pixel(0, 0), [33, 102, 172]);
+    assert_eq!(p.pixel(1, 0), [255, 255, 255]);
+    assert_eq!(p.pixel(0, 1), [217, 140, 149]);
+    assert_eq!(p.pixel(1, 1), [178, 24, 43]);
+    // A 1 x 1 kernel is its out x in matrix: [out 3, in 2, 1, 1], 2 wide, 3 high.
+    let model = build::onnx_model(&[build::onnx_f32(
+        "pw",
+        &[3, 2, 1, 1],
+        &[0.0, 1.0, 0.0, 0.0, -1.0, 0.0],
+    )]);
+    let p = weight_png(&model, "pw");
+    assert_eq!((p.width, p.height), (2, 3));
+    assert_eq!(p.pixel(1, 0), [178, 24, 43]);
+    assert_eq!(p.pixel(0, 2), [33, 102, 172]);
+    // TensorFlow's [H 1, W 1, in 2, out 3]: the same out x in matrix.
+    let t = build::tf_tensor(
+        1,
+        &[1, 1, 2, 3],
+        &f32_bytes(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0]),
+    );
+    let p = weight_png(&build::tf_graph(&[("pw", t)]), "pw");
+    assert_eq!((p.width, p.height), (2, 3));
+    assert_eq!(p.pixel(1, 0), [178, 24, 43]);
+}
+
+#[test]
+fn a_slice_of_a_3d_tensor_is_its_2d_picture() {
+    // [2, 2, 5]: no picture of the whole (2 channels), each 2 x 5 slice grey,
+    // scaled by the whole tensor's range.
+    let values: Vec<f32> = (0..20).map(|v| v as f32).collect();
+    let tensor = build::onnx_f32("x", &[2, 2, 5], &values);
+    assert!(matches!(
+        png_of(&tensor, None),
+        Err(PictureError::NotImage(_))
+    ));
+    let doc = pbdecode::read(tensor.clone()).expect("decodes");
+    let t = doc
+        .tensors()
+        .first()
+        .map(|r| doc.tensor(r).expect("tensor"))
+        .expect("one");
+    let pic = picture::slice_picture(&t.view(), None, t.drawing(), 1).expect("slice 1");
+    let p = read_png(&pic.png_bytes().expect("PNG"));
+    assert_eq!(
+        (p.width, p.height, p.colour),
+        (5, 2, png::ColorType::Grayscale)
+    );
+    let want: Vec<u8> = (10..20).map(|v| level(v as f32, 19.0)).collect();
+    assert_eq!(p.data, want);
+    assert!(picture::slice_picture(&t.view(), None, t.drawing(), 2).is_err());
 }

@@ -1709,3 +1709,77 @@ fn well_known_non_protobuf_files_get_the_command_line_hint() {
         assert_eq!(asked.get("looks_like"), None, "{asked}");
     }
 }
+
+/// A weight is drawn by the server as `decode --picture` draws it (a
+/// TensorFlow kernel in HWIO order), with the layout's strides for the
+/// page; a tensor of rank 3 without a picture of its own is drawn a 2-D
+/// slice at a time.
+#[test]
+fn weight_pictures_as_the_command_line_draws_them() {
+    let s = start_with(Config {
+        paths: vec![],
+        ..Config::default()
+    });
+    let auth = format!("Authorization: token {TOKEN}\r\n");
+    let values: Vec<u8> = (0..3 * 3 * 3 * 8)
+        .flat_map(|k| ((k as f32) * 0.37).sin().to_le_bytes())
+        .collect();
+    let graph = crate::common::build::tf_graph(&[(
+        "conv/kernel",
+        crate::common::build::tf_tensor(1, &[3, 3, 3, 8], &values),
+    )]);
+    let r = post(s.addr, "/api/upload?name=k.pb", &auth, &graph);
+    assert_eq!(r.status, 200, "{}", r.text());
+    let info = json(&get(s.addr, "/api/tensor?f=u1&t=0"));
+    let p = &info["picture"];
+    assert_eq!(p["layout"], "HWIO", "{info}");
+    assert_eq!(
+        (p["tiles"].as_u64(), p["channels"].as_u64()),
+        (Some(8), Some(3))
+    );
+    // [H, W, in, out]: a filter is 1 apart, a channel 8, a row 72.
+    let st = &p["strides"];
+    let strides: Vec<_> = ["tile", "channel", "y", "x"]
+        .iter()
+        .map(|k| st[k].as_u64())
+        .collect();
+    assert_eq!(strides, [Some(1), Some(8), Some(72), Some(24)]);
+    assert!(info["slice_picture"].is_null());
+    let dir = std::env::temp_dir().join(format!("pbdecode-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let file = dir.join("k.pb");
+    std::fs::write(&file, &graph).expect("write");
+    let png = cli(&[
+        "--picture",
+        "-",
+        "--tensor",
+        "conv/kernel",
+        file.to_str().unwrap_or_default(),
+    ]);
+    let r = get(s.addr, "/api/picture?f=u1&t=0");
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body, png);
+    // A 3-D initializer of 2 leading slices: none whole, each slice its own.
+    let stack = crate::common::build::onnx_f32("stack", &[2, 2, 5], &[0.5; 20]);
+    let r = post(
+        s.addr,
+        "/api/upload?name=m.onnx",
+        &auth,
+        &crate::common::build::onnx_model(&[stack]),
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    let info = json(&get(s.addr, "/api/tensor?f=u2&t=0"));
+    assert!(info["picture"].is_null(), "{info}");
+    assert_eq!(info["slice_picture"]["layout"], "matrix");
+    assert_eq!(info["slice_picture"]["canvas"], serde_json::json!([5, 2]));
+    assert_eq!(get(s.addr, "/api/picture?f=u2&t=0").status, 422);
+    let r = get(s.addr, "/api/picture?f=u2&t=0&slice=1");
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert!(
+        r.header("x-picture")
+            .is_some_and(|d| d.contains("heat map"))
+    );
+    assert_eq!(get(s.addr, "/api/picture?f=u2&t=0&slice=2").status, 422);
+    assert_eq!(get(s.addr, "/api/picture?f=u2&t=0&slice=x").status, 400);
+    let _ = std::fs::remove_dir_all(&dir);
+}
