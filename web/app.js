@@ -629,6 +629,10 @@ async function renderTensor(body, index) {
   if (info.picture) {
     chips.append(h('span', { class: 'chip' }, 'picture ', h('b', null, info.picture.layout + ', ' + info.picture.describe)));
     right.prepend(pictureCard(info.picture, t, index, grid));
+  } else if (info.slice_picture) {
+    // No picture of the whole: the 2-D slice the grid shows.
+    chips.append(h('span', { class: 'chip' }, 'picture ', h('b', null, 'the slice shown, ' + info.slice_picture.describe)));
+    right.prepend(pictureCard(info.slice_picture, t, index, grid, true));
   }
   const other = Object.keys(info.value || {}).filter((k) => !['dims', 'data_type', 'values', 'values_total', 'name', 'dtype', 'tensor_shape'].includes(k));
   if (other.length) {
@@ -665,23 +669,33 @@ async function loadStats(card, index) {
   }
 }
 
-function pictureCard(p, t, index, grid) {
+// The picture the server draws (the whole tensor, or with `sliced` the
+// 2-D slice the grid shows, drawn again when the grid moves to another).
+// The layout's strides say which element a pixel is.
+function pictureCard(p, t, index, grid, sliced) {
   const img = h('img', { alt: 'the tensor drawn as a picture', id: 'picture' });
+  let slice = sliced ? grid.sliceOf(grid.leadIdx) : null;
+  const title = h('h3', null, 'Picture');
+  const sliceTitle = () => { if (sliced) title.textContent = 'Picture of ' + grid.indexText(slice * p.height * p.width).replace(/, \d+, \d+\]$/, ', :, :]'); };
+  sliceTitle();
   const note = h('div', { class: 'muted' });
   const [cw, ch] = p.canvas;
   const zoom = Math.max(1, Math.min(16, Math.floor(300 / Math.max(cw, ch))));
   img.width = cw * zoom; img.height = ch * zoom;
   if (cw * zoom > 300) { img.style.width = '100%'; img.style.height = 'auto'; }
   const frame = h('div', { class: 'frame' }, img);
-  const card = h('div', { class: 'card pic' }, h('h3', null, 'Picture'), frame, note);
-  const draw = () => fetch('/api/picture?' + new URLSearchParams({ f: S.key, as: S.as, t: index }), { headers: AUTH }).then(async (r) => {
+  const card = h('div', { class: 'card pic' }, title, frame, note);
+  const draw = () => fetch('/api/picture?' + new URLSearchParams({ f: S.key, as: S.as, t: index, ...(sliced ? { slice } : {}) }), { headers: AUTH }).then(async (r) => {
     if (!r.ok) { const b = parseJSON(await r.text()); note.textContent = b.error; img.remove(); return; }
+    if (sliced) img.dataset.slice = slice;
     const nan = Number(r.headers.get('X-Nan-Pixels') || 0);
     const what = r.headers.get('X-Picture') || p.describe;
-    note.textContent = `${p.layout}: ${what}` + (zoom > 1 ? `, zoom ${zoom}×` : '') + (nan && !/NaN/.test(what) ? `, ${nan} NaN pixels in magenta` : '');
+    note.textContent = (what.includes(p.layout) ? what : `${p.layout}: ${what}`) + (zoom > 1 ? `, zoom ${zoom}×` : '') + (nan && !/NaN/.test(what) ? `, ${nan} NaN pixels in magenta` : '');
+    if (img.src) URL.revokeObjectURL(img.src);
     img.src = URL.createObjectURL(await r.blob());
     img.dataset.ready = '1';
   });
+  if (sliced) grid.onSlice = (s) => { if (s !== slice) { slice = s; sliceTitle(); draw(); } };
   // A big picture (over 4 megapixels) is drawn when asked for.
   if (cw * ch > 4e6) {
     img.hidden = true;
@@ -697,9 +711,10 @@ function pictureCard(p, t, index, grid) {
     const px = x - tx * (p.width + gap), py = y - ty * (p.height + gap);
     const n = ty * p.columns + tx;
     if (px >= p.width || py >= p.height || n >= p.tiles || x < 0 || y < 0) return null;
-    const plane = p.height * p.width;
-    const first = p.layout === 'HWC' ? ((n * p.height + py) * p.width + px) * p.channels : (n * p.channels * plane) + py * p.width + px;
-    return { x: px, y: py, n, first, stride: p.layout === 'HWC' ? 1 : plane };
+    const st = p.strides, inner = p.inner || 1;
+    const base = sliced ? slice * p.height * p.width : 0;
+    const first = base + Math.floor(n / inner) * st.tile + (n % inner) * st.tile_inner + py * st.y + px * st.x;
+    return { x: px, y: py, n, first, stride: st.channel };
   };
   img.addEventListener('mousemove', async (e) => {
     const at = place(e);
@@ -709,7 +724,8 @@ function pictureCard(p, t, index, grid) {
     if (my !== pending || !r || !img.isConnected) return;
     const vals = r.text.map((row) => row[0]);
     const names = p.channels === 1 ? [''] : p.channels === 3 ? ['R ', 'G ', 'B '] : ['R ', 'G ', 'B ', 'A '];
-    tip(`pixel (${at.x}, ${at.y})` + (p.tiles > 1 ? ` of tile ${at.n}` : '') + `\nindex ${grid.indexText(at.first)}` +
+    const tile = p.inner > 1 ? ` of filter ${Math.floor(at.n / p.inner)}, in-channel ${at.n % p.inner}` : /OIHW|HWIO/.test(p.layout) ? ` of filter ${at.n}` : ` of tile ${at.n}`;
+    tip(`pixel (${at.x}, ${at.y})` + (p.tiles > 1 ? tile : '') + `\nindex ${grid.indexText(at.first)}` +
       (p.channels > 1 ? ' (first channel)' : '') + '\n' + vals.map((v, k) => names[k] + v).join('  '), e);
   });
   img.addEventListener('mouseleave', () => { pending++; tip(null); });
@@ -905,6 +921,7 @@ class Grid {
       `    showing rows ${this.r0}–${this.r0 + rows - 1}` + (this.VC < this.C ? `, columns ${this.c0}–${this.c0 + this.VC - 1}` : '') + ` of ${this.R} × ${this.C}` +
       (this.lead.length ? ` at [${this.leadIdx.join(', ')}, …]` : '') + `; ${this.total.toLocaleString('en-US')} values in all`;
     if (!first && td) history.replaceState(null, '', location.hash.replace(/&?at=\d+/, '') + '&at=' + i);
+    if (this.onSlice) this.onSlice(this.sliceOf(this.leadIdx));
     void first2;
   }
 }

@@ -1,0 +1,106 @@
+// The explorer's pictures of weights (kernels as their filters, matrices
+// as heat maps, a big 3-D tensor by the slice the grid shows), in
+// headless Chromium (run by tests/browser/run.sh). Screenshots in
+// target/browser-screenshots/.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, dropBytes, shot, field, msg } from './harness.mjs';
+
+let env, page;
+before(async () => {
+  env = await start();
+  page = env.page;
+});
+after(async () => { if (env) await env.stop(); });
+
+const FLOAT = 1;
+const floats = (n, f) => [...new Uint8Array(Float32Array.from({ length: n }, (_, k) => f(k)).buffer)];
+// A smooth pattern of signed weights, different in every filter.
+const wave = (k) => Math.sin(k * 0.37) * Math.cos(k * 0.05);
+// An onnx.TensorProto of FLOAT raw data.
+const onnxTensor = (name, dims, f) => msg(...dims.map((d) => field(1, d)), field(2, FLOAT), field(8, name),
+  field(9, floats(dims.reduce((a, b) => a * b, 1), f)));
+const onnxModel = (graph, ...rest) => Uint8Array.from(msg(field(1, 8), field(2, 'pbdecode-test'), field(7, graph), field(8, msg(field(2, 17))), ...rest));
+// A tensorflow.GraphDef of one Const node holding a FLOAT tensor.
+const tfConst = (name, dims, f) => {
+  const shape = msg(...dims.map((d) => field(2, msg(field(1, d)))));
+  const tensor = msg(field(1, FLOAT), field(2, shape), field(4, floats(dims.reduce((a, b) => a * b, 1), f)));
+  const attr = field(5, msg(field(1, 'value'), field(2, msg(field(8, tensor)))));
+  return Uint8Array.from(field(1, msg(field(1, name), field(2, 'Const'), attr)));
+};
+
+const openByName = async (kind, name) => {
+  await page.fill('#search', name);
+  await page.click(`#results .r[data-kind="${kind}"][data-name="${name}"]`);
+  await page.fill('#search', '');
+};
+const text = (sel) => page.locator(sel).innerText();
+const pictureSize = () => page.$eval('#picture', (img) => [img.naturalWidth, img.naturalHeight]);
+// Hovers the picture's pixel (x, y) and returns the tip.
+async function hoverPixel(x, y) {
+  const [w, h] = await pictureSize();
+  const box = await page.locator('#picture').boundingBox();
+  await page.mouse.move(box.x + (x + 0.5) * box.width / w, box.y + (y + 0.5) * box.height / h);
+  await page.waitForFunction(() => !document.querySelector('#tip').hidden && /index/.test(document.querySelector('#tip').textContent));
+  return text('#tip');
+}
+
+test('kernels are drawn as their filters and matrices as heat maps, in each format\'s axis order', async () => {
+  const graph = msg(field(2, 'g'),
+    field(5, onnxTensor('conv_rgb.weight', [8, 3, 3, 3], wave)),
+    field(5, onnxTensor('conv.weight', [4, 6, 3, 3], wave)),
+    field(5, onnxTensor('fc.weight', [16, 32], wave)),
+    field(5, onnxTensor('stack', [5, 40, 40], (k) => Math.sin(k / 40) + (k % 40) / 40)));
+  await dropBytes(page, 'weights.onnx', onnxModel(graph));
+  await page.waitForSelector('#initializers');
+
+  // OIHW with 6 in-channels: a row of 6 tiles per output channel.
+  await openByName('initializer', 'conv.weight');
+  await page.waitForSelector('#picture[data-ready="1"]');
+  assert.deepEqual(await pictureSize(), [6 * 4 - 1, 4 * 4 - 1]);
+  assert.match(await text('#tensor-head + .chips'), /OIHW, 4 x 6 filters of 3 x 3/);
+  // Tile (row 1, column 2), pixel (1, 0): conv.weight[1, 2, 0, 1].
+  assert.match(await hoverPixel(2 * 4 + 1, 4), /pixel \(1, 0\) of filter 1, in-channel 2\nindex \[1, 2, 0, 1\]/);
+  await shot(page, 'w01-onnx-kernel-grid');
+
+  // OIHW with 3 in-channels: one RGB tile per output channel.
+  await openByName('initializer', 'conv_rgb.weight');
+  await page.waitForSelector('#picture[data-ready="1"]');
+  assert.deepEqual(await pictureSize(), [11, 11]);
+  assert.match(await text('#tensor-head + .chips'), /OIHW, 8 filters of 3 x 3 RGB in a 3 x 3 grid/);
+  await shot(page, 'w02-onnx-kernel-rgb');
+
+  // A 2-D weight: a heat map of its rows and columns.
+  await openByName('initializer', 'fc.weight');
+  await page.waitForSelector('#picture[data-ready="1"]');
+  assert.deepEqual(await pictureSize(), [32, 16]);
+  assert.match(await text('#tensor-head + .chips'), /matrix, heat map of 16 rows x 32 columns/);
+  assert.match(await hoverPixel(5, 3), /pixel \(5, 3\)\nindex \[3, 5\]/);
+  await shot(page, 'w03-matrix-heat-map');
+
+  // A 3-D tensor too big to show whole: the picture is the grid's slice,
+  // drawn again when the grid moves to another.
+  await openByName('initializer', 'stack');
+  await page.waitForSelector('#picture[data-ready="1"][data-slice="0"]');
+  assert.deepEqual(await pictureSize(), [40, 40]);
+  assert.equal(await page.$eval('.card.pic h3', (el) => el.textContent), 'Picture of [0, :, :]');
+  await page.fill('.lead input[data-axis="0"]', '3');
+  await page.locator('.lead input[data-axis="0"]').dispatchEvent('change');
+  await page.waitForSelector('#picture[data-ready="1"][data-slice="3"]');
+  assert.equal(await page.$eval('.card.pic h3', (el) => el.textContent), 'Picture of [3, :, :]');
+  assert.match(await hoverPixel(7, 2), /index \[3, 2, 7\]/);
+  await shot(page, 'w04-slice-picture');
+});
+
+test('a TensorFlow Const kernel is read as [H, W, in, out]: one tile per output channel', async () => {
+  await dropBytes(page, 'hwio.pb', tfConst('conv2d/kernel', [3, 3, 3, 8], wave));
+  await openByName('initializer', 'conv2d/kernel');
+  await page.waitForSelector('#picture[data-ready="1"]');
+  // Eight 3 x 3 RGB filters (it used to be three 8 x 3 CHW images).
+  assert.deepEqual(await pictureSize(), [11, 11]);
+  assert.match(await text('#tensor-head + .chips'), /HWIO, 8 filters of 3 x 3 RGB/);
+  // Filter 1 is the second tile of the first row: its pixel (1, 2) is
+  // kernel[2, 1, 0, 1] (the first in-channel, red).
+  assert.match(await hoverPixel(4 + 1, 2), /of filter 1\nindex \[2, 1, 0, 1\] \(first channel\)/);
+  await shot(page, 'w05-tf-hwio-kernel');
+});
