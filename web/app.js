@@ -463,7 +463,10 @@ function tensorLink(name) {
   const t = findTensor(name);
   return t ? h('span', { class: 'link', onclick: () => go({ tab: 'tensor', t: t.index, at: null }) }, name) : name;
 }
-function graphBlock(g, depth) {
+// A graph's nodes; `prefix` is the graph's place, so that a search result
+// finds its node: '' for the main graph, `F<k>/` for function k, and
+// `<node>.<attribute>.<graph>/` after its parent's for a subgraph.
+function graphBlock(g, depth, prefix = '') {
   const wrap = h('div');
   const ioRow = (v) => h('tr', null, h('td', { class: 'mono' }, tensorLink(v.name)), h('td', { class: 'mono' }, typeText(v.type)));
   const ios = (label, list) => {
@@ -480,25 +483,27 @@ function graphBlock(g, depth) {
     wrap.append(h('div', { class: 'cols2' }, ios('Inputs', g.input), ios('Outputs', g.output)));
   }
   const nodes = g.node || [];
-  const list = h('div', { class: 'nodes' });
+  const list = h('div', { class: 'nodes', 'data-graph': prefix });
   const nodeLine = (n, i) => {
     const outs = (n.output || []).join(', ');
     const ins = (n.input || []).map((x) => (x === '' ? '""' : x));
     const op = (n.domain ? n.domain + '.' : '') + n.op_type;
-    const line = h('div', { class: 'node', 'data-node': n.name || '', 'data-op': n.op_type, 'data-i': depth === 0 ? i : null },
+    const line = h('div', { class: 'node', 'data-node': n.name || '', 'data-op': n.op_type, 'data-i': depth === 0 ? i : null, 'data-path': prefix + i },
       h('span', { class: 'muted' }, `[${i}] `), outs, ' = ', h('span', { class: 'op' }, op), '(',
       ins.map((x, k) => [k ? ', ' : '', tensorLink(x)]), ')',
       (n.attribute || []).length ? h('span', { class: 'attrs' }, ' {', n.attribute.map((a, k) => [k ? ', ' : '', a.t ? h('span', { class: 'link', onclick: () => { const t = findTensor(a.t.name || (n.output || [])[0]); if (t) go({ tab: 'tensor', t: t.index, at: null }); } }, attrText(a)) : attrText(a)]), '}') : null,
       n.name ? h('span', { class: 'nm' }, '  # ' + n.name) : null);
     list.append(line);
-    for (const a of n.attribute || []) {
+    (n.attribute || []).forEach((a, ai) => {
       const subs = a.g ? [a.g] : a.graphs || [];
       subs.forEach((sg, k) => {
-        const det = h('details', { class: 'sub' }, h('summary', null, `${a.name}${subs.length > 1 ? '[' + k + ']' : ''}: graph "${sg.name || ''}" (${(sg.node || []).length} nodes)`));
-        det.addEventListener('toggle', () => { if (det.open && det.children.length === 1) det.append(graphBlock(sg, depth + 1)); });
+        const sub = `${prefix}${i}.${ai}.${k}/`;
+        const det = h('details', { class: 'sub', 'data-sub': sub }, h('summary', null, `${a.name}${subs.length > 1 ? '[' + k + ']' : ''}: graph "${sg.name || ''}" (${(sg.node || []).length} nodes)`));
+        det.fill = () => { if (det.children.length === 1) det.append(graphBlock(sg, depth + 1, sub)); };
+        det.addEventListener('toggle', () => { if (det.open) det.fill(); });
         list.append(det);
       });
-    }
+    });
   };
   // Nodes are drawn 300 at a time, more as the list scrolls into view: a
   // graph of 20,000 nodes opens at once.
@@ -536,11 +541,12 @@ function renderModel(body, tensors) {
   body.append(summaryCard('ONNX model') || '');
   body.append(graphBlock(g, 0));
   if (inits.length) body.append(h('div', { class: 'card', id: 'initializers' }, h('h3', null, `Initializers (${inits.length})`), h('div', { class: 'scrollbox' }, tensorTable(inits, 500))));
-  for (const f of m.functions || []) {
-    const det = h('details', { class: 'card' }, h('summary', null, h('b', null, 'function '), (f.domain ? f.domain + '.' : '') + f.name + '(' + (f.input || []).join(', ') + ') → (' + (f.output || []).join(', ') + ')'));
-    det.append(graphBlock({ node: f.node }, 1));
+  (m.functions || []).forEach((f, fi) => {
+    const det = h('details', { class: 'card', 'data-sub': `F${fi}/` }, h('summary', null, h('b', null, 'function '), (f.domain ? f.domain + '.' : '') + f.name + '(' + (f.input || []).join(', ') + ') → (' + (f.output || []).join(', ') + ')'));
+    det.fill = () => {};
+    det.append(graphBlock({ node: f.node }, 1, `F${fi}/`));
     body.append(det);
-  }
+  });
 }
 
 // ---------- TensorFlow GraphDef ----------
@@ -1192,41 +1198,85 @@ function searchIndex() {
     add(t.initializer ? 'initializer' : 'tensor', t.name, t.dtype + (t.dims ? ' [' + t.dims.join(', ') + ']' : ''), openTensor(t));
   }
   const v = S.open.decoded.value;
-  const g = v && (v.graph || (S.open.format === 'tf-graph-def' ? v : null));
-  if (!g) return items;
-  const nodes = g.node || [];
+  const top = v && (v.graph || (S.open.format === 'tf-graph-def' ? v : null));
+  if (!top) return items;
   const opOf = (n) => (n.domain ? n.domain + '.' : '') + (n.op_type || n.op || '');
   const nodeName = (n, i) => n.name || `[${i}]`;
-  const values = new Map(); // value name -> the node that makes it (or null)
-  const value = (name, maker) => { if (name && !values.has(name)) values.set(name, maker); };
-  for (const io of g.input || []) value(io.name, null);
-  nodes.forEach((n, i) => {
-    const op = opOf(n);
-    add('node', nodeName(n, i), op, () => focusNode(key, i));
-    add('op', op, nodeName(n, i), () => focusNode(key, i));
-    for (const o of n.output || []) value(o, i);
-    for (const x of n.input || []) value(x, null);
-    if (Array.isArray(n.attribute)) for (const a of n.attribute) add('attribute', attrText(a), nodeName(n, i), () => focusNode(key, i));
-    else for (const [k, a] of Object.entries(n.attr || {})) add('attribute', k + '=' + tfAttr(a), nodeName(n, i), () => focusNode(key, i));
-  });
-  for (const io of g.output || []) value(io.name, null);
-  for (const io of g.value_info || []) value(io.name, null);
-  for (const [name, maker] of values) {
+  // Every graph: the main one, its nodes' subgraphs (If, Loop, Scan
+  // bodies) and the functions, walked with a list rather than recursion.
+  // `at` is the graph's place (see graphBlock), `where` names it for
+  // people ('' for the main graph).
+  const graphs = [{ g: top, at: '', where: '' }];
+  (v.functions || []).forEach((f, fi) => graphs.push({ g: { node: f.node, input: (f.input || []).map((name) => ({ name })), output: (f.output || []).map((name) => ({ name })) }, at: `F${fi}/`, where: 'function ' + f.name }));
+  const lib = S.open.format === 'tf-graph-def' && top.library ? top.library.function || [] : [];
+  // TensorFlow's functions are listed but not drawn: their nodes open the
+  // overview.
+  lib.forEach((f) => graphs.push({ g: { node: f.node_def }, at: null, where: 'function ' + ((f.signature || {}).name || '') }));
+  const values = new Map(); // value name -> { at: the node that makes it (or null), name, where }
+  const value = (name, maker, where) => { if (name && !values.has(name)) values.set(name, { maker, where }); };
+  for (let gi = 0; gi < graphs.length; gi++) {
+    const { g, at, where } = graphs[gi];
+    const nodes = g.node || [];
+    const inWhere = where ? ' · in ' + where : '';
+    for (const io of g.input || []) value(io.name, null, where);
+    nodes.forEach((n, i) => {
+      const op = opOf(n);
+      const path = at === null ? null : at + i;
+      const focus = () => focusNode(key, path);
+      add('node', nodeName(n, i), op + inWhere, focus);
+      add('op', op, nodeName(n, i) + inWhere, focus);
+      for (const o of n.output || []) value(o, { path, name: nodeName(n, i) }, where);
+      for (const x of n.input || []) value(x, null, where);
+      if (Array.isArray(n.attribute)) {
+        n.attribute.forEach((a, ai) => {
+          add('attribute', attrText(a), nodeName(n, i) + inWhere, focus);
+          const subs = a.g ? [a.g] : a.graphs || [];
+          subs.forEach((sg, k) => graphs.push({ g: sg, at: at === null ? null : `${path}.${ai}.${k}/`, where: (where ? where + ' › ' : '') + nodeName(n, i) + '.' + a.name + (subs.length > 1 ? `[${k}]` : '') }));
+        });
+      } else for (const [k, a] of Object.entries(n.attr || {})) add('attribute', k + '=' + tfAttr(a), nodeName(n, i) + inWhere, focus);
+    });
+    for (const io of g.output || []) value(io.name, null, where);
+    for (const io of g.value_info || []) value(io.name, null, where);
+  }
+  for (const [name, { maker, where }] of values) {
     if (named.has(name)) continue;
     const t = findTensor(name);
-    add('value', name, maker !== null ? 'output of ' + nodeName(nodes[maker], maker) : '',
-      t ? openTensor(t) : maker !== null ? () => focusNode(key, maker) : () => go({ f: key, as, tab: 'overview', t: null, at: null }));
+    const inWhere = where ? (maker ? ' in ' : 'in ') + where : '';
+    add('value', name, (maker ? 'output of ' + maker.name : '') + inWhere,
+      t ? openTensor(t) : maker ? () => focusNode(key, maker.path) : () => go({ f: key, as, tab: 'overview', t: null, at: null }));
   }
   return items;
 }
-// Shows node `i` of the open file's graph: drawn, scrolled to and lit,
-// once the overview is drawn.
-function focusNode(key, i) {
+// Shows the node at `path` (see graphBlock: '3' is node 3 of the main
+// graph, '3.1.0/2' node 2 of the first graph of its second attribute,
+// 'F0/2' node 2 of the first function): its lists drawn and its subgraphs
+// opened down to it, scrolled to and lit, once the overview is drawn.
+// A path of null (a TensorFlow function's node) opens the overview.
+function focusNode(key, path) {
   if (key !== S.key) return;
   S.focus = () => {
-    const list = document.querySelector('.nodes');
-    if (list && list.drawTo) list.drawTo(i + 1);
-    const el = document.querySelector(`.node[data-i="${i}"]`);
+    if (path === null || path === undefined) return;
+    const parts = String(path).split('/');
+    let prefix = '';
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k];
+      if (/^F\d+$/.test(part)) {
+        const det = document.querySelector(`details[data-sub="${part}/"]`);
+        if (!det) return;
+        det.open = true;
+      } else {
+        const list = document.querySelector(`.nodes[data-graph="${prefix}"]`);
+        if (list && list.drawTo) list.drawTo(Number(part.split('.')[0]) + 1);
+        if (k < parts.length - 1) {
+          const det = document.querySelector(`details[data-sub="${prefix}${part}/"]`);
+          if (!det) return;
+          det.open = true;
+          det.fill();
+        }
+      }
+      prefix += part + '/';
+    }
+    const el = document.querySelector(`.node[data-path="${path}"]`);
     if (el) { el.classList.add('hit'); el.scrollIntoView({ block: 'center' }); setTimeout(() => el.classList.remove('hit'), 2500); }
   };
   if (S.tab !== 'overview' || S.tensorIndex !== null) go({ tab: 'overview', t: null, at: null });

@@ -1,7 +1,7 @@
 // The explorer's pictures of weights (kernels as their filters, matrices
-// as heat maps, a big 3-D tensor by the slice the grid shows), in
-// headless Chromium (run by tests/browser/run.sh). Screenshots in
-// target/browser-screenshots/.
+// as heat maps, a big 3-D tensor by the slice the grid shows) and its
+// search inside subgraphs and functions, in headless Chromium (run by
+// tests/browser/run.sh). Screenshots in target/browser-screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, dropBytes, shot, field, msg } from './harness.mjs';
@@ -103,4 +103,44 @@ test('a TensorFlow Const kernel is read as [H, W, in, out]: one tile per output 
   // kernel[2, 1, 0, 1] (the first in-channel, red).
   assert.match(await hoverPixel(4 + 1, 2), /of filter 1\nindex \[2, 1, 0, 1\] \(first channel\)/);
   await shot(page, 'w05-tf-hwio-kernel');
+});
+
+test('search reaches into subgraphs and functions, names them, and opens their nodes', async () => {
+  const node = (ins, outs, name, op, ...attrs) => field(1, msg(...ins.map((x) => field(1, x)), ...outs.map((x) => field(2, x)), field(3, name), field(4, op), ...attrs));
+  const valueInfo = (name) => msg(field(1, name), field(2, field(1, msg(field(1, FLOAT)))));
+  const branch = (name, inner) => msg(node(['x'], [name + '_y'], inner, 'Relu'), field(2, name), field(12, valueInfo(name + '_y')));
+  const ifNode = node(['cond'], ['y'], 'If_0', 'If',
+    field(5, msg(field(1, 'then_branch'), field(6, branch('then', 'inner_relu')), field(20, 5))),
+    field(5, msg(field(1, 'else_branch'), field(6, branch('else', 'other_relu')), field(20, 5))));
+  const filler = Array.from({ length: 40 }, (_, k) => node(['y'], [`pad${k}`], `pad_${k}`, 'Identity'));
+  const graph = msg(ifNode, ...filler, field(2, 'main'), field(11, valueInfo('cond')), field(11, valueInfo('x')), field(12, valueInfo('y')));
+  const fn = field(25, msg(field(1, 'MyFunc'), field(4, 'a'), field(5, 'b'), field(7, msg(field(1, 'a'), field(2, 'b'), field(3, 'fn_mul'), field(4, 'Mul'))), field(10, 'local')));
+  await dropBytes(page, 'subgraphs.onnx', onnxModel(graph, fn));
+  await page.waitForSelector('.nodes[data-graph=""]');
+
+  await page.fill('#search', 'relu');
+  await page.waitForSelector('#results .group[data-kind="node"]');
+  assert.equal(await page.$eval('#results .group[data-kind="node"] .count', (c) => c.textContent), '2');
+  assert.equal(await page.$eval('#results .group[data-kind="op"] .count', (c) => c.textContent), '2');
+  const inner = page.locator('#results .group[data-kind="node"] .r[data-name="inner_relu"]');
+  assert.match(await inner.innerText(), /Relu · in If_0\.then_branch/);
+  await shot(page, 'w06-search-subgraph');
+  // Values made in a subgraph are found too, named with it.
+  await page.fill('#search', '_y');
+  assert.match(await page.locator('#results .group[data-kind="value"] .r[data-name="then_y"]').innerText(), /output of inner_relu in If_0\.then_branch/);
+  assert.equal(await page.$eval('#results .group[data-kind="value"] .count', (c) => c.textContent), '2');
+  await page.fill('#search', 'inner_relu');
+  await inner.click();
+  // The subgraph opens and its node is lit.
+  await page.waitForSelector('details[data-sub="0.0.0/"][open] .node.hit[data-path="0.0.0/0"]');
+  assert.match(await text('.node.hit'), /inner_relu/);
+  await shot(page, 'w07-subgraph-node-lit');
+
+  await page.fill('#search', 'fn_mul');
+  const fnHit = page.locator('#results .group[data-kind="node"] .r[data-name="fn_mul"]');
+  assert.match(await fnHit.innerText(), /Mul · in function MyFunc/);
+  await fnHit.click();
+  await page.waitForSelector('details[data-sub="F0/"][open] .node.hit[data-path="F0/0"]');
+  await page.fill('#search', '');
+  await shot(page, 'w08-function-node-lit');
 });
