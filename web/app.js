@@ -301,11 +301,14 @@ function renderHeader() {
   const o = S.open;
   document.title = o.file.name + ' — pbdecode explorer';
   const crumbs = $('#crumbs');
+  const fname = h('span', { class: 'fname', title: o.file.name }, o.file.name);
   crumbs.replaceChildren(
-    h('span', { class: 'fname', title: o.file.name }, o.file.name),
+    fname,
     h('span', { class: 'muted' }, bytesText(o.file.size)),
     o.ok ? h('span', { class: 'badge', title: o.title }, o.format) : h('span', { class: 'badge bad' }, 'not decoded'),
   );
+  // Cut in the middle to the room the bar leaves, as the file list does.
+  fitName(fname, o.file.name);
   const sel = $('#as');
   sel.replaceChildren(h('option', { value: 'auto' }, 'auto (detect)'),
     ...o.formats.map((f) => {
@@ -1336,6 +1339,8 @@ function init() {
   $('#picker').addEventListener('change', (e) => { const f = e.target.files[0]; if (f) openLocal(f); e.target.value = ''; });
   $('#as').addEventListener('change', (e) => go({ as: e.target.value, tab: 'overview', t: null, at: null }));
   $('#search').addEventListener('input', runSearch);
+  // The top bar's file name cut again to the room a resized window leaves.
+  window.addEventListener('resize', () => { const el = $('#crumbs .fname'); if (el) fitName(el, el.title); });
   $('#search').addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && $('#results').firstHit) openResult($('#results').firstHit);
     if (e.key === 'Escape') { e.target.value = ''; runSearch(); e.target.blur(); }

@@ -1,7 +1,8 @@
 // The explorer's pictures of weights (kernels as their filters, matrices
-// as heat maps, a big 3-D tensor by the slice the grid shows) and its
-// search inside subgraphs and functions, in headless Chromium (run by
-// tests/browser/run.sh). Screenshots in target/browser-screenshots/.
+// as heat maps, a big 3-D tensor by the slice the grid shows), its search
+// inside subgraphs and functions, and the top bar's long file name, in
+// headless Chromium (run by tests/browser/run.sh). Screenshots in
+// target/browser-screenshots/.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, dropBytes, shot, field, msg } from './harness.mjs';
@@ -143,4 +144,19 @@ test('search reaches into subgraphs and functions, names them, and opens their n
   await page.waitForSelector('details[data-sub="F0/"][open] .node.hit[data-path="F0/0"]');
   await page.fill('#search', '');
   await shot(page, 'w08-function-node-lit');
+});
+
+test('the top bar cuts a long file name in the middle and shows it whole in its title', async () => {
+  const name = 'a_very_long_model_name_exported_from_a_training_run_with_many_parameters_epoch_0042_final.onnx';
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await dropBytes(page, name, onnxModel(msg(field(2, 'g'), field(5, onnxTensor('w', [2, 2], wave)))));
+  const shown = await text('.crumbs .fname');
+  assert.equal(await page.getAttribute('.crumbs .fname', 'title'), name);
+  assert.ok(shown.includes('…') && shown.length < name.length, shown);
+  assert.ok(name.startsWith(shown.split('…')[0]) && name.endsWith(shown.split('…')[1]), shown);
+  assert.ok(shown.endsWith('.onnx'));
+  // It fits: nothing of it is hidden.
+  assert.ok(await page.$eval('.crumbs .fname', (el) => el.scrollWidth <= el.clientWidth));
+  await shot(page, 'w09-long-name');
+  await page.setViewportSize({ width: 1400, height: 900 });
 });
