@@ -524,6 +524,26 @@ impl Document {
         Ok(())
     }
 
+    /// The graphs of a model (an ONNX model, a TensorFlow GraphDef or
+    /// SavedModel; None for any other file), as the explorer's graph view
+    /// and `decode --graph` draw them.
+    #[doc(hidden)]
+    pub fn graphs(&self) -> Result<Option<crate::graph::Model>, Error> {
+        let (decoded, _) = self.decoded();
+        Ok(crate::graph::model_of(&decoded?))
+    }
+
+    /// Each tensor's index in [`Document::tensors`] by the byte offset of
+    /// its message (how the graph names the tensors it shows).
+    #[doc(hidden)]
+    pub fn tensor_offsets(&self) -> HashMap<u64, usize> {
+        self.tensors
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.range.start, i))
+            .collect()
+    }
+
     /// Compares this document's ONNX value (a tensor, sequence, map,
     /// optional or sparse tensor) with `actual`'s as `decode diff` does:
     /// element by element, numpy's `isclose` in the tensor's own float type,

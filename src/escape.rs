@@ -178,6 +178,45 @@ pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
     w.write_all(b"\"")
 }
 
+/// A Graphviz DOT string: in double quotes, `"` and `\\` escaped, every
+/// unsafe character as [`plain`] shows it; lines joined with DOT's
+/// centred line break `\\n`. A file's names cannot end the string or add
+/// a statement.
+pub fn dot_string(lines: &[&str]) -> String {
+    let mut out = String::from("\"");
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push_str("\\n");
+        }
+        for c in plain(line).chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                c => out.push(c),
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Text for XML (SVG) content and attribute values: `&`, `<`, `>`, `"` and
+/// `'` as entities, every unsafe character as [`plain`] shows it.
+pub fn xml_text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in plain(s).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// A float32 as JSON: the shortest text that reads back to the same value;
 /// NaN and the infinities as the strings `"NaN"`, `"Infinity"` and
 /// `"-Infinity"`.
@@ -255,6 +294,18 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 90, "only {checked} characters checked");
+    }
+
+    #[test]
+    fn dot_and_xml_text_cannot_leave_their_string() {
+        assert_eq!(
+            super::dot_string(&["a\"b\\", "c\nd"]),
+            "\"a\\\"b\\\\\\nc\\\\nd\""
+        );
+        assert_eq!(
+            super::xml_text("<a href='x'>&\"\u{202e}"),
+            "&lt;a href=&apos;x&apos;&gt;&amp;&quot;\\u{202e}"
+        );
     }
 
     #[test]

@@ -87,6 +87,8 @@ pub mod fields;
 #[doc(hidden)]
 pub mod formats;
 #[doc(hidden)]
+pub mod graph;
+#[doc(hidden)]
 pub mod input;
 #[doc(hidden)]
 pub mod json_writer;

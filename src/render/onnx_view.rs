@@ -1073,6 +1073,20 @@ fn attribute_text<'s, 'm, 'a>(
     format!("{name}={value}")
 }
 
+/// `name=value` of a node's attribute as the node line prints it (the
+/// graph view's attribute list; subgraphs and fields the line leaves out
+/// are not written).
+pub fn node_attribute_text(
+    set: &SchemaSet,
+    node: &Message<'_>,
+    attribute: &Message<'_>,
+    opts: &RenderOptions,
+) -> String {
+    let mut later = Vec::new();
+    let text = attribute_text(set, attribute, opts, &mut later);
+    data_type_attribute(set, node, attribute, text)
+}
+
 fn value_of<'s, 'm, 'a>(
     s: &mut Shown<'s, 'm, 'a>,
     field: FieldId,

@@ -350,6 +350,17 @@ fn attr_value<'m, 'a>(
     "<unset>".to_string()
 }
 
+/// One attribute value of a node as its line prints it (the graph view's
+/// attribute list; a large tensor as its type and shape).
+pub fn node_attribute_text(av: &Message<'_>, opts: &RenderOptions) -> String {
+    let cx = Ctx {
+        set: SchemaSet::builtin(),
+        opts,
+    };
+    let mut blocks = Vec::new();
+    attr_value(&cx, "", av, &mut blocks)
+}
+
 fn list_value<'m, 'a>(
     cx: &Ctx<'_>,
     label: &str,

@@ -44,6 +44,9 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["picture", "npy", "user_schema"],
     ),
     ("render", &["render"]),
+    // Models as graphs: extraction, layout, JSON/DOT/SVG, on the views'
+    // attribute text.
+    ("graphs", &["graph"]),
     ("test data and comparison", &["testdata", "diff"]),
     ("batches", &["batch"]),
     // The facade: the documented entry points and the crate-level error.

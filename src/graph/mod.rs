@@ -1,0 +1,991 @@
+//! Models as graphs: the nodes, values and subgraphs of an ONNX model or a
+//! TensorFlow GraphDef/SavedModel ([`model_of`]), their layered layout
+//! ([`layout`]), and the graph written as the explorer's JSON, Graphviz DOT
+//! or SVG ([`write`]).
+//!
+//! Every graph of a file gets an id (its place in [`Model::graphs`]): the
+//! main graph first, then each subgraph an attribute holds (ONNX If, Loop,
+//! Scan, ...) in the order they are found, then the functions. Subgraphs
+//! are walked with a queue, never by recursion, and the number of graphs
+//! is capped ([`MAX_GRAPHS`]). A value is known by its name within its
+//! graph: made by at most one node (or a graph input), read by any number
+//! of nodes (or graph outputs).
+
+pub mod layout;
+mod op_schemas;
+pub mod ops;
+pub mod write;
+
+use crate::decode::{Message, Value};
+use crate::fields::onnx::{
+    AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
+    TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
+};
+use crate::fields::tensorflow as tf;
+use crate::formats::{self, Body, Decoded, onnx_tensor, tensorflow};
+use crate::render::{RenderOptions, onnx_view, tf_view};
+use crate::schema::SchemaSet;
+use ops::Kind;
+use std::collections::{HashMap, VecDeque};
+
+/// The most graphs read from one file (subgraphs and functions included);
+/// the rest are left out and [`Model::truncated`] says so.
+pub const MAX_GRAPHS: usize = 100_000;
+/// Name scopes deeper than this are not split further.
+const MAX_SCOPE_DEPTH: usize = 32;
+/// Names longer than this are not split into scopes.
+const MAX_SCOPE_NAME: usize = 4096;
+
+/// The graphs of a file.
+#[derive(Debug, Default)]
+pub struct Model {
+    pub graphs: Vec<Graph>,
+    /// Whether graphs past [`MAX_GRAPHS`] were left out.
+    pub truncated: bool,
+}
+
+/// What a graph is to its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GraphKind {
+    Main,
+    Subgraph,
+    Function,
+}
+
+impl GraphKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            GraphKind::Main => "main",
+            GraphKind::Subgraph => "subgraph",
+            GraphKind::Function => "function",
+        }
+    }
+}
+
+/// The node and attribute that hold a subgraph.
+#[derive(Debug, Clone)]
+pub struct Owner {
+    pub graph: usize,
+    pub node: usize,
+    pub attribute: String,
+}
+
+/// One graph: nodes, its input and output boxes, and its values.
+#[derive(Debug)]
+pub struct Graph {
+    pub kind: GraphKind,
+    pub name: String,
+    pub owner: Option<Owner>,
+    pub nodes: Vec<Node>,
+    pub inputs: Vec<Port>,
+    pub outputs: Vec<Port>,
+    pub values: Vec<ValueInfo>,
+    value_ids: HashMap<String, usize>,
+}
+
+/// A graph input or output box.
+#[derive(Debug)]
+pub struct Port {
+    pub name: String,
+    /// The value it makes (an input) or reads (an output).
+    pub value: usize,
+}
+
+/// An end of a value: what makes it or reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum End {
+    Node(usize),
+    Input(usize),
+    Output(usize),
+}
+
+/// A value of a graph, by name.
+#[derive(Debug, Default)]
+pub struct ValueInfo {
+    pub name: String,
+    /// The element type (`FLOAT`, `DT_FLOAT`), empty when not declared.
+    pub ty: String,
+    /// The shape (`1x3x224x224`, `?x3`), empty when not declared.
+    pub shape: String,
+    pub producer: Option<End>,
+    pub consumers: Vec<End>,
+    /// An initializer, or the tensor of the constant node that makes it.
+    pub weight: Option<Weight>,
+    /// A TensorFlow control dependency (`^name`).
+    pub control: bool,
+}
+
+/// A tensor stored in the file.
+#[derive(Debug, Clone, Default)]
+pub struct Weight {
+    /// The byte offset of its tensor message (the facade's tensors are
+    /// found by it); None for a tensor the index does not hold.
+    pub tensor: Option<u64>,
+}
+
+/// A node.
+#[derive(Debug, Default)]
+pub struct Node {
+    pub name: String,
+    pub op: String,
+    pub domain: String,
+    pub version: Option<i64>,
+    pub kind: Option<Kind>,
+    pub inputs: Vec<Slot>,
+    pub outputs: Vec<Slot>,
+    pub attributes: Vec<Attribute>,
+    pub doc: String,
+    /// The graphs its attributes hold.
+    pub subgraphs: Vec<usize>,
+    /// The functions it calls.
+    pub calls: Vec<usize>,
+    /// The function names its attributes give, before they are resolved.
+    called: Vec<String>,
+}
+
+impl Node {
+    pub fn kind(&self) -> Kind {
+        self.kind.unwrap_or(Kind::Other)
+    }
+}
+
+/// One input or output of a node.
+#[derive(Debug)]
+pub struct Slot {
+    /// The value, None for an omitted optional input (`""`).
+    pub value: Option<usize>,
+    /// The operator's formal name for it (empty when unknown).
+    pub formal: &'static str,
+    pub control: bool,
+}
+
+/// An attribute as the text view prints it.
+#[derive(Debug)]
+pub struct Attribute {
+    pub name: String,
+    pub text: String,
+    /// The offset of its tensor message, for a tensor-valued attribute.
+    pub tensor: Option<u64>,
+}
+
+impl Graph {
+    fn new(kind: GraphKind, name: String, owner: Option<Owner>) -> Graph {
+        Graph {
+            kind,
+            name,
+            owner,
+            nodes: Vec::new(),
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            values: Vec::new(),
+            value_ids: HashMap::new(),
+        }
+    }
+
+    /// The id of the value named `name`, made when first named.
+    fn value(&mut self, name: &str) -> usize {
+        if let Some(&id) = self.value_ids.get(name) {
+            return id;
+        }
+        let id = self.values.len();
+        self.values.push(ValueInfo {
+            name: name.to_string(),
+            ..ValueInfo::default()
+        });
+        self.value_ids.insert(name.to_string(), id);
+        id
+    }
+
+    /// The value named `name`, if the graph names it.
+    pub fn value_named(&self, name: &str) -> Option<&ValueInfo> {
+        self.value_ids.get(name).and_then(|&id| self.values.get(id))
+    }
+
+    fn value_mut(&mut self, id: usize) -> Option<&mut ValueInfo> {
+        self.values.get_mut(id)
+    }
+
+    /// Every edge: one per value and consumer that has a producer.
+    pub fn edge_count(&self) -> usize {
+        self.values
+            .iter()
+            .filter(|v| v.producer.is_some())
+            .map(|v| v.consumers.len())
+            .sum()
+    }
+
+    /// The weights node `n` reads: (input position, formal name, value)
+    /// for each input that is an initializer or a constant's output.
+    pub fn weights(&self, n: usize) -> Vec<(usize, &'static str, &ValueInfo)> {
+        let Some(node) = self.nodes.get(n) else {
+            return Vec::new();
+        };
+        node.inputs
+            .iter()
+            .enumerate()
+            .filter_map(|(k, s)| {
+                let v = s.value.and_then(|id| self.values.get(id))?;
+                v.weight.as_ref().map(|_| (k, s.formal, v))
+            })
+            .collect()
+    }
+
+    /// The name-scope path of node `n`'s name: its prefixes up to each `/`
+    /// (`/a/b/Conv` -> `/a`, `/a/b`), at most [`MAX_SCOPE_DEPTH`].
+    pub fn scopes(name: &str) -> Vec<&str> {
+        if name.len() > MAX_SCOPE_NAME {
+            return Vec::new();
+        }
+        name.char_indices()
+            .filter(|&(i, c)| c == '/' && i > 0)
+            .filter_map(|(i, _)| name.get(..i))
+            .filter(|p| !p.ends_with('/'))
+            .take(MAX_SCOPE_DEPTH)
+            .collect()
+    }
+}
+
+/// The graphs of a decoded file; None for a file that has none (a tensor,
+/// a file read without a schema).
+pub fn model_of(decoded: &Decoded<'_>) -> Option<Model> {
+    let Body::Message { message, .. } = &decoded.body else {
+        return None;
+    };
+    let set = SchemaSet::builtin();
+    let id = decoded.format.id;
+    if id == formats::onnx::MODEL.id {
+        Some(onnx_model(set, message))
+    } else if id == formats::tensorflow::GRAPH_DEF.id {
+        Some(tf_model(set, &[message]))
+    } else if id == formats::tensorflow::SAVED_MODEL.id {
+        let graphs: Vec<&Message<'_>> = message
+            .messages(set, tf::SavedModel::META_GRAPHS)
+            .filter_map(|mg| mg.message(set, tf::MetaGraphDef::GRAPH_DEF))
+            .collect();
+        Some(tf_model(set, &graphs))
+    } else {
+        None
+    }
+}
+
+fn text(b: Option<&[u8]>) -> String {
+    b.map(|b| String::from_utf8_lossy(b).into_owned())
+        .unwrap_or_default()
+}
+
+fn strings(set: &SchemaSet, m: &Message<'_>, id: crate::schema::FieldId) -> Vec<String> {
+    m.field(set, id)
+        .iter()
+        .filter_map(|f| match f.value {
+            Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+// ------------------------------------------------------------------ ONNX
+
+/// A graph waiting to be read: its message and where it came from.
+struct Pending<'m, 'a> {
+    id: usize,
+    msg: &'m Message<'a>,
+    kind: GraphKind,
+    name: String,
+    owner: Option<Owner>,
+    /// The opset imports in force (a function has its own).
+    opsets: usize,
+}
+
+fn opset_map(
+    set: &SchemaSet,
+    m: &Message<'_>,
+    field: crate::schema::FieldId,
+) -> HashMap<String, i64> {
+    m.messages(set, field)
+        .filter_map(|o| {
+            let domain = text(o.bytes(set, OperatorSetIdProto::DOMAIN));
+            let domain = if domain == "ai.onnx" {
+                String::new()
+            } else {
+                domain
+            };
+            Some((domain, o.int(set, OperatorSetIdProto::VERSION)?))
+        })
+        .collect()
+}
+
+fn onnx_model(set: &SchemaSet, model: &Message<'_>) -> Model {
+    let mut out = Model::default();
+    let mut opsets = vec![opset_map(set, model, ModelProto::OPSET_IMPORT)];
+    let functions: Vec<&Message<'_>> = model.messages(set, ModelProto::FUNCTIONS).collect();
+    // Functions by (domain, name), for the nodes that call them; their ids
+    // are given once every subgraph is known.
+    let mut queue: VecDeque<Pending<'_, '_>> = VecDeque::new();
+    let mut next_id = 0usize;
+    if let Some(g) = model.message(set, ModelProto::GRAPH) {
+        queue.push_back(Pending {
+            id: next_id,
+            msg: g,
+            kind: GraphKind::Main,
+            name: text(g.bytes(set, GraphProto::NAME)),
+            owner: None,
+            opsets: 0,
+        });
+        next_id += 1;
+    }
+    for f in &functions {
+        opsets.push(opset_map(set, f, FunctionProto::OPSET_IMPORT));
+    }
+    // Subgraphs found while reading a graph wait behind the functions'
+    // turn: ids are handed out main graph, its subgraphs (breadth first),
+    // then each function and its subgraphs.
+    let function_key = |f: &Message<'_>| {
+        (
+            text(f.bytes(set, FunctionProto::DOMAIN)),
+            text(f.bytes(set, FunctionProto::NAME)),
+        )
+    };
+    let mut function_ids: HashMap<(String, String), usize> = HashMap::new();
+    let mut function_queue: VecDeque<(usize, &Message<'_>)> =
+        functions.iter().copied().enumerate().collect();
+    loop {
+        let item = match queue.pop_front() {
+            Some(p) => p,
+            None => match function_queue.pop_front() {
+                Some((k, f)) => {
+                    let (domain, name) = function_key(f);
+                    let label = if domain.is_empty() {
+                        name
+                    } else {
+                        format!("{domain}.{name}")
+                    };
+                    let id = next_id;
+                    next_id += 1;
+                    Pending {
+                        id,
+                        msg: f,
+                        kind: GraphKind::Function,
+                        name: label,
+                        owner: None,
+                        opsets: k + 1,
+                    }
+                }
+                None => break,
+            },
+        };
+        if out.graphs.len() >= MAX_GRAPHS {
+            out.truncated = true;
+            break;
+        }
+        let ops = opsets.get(item.opsets).cloned().unwrap_or_default();
+        if item.kind == GraphKind::Function {
+            function_ids.insert(function_key(item.msg), item.id);
+        }
+        let graph = onnx_graph(set, &item, &ops, &mut queue, &mut next_id);
+        out.graphs.push(graph);
+    }
+    // Calls of the model's functions, now that every function has its id.
+    for g in &mut out.graphs {
+        for n in &mut g.nodes {
+            let domain = if n.domain == "ai.onnx" {
+                String::new()
+            } else {
+                n.domain.clone()
+            };
+            if let Some(&id) = function_ids.get(&(domain, n.op.clone())) {
+                n.calls.push(id);
+                n.kind = Some(Kind::Function);
+            }
+        }
+    }
+    out
+}
+
+/// `1x3x224x224`: a TypeProto's tensor shape (`?` for an unknown or named
+/// dimension shown by its name), with its element type.
+fn onnx_type(set: &SchemaSet, tp: &Message<'_>) -> (String, String) {
+    let Some(t) = tp
+        .message(set, TypeProto::TENSOR_TYPE)
+        .or_else(|| tp.message(set, TypeProto::SPARSE_TENSOR_TYPE))
+    else {
+        let kind = if tp.has(set, TypeProto::SEQUENCE_TYPE) {
+            "sequence"
+        } else if tp.has(set, TypeProto::MAP_TYPE) {
+            "map"
+        } else if tp.has(set, TypeProto::OPTIONAL_TYPE) {
+            "optional"
+        } else {
+            ""
+        };
+        return (kind.to_string(), String::new());
+    };
+    let ty = onnx_tensor::data_type_text(set, t.int(set, TypeProto::Tensor::ELEM_TYPE));
+    let shape = match t.message(set, TypeProto::Tensor::SHAPE) {
+        None => String::new(),
+        Some(s) => {
+            let dims: Vec<String> = s
+                .messages(set, TensorShapeProto::DIM)
+                .map(|d| {
+                    if let Some(v) = d.int(set, TensorShapeProto::Dimension::DIM_VALUE) {
+                        v.to_string()
+                    } else {
+                        match d.str(set, TensorShapeProto::Dimension::DIM_PARAM) {
+                            Some(p) if !p.is_empty() => p.to_string(),
+                            _ => "?".to_string(),
+                        }
+                    }
+                })
+                .collect();
+            if dims.is_empty() {
+                "scalar".to_string()
+            } else {
+                dims.join("x")
+            }
+        }
+    };
+    (ty, shape)
+}
+
+/// The `x`-joined dims of a tensor view (`scalar` for none).
+fn dims_text(dims: Option<&[i64]>) -> String {
+    match dims {
+        None => "?".to_string(),
+        Some([]) => "scalar".to_string(),
+        Some(d) => d
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("x"),
+    }
+}
+
+fn declare(g: &mut Graph, name: &str, ty: String, shape: String) {
+    let id = g.value(name);
+    if let Some(v) = g.value_mut(id) {
+        if !ty.is_empty() {
+            v.ty = ty;
+        }
+        if !shape.is_empty() {
+            v.shape = shape;
+        }
+    }
+}
+
+fn onnx_graph<'m, 'a>(
+    set: &SchemaSet,
+    item: &Pending<'m, 'a>,
+    opsets: &HashMap<String, i64>,
+    queue: &mut VecDeque<Pending<'m, 'a>>,
+    next_id: &mut usize,
+) -> Graph {
+    let msg = item.msg;
+    let mut g = Graph::new(item.kind, item.name.clone(), item.owner.clone());
+    let is_function = item.kind == GraphKind::Function;
+    let (node_field, input_field, output_field) = if is_function {
+        (
+            FunctionProto::NODE,
+            FunctionProto::INPUT,
+            FunctionProto::OUTPUT,
+        )
+    } else {
+        (GraphProto::NODE, GraphProto::INPUT, GraphProto::OUTPUT)
+    };
+    // Declared types: value_info, then inputs and outputs, then the
+    // initializers (their own dims and data type).
+    let info_field = if is_function {
+        FunctionProto::VALUE_INFO
+    } else {
+        GraphProto::VALUE_INFO
+    };
+    let mut declared: Vec<(String, String, String)> = Vec::new();
+    for field in [info_field].into_iter().chain(
+        (!is_function)
+            .then_some([GraphProto::INPUT, GraphProto::OUTPUT])
+            .into_iter()
+            .flatten(),
+    ) {
+        for vi in msg.messages(set, field) {
+            let name = text(vi.bytes(set, ValueInfoProto::NAME));
+            let (ty, shape) = vi
+                .message(set, ValueInfoProto::TYPE)
+                .map(|t| onnx_type(set, t))
+                .unwrap_or_default();
+            declared.push((name, ty, shape));
+        }
+    }
+    for (name, ty, shape) in declared {
+        declare(&mut g, &name, ty, shape);
+    }
+    let mut initializers = std::collections::HashSet::new();
+    if !is_function {
+        for t in msg.messages(set, GraphProto::INITIALIZER) {
+            let name = text(t.bytes(set, TensorProto::NAME));
+            let view = onnx_tensor::view(set, t);
+            let id = g.value(&name);
+            initializers.insert(id);
+            if let Some(v) = g.value_mut(id) {
+                v.ty = view.type_name.clone();
+                v.shape = dims_text(view.dims.as_deref());
+                v.weight = Some(Weight {
+                    tensor: Some(t.offset),
+                });
+            }
+        }
+    }
+    // Graph inputs that are initializers (IR < 4 lists every weight as an
+    // input) are weights, not boxes.
+    let input_names: Vec<String> = if is_function {
+        strings(set, msg, input_field)
+    } else {
+        msg.messages(set, input_field)
+            .map(|vi| text(vi.bytes(set, ValueInfoProto::NAME)))
+            .collect()
+    };
+    for name in input_names {
+        let id = g.value(&name);
+        if initializers.contains(&id) {
+            continue;
+        }
+        let k = g.inputs.len();
+        g.inputs.push(Port { name, value: id });
+        if let Some(v) = g.value_mut(id) {
+            v.producer.get_or_insert(End::Input(k));
+        }
+    }
+    let graph_id = item.id;
+    for (index, n) in msg.messages(set, node_field).enumerate() {
+        let op = text(n.bytes(set, NodeProto::OP_TYPE));
+        let domain = text(n.bytes(set, NodeProto::DOMAIN));
+        let version = opsets
+            .get(if domain == "ai.onnx" {
+                ""
+            } else {
+                domain.as_str()
+            })
+            .copied();
+        let schema = ops::schema(&domain, &op, version);
+        let mut node = Node {
+            name: text(n.bytes(set, NodeProto::NAME)),
+            kind: Some(ops::kind_of(&op))
+                .filter(|_| domain.is_empty() || domain == "ai.onnx" || domain == "com.microsoft"),
+            op,
+            domain,
+            version,
+            doc: text(n.bytes(set, NodeProto::DOC_STRING)),
+            ..Node::default()
+        };
+        for (k, name) in strings(set, n, NodeProto::INPUT).into_iter().enumerate() {
+            let formal = schema.and_then(|s| ops::formal(s.inputs, k)).unwrap_or("");
+            let value = (!name.is_empty()).then(|| g.value(&name));
+            if let Some(v) = value.and_then(|id| g.value_mut(id)) {
+                v.consumers.push(End::Node(index));
+            }
+            node.inputs.push(Slot {
+                value,
+                formal,
+                control: false,
+            });
+        }
+        for (k, name) in strings(set, n, NodeProto::OUTPUT).into_iter().enumerate() {
+            let formal = schema.and_then(|s| ops::formal(s.outputs, k)).unwrap_or("");
+            let value = (!name.is_empty()).then(|| g.value(&name));
+            if let Some(v) = value.and_then(|id| g.value_mut(id)) {
+                v.producer.get_or_insert(End::Node(index));
+            }
+            node.outputs.push(Slot {
+                value,
+                formal,
+                control: false,
+            });
+        }
+        let opts = RenderOptions::default();
+        let mut constant_tensor = None;
+        for a in n.messages(set, NodeProto::ATTRIBUTE) {
+            let name = text(a.bytes(set, AttributeProto::NAME));
+            let tensor = a.message(set, AttributeProto::T).map(|t| t.offset);
+            if tensor.is_some() && node.op == "Constant" && node.domain.is_empty() {
+                constant_tensor = a.message(set, AttributeProto::T);
+            }
+            for (k, sub) in a
+                .messages(set, AttributeProto::G)
+                .chain(a.messages(set, AttributeProto::GRAPHS))
+                .enumerate()
+            {
+                let attribute = if a.has(set, AttributeProto::GRAPHS) {
+                    format!("{name}[{k}]")
+                } else {
+                    name.clone()
+                };
+                let id = *next_id;
+                *next_id += 1;
+                node.subgraphs.push(id);
+                queue.push_back(Pending {
+                    id,
+                    msg: sub,
+                    kind: GraphKind::Subgraph,
+                    name: text(sub.bytes(set, GraphProto::NAME)),
+                    owner: Some(Owner {
+                        graph: graph_id,
+                        node: index,
+                        attribute,
+                    }),
+                    opsets: item.opsets,
+                });
+            }
+            node.attributes.push(Attribute {
+                text: onnx_view::node_attribute_text(set, n, a, &opts),
+                name,
+                tensor,
+            });
+        }
+        // A Constant's output is a weight of the nodes that read it.
+        if node.kind == Some(Kind::Constant) {
+            let out = node.outputs.first().and_then(|s| s.value);
+            if let Some(v) = out.and_then(|id| g.value_mut(id)) {
+                match constant_tensor {
+                    Some(t) => {
+                        let view = onnx_tensor::view(set, t);
+                        v.ty = view.type_name.clone();
+                        v.shape = dims_text(view.dims.as_deref());
+                        v.weight = Some(Weight {
+                            tensor: Some(t.offset),
+                        });
+                    }
+                    None => v.weight = Some(Weight { tensor: None }),
+                }
+            }
+        }
+        g.nodes.push(node);
+    }
+    let output_names: Vec<String> = if is_function {
+        strings(set, msg, output_field)
+    } else {
+        msg.messages(set, output_field)
+            .map(|vi| text(vi.bytes(set, ValueInfoProto::NAME)))
+            .collect()
+    };
+    for name in output_names {
+        let id = g.value(&name);
+        let k = g.outputs.len();
+        g.outputs.push(Port { name, value: id });
+        if let Some(v) = g.value_mut(id) {
+            v.consumers.push(End::Output(k));
+        }
+    }
+    g
+}
+
+// ------------------------------------------------------------ TensorFlow
+
+fn tf_dtype(set: &SchemaSet, code: i64) -> String {
+    set.find_enum("tensorflow.DataType")
+        .and_then(|e| set.enum_def(e).name_of(code))
+        .map_or_else(|| code.to_string(), str::to_string)
+}
+
+fn tf_shape(set: &SchemaSet, s: &Message<'_>) -> String {
+    if s.scalar(set, tf::TensorShapeProto::UNKNOWN_RANK)
+        .is_some_and(|v| v == crate::decode::ScalarValue::Bool(true))
+    {
+        return "?".to_string();
+    }
+    let dims: Vec<String> = s
+        .messages(set, tf::TensorShapeProto::DIM)
+        .map(
+            |d| match d.int(set, tf::TensorShapeProto::Dim::SIZE).unwrap_or(0) {
+                -1 => "?".to_string(),
+                n => n.to_string(),
+            },
+        )
+        .collect();
+    if dims.is_empty() {
+        "scalar".to_string()
+    } else {
+        dims.join("x")
+    }
+}
+
+/// The (key, value) entries of a map of AttrValues, in wire order.
+fn tf_attrs<'m, 'a>(
+    set: &SchemaSet,
+    m: &'m Message<'a>,
+    field: crate::schema::FieldId,
+) -> Vec<(String, &'m Message<'a>)> {
+    m.messages(set, field)
+        .filter_map(|e| {
+            let key = text(e.bytes(set, tf::NodeDef::AttrEntry::KEY));
+            Some((key, e.message(set, tf::NodeDef::AttrEntry::VALUE)?))
+        })
+        .collect()
+}
+
+/// The function names an attribute value calls (`func`, or a list of them).
+fn tf_called(set: &SchemaSet, av: &Message<'_>) -> Vec<String> {
+    let mut out: Vec<String> = av
+        .messages(set, tf::AttrValue::FUNC)
+        .map(|f| text(f.bytes(set, tf::NameAttrList::NAME)))
+        .collect();
+    if let Some(list) = av.message(set, tf::AttrValue::LIST) {
+        out.extend(
+            list.messages(set, tf::AttrValue::ListValue::FUNC)
+                .map(|f| text(f.bytes(set, tf::NameAttrList::NAME))),
+        );
+    }
+    out
+}
+
+fn tf_model(set: &SchemaSet, graph_defs: &[&Message<'_>]) -> Model {
+    let mut out = Model::default();
+    let several = graph_defs.len() > 1;
+    let mut functions: Vec<&Message<'_>> = Vec::new();
+    for (k, gd) in graph_defs.iter().enumerate() {
+        let name = if several {
+            format!("meta_graphs[{k}]")
+        } else {
+            String::new()
+        };
+        let mut g = Graph::new(GraphKind::Main, name, None);
+        tf_nodes(set, &mut g, gd.messages(set, tf::GraphDef::NODE), false);
+        out.graphs.push(g);
+        if let Some(lib) = gd.message(set, tf::GraphDef::LIBRARY) {
+            functions.extend(lib.messages(set, tf::FunctionDefLibrary::FUNCTION));
+        }
+    }
+    let mut function_ids: HashMap<String, usize> = HashMap::new();
+    for f in functions {
+        if out.graphs.len() >= MAX_GRAPHS {
+            out.truncated = true;
+            break;
+        }
+        let sig = f.message(set, tf::FunctionDef::SIGNATURE);
+        let name = text(sig.and_then(|s| s.bytes(set, tf::OpDef::NAME)));
+        function_ids.entry(name.clone()).or_insert(out.graphs.len());
+        let mut g = Graph::new(GraphKind::Function, name, None);
+        if let Some(sig) = sig {
+            for a in sig.messages(set, tf::OpDef::INPUT_ARG) {
+                let name = text(a.bytes(set, tf::OpDef::ArgDef::NAME));
+                let id = g.value(&name);
+                let k = g.inputs.len();
+                g.inputs.push(Port { name, value: id });
+                if let Some(v) = g.value_mut(id) {
+                    v.producer.get_or_insert(End::Input(k));
+                    if let Some(t) = a.int(set, tf::OpDef::ArgDef::TYPE) {
+                        v.ty = tf_dtype(set, t);
+                    }
+                }
+            }
+        }
+        tf_nodes(
+            set,
+            &mut g,
+            f.messages(set, tf::FunctionDef::NODE_DEF),
+            true,
+        );
+        let rets: Vec<(String, String)> = f
+            .messages(set, tf::FunctionDef::RET)
+            .map(|e| {
+                (
+                    text(e.bytes(set, tf::FunctionDef::RetEntry::KEY)),
+                    text(e.bytes(set, tf::FunctionDef::RetEntry::VALUE)),
+                )
+            })
+            .collect();
+        if let Some(sig) = sig {
+            for a in sig.messages(set, tf::OpDef::OUTPUT_ARG) {
+                let name = text(a.bytes(set, tf::OpDef::ArgDef::NAME));
+                let source = rets
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| *k == name)
+                    .map_or(name.as_str(), |(_, v)| v.as_str());
+                let id = tf_value(&mut g, source, true);
+                let k = g.outputs.len();
+                g.outputs.push(Port { name, value: id });
+                if let Some(v) = g.value_mut(id) {
+                    v.consumers.push(End::Output(k));
+                }
+            }
+        }
+        out.graphs.push(g);
+    }
+    for g in &mut out.graphs {
+        for n in &mut g.nodes {
+            if let Some(&id) = function_ids.get(&n.op) {
+                n.calls.push(id);
+                n.kind = Some(Kind::Function);
+            }
+        }
+    }
+    // The functions each node names in its attributes.
+    for g in &mut out.graphs {
+        for n in &mut g.nodes {
+            for f in std::mem::take(&mut n.called) {
+                if let Some(&id) = function_ids.get(&f) {
+                    if !n.calls.contains(&id) {
+                        n.calls.push(id);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The value a TensorFlow input string names: `node`, `node:1` (a GraphDef),
+/// `node:out:0` or an argument `x` (a function body); `^node` is a control
+/// dependency. Its producer is the node named before the first `:`.
+fn tf_value(g: &mut Graph, input: &str, in_function: bool) -> usize {
+    let (control, body) = match input.strip_prefix('^') {
+        Some(rest) => (true, rest),
+        None => (false, input),
+    };
+    // A GraphDef's `node` is `node:0`.
+    let key = if control {
+        format!("^{body}")
+    } else if !in_function && !body.contains(':') {
+        format!("{body}:0")
+    } else {
+        body.to_string()
+    };
+    let id = g.value(&key);
+    if let Some(v) = g.value_mut(id) {
+        v.control = control;
+    }
+    id
+}
+
+fn tf_nodes<'m, 'a>(
+    set: &SchemaSet,
+    g: &mut Graph,
+    nodes: impl Iterator<Item = &'m Message<'a>>,
+    in_function: bool,
+) where
+    'a: 'm,
+{
+    let nodes: Vec<&Message<'_>> = nodes.collect();
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    for (i, n) in nodes.iter().enumerate() {
+        by_name
+            .entry(text(n.bytes(set, tf::NodeDef::NAME)))
+            .or_insert(i);
+    }
+    let opts = RenderOptions::default();
+    // Each node's declared type and output shapes (`T`/`dtype`,
+    // `_output_shapes`), for the values it makes.
+    let mut facts: Vec<(String, Vec<String>)> = Vec::with_capacity(nodes.len());
+    for (index, n) in nodes.iter().enumerate() {
+        let op = text(n.bytes(set, tf::NodeDef::OP));
+        let mut node = Node {
+            name: text(n.bytes(set, tf::NodeDef::NAME)),
+            kind: Some(ops::kind_of(&op)),
+            op,
+            ..Node::default()
+        };
+        let mut const_tensor = None;
+        let mut dtype = String::new();
+        let mut output_shapes: Vec<String> = Vec::new();
+        for (key, av) in tf_attrs(set, n, tf::NodeDef::ATTR) {
+            let tensor = av.message(set, tf::AttrValue::TENSOR);
+            if key == "value" && node.kind == Some(Kind::Constant) {
+                const_tensor = tensor;
+            }
+            if (key == "dtype" || key == "T") && dtype.is_empty() {
+                if let Some(t) = av.int(set, tf::AttrValue::TYPE) {
+                    dtype = tf_dtype(set, t);
+                }
+            }
+            if key == "_output_shapes" {
+                if let Some(list) = av.message(set, tf::AttrValue::LIST) {
+                    output_shapes = list
+                        .messages(set, tf::AttrValue::ListValue::SHAPE)
+                        .map(|s| tf_shape(set, s))
+                        .collect();
+                }
+            }
+            node.called.extend(tf_called(set, av));
+            node.attributes.push(Attribute {
+                text: format!("{key}={}", tf_view::node_attribute_text(av, &opts)),
+                name: key,
+                tensor: tensor.map(|t| t.offset),
+            });
+        }
+        for input in strings(set, n, tf::NodeDef::INPUT) {
+            let control = input.starts_with('^');
+            let id = tf_value(g, &input, in_function);
+            if let Some(v) = g.value_mut(id) {
+                v.consumers.push(End::Node(index));
+            }
+            node.inputs.push(Slot {
+                value: Some(id),
+                formal: "",
+                control,
+            });
+        }
+        if let Some(t) = const_tensor {
+            // Its output, `name:0` (a GraphDef) or `name:output:0`.
+            let key = if in_function {
+                format!("{}:output:0", node.name)
+            } else {
+                format!("{}:0", node.name)
+            };
+            let id = g.value(&key);
+            let view = tensorflow::view(set, t);
+            if let Some(v) = g.value_mut(id) {
+                v.ty = view.type_name.clone();
+                v.shape = dims_text(view.dims.as_deref());
+                v.weight = Some(Weight {
+                    tensor: Some(t.offset),
+                });
+            }
+        }
+        g.nodes.push(node);
+        facts.push((dtype, output_shapes));
+    }
+    // Producers: each value's node, by the name before its first `:`;
+    // in a function an argument name is a graph input already.
+    let mut outputs: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
+    for (id, v) in g.values.iter_mut().enumerate() {
+        if v.producer.is_some() {
+            continue;
+        }
+        let body = v.name.trim_start_matches('^');
+        let node_name = body.split(':').next().unwrap_or(body);
+        if let Some(&i) = by_name.get(node_name) {
+            v.producer = Some(End::Node(i));
+            if !v.control {
+                if let Some(o) = outputs.get_mut(i) {
+                    o.push(id);
+                }
+            }
+        }
+    }
+    for ((n, outs), (dtype, shapes)) in g.nodes.iter_mut().zip(outputs).zip(facts) {
+        for &id in &outs {
+            let Some(v) = g.values.get_mut(id) else {
+                continue;
+            };
+            // `node:K` or `node:out:K`: output K.
+            let k = v
+                .name
+                .rsplit(':')
+                .next()
+                .and_then(|k| k.parse::<usize>().ok());
+            if v.shape.is_empty() {
+                if let Some(s) = k.and_then(|k| shapes.get(k)) {
+                    v.shape = s.clone();
+                }
+            }
+            if v.ty.is_empty() {
+                v.ty = dtype.clone();
+            }
+        }
+        n.outputs = outs
+            .into_iter()
+            .map(|id| Slot {
+                value: Some(id),
+                formal: "",
+                control: false,
+            })
+            .collect();
+    }
+}
