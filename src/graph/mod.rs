@@ -12,7 +12,7 @@
 //! of nodes (or graph outputs).
 
 pub mod layout;
-mod op_schemas;
+pub mod op_schemas;
 pub mod ops;
 pub mod write;
 

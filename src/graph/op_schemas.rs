@@ -2,7 +2,26 @@
 //! The formal input and output names of ONNX's operator schemas, every
 //! domain and version, sorted by (domain, op, since_version).
 
-use super::ops::{OpSchema, Param::*};
+/// How often a formal parameter occurs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Param {
+    Single,
+    Optional,
+    /// The last parameter, taking every value left.
+    Variadic,
+}
+
+/// One version of an ONNX operator's schema.
+#[derive(Debug)]
+pub struct OpSchema {
+    pub domain: &'static str,
+    pub op: &'static str,
+    pub since: i64,
+    pub inputs: &'static [(&'static str, Param)],
+    pub outputs: &'static [(&'static str, Param)],
+}
+
+use Param::*;
 
 #[rustfmt::skip]
 pub static OP_SCHEMAS: &[OpSchema] = &[

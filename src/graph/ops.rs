@@ -2,26 +2,7 @@
 //! (the generated [`super::op_schemas`] table) and the kind each op is
 //! drawn as.
 
-use super::op_schemas::OP_SCHEMAS;
-
-/// How often a formal parameter occurs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Param {
-    Single,
-    Optional,
-    /// The last parameter, taking every value left.
-    Variadic,
-}
-
-/// One version of an ONNX operator's schema.
-#[derive(Debug)]
-pub struct OpSchema {
-    pub domain: &'static str,
-    pub op: &'static str,
-    pub since: i64,
-    pub inputs: &'static [(&'static str, Param)],
-    pub outputs: &'static [(&'static str, Param)],
-}
+use super::op_schemas::{OP_SCHEMAS, OpSchema, Param};
 
 /// The schema of `domain.op` at opset `version` (the newest one not after
 /// it; the newest of all when the version is unknown). `ai.onnx` is the

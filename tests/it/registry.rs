@@ -287,9 +287,9 @@ fn no_code_outside_the_formats_keys_on_a_format_by_name() {
     let mut files = Vec::new();
     common::rust_files(&src, &mut files);
     // The views know the messages they show (a summary's lines are the
-    // views' headers), and so does the graph view; test folders and `decode diff` are ONNX features by
-    // definition; the generated field constants name the message of each
-    // field.
+    // views' headers), and so does the graph view of models; test folders
+    // and `decode diff` are ONNX features by definition; the generated
+    // field constants name the message of each field.
     let may_name_messages = [
         "fields.rs",
         "render/text.rs",
