@@ -533,15 +533,35 @@ impl Document {
         Ok(crate::graph::model_of(&decoded?))
     }
 
-    /// Each tensor's index in [`Document::tensors`] by the byte offset of
-    /// its message (how the graph names the tensors it shows).
+    /// The explorer's `/api/graph` answer for `query` (see
+    /// docs/json-contract.md, "The graph of a model"): tensors are named by
+    /// their index in [`Document::tensors`].
     #[doc(hidden)]
-    pub fn tensor_offsets(&self) -> HashMap<u64, usize> {
-        self.tensors
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.range.start, i))
-            .collect()
+    pub fn graph_json(
+        &self,
+        query: &crate::graph::query::Query<'_>,
+    ) -> Result<Vec<u8>, crate::graph::query::QueryError> {
+        use crate::graph::query::QueryError;
+        let model = match self.graphs() {
+            Ok(Some(m)) => m,
+            Ok(None) => return Err(QueryError::NotAModel(self.format.id)),
+            Err(Error::Decode(e)) => return Err(QueryError::Decode(e)),
+            Err(_) => return Err(QueryError::NotAModel(self.format.id)),
+        };
+        // The tensors by the offset of their message (the first of any
+        // two at one offset).
+        let mut by_offset: HashMap<u64, usize> = HashMap::with_capacity(self.tensors.len());
+        for (i, t) in self.tensors.iter().enumerate() {
+            by_offset.entry(t.range.start).or_insert(i);
+        }
+        let names: Vec<&str> = self.tensors.iter().map(|t| t.name.as_str()).collect();
+        crate::graph::query::answer(
+            &model,
+            self.format.id,
+            query,
+            &|offset| by_offset.get(&offset).copied(),
+            &names,
+        )
     }
 
     /// Compares this document's ONNX value (a tensor, sequence, map,

@@ -128,6 +128,37 @@ pub struct Args {
     /// otherwise).
     #[arg(long)]
     pub(crate) force: bool,
+    /// Draw the model's graph (ONNX, TensorFlow GraphDef or SavedModel) as
+    /// Graphviz DOT or as SVG (the explorer's layout), to standard output
+    /// or --output.
+    #[arg(long, value_enum, value_name = "dot|svg")]
+    pub(crate) graph: Option<GraphFormat>,
+    /// With --graph: which graph, by id (0 the main graph; subgraphs and
+    /// functions as the explorer's Graph tab lists them).
+    #[arg(long, value_name = "ID")]
+    pub(crate) graph_id: Option<usize>,
+    /// With --graph: fold name-scope groups into one box each: auto (when
+    /// the graph has more than 1,500 nodes), none or all.
+    #[arg(long, value_enum, default_value_t = FoldArg::Auto, value_name = "WHEN")]
+    pub(crate) fold: FoldArg,
+    /// With --graph: the file to write (- for standard output, the default).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+/// `--graph`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum GraphFormat {
+    Dot,
+    Svg,
+}
+
+/// `--fold`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FoldArg {
+    Auto,
+    None,
+    All,
 }
 
 /// `--as`: `auto`, then the format ids in detection order (the

@@ -10,6 +10,7 @@ mod stderr;
 mod args;
 mod batch;
 pub mod diff;
+mod graph;
 mod plan;
 mod progress;
 mod schema;
@@ -121,6 +122,7 @@ fn decode(args: &Args, given: &[&str]) -> io::Result<Outcome> {
                 tensors::tensor_outputs(args, input, decoded, fopts, ropts)
             })
         }
+        Mode::Graph => with_decoded(args, |_, decoded, _, _, _| graph::run(args, decoded)),
         Mode::View => with_decoded(args, |_, decoded, naming, _, ropts| {
             print(args, decoded, naming, ropts)
         }),

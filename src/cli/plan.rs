@@ -49,6 +49,10 @@ pub const FLAGS: &[Flag] = &[
     flag("npy", "--npy"),
     flag("npy_dir", "--npy-dir"),
     flag("force", "--force"),
+    flag("graph", "--graph"),
+    flag("graph_id", "--graph-id"),
+    flag("fold", "--fold"),
+    flag("output", "--output"),
 ];
 
 /// The flag of that id.
@@ -85,6 +89,8 @@ pub enum Mode {
     ShowTensor,
     /// `--picture`, `--npy` or `--npy-dir`: files written.
     WriteTensors,
+    /// `--graph`: the model's graph drawn.
+    Graph,
     /// The file detected (or read as --as says) and printed.
     View,
 }
@@ -106,7 +112,7 @@ const VIEW: &[(&str, When)] = &[
 impl Mode {
     /// Every mode.
     #[allow(dead_code)] // read by the tests
-    pub const ALL: [Mode; 8] = [
+    pub const ALL: [Mode; 9] = [
         Mode::DumpSchema,
         Mode::Batch,
         Mode::BatchJsonLines,
@@ -114,6 +120,7 @@ impl Mode {
         Mode::Schema,
         Mode::ShowTensor,
         Mode::WriteTensors,
+        Mode::Graph,
         Mode::View,
     ];
 
@@ -127,6 +134,7 @@ impl Mode {
             Mode::Schema => "decoding with --schema, --descriptor-set or --as protobuf",
             Mode::ShowTensor => "--tensor shown alone",
             Mode::WriteTensors => "writing tensors (--picture, --npy, --npy-dir)",
+            Mode::Graph => "drawing a graph (--graph)",
             Mode::View => "the view of one file",
         }
     }
@@ -187,6 +195,14 @@ impl Mode {
                 ("tensor", Always),
                 ("format", Always),
                 ("model", Always),
+                ("max_depth", Always),
+            ],
+            Mode::Graph => &[
+                ("graph", Always),
+                ("graph_id", Always),
+                ("fold", Always),
+                ("output", Always),
+                ("format", Always),
                 ("max_depth", Always),
             ],
             Mode::View => &[
@@ -294,6 +310,8 @@ pub fn mode(s: &Selection<'_>) -> Mode {
     let tensors = tensor_files || has("tensor");
     if has("dump_schema") {
         Mode::DumpSchema
+    } else if has("graph") {
+        Mode::Graph
     } else if has("recursive") || has("jsonl") || s.files > 1 {
         if has("jsonl") || has("json") {
             Mode::BatchJsonLines
@@ -351,6 +369,10 @@ mod tests {
             "npy" => Some("x.npy"),
             "npy_dir" => Some("out"),
             "force" => None,
+            "graph" => Some("svg"),
+            "graph_id" => Some("1"),
+            "fold" => Some("all"),
+            "output" => Some("g.svg"),
             _ => panic!("no sample value for the flag {id}"),
         }
     }

@@ -202,8 +202,14 @@ fn choose_folded(
     fold: Fold,
     open: &[usize],
 ) {
-    let is_open = |g: usize| open.contains(&g);
     let n_groups = groups.len();
+    let mut opened = vec![false; n_groups];
+    for &g in open {
+        if let Some(o) = opened.get_mut(g) {
+            *o = true;
+        }
+    }
+    let is_open = |g: usize| opened.get(g).copied().unwrap_or(false);
     // Children of each group, and the nodes directly in each.
     let mut child_groups: Vec<usize> = vec![0; n_groups];
     let mut direct_nodes: Vec<usize> = vec![0; n_groups];

@@ -14,6 +14,7 @@
 pub mod layout;
 pub mod op_schemas;
 pub mod ops;
+pub mod query;
 pub mod write;
 
 use crate::decode::{Message, Value};
@@ -155,7 +156,7 @@ pub struct Slot {
     /// The value, None for an omitted optional input (`""`).
     pub value: Option<usize>,
     /// The operator's formal name for it (empty when unknown).
-    pub formal: &'static str,
+    pub formal: String,
     pub control: bool,
 }
 
@@ -216,7 +217,7 @@ impl Graph {
 
     /// The weights node `n` reads: (input position, formal name, value)
     /// for each input that is an initializer or a constant's output.
-    pub fn weights(&self, n: usize) -> Vec<(usize, &'static str, &ValueInfo)> {
+    pub fn weights(&self, n: usize) -> Vec<(usize, &str, &ValueInfo)> {
         let Some(node) = self.nodes.get(n) else {
             return Vec::new();
         };
@@ -225,7 +226,7 @@ impl Graph {
             .enumerate()
             .filter_map(|(k, s)| {
                 let v = s.value.and_then(|id| self.values.get(id))?;
-                v.weight.as_ref().map(|_| (k, s.formal, v))
+                v.weight.as_ref().map(|_| (k, s.formal.as_str(), v))
             })
             .collect()
     }
@@ -384,7 +385,16 @@ fn onnx_model(set: &SchemaSet, model: &Message<'_>) -> Model {
         let graph = onnx_graph(set, &item, &ops, &mut queue, &mut next_id);
         out.graphs.push(graph);
     }
-    // Calls of the model's functions, now that every function has its id.
+    // Calls of the model's functions, now that every function has its id;
+    // a call's formal names are the function's inputs and outputs.
+    let formals: HashMap<usize, (Vec<String>, Vec<String>)> = function_ids
+        .values()
+        .filter_map(|&id| {
+            let f = out.graphs.get(id)?;
+            let names = |ports: &[Port]| ports.iter().map(|p| p.name.clone()).collect();
+            Some((id, (names(&f.inputs), names(&f.outputs))))
+        })
+        .collect();
     for g in &mut out.graphs {
         for n in &mut g.nodes {
             let domain = if n.domain == "ai.onnx" {
@@ -392,9 +402,18 @@ fn onnx_model(set: &SchemaSet, model: &Message<'_>) -> Model {
             } else {
                 n.domain.clone()
             };
-            if let Some(&id) = function_ids.get(&(domain, n.op.clone())) {
-                n.calls.push(id);
-                n.kind = Some(Kind::Function);
+            let Some(&id) = function_ids.get(&(domain, n.op.clone())) else {
+                continue;
+            };
+            n.calls.push(id);
+            n.kind = Some(Kind::Function);
+            if let Some((ins, outs)) = formals.get(&id) {
+                for (slot, name) in n.inputs.iter_mut().zip(ins) {
+                    slot.formal.clone_from(name);
+                }
+                for (slot, name) in n.outputs.iter_mut().zip(outs) {
+                    slot.formal.clone_from(name);
+                }
             }
         }
     }
@@ -575,7 +594,10 @@ fn onnx_graph<'m, 'a>(
             ..Node::default()
         };
         for (k, name) in strings(set, n, NodeProto::INPUT).into_iter().enumerate() {
-            let formal = schema.and_then(|s| ops::formal(s.inputs, k)).unwrap_or("");
+            let formal = schema
+                .and_then(|s| ops::formal(s.inputs, k))
+                .unwrap_or_default()
+                .to_string();
             let value = (!name.is_empty()).then(|| g.value(&name));
             if let Some(v) = value.and_then(|id| g.value_mut(id)) {
                 v.consumers.push(End::Node(index));
@@ -587,7 +609,10 @@ fn onnx_graph<'m, 'a>(
             });
         }
         for (k, name) in strings(set, n, NodeProto::OUTPUT).into_iter().enumerate() {
-            let formal = schema.and_then(|s| ops::formal(s.outputs, k)).unwrap_or("");
+            let formal = schema
+                .and_then(|s| ops::formal(s.outputs, k))
+                .unwrap_or_default()
+                .to_string();
             let value = (!name.is_empty()).then(|| g.value(&name));
             if let Some(v) = value.and_then(|id| g.value_mut(id)) {
                 v.producer.get_or_insert(End::Node(index));
@@ -917,7 +942,7 @@ fn tf_nodes<'m, 'a>(
             }
             node.inputs.push(Slot {
                 value: Some(id),
-                formal: "",
+                formal: String::new(),
                 control,
             });
         }
@@ -983,7 +1008,7 @@ fn tf_nodes<'m, 'a>(
             .into_iter()
             .map(|id| Slot {
                 value: Some(id),
-                formal: "",
+                formal: String::new(),
                 control: false,
             })
             .collect();

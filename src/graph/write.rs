@@ -155,7 +155,7 @@ pub fn graph_json(
             for s in slots {
                 w.begin_object()?;
                 w.member("name", value_name(g, s.value))?;
-                w.member("formal", s.formal)?;
+                w.member("formal", &s.formal)?;
                 w.member("control", s.control)?;
                 w.end_object()?;
             }

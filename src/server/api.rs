@@ -1032,111 +1032,31 @@ fn tensor_picture(_state: &State, req: &Request, file: &OpenFile) -> Response {
     })
 }
 
-/// What `/api/graph` is asked (its parameters, apart from HTTP).
-#[derive(Debug, Default)]
-pub struct GraphQuery<'q> {
-    /// `g`: the graph id (0 when absent).
-    pub graph: Option<&'q str>,
-    /// `fold`: `auto` (when absent), `none` or `all`.
-    pub fold: Option<&'q str>,
-    /// `open`: group ids, comma-separated.
-    pub open: Option<&'q str>,
-    /// `tensor`: a tensor index, to answer where it is used.
-    pub tensor: Option<&'q str>,
-    /// `value`: a value name, to answer where it is used.
-    pub value: Option<&'q str>,
-}
-
-/// `/api/graph`: the graph answer for the file's document.
+/// `/api/graph`: the document's graph answer (docs/json-contract.md, "The
+/// graph of a model"), written by the facade from the parameters.
 fn graph(_state: &State, req: &Request, file: &OpenFile) -> Response {
+    use crate::graph::query::{Query, QueryError};
     let doc = match file_document(req, file) {
         Ok(d) => d,
         Err(r) => return r,
     };
-    let query = GraphQuery {
+    let query = Query {
         graph: req.param("g"),
         fold: req.param("fold"),
         open: req.param("open"),
         tensor: req.param("tensor"),
         value: req.param("value"),
     };
-    match graph_answer(&doc, &query) {
+    match doc.graph_json(&query) {
         Ok(body) => Response::new(200, "application/json; charset=utf-8", body),
-        Err((status, message)) => Response::error(status, &message),
+        Err(e) => {
+            let status = match &e {
+                QueryError::NotAModel(_) | QueryError::Decode(_) => 422,
+                QueryError::BadParameter { .. } => 400,
+                QueryError::NoSuchGraph(_) | QueryError::NoSuchTensor(_) => 404,
+                QueryError::Io(_) => 500,
+            };
+            Response::error(status, &e.to_string())
+        }
     }
-}
-
-/// The JSON of `/api/graph` (docs/json-contract.md, "The graph of a
-/// model") for a document and a query, or the status and message of a
-/// refusal.
-pub fn graph_answer(doc: &Document, q: &GraphQuery<'_>) -> Result<Vec<u8>, (u16, String)> {
-    use crate::graph::{layout, write};
-    let model = match doc.graphs() {
-        Ok(Some(m)) => m,
-        Ok(None) => return Err((422, "the file is not a model: it has no graph".into())),
-        Err(e) => return Err((422, e.to_string())),
-    };
-    let offsets = doc.tensor_offsets();
-    let tensor_index = |offset: u64| offsets.get(&offset).copied();
-    let bad = |m: &str| (400, m.to_string());
-    let mut body = Vec::new();
-    let mut w = JsonWriter::new(&mut body);
-    let written = if q.tensor.is_some() || q.value.is_some() {
-        let (tensor, name) = match q.tensor {
-            Some(t) => {
-                let i = t
-                    .parse::<usize>()
-                    .map_err(|_| bad("tensor takes an index"))?;
-                let entry = doc
-                    .tensors()
-                    .get(i)
-                    .ok_or((404, "no such tensor in this file".to_string()))?;
-                (Some(i), entry.name.as_str())
-            }
-            None => (None, q.value.unwrap_or("")),
-        };
-        (|| {
-            w.begin_object()?;
-            w.member("tensor", tensor)?;
-            w.member("name", name)?;
-            w.key("uses")?;
-            write::uses_json(&mut w, &model, name)?;
-            w.end_object()
-        })()
-    } else {
-        let id = match q.graph {
-            None => 0,
-            Some(g) => g.parse::<usize>().map_err(|_| bad("g takes a graph id"))?,
-        };
-        let Some(g) = model.graphs.get(id) else {
-            return Err((404, format!("no graph {id} in this file")));
-        };
-        let fold = match q.fold {
-            None => layout::Fold::Auto,
-            Some(f) => layout::Fold::parse(f).ok_or_else(|| bad("fold takes auto, none or all"))?,
-        };
-        let open: Vec<usize> = match q.open.filter(|o| !o.is_empty()) {
-            None => Vec::new(),
-            Some(o) => o
-                .split(',')
-                .map(|g| g.parse::<usize>())
-                .collect::<Result<_, _>>()
-                .map_err(|_| bad("open takes group ids, comma-separated"))?,
-        };
-        let laid = layout::layout(g, fold, &open);
-        (|| {
-            w.begin_object()?;
-            w.member("format", doc.format().id)?;
-            w.key("graphs")?;
-            write::graphs_json(&mut w, &model)?;
-            w.key("graph")?;
-            write::graph_json(&mut w, &model, id, &laid, &tensor_index)?;
-            w.end_object()
-        })()
-    };
-    written
-        .and_then(|()| w.end_line())
-        .and_then(|()| w.finish())
-        .map_err(|e| (500, e.to_string()))?;
-    Ok(body)
 }
