@@ -845,10 +845,10 @@ fn tf_model(set: &SchemaSet, graph_defs: &[&Message<'_>]) -> Model {
     for g in &mut out.graphs {
         for n in &mut g.nodes {
             for f in std::mem::take(&mut n.called) {
-                if let Some(&id) = function_ids.get(&f) {
-                    if !n.calls.contains(&id) {
-                        n.calls.push(id);
-                    }
+                if let Some(&id) = function_ids.get(&f)
+                    && !n.calls.contains(&id)
+                {
+                    n.calls.push(id);
                 }
             }
         }
@@ -914,18 +914,19 @@ fn tf_nodes<'m, 'a>(
             if key == "value" && node.kind == Some(Kind::Constant) {
                 const_tensor = tensor;
             }
-            if (key == "dtype" || key == "T") && dtype.is_empty() {
-                if let Some(t) = av.int(set, tf::AttrValue::TYPE) {
-                    dtype = tf_dtype(set, t);
-                }
+            if (key == "dtype" || key == "T")
+                && dtype.is_empty()
+                && let Some(t) = av.int(set, tf::AttrValue::TYPE)
+            {
+                dtype = tf_dtype(set, t);
             }
-            if key == "_output_shapes" {
-                if let Some(list) = av.message(set, tf::AttrValue::LIST) {
-                    output_shapes = list
-                        .messages(set, tf::AttrValue::ListValue::SHAPE)
-                        .map(|s| tf_shape(set, s))
-                        .collect();
-                }
+            if key == "_output_shapes"
+                && let Some(list) = av.message(set, tf::AttrValue::LIST)
+            {
+                output_shapes = list
+                    .messages(set, tf::AttrValue::ListValue::SHAPE)
+                    .map(|s| tf_shape(set, s))
+                    .collect();
             }
             node.called.extend(tf_called(set, av));
             node.attributes.push(Attribute {
@@ -977,10 +978,10 @@ fn tf_nodes<'m, 'a>(
         let node_name = body.split(':').next().unwrap_or(body);
         if let Some(&i) = by_name.get(node_name) {
             v.producer = Some(End::Node(i));
-            if !v.control {
-                if let Some(o) = outputs.get_mut(i) {
-                    o.push(id);
-                }
+            if !v.control
+                && let Some(o) = outputs.get_mut(i)
+            {
+                o.push(id);
             }
         }
     }
@@ -995,10 +996,10 @@ fn tf_nodes<'m, 'a>(
                 .rsplit(':')
                 .next()
                 .and_then(|k| k.parse::<usize>().ok());
-            if v.shape.is_empty() {
-                if let Some(s) = k.and_then(|k| shapes.get(k)) {
-                    v.shape = s.clone();
-                }
+            if v.shape.is_empty()
+                && let Some(s) = k.and_then(|k| shapes.get(k))
+            {
+                v.shape = s.clone();
             }
             if v.ty.is_empty() {
                 v.ty = dtype.clone();

@@ -66,6 +66,7 @@ fn bases(mode: Mode) -> Vec<Base> {
             base(&["--picture", "p.png"], &["x.pb"]),
             base(&["--npy-dir", "out"], &["x.pb"]),
         ],
+        Mode::Graph => vec![base(&["--graph", "dot"], &["x.pb"])],
         Mode::View => vec![base(&[], &["x.pb"])],
     }
 }

@@ -31,6 +31,7 @@ mod facade;
 mod field_constants;
 #[cfg(feature = "picture")]
 mod fuzz_regressions;
+mod graph;
 #[cfg(feature = "cli")]
 mod implied_values;
 #[cfg(feature = "cli")]
