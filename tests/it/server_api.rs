@@ -1783,3 +1783,47 @@ fn weight_pictures_as_the_command_line_draws_them() {
     assert_eq!(get(s.addr, "/api/picture?f=u2&t=0&slice=x").status, 400);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `/api/graph`: the facade's graph answer, byte for byte; 422 for a file
+/// without a graph, 400 for a bad parameter, 404 for a graph not there.
+#[test]
+fn graph_endpoint() {
+    use pbdecode::graph::query::Query;
+    let s = start(vec![fixtures()]);
+    let doc = pbdecode::open(fixtures().join("onnx-model/everything.onnx")).expect("open");
+    for (params, query) in [
+        ("", Query::default()),
+        (
+            "&g=1&fold=none",
+            Query {
+                graph: Some("1"),
+                fold: Some("none"),
+                ..Query::default()
+            },
+        ),
+        (
+            "&value=X",
+            Query {
+                value: Some("X"),
+                ..Query::default()
+            },
+        ),
+    ] {
+        let r = get(
+            s.addr,
+            &format!("/api/graph?f=0/onnx-model/everything.onnx{params}"),
+        );
+        assert_eq!(r.status, 200, "{params}: {}", r.text());
+        assert_eq!(r.body, doc.graph_json(&query).expect("answer"), "{params}");
+    }
+    for (path, status) in [
+        ("/api/graph?f=0/example_x_3x4x5.pb", 422),
+        ("/api/graph?f=0/onnx-model/everything.onnx&g=x", 400),
+        ("/api/graph?f=0/onnx-model/everything.onnx&fold=x", 400),
+        ("/api/graph?f=0/onnx-model/everything.onnx&g=99", 404),
+        ("/api/graph?f=0/onnx-model/everything.onnx&tensor=999", 404),
+    ] {
+        let r = get(s.addr, path);
+        assert_eq!(r.status, status, "{path}: {}", r.text());
+    }
+}
