@@ -7,7 +7,7 @@
 //!    loops) broken at the first box left, the edges against the order
 //!    reversed; longest-path layers, a box without inputs moved down next
 //!    to its first reader;
-//! 3. a dummy vertex per layer an edge crosses (at most [`DUMMY_BUDGET`]
+//! 3. a dummy vertex per layer an edge crosses (at most `DUMMY_BUDGET`
 //!    per box in all; past it an edge is drawn straight);
 //! 4. barycentre sweeps down and up the layers against crossings;
 //! 5. x coordinates: each layer's centres pulled to the mean of their
@@ -395,7 +395,12 @@ pub fn layout(g: &Graph, fold: Fold, open: &[usize]) -> Layout {
                     let grp = groups.get(gi);
                     let label = vec![
                         cut(grp.map_or("", |x| x.path.as_str())),
-                        format!("{} nodes", grp.map_or(0, |x| x.nodes)),
+                        format!(
+                            "{} nodes",
+                            crate::render::elide::grouped(
+                                grp.map_or(0, |x| x.nodes).try_into().unwrap_or(u64::MAX)
+                            )
+                        ),
                     ];
                     let b = place(Item::Group(gi), label, &mut boxes);
                     if let Some(s) = group_box.get_mut(gi) {
