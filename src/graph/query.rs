@@ -75,7 +75,7 @@ pub fn answer(
         w.member("tensor", tensor)?;
         w.member("name", name)?;
         w.key("uses")?;
-        write::uses_json(&mut w, model, name)?;
+        write::uses_json(&mut w, model, name, tensor, tensor_index)?;
         w.end_object()?;
     } else {
         let id = match query.graph {

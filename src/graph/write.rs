@@ -263,16 +263,33 @@ fn end_index(e: Option<End>) -> Option<usize> {
     }
 }
 
-/// `uses`: for each graph that names value `name`, its producer node and
+/// `uses`: for each graph, the value that holds tensor `tensor` (an
+/// initializer, a constant's output: its name may differ from the
+/// tensor's), else the value named `name`, with its producer node and
 /// consumer nodes.
-pub fn uses_json(w: &mut JsonWriter<'_>, model: &Model, name: &str) -> io::Result<()> {
+pub fn uses_json(
+    w: &mut JsonWriter<'_>,
+    model: &Model,
+    name: &str,
+    tensor: Option<usize>,
+    tensor_index: TensorIndex<'_>,
+) -> io::Result<()> {
     w.begin_array()?;
     for (id, g) in model.graphs.iter().enumerate() {
-        let Some(v) = g.value_named(name) else {
+        let holds = |v: &&super::ValueInfo| {
+            tensor.is_some()
+                && v.weight
+                    .as_ref()
+                    .and_then(|t| t.tensor)
+                    .and_then(tensor_index)
+                    == tensor
+        };
+        let Some(v) = g.values.iter().find(holds).or_else(|| g.value_named(name)) else {
             continue;
         };
         w.begin_object()?;
         w.member("graph", id)?;
+        w.member("value", &v.name)?;
         w.member("producer", end_index(v.producer))?;
         w.key("consumers")?;
         w.begin_array()?;

@@ -629,7 +629,7 @@ fn formal_names_weights_and_uses() {
     assert_eq!(uses["name"], "conv.weight");
     assert_eq!(
         uses["uses"],
-        serde_json::json!([{"graph": 0, "producer": null, "consumers": [0]}])
+        serde_json::json!([{"graph": 0, "value": "conv.weight", "producer": null, "consumers": [0]}])
     );
     let uses = answer(
         &doc,
@@ -640,8 +640,30 @@ fn formal_names_weights_and_uses() {
     );
     assert_eq!(
         uses["uses"],
-        serde_json::json!([{"graph": 0, "producer": 0, "consumers": [1]}])
+        serde_json::json!([{"graph": 0, "value": "y", "producer": 0, "consumers": [1]}])
     );
+}
+
+/// A Constant's tensor is found where its output is read, whatever the
+/// names: everything.onnx's Constant `const` holds tensor `cval` and makes
+/// value `c`.
+#[test]
+fn a_constant_tensor_is_found_by_its_output() {
+    let doc = pbdecode::open(fixtures_root().join("onnx-model/everything.onnx")).unwrap();
+    let t = doc.tensors().iter().position(|t| t.name == "cval").unwrap();
+    let t = t.to_string();
+    let uses = answer(
+        &doc,
+        Query {
+            tensor: Some(&t),
+            ..Query::default()
+        },
+    );
+    assert_eq!(uses["name"], "cval");
+    let uses = uses["uses"].as_array().unwrap();
+    assert_eq!(uses.len(), 1, "{uses:?}");
+    assert_eq!(uses[0]["value"], "c");
+    assert_eq!(uses[0]["producer"], 0);
 }
 
 /// A chain of `n` nodes in groups `/block{k}/...` of `per_group` nodes,
