@@ -279,6 +279,7 @@ async function route() {
       const o = await api('/api/open', { f: r.f, as: r.as });
       if (my !== routing) return;
       S.open = o; S.key = r.f; S.as = r.as;
+      S.graphId = undefined; S.graphNode = undefined;
     } catch (e) {
       if (my !== routing) return;
       S.open = null; S.key = r.f;
@@ -340,6 +341,7 @@ function renderOpen() {
   for (const n of o.notes || []) view.append(h('div', { class: 'note' }, n));
   const tensors = (o.tensors || []).filter(Boolean);
   const list = [['overview', 'Overview']];
+  if (hasGraph(o)) list.push(['graph', 'Graph']);
   if (tensors.length && o.format !== 'onnx-tensor') list.push(['tensors', `Tensors (${tensors.length})`]);
   if (S.tensorIndex !== null && o.format !== 'onnx-tensor') {
     const t = tensors.find((x) => x.index === S.tensorIndex);
@@ -353,6 +355,7 @@ function renderOpen() {
   switch (S.tab) {
     case 'tensors': renderTensorList(body, tensors); break;
     case 'tensor': renderTensor(body, S.tensorIndex); break;
+    case 'graph': renderGraphTab(body); break;
     case 'tree': renderTree(body); break;
     case 'text': renderText(body); break;
     case 'bytes': renderBytes(body, null); break;
@@ -385,6 +388,9 @@ function renderRejected(view) {
   view.append(h('div', { class: 'card' }, h('h3', null, 'Bytes (the fault highlighted)'), body));
   renderBytes(body, { at: o.error.offset, error: o.error.offset });
 }
+
+// The formats whose files hold graphs the Graph tab draws.
+const hasGraph = (o) => ['onnx-model', 'tf-graph-def', 'tf-saved-model'].includes(o.format);
 
 function renderOverview(body, tensors) {
   const o = S.open;
@@ -620,6 +626,7 @@ async function renderTensor(body, index) {
   const left = h('div');
   const right = h('div');
   body.append(notes, h('div', { class: 'cols' }, left, right));
+  graphTensorLinks(notes, t);
   const gridCard = h('div', { class: 'card' }, h('h3', null, 'Values'));
   left.append(gridCard);
   const grid = new Grid(gridCard, t, index);
@@ -1282,6 +1289,8 @@ function focusNode(key, path) {
     const el = document.querySelector(`.node[data-path="${path}"]`);
     if (el) { el.classList.add('hit'); el.scrollIntoView({ block: 'center' }); setTimeout(() => el.classList.remove('hit'), 2500); }
   };
+  // In the Graph tab, the node is centred in the drawing of the main graph.
+  if (S.tab === 'graph' && graphView && graphView.wrap.isConnected && graphView.g && graphView.g.kind === 'main' && graphView.focusIndex(i)) { S.focus = null; return; }
   if (S.tab !== 'overview' || S.tensorIndex !== null) go({ tab: 'overview', t: null, at: null });
   else { const f = S.focus; S.focus = null; f(); }
 }

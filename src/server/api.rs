@@ -19,6 +19,7 @@ use crate::{picture, stats};
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
+const GRAPH_JS: &str = include_str!("../../web/graph.js");
 const APP_CSS: &str = include_str!("../../web/app.css");
 const ICON_SVG: &str = include_str!("../../web/icon.svg");
 
@@ -56,7 +57,7 @@ pub(super) fn page(token: &str) -> Response {
 
 /// The page's script, style and icon: the same for everyone, no secret.
 pub(super) fn is_asset(path: &str) -> bool {
-    matches!(path, "/app.js" | "/app.css" | "/icon.svg")
+    matches!(path, "/app.js" | "/graph.js" | "/app.css" | "/icon.svg")
 }
 
 pub(super) fn get(state: &State, req: &Request) -> Response {
@@ -65,6 +66,11 @@ pub(super) fn get(state: &State, req: &Request) -> Response {
             200,
             "text/javascript; charset=utf-8",
             APP_JS.as_bytes().to_vec(),
+        ),
+        "/graph.js" => Response::new(
+            200,
+            "text/javascript; charset=utf-8",
+            GRAPH_JS.as_bytes().to_vec(),
         ),
         "/app.css" => Response::new(200, "text/css; charset=utf-8", APP_CSS.as_bytes().to_vec()),
         "/icon.svg" => Response::new(200, "image/svg+xml", ICON_SVG.as_bytes().to_vec()),

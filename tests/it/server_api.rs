@@ -213,7 +213,7 @@ fn token_and_host() {
     }
     // The page and its assets hold no secret: served to anyone, the page
     // without a token in it.
-    for path in ["/", "/app.js", "/app.css", "/icon.svg"] {
+    for path in ["/", "/app.js", "/graph.js", "/app.css", "/icon.svg"] {
         let r = raw(
             s.addr,
             format!("GET {path} HTTP/1.1\r\nHost: {h}\r\n\r\n").as_bytes(),
