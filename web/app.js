@@ -134,6 +134,8 @@ function readHash() {
     t: p.get('t') !== null ? Number(p.get('t')) : null,
     at: p.get('at') !== null ? Number(p.get('at')) : null,
     hex: p.get('hex') !== null ? Number(p.get('hex')) : null,
+    g: p.get('g') !== null ? Number(p.get('g')) : null,
+    n: p.get('n') !== null ? Number(p.get('n')) : null,
   };
 }
 function go(change, replace) {
@@ -146,6 +148,11 @@ function go(change, replace) {
   if (next.t !== null && next.t !== undefined) p.set('t', next.t);
   if (next.at !== null && next.at !== undefined) p.set('at', next.at);
   if (next.hex !== null && next.hex !== undefined) p.set('hex', next.hex);
+  // The graph and node the Graph tab shows: kept while in that tab.
+  if (next.tab === 'graph' && next.f === cur.f) {
+    if (next.g !== null && next.g !== undefined) p.set('g', next.g);
+    if (next.n !== null && next.n !== undefined) p.set('n', next.n);
+  }
   const h2 = '#' + p.toString();
   if (h2 === location.hash) { route(); return; }
   if (replace) { history.replaceState(null, '', h2); route(); } else location.hash = h2;

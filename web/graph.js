@@ -123,6 +123,9 @@ let graphView = null;
 async function renderGraphTab(body) {
   const key = S.key, as = S.as;
   body.replaceChildren(h('p', { class: 'spin' }, 'Reading the graph…'));
+  // The graph and node the address names, else the ones shown last.
+  const r = readHash();
+  if (r.g !== null) { S.graphId = r.g; S.graphNode = r.n !== null ? r.n : undefined; }
   const want = S.graphId !== undefined ? S.graphId : 0;
   let g;
   try { g = await graphFetch(key, as, want); } catch (e) {
@@ -133,6 +136,16 @@ async function renderGraphTab(body) {
   const view = new GraphView(body, key, as, g.graphs);
   graphView = view;
   await view.show(g.id, { select: S.graphNode });
+}
+// The address names the graph and node shown (bookmarkable), replaced in
+// place: moving about the graph adds no history.
+function graphAddress() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  if (p.get('tab') !== 'graph') return;
+  if (S.graphId !== undefined && S.graphId !== null) p.set('g', S.graphId); else p.delete('g');
+  if (S.graphNode !== undefined && S.graphNode !== null) p.set('n', S.graphNode); else p.delete('n');
+  const next = '#' + p.toString();
+  if (next !== location.hash) history.replaceState(null, '', next);
 }
 
 class GraphView {
@@ -180,7 +193,7 @@ class GraphView {
     if (e.kind === 'subgraph' && e.owner) {
       const o = e.owner;
       const parent = this.graphEntry(o.graph);
-      return `${o.attribute} of [${o.node}]` + (parent && parent.kind !== 'main' ? ' in ' + (parent.name || parent.id) : '') + (e.name ? ` "${e.name}"` : '');
+      return `${o.attribute} of node [${o.node}]` + (parent && parent.kind !== 'main' ? ' in ' + (parent.name || parent.id) : '') + (e.name && e.name !== o.attribute ? ` "${e.name}"` : '');
     }
     return e.name || String(e.id);
   }
@@ -267,7 +280,7 @@ class GraphView {
     this.status.textContent = `${kindText} ${g.name || ''}: ${Number(g.nodeCount).toLocaleString('en-US')} nodes, ${Number(g.edgeCount).toLocaleString('en-US')} edges` +
       (g.groups.some((gr) => gr.folded) ? ` (${g.groups.filter((gr) => gr.folded).length} scopes folded: click one to open it)` : '');
     const n = opts.select !== undefined && opts.select !== null ? g.byIndex.get(Number(opts.select)) : null;
-    if (n) this.select(n, opts.centreSel || !opts.keep); else this.draw();
+    if (n) this.select(n, opts.centreSel || !opts.keep); else { S.graphNode = undefined; graphAddress(); this.draw(); }
     this.wrap.dataset.ready = '1';
   }
 
@@ -297,7 +310,7 @@ class GraphView {
   fit(redraw = true) {
     if (!this.g) return;
     const pad = 24;
-    const whole = Math.min((this.cw - 2 * pad) / Math.max(1, this.g.W), (this.ch - 2 * pad) / Math.max(1, this.g.H), 1.25);
+    const whole = Math.min((this.cw - 2 * pad) / Math.max(1, this.g.W), (this.ch - 2 * pad) / Math.max(1, this.g.H), 1);
     this.k = Math.max(whole, 0.0005);
     this.tx = (this.cw - this.g.W * this.k) / 2;
     this.ty = Math.max(pad, (this.ch - this.g.H * this.k) / 2);
@@ -446,8 +459,8 @@ class GraphView {
         roundRect(c, b.x, b.y, b.w, head, 5, b.h > head + 2 ? 'top' : 'all'); c.fill();
         c.strokeStyle = col.line; c.lineWidth = 1 / k;
         roundRect(c, b.x, b.y, b.w, b.h, 5); c.stroke();
-        c.fillStyle = ink; c.font = '600 12px ' + col.sans; c.textAlign = 'center';
-        fitText(c, n.label[0], b.x + b.w / 2, b.y + head / 2 + 0.5, b.w - 8);
+        c.fillStyle = ink; c.textAlign = 'center';
+        shrinkText(c, n.label[0], b.x + b.w / 2, b.y + head / 2 + 0.5, b.w - 8, '600 ', col.sans);
         // The weights inside, a line each: W<16x3x3x3> B<16>.
         c.textAlign = 'left'; c.font = '11px ' + col.mono; c.fillStyle = col.text;
         let y = b.y + head + 9;
@@ -479,9 +492,8 @@ class GraphView {
       roundRect(c, b.x, b.y, b.w, b.h, 6); c.fill(); c.stroke();
       if (detail) {
         c.fillStyle = col.text; c.textAlign = 'center'; c.textBaseline = 'middle';
-        c.font = '600 12px ' + col.sans;
         const two = b.h >= 34;
-        fitText(c, '▸ ' + (gr.name || gr.path), b.x + b.w / 2, b.y + b.h / 2 - (two ? 7 : 0), b.w - 10);
+        shrinkText(c, gr.name || gr.path, b.x + b.w / 2, b.y + b.h / 2 - (two ? 7 : 0), b.w - 8, '600 ', col.sans);
         if (two) { c.fillStyle = col.muted; c.font = '11px ' + col.sans; fitText(c, Number(gr.nodes).toLocaleString('en-US') + ' nodes', b.x + b.w / 2, b.y + b.h / 2 + 9, b.w - 10); }
         c.textAlign = 'left';
       }
@@ -597,7 +609,7 @@ class GraphView {
         this.zoomBy(Math.exp(-e.deltaY * (e.deltaMode === 1 ? 0.05 : 0.0015)), e.clientX - r.left, e.clientY - r.top);
       } else this.panBy(-e.deltaX, 0);
     }, { passive: false });
-    cv.addEventListener('keydown', (e) => this.key(e));
+    cv.addEventListener('keydown', (e) => this.onKey(e));
     // The overview centres the window where it is clicked or dragged to.
     let miniDrag = false;
     const miniGo = (e) => {
@@ -620,7 +632,7 @@ class GraphView {
       ro.observe(this.wrap);
     }
   }
-  key(e) {
+  onKey(e) {
     const k = e.key;
     if (k === '+' || k === '=') { this.zoomBy(1.25); e.preventDefault(); return; }
     if (k === '-' || k === '_') { this.zoomBy(1 / 1.25); e.preventDefault(); return; }
@@ -724,8 +736,9 @@ class GraphView {
   select(n, centre) {
     this.sel = n;
     this.siblings = null;
-    if (!n) { this.panel.hidden = true; delete this.panel.dataset.node; S.graphNode = undefined; this.draw(); return; }
+    if (!n) { this.panel.hidden = true; delete this.panel.dataset.node; S.graphNode = undefined; graphAddress(); this.draw(); return; }
     S.graphNode = n.i;
+    graphAddress();
     this.renderPanel(n);
     if (centre && n.box) this.centreOn(n.box, true); else this.draw();
   }
@@ -739,7 +752,11 @@ class GraphView {
     const v = this.g.values.get(name);
     if (!v) return null;
     if (side === 'from') {
-      if (v.producer === null) return h('span', { class: 'muted' }, this.g.ios.some((p) => p.side === 'input' && p.name === name) ? 'graph input' : 'from outside the nodes (initializer or enclosing graph)');
+      if (v.producer === null) {
+        const input = this.g.ios.some((p) => p.side === 'input' && p.name === name);
+        const weight = this.g.nodes.some((n) => n.weights.some((w) => w.name === name));
+        return h('span', { class: 'muted' }, input ? 'graph input' : weight ? 'initializer' : this.g.kind === 'subgraph' ? 'from the enclosing graph' : 'made by no node');
+      }
       return h('span', null, 'from ', this.nodeLink(v.producer));
     }
     const out = this.g.ios.some((p) => p.side === 'output' && p.name === name);
@@ -764,8 +781,18 @@ class GraphView {
     if (n.version !== undefined && n.version !== null) row('version', h('span', { class: 'mono' }, (n.domain || 'ai.onnx') + ' opset ' + show(n.version)), 'node-version');
     row('index', h('span', { class: 'mono' }, `node[${n.i}]`));
     if (n.kind) row('kind', n.kind);
-    const gr = n.group !== null && n.group !== undefined ? this.g.groupById.get(n.group) : null;
-    if (gr) row('scope', h('span', { class: 'mono' }, gr.path));
+    // Its name scopes, innermost last, each foldable into one box.
+    const scopes = [];
+    for (let id = n.group; id !== null && id !== undefined;) {
+      const gr = this.g.groupById.get(id);
+      if (!gr) break;
+      scopes.unshift(gr);
+      id = gr.parent;
+    }
+    if (scopes.length) {
+      row('scope', h('span', null, h('span', { class: 'mono' }, scopes[scopes.length - 1].path),
+        h('span', { class: 'folds' }, scopes.map((gr) => h('button', { class: 'btn small', type: 'button', 'data-fold': gr.path, title: `fold ${gr.path} (${gr.nodes} nodes) into one box`, onclick: () => this.toggleGroup(gr) }, 'fold ' + (gr.name || gr.path))))), 'node-scope');
+    }
     const weightOf = new Map(n.weights.map((w) => [w.input, w]));
     const slot = (x, k, side) => {
       const w = side === 'from' ? weightOf.get(k) : null;
@@ -881,6 +908,15 @@ function roundRect(c, x, y, w, hh, r, which = 'all') {
   c.lineTo(x, y + r); c.quadraticCurveTo(x, y, x + r, y);
   c.closePath();
 }
+// A box's title: in a smaller font (12 px down to 9) rather than cut, as
+// the server sized the box for its own font's widths.
+function shrinkText(c, t, x, y, max, weight, family) {
+  for (let px = 12; px >= 9; px--) {
+    c.font = `${weight}${px}px ${family}`;
+    if (c.measureText(t).width <= max) break;
+  }
+  fitText(c, t, x, y, max);
+}
 // Text cut with … at the end to fit `max` pixels.
 function fitText(c, t, x, y, max) {
   if (max <= 4 || !t) return;
@@ -914,7 +950,7 @@ async function graphTensorLinks(box, t) {
     const link = (i) => {
       const n = g && g.byIndex.get(i);
       return h('span', { class: 'link', 'data-goto': n ? n.name || String(i) : String(i), 'data-graph': u.graph,
-        onclick: () => { S.graphId = u.graph; S.graphNode = i; go({ tab: 'graph', t: null, at: null }); } },
+        onclick: () => { S.graphId = u.graph; S.graphNode = i; go({ tab: 'graph', t: null, at: null, g: u.graph, n: i }); } },
       n ? n.name || `[${i}]` : `[${i}]`, n ? h('span', { class: 'muted' }, ' ' + opTitle(n)) : null);
     };
     const where = g && g.kind !== 'main' ? h('span', { class: 'muted' }, ` (in ${g.kind} ${g.name || u.graph})`) : null;
