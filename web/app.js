@@ -282,6 +282,8 @@ async function route() {
   if (r.f !== S.key || r.as !== S.as || !S.open) {
     $('#welcome').hidden = true; $('#view').hidden = false;
     $('#view').replaceChildren(h('p', { class: 'spin' }, 'Reading…'));
+    // A graph's layout is asked for beside the file's answer, not after it.
+    if (r.tab === 'graph') graphFetch(r.f, r.as, r.g !== null ? r.g : 0).catch(() => {});
     try {
       const o = await api('/api/open', { f: r.f, as: r.as });
       if (my !== routing) return;

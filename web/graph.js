@@ -41,35 +41,42 @@ function adoptGraph(r) {
   const g = r.graph || {};
   const num = (v) => Number(v) || 0;
   const box = (b) => (b ? { x: num(b.x), y: num(b.y), w: num(b.w), h: num(b.h) } : null);
-  const nodes = (g.nodes || []).map((n, k) => ({
-    ...n, box: box(n.box), i: n.index !== undefined ? n.index : k,
-    weights: n.weights || [], inputs: n.inputs || [], outputs: n.outputs || [],
-    attributes: n.attributes || [], subgraphs: n.subgraphs || [], calls: n.calls || [],
-    label: n.label && n.label.length ? n.label : [n.op || '?'],
-  }));
+  // The answer's own objects, completed in place: a graph of 20,000 nodes
+  // is not copied.
+  const nodes = g.nodes || [];
+  nodes.forEach((n, k) => {
+    n.box = box(n.box);
+    n.i = n.index !== undefined ? n.index : k;
+    n.weights = n.weights || []; n.inputs = n.inputs || []; n.outputs = n.outputs || [];
+    n.attributes = n.attributes || []; n.subgraphs = n.subgraphs || []; n.calls = n.calls || [];
+    if (!n.label || !n.label.length) n.label = [n.op || '?'];
+  });
   const ios = [];
   for (const [list, side] of [[g.inputs || [], 'input'], [g.outputs || [], 'output']]) {
-    for (const v of list) { const b = box(v.box); if (b) ios.push({ ...v, side, box: b }); }
+    for (const v of list) { v.box = box(v.box); v.side = side; if (v.box) ios.push(v); }
   }
-  const edges = (g.edges || []).map((e) => {
-    const pts = (e.points || []).map((q) => [num(q[0]), num(q[1])]);
+  const edges = g.edges || [];
+  for (const e of edges) {
+    const pts = e.points || [];
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const [x, y] of pts) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
-    return { ...e, pts, bx: x0, by: y0, bw: x1 - x0, bh: y1 - y0 };
-  });
-  const groups = (g.groups || []).map((gr) => ({ ...gr, box: box(gr.box) }));
+    for (const [x, y] of pts) { if (x < x0) x0 = x; if (y < y0) y0 = y; if (x > x1) x1 = x; if (y > y1) y1 = y; }
+    e.pts = pts; e.bx = x0; e.by = y0; e.bx1 = x1; e.by1 = y1;
+  }
+  const groups = g.groups || [];
+  for (const gr of groups) gr.box = box(gr.box);
   const groupById = new Map(groups.map((gr) => [gr.id, gr]));
   let W = num(g.width), H = num(g.height);
-  for (const b of [...nodes, ...ios, ...groups]) if (b.box) { W = Math.max(W, b.box.x + b.box.w); H = Math.max(H, b.box.y + b.box.h); }
+  for (const list of [nodes, ios, groups]) for (const b of list) if (b.box) { W = Math.max(W, b.box.x + b.box.w); H = Math.max(H, b.box.y + b.box.h); }
   const byIndex = new Map(nodes.map((n) => [n.i, n]));
   // Who makes and who reads each value, over every node (folded or not).
   const values = new Map();
-  const entry = (v) => { if (!values.has(v)) values.set(v, { producer: null, consumers: [], type: '', shape: '' }); return values.get(v); };
+  const entry = (v) => { let e = values.get(v); if (!e) { e = { producer: null, consumers: [], type: '', shape: '' }; values.set(v, e); } return e; };
   for (const n of nodes) for (const o of n.outputs) if (o.name) entry(o.name).producer = n.i;
-  for (const n of nodes) for (const x of n.inputs) if (x.name) { const e = entry(x.name); if (!e.consumers.includes(n.i)) e.consumers.push(n.i); }
-  for (const e of edges) if (e.value && values.has(e.value)) { const v = values.get(e.value); v.type = v.type || e.type || ''; v.shape = v.shape || e.shape || ''; }
-  for (const n of nodes) for (const w of n.weights) if (w.name && values.has(w.name)) { const v = values.get(w.name); v.type = v.type || w.type || ''; v.shape = v.shape || w.shape || ''; }
-  for (const p of [...(g.inputs || []), ...(g.outputs || [])]) if (p.name) { const v = entry(p.name); v.type = v.type || p.type || ''; v.shape = v.shape || p.shape || ''; }
+  for (const n of nodes) for (const x of n.inputs) if (x.name) { const e = entry(x.name); if (e.consumers[e.consumers.length - 1] !== n.i) e.consumers.push(n.i); }
+  const declare = (name, x) => { const v = values.get(name); if (v && !v.type && !v.shape) { v.type = x.type || ''; v.shape = x.shape || ''; } };
+  for (const e of edges) if (e.value) declare(e.value, e);
+  for (const n of nodes) for (const w of n.weights) if (w.name) declare(w.name, w);
+  for (const p of [...(g.inputs || []), ...(g.outputs || [])]) if (p.name) { entry(p.name); declare(p.name, p); }
   const counts = g.counts || {};
   return {
     id: g.id, name: g.name, kind: g.kind, fold: g.fold,
@@ -294,10 +301,11 @@ class GraphView {
     this.dpr = dpr;
     if (this.g) {
       // The overview: the graph's proportions within 150 x 200 px, shown
-      // when the graph is much larger than the window.
+      // when the graph is much larger than the window; a very long or
+      // wide graph stretched across to at least 40 px.
       const s = Math.min(150 / Math.max(1, this.g.W), 200 / Math.max(1, this.g.H));
-      this.ms = s;
-      const mw = Math.max(24, Math.ceil(this.g.W * s)), mh = Math.max(24, Math.ceil(this.g.H * s));
+      this.msx = Math.max(s, 40 / Math.max(1, this.g.W)); this.msy = Math.max(s, 40 / Math.max(1, this.g.H));
+      const mw = Math.max(24, Math.ceil(this.g.W * this.msx)), mh = Math.max(24, Math.ceil(this.g.H * this.msy));
       this.mini.width = Math.round(mw * dpr); this.mini.height = Math.round(mh * dpr);
       this.mini.style.width = mw + 'px'; this.mini.style.height = mh + 'px';
       this.mini.bitmap = null;
@@ -396,7 +404,7 @@ class GraphView {
     c.beginPath();
     const shown = [];
     for (const e of g.edges) {
-      if (e.pts.length < 2 || !on({ x: e.bx, y: e.by, w: e.bw, h: e.bh })) continue;
+      if (e.pts.length < 2 || e.bx1 < vx0 || e.bx > vx1 || e.by1 < vy0 || e.by > vy1) continue;
       drawnEdges++;
       shown.push(e);
       c.moveTo(e.pts[0][0], e.pts[0][1]);
@@ -512,36 +520,45 @@ class GraphView {
   }
   paintMini() {
     if (this.mini.hidden || !this.g) return;
-    const g = this.g, s = this.ms, dpr = this.dpr;
+    const g = this.g, sx = this.msx, sy = this.msy, dpr = this.dpr;
     const c = this.mini.getContext('2d');
     if (!this.mini.bitmap) {
-      // The whole graph once, small; the window's rectangle over it each time.
+      // The whole graph once, a pixel or more per box written straight
+      // into the picture (20,000 boxes cost a few milliseconds); the
+      // window's rectangle is drawn over it each time.
       const off = document.createElement('canvas');
-      off.width = this.mini.width; off.height = this.mini.height;
+      const W = off.width = this.mini.width, H = off.height = this.mini.height;
       const o = off.getContext('2d');
-      o.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
-      const least = 1.2 / s;
-      const byFill = new Map();
-      const add = (fill, b) => { if (!byFill.has(fill)) byFill.set(fill, []); byFill.get(fill).push(b); };
-      for (const n of g.nodes) if (n.box) add(kindColours(n.kind)[0], n.box);
-      for (const gr of g.groups) if (gr.folded && gr.box) add(cssVar('--accent') || '#3b5bdb', gr.box);
-      for (const [fill, list] of byFill) {
-        o.fillStyle = fill === '#e4e7ee' || fill === '#d9dde5' || fill === '#f1f3f6' ? '#9aa3b5' : fill;
-        o.beginPath();
-        for (const b of list) o.rect(b.x, b.y, Math.max(b.w, least), Math.max(b.h, least));
-        o.fill();
-      }
+      const img = o.createImageData(W, H);
+      const px = img.data;
+      const fillBox = (b, [r, gg, bb]) => {
+        const x0 = Math.max(0, Math.floor(b.x * sx * dpr)), y0 = Math.max(0, Math.floor(b.y * sy * dpr));
+        const x1 = Math.min(W, Math.max(x0 + 1, Math.ceil((b.x + b.w) * sx * dpr))), y1 = Math.min(H, Math.max(y0 + 1, Math.ceil((b.y + b.h) * sy * dpr)));
+        for (let y = y0; y < y1; y++) {
+          for (let x = x0, at = (y * W + x0) * 4; x < x1; x++, at += 4) { px[at] = r; px[at + 1] = gg; px[at + 2] = bb; px[at + 3] = 255; }
+        }
+      };
+      const light = new Set(['#e4e7ee', '#d9dde5', '#f1f3f6']);
+      const rgbOf = new Map();
+      const rgb = (fill) => {
+        if (!rgbOf.has(fill)) { const hex = light.has(fill) ? '#9aa3b5' : fill; rgbOf.set(fill, [1, 3, 5].map((k) => parseInt(hex.slice(k, k + 2), 16))); }
+        return rgbOf.get(fill);
+      };
+      for (const gr of g.groups) if (gr.folded && gr.box) fillBox(gr.box, rgb('#3b5bdb'));
+      for (const n of g.nodes) if (n.box) fillBox(n.box, rgb(kindColours(n.kind)[0]));
+      o.putImageData(img, 0, 0);
       this.mini.bitmap = off;
     }
     c.setTransform(1, 0, 0, 1, 0, 0);
     c.clearRect(0, 0, this.mini.width, this.mini.height);
     c.drawImage(this.mini.bitmap, 0, 0);
     const [x0, y0] = this.toWorld(0, 0), [x1, y1] = this.toWorld(this.cw, this.ch);
-    c.setTransform(dpr * s, 0, 0, dpr * s, 0, 0);
-    c.strokeStyle = cssVar('--accent') || '#3b5bdb'; c.lineWidth = 1.5 / s;
+    // The window's rectangle in the overview's pixels (its two scales).
+    c.setTransform(dpr, 0, 0, dpr, 0, 0);
+    c.strokeStyle = cssVar('--accent') || '#3b5bdb'; c.lineWidth = 1.5;
     c.fillStyle = 'rgba(59, 91, 219, .12)';
-    c.fillRect(x0, y0, x1 - x0, y1 - y0);
-    c.strokeRect(x0, y0, x1 - x0, y1 - y0);
+    c.fillRect(x0 * sx, y0 * sy, (x1 - x0) * sx, (y1 - y0) * sy);
+    c.strokeRect(x0 * sx, y0 * sy, (x1 - x0) * sx, (y1 - y0) * sy);
   }
 
   // ---------- pointing ----------
@@ -614,7 +631,7 @@ class GraphView {
     let miniDrag = false;
     const miniGo = (e) => {
       const r = this.mini.getBoundingClientRect();
-      const x = (e.clientX - r.left) / this.ms, y = (e.clientY - r.top) / this.ms;
+      const x = (e.clientX - r.left) / this.msx, y = (e.clientY - r.top) / this.msy;
       this.tx = this.cw / 2 - x * this.k; this.ty = this.ch / 2 - y * this.k;
       this.draw();
     };
