@@ -1,9 +1,9 @@
 // Benchmark (not a test): the explorer's Graph tab on a generated model
 // of 20,000 nodes, beside Netron on the same file in the same run.
 //
-//   node scripts/bench_graph_page.mjs [MODEL.onnx]
+//   node scripts/bench_graph_page.mjs [MODEL.onnx ...]
 //
-// Without MODEL, writes one with scripts/bench_model_gen.py (--nodes 20000
+// Without a MODEL, writes one with scripts/bench_model_gen.py (--nodes 20000
 // --mib 16; PYTHON names an interpreter with onnx and numpy, default
 // python3) into target/bench-graph/. Environment:
 //   DECODE_BIN  the decode binary (default target/release/decode; build it
@@ -18,7 +18,7 @@
 // drawn, and the time a pan takes to show (a 60 px drag, then two
 // animation frames, so the frame with the move is on screen), median of
 // 20 drags at the first view and 20 at the whole graph in the window.
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -29,16 +29,17 @@ const { chromium } = createRequire(path.join(repo, 'tests', 'browser', 'package.
 const decode = process.env.DECODE_BIN || path.join(repo, 'target', 'release', 'decode');
 const runs = Number(process.env.RUNS || 3);
 
-let model = process.argv[2];
-if (!model) {
+let models = process.argv.slice(2);
+if (!models.length) {
   const dir = path.join(repo, 'target', 'bench-graph');
   mkdirSync(dir, { recursive: true });
-  model = path.join(dir, 'graph_20000.onnx');
+  const model = path.join(dir, 'graph_20000.onnx');
   if (!existsSync(model)) {
     execFileSync(process.env.PYTHON || 'python3', [path.join(repo, 'scripts', 'bench_model_gen.py'), model, '--nodes', '20000', '--mib', '16', '--inits', '400'], { stdio: 'inherit' });
   }
+  models = [model];
 }
-model = path.resolve(model);
+models = models.map((m) => path.resolve(m));
 
 // Starts `cmd args`, resolves with the first address it prints.
 function serve(cmd, args, pattern) {
@@ -83,87 +84,91 @@ const viewport = { width: 1400, height: 900 };
 const shotDir = path.join(repo, 'target', 'bench-graph');
 mkdirSync(shotDir, { recursive: true });
 
-// ---------- pbdecode ----------
-const ours = await serve(decode, ['serve', model, '--port', '0'], /http:\/\/\S+\?token=[0-9a-f]+/);
-const key = await (async () => {
-  const page = await (await browser.newContext({ viewport })).newPage();
-  await page.goto(ours.url);
-  await page.waitForSelector('#files li[data-key]');
-  const k = await page.$eval('#files li[data-key]', (li) => li.dataset.key);
-  await page.close();
-  return k;
-})();
-const oursDrawn = [], oursPan = [], oursPanFit = [], oursPaint = [];
-let counts = '';
-for (let run = 0; run < runs; run++) {
-  // A fresh page each run: nothing cached in the page.
-  const ctx = await browser.newContext({ viewport });
-  const page = await ctx.newPage();
-  await page.goto(ours.url);
-  await page.waitForSelector('#files li[data-key]');
-  const t = performance.now();
-  await page.evaluate((k) => { location.hash = 'f=' + encodeURIComponent(k) + '&tab=graph'; }, key);
-  await page.waitForSelector('#graph[data-ready="1"]', { timeout: 120000 });
-  await page.waitForFunction(() => graphView && graphView.lastPaint);
-  oursDrawn.push(performance.now() - t);
-  counts = await page.$eval('#graph', (e) => `${e.dataset.nodes} nodes, ${e.dataset.edges} edges`);
-  if (run === 0) await page.screenshot({ path: path.join(shotDir, 'pbdecode.png') });
-  const box = await page.$eval('#graph-canvas', (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
-  const at = () => page.evaluate(() => graphView.tx + ',' + graphView.ty);
-  const before = await at();
-  oursPan.push(median(await pans(page, box[0], box[1], 20)));
-  if (await at() === before) throw new Error('the drag did not move the explorer\'s view');
-  await page.click('#graph-fit');
-  await frames(page);
-  oursPanFit.push(median(await pans(page, box[0], box[1], 20)));
-  oursPaint.push(await page.evaluate(() => graphView.lastPaint.ms));
-  await ctx.close();
-}
-ours.child.kill('SIGINT');
-
-// ---------- Netron ----------
-const netronCmd = process.env.NETRON || 'netron';
-const theirsDrawn = [], theirsPan = [], theirsPanFit = [];
-let netronVersion = '', netronNodes = 0, netronStill = false;
-if (netronCmd !== 'skip') {
-  netronVersion = execFileSync(netronCmd, ['--version']).toString().trim();
-  const port = 20000 + Math.floor(Math.random() * 20000);
-  const theirs = await serve(netronCmd, ['--port', String(port), '--host', '127.0.0.1', model], /http:\/\/\S+/);
+const f = (xs) => (xs.length ? `${Math.min(...xs).toFixed(0)} ms best, ${median(xs).toFixed(0)} ms median` : 'not run');
+for (const [m, model] of models.entries()) {
+  // ---------- pbdecode ----------
+  const ours = await serve(decode, ['serve', model, '--port', '0'], /http:\/\/\S+\?token=[0-9a-f]+/);
+  const key = await (async () => {
+    const page = await (await browser.newContext({ viewport })).newPage();
+    await page.goto(ours.url);
+    await page.waitForSelector('#files li[data-key]');
+    const k = await page.$eval('#files li[data-key]', (li) => li.dataset.key);
+    await page.close();
+    return k;
+  })();
+  const oursDrawn = [], oursPan = [], oursPanFit = [], oursPaint = [];
+  let counts = '';
   for (let run = 0; run < runs; run++) {
+    // A fresh page each run: nothing cached in the page.
     const ctx = await browser.newContext({ viewport });
-    // Netron asks for consent to its telemetry first (a cookie answers),
-    // and replaces window.eval, which the driver needs, with a function
-    // that throws (an accessor keeps the browser's).
-    await ctx.addCookies([{ name: 'consent', value: String(Date.now()), url: theirs.url }]);
-    await ctx.addInitScript(() => {
-      const own = window.eval;
-      Object.defineProperty(window, 'eval', { get: () => own, set: () => {}, configurable: true });
-    });
     const page = await ctx.newPage();
+    await page.goto(ours.url);
+    await page.waitForSelector('#files li[data-key]');
     const t = performance.now();
-    await page.goto(theirs.url);
-    await page.waitForFunction(() => document.body.classList.contains('default') && document.querySelector('#target g.node'), null, { timeout: 600000, polling: 50 });
+    await page.evaluate((k) => { location.hash = 'f=' + encodeURIComponent(k) + '&tab=graph'; }, key);
+    await page.waitForSelector('#graph[data-ready="1"]', { timeout: 120000 });
+    await page.waitForFunction(() => graphView && graphView.lastPaint);
+    oursDrawn.push(performance.now() - t);
+    counts = await page.$eval('#graph', (e) => `${e.dataset.nodes} nodes, ${e.dataset.edges} edges`);
+    if (run === 0) await page.screenshot({ path: path.join(shotDir, `pbdecode-${m}.png`) });
+    const box = await page.$eval('#graph-canvas', (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
+    const at = () => page.evaluate(() => graphView.tx + ',' + graphView.ty);
+    const before = await at();
+    oursPan.push(median(await pans(page, box[0], box[1], 20)));
+    if (await at() === before) throw new Error('the drag did not move the explorer\'s view');
+    await page.click('#graph-fit');
     await frames(page);
-    theirsDrawn.push(performance.now() - t);
-    netronNodes = await page.$$eval('#target g.node', (ns) => ns.length);
-    if (run === 0) await page.screenshot({ path: path.join(shotDir, 'netron.png') });
-    const box = await page.$eval('#target', (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
-    const scrolled = () => page.$eval('#target', (c) => c.scrollLeft + ',' + c.scrollTop);
-    const before = await scrolled();
-    theirsPan.push(median(await pans(page, box[0], box[1], 20)));
-    if (await scrolled() === before) netronStill = true;
-    // Netron's whole graph in the window: zoomed out as far as it goes.
-    for (let i = 0; i < 40; i++) await page.click('#zoom-out-button');
-    await frames(page);
-    theirsPanFit.push(median(await pans(page, box[0], box[1], 20)));
+    oursPanFit.push(median(await pans(page, box[0], box[1], 20)));
+    oursPaint.push(await page.evaluate(() => graphView.lastPaint.ms));
     await ctx.close();
   }
-  theirs.child.kill('SIGINT');
+  ours.child.kill('SIGINT');
+
+  // ---------- Netron ----------
+  const netronCmd = process.env.NETRON || 'netron';
+  const theirsDrawn = [], theirsPan = [], theirsPanFit = [];
+  let netronVersion = '', netronNodes = 0, netronStill = false;
+  if (netronCmd !== 'skip') {
+    // (Netron writes its version to stderr.)
+    const v = spawnSync(netronCmd, ['--version'], { encoding: 'utf8' });
+    netronVersion = (v.stdout + v.stderr).trim();
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const theirs = await serve(netronCmd, ['--port', String(port), '--host', '127.0.0.1', model], /http:\/\/\S+/);
+    for (let run = 0; run < runs; run++) {
+      const ctx = await browser.newContext({ viewport });
+      // Netron asks for consent to its telemetry first (a cookie answers),
+      // and replaces window.eval, which the driver needs, with a function
+      // that throws (an accessor keeps the browser's).
+      await ctx.addCookies([{ name: 'consent', value: String(Date.now()), url: theirs.url }]);
+      await ctx.addInitScript(() => {
+        const own = window.eval;
+        Object.defineProperty(window, 'eval', { get: () => own, set: () => {}, configurable: true });
+      });
+      const page = await ctx.newPage();
+      const t = performance.now();
+      await page.goto(theirs.url);
+      await page.waitForFunction(() => document.body.classList.contains('default') && document.querySelector('#target g.node'), null, { timeout: 600000, polling: 50 });
+      await frames(page);
+      theirsDrawn.push(performance.now() - t);
+      netronNodes = await page.$$eval('#target g.node', (ns) => ns.length);
+      if (run === 0) await page.screenshot({ path: path.join(shotDir, `netron-${m}.png`) });
+      const box = await page.$eval('#target', (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
+      const scrolled = () => page.$eval('#target', (c) => c.scrollLeft + ',' + c.scrollTop);
+      const before = await scrolled();
+      theirsPan.push(median(await pans(page, box[0], box[1], 20)));
+      if (await scrolled() === before) netronStill = true;
+      // Netron's whole graph in the window: zoomed out as far as it goes.
+      for (let i = 0; i < 40; i++) await page.click('#zoom-out-button');
+      await frames(page);
+      theirsPanFit.push(median(await pans(page, box[0], box[1], 20)));
+      await ctx.close();
+    }
+    theirs.child.kill('SIGINT');
+  }
+  console.log(`model: ${model} (${counts})`);
+  console.log(`pbdecode explorer: drawn in ${f(oursDrawn)}; a pan shown in ${f(oursPan)} at the first view, ${f(oursPanFit)} with the whole graph in the window (its frame drawn in ${median(oursPaint).toFixed(1)} ms)`);
+  console.log(`Netron ${netronVersion}: drawn in ${f(theirsDrawn)} (${netronNodes} node elements); a pan shown in ${f(theirsPan)}, ${f(theirsPanFit)} zoomed out` + (netronStill ? ' (the drag did not move its view)' : ''));
+  if (theirsDrawn.length) console.log(`ratio (drawn): ${(median(oursDrawn) / median(theirsDrawn)).toFixed(3)} of Netron's time`);
 }
 await browser.close();
 
-const f = (xs) => (xs.length ? `${Math.min(...xs).toFixed(0)} ms best, ${median(xs).toFixed(0)} ms median` : 'not run');
-console.log(`model: ${model} (${counts})`);
-console.log(`pbdecode explorer: drawn in ${f(oursDrawn)}; a pan shown in ${f(oursPan)} at the first view, ${f(oursPanFit)} with the whole graph in the window (its frame drawn in ${median(oursPaint).toFixed(1)} ms)`);
-console.log(`Netron ${netronVersion}: drawn in ${f(theirsDrawn)} (${netronNodes} node elements); a pan shown in ${f(theirsPan)}, ${f(theirsPanFit)} zoomed out` + (netronStill ? ' (the drag did not move its view)' : ''));
-if (theirsDrawn.length) console.log(`ratio (drawn): ${(median(oursDrawn) / median(theirsDrawn)).toFixed(3)} of Netron's time`);

@@ -331,8 +331,15 @@ class GraphView {
     if (this.k >= 0.6) return;
     const pad = 24;
     this.k = Math.max(0.6, Math.min(1, (this.cw - 2 * pad) / Math.max(1, this.g.W)));
-    this.tx = Math.max(pad, (this.cw - this.g.W * this.k) / 2);
-    this.ty = pad;
+    // The graph flows down from its inputs: the topmost box (an input
+    // first) centred across, at the top.
+    let top = null;
+    for (const list of [this.g.ios, this.g.nodes, this.g.groups]) {
+      for (const b of list) if (b.box && (!top || b.box.y < top.y)) top = b.box;
+      if (top && list === this.g.ios) break;
+    }
+    this.tx = top ? this.cw / 2 - (top.x + top.w / 2) * this.k : Math.max(pad, (this.cw - this.g.W * this.k) / 2);
+    this.ty = 2 * pad - (top ? top.y * this.k : 0);
   }
   zoomBy(f, cx, cy) {
     cx = cx ?? this.cw / 2; cy = cy ?? this.ch / 2;
