@@ -1298,8 +1298,8 @@ function focusNode(key, path) {
     const el = document.querySelector(`.node[data-path="${path}"]`);
     if (el) { el.classList.add('hit'); el.scrollIntoView({ block: 'center' }); setTimeout(() => el.classList.remove('hit'), 2500); }
   };
-  // In the Graph tab, the node is centred in the drawing of the main graph.
-  if (S.tab === 'graph' && graphView && graphView.wrap.isConnected && graphView.g && graphView.g.kind === 'main' && graphView.focusIndex(i)) { S.focus = null; return; }
+  // In the Graph tab, a node of the main graph is centred in its drawing.
+  if (S.tab === 'graph' && /^\d+$/.test(String(path)) && graphView && graphView.wrap.isConnected && graphView.g && graphView.g.kind === 'main' && graphView.focusIndex(Number(path))) { S.focus = null; return; }
   if (S.tab !== 'overview' || S.tensorIndex !== null) go({ tab: 'overview', t: null, at: null });
   else { const f = S.focus; S.focus = null; f(); }
 }
