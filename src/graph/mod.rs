@@ -116,6 +116,18 @@ pub struct ValueInfo {
     pub control: bool,
 }
 
+impl ValueInfo {
+    /// Adds a node or graph output that reads the value, once: a node that
+    /// reads it in two inputs (`Add(x, x)`) is one edge, as it is drawn.
+    /// A node's inputs are added one after another, so a repeat is the
+    /// last one added.
+    fn add_consumer(&mut self, end: End) {
+        if self.consumers.last() != Some(&end) {
+            self.consumers.push(end);
+        }
+    }
+}
+
 /// A tensor stored in the file.
 #[derive(Debug, Clone, Default)]
 pub struct Weight {
@@ -206,7 +218,8 @@ impl Graph {
         self.values.get_mut(id)
     }
 
-    /// Every edge: one per value and consumer that has a producer.
+    /// Every edge: one per value and consumer (each consumer once) that
+    /// has a producer.
     pub fn edge_count(&self) -> usize {
         self.values
             .iter()
@@ -600,7 +613,7 @@ fn onnx_graph<'m, 'a>(
                 .to_string();
             let value = (!name.is_empty()).then(|| g.value(&name));
             if let Some(v) = value.and_then(|id| g.value_mut(id)) {
-                v.consumers.push(End::Node(index));
+                v.add_consumer(End::Node(index));
             }
             node.inputs.push(Slot {
                 value,
@@ -939,7 +952,7 @@ fn tf_nodes<'m, 'a>(
             let control = input.starts_with('^');
             let id = tf_value(g, &input, in_function);
             if let Some(v) = g.value_mut(id) {
-                v.consumers.push(End::Node(index));
+                v.add_consumer(End::Node(index));
             }
             node.inputs.push(Slot {
                 value: Some(id),
