@@ -84,6 +84,10 @@ mod external;
 #[doc(hidden)]
 #[rustfmt::skip]
 pub mod fields;
+// The explorer's endpoints without a transport, for the server and the
+// in-page WebAssembly build.
+#[doc(hidden)]
+pub mod explore;
 #[doc(hidden)]
 pub mod formats;
 #[doc(hidden)]

@@ -17,11 +17,12 @@
 #![allow(dead_code)]
 
 use pbdecode::decode::Message;
+use pbdecode::explore::{self, Response};
 use pbdecode::fields::onnx::SparseTensorProto;
 use pbdecode::formats::{self, Body, Decoded, FormatOptions, REGISTRY};
 use pbdecode::render::{RenderOptions, json, text, tree};
 use pbdecode::schema::SchemaSet;
-use pbdecode::server::http::{self, Request, Response};
+use pbdecode::server::http::{self, Request};
 use pbdecode::server::{Config, Handler};
 use pbdecode::tensor::TensorData;
 use pbdecode::{npy, picture, schemaless, user_schema};
@@ -402,8 +403,8 @@ fn api_request(block: &[u8]) -> Option<Request> {
     let target = first.next().unwrap_or("/");
     // As the server's head parser splits and decodes the target.
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    let path = http::percent_decode(path)?;
-    let query = http::parse_query(query)?;
+    let path = explore::percent_decode(path)?;
+    let query = explore::parse_query(query)?;
     let mut headers: Vec<(String, String)> = lines
         .filter(|l| !l.is_empty())
         .map(|l| match l.split_once(':') {

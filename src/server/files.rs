@@ -4,7 +4,7 @@
 //! as soon as it is created, so nothing is left behind however the server
 //! stops).
 
-use crate::api::Document;
+use crate::explore::{ExploredFile, Listed};
 use crate::input::{
     FileId, InputBytes, Link, Opened, identity, kind_name, map_handle, open_read, opened_path,
 };
@@ -33,34 +33,16 @@ pub struct Root {
     pub is_dir: bool,
 }
 
-/// A file the page can open.
-#[derive(Debug, Clone)]
-pub struct Listed {
-    /// The key the page uses: `N` for the N-th root file, `N/rel/path` for
-    /// a file in the N-th root folder; `uN` for an upload.
-    pub key: String,
-    pub name: String,
-    pub size: u64,
-}
-
-/// An open file: its bytes and the folder its external data is read from.
-pub struct OpenFile {
-    pub key: String,
-    pub name: String,
-    /// Shared with the documents of `cache`.
-    pub bytes: Arc<InputBytes>,
-    pub dir: Option<PathBuf>,
-    /// For served files: the file's stamp when it was mapped.
-    stamp: Option<Stamp>,
-    /// The file as a document of the facade, per format asked for: its
-    /// tensors indexed once, each decoded again alone when asked for.
-    pub(super) cache: Mutex<HashMap<String, Document>>,
+/// A served file opened, with the stamp of the file it was mapped from.
+struct Served {
+    stamp: Stamp,
+    file: Arc<ExploredFile>,
 }
 
 pub struct Files {
     pub roots: Vec<Root>,
-    served: Mutex<HashMap<String, Arc<OpenFile>>>,
-    uploads: Mutex<HashMap<String, Arc<OpenFile>>>,
+    served: Mutex<HashMap<String, Served>>,
+    uploads: Mutex<HashMap<String, Arc<ExploredFile>>>,
     next_upload: AtomicU64,
 }
 
@@ -283,7 +265,7 @@ impl Files {
     /// Opens a served file or an upload by key. A served file is opened
     /// by `open_checked` on every request and its map reused while it is
     /// the same file, unchanged and not cut short under the map.
-    pub fn open(&self, key: &str) -> Result<Arc<OpenFile>, Refusal> {
+    pub fn open(&self, key: &str) -> Result<Arc<ExploredFile>, Refusal> {
         if key.starts_with('u') {
             let upload = self
                 .uploads
@@ -308,29 +290,34 @@ impl Files {
             .ok_or_else(|| Refusal::NotFound(format!("no file {key:?}")))?;
         let opened = open_checked(key, &path, root)?;
         let now = stamp(opened.metadata());
-        if let Some(f) = self.served.lock().ok().and_then(|s| s.get(key).cloned())
-            && f.stamp == Some(now)
-            && !f.bytes.cut_short()
+        if let Some(f) = self.served.lock().ok().and_then(|s| {
+            s.get(key)
+                .filter(|s| s.stamp == now)
+                .map(|s| s.file.clone())
+        }) && !f.bytes.cut_short()
         {
             return Ok(f);
         }
         let bytes = opened.map().map_err(Refusal::Io)?;
-        let file = Arc::new(OpenFile {
-            key: key.to_string(),
-            name: path
-                .file_name()
+        let file = Arc::new(ExploredFile::new(
+            key.to_string(),
+            path.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
-            bytes: Arc::new(bytes),
-            dir: path.parent().map(Path::to_path_buf),
-            stamp: Some(now),
-            cache: Mutex::new(HashMap::new()),
-        });
+            Arc::new(bytes),
+            path.parent().map(Path::to_path_buf),
+        ));
         if let Ok(mut s) = self.served.lock() {
             if s.len() >= CACHE {
                 s.clear();
             }
-            s.insert(key.to_string(), file.clone());
+            s.insert(
+                key.to_string(),
+                Served {
+                    stamp: now,
+                    file: file.clone(),
+                },
+            );
         }
         Ok(file)
     }
@@ -341,15 +328,13 @@ impl Files {
         let key = format!("u{n}");
         let name: String = name.chars().filter(|c| !c.is_control()).take(200).collect();
         let size = bytes.bytes().len() as u64;
-        let file = Arc::new(OpenFile {
-            key: key.clone(),
-            name: name.clone(),
-            bytes: Arc::new(bytes),
-            // No folder: a dropped model's external data is not looked up.
-            dir: None,
-            stamp: None,
-            cache: Mutex::new(HashMap::new()),
-        });
+        // No folder: a dropped model's external data is not looked up.
+        let file = Arc::new(ExploredFile::new(
+            key.clone(),
+            name.clone(),
+            Arc::new(bytes),
+            None,
+        ));
         if let Ok(mut u) = self.uploads.lock() {
             u.insert(key.clone(), file);
         }

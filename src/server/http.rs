@@ -3,7 +3,7 @@
 //! connection loop gathers its bytes and keeps its deadline), bodies read
 //! only as far as `Content-Length` says, responses written whole.
 
-use crate::json_writer::JsonWriter;
+use crate::explore::{Response, parse_query, percent_decode};
 use std::io::{self, Write};
 
 /// The largest request head (request line and headers) accepted.
@@ -96,93 +96,7 @@ pub fn parse_head(buf: &[u8]) -> Result<Option<Request>, HeadError> {
     }
 }
 
-fn hex_digit(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
-}
-
-/// Decodes `%XX` escapes (and `+` as a space when `plus` is set); None for a
-/// bad escape or text that is not UTF-8.
-fn decode_component(s: &str, plus: bool) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'%' => {
-                let hi = hex_digit(*bytes.get(i + 1)?)?;
-                let lo = hex_digit(*bytes.get(i + 2)?)?;
-                out.push(hi * 16 + lo);
-                i += 3;
-            }
-            b'+' if plus => {
-                out.push(b' ');
-                i += 1;
-            }
-            _ => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-pub fn percent_decode(s: &str) -> Option<String> {
-    decode_component(s, false)
-}
-
-pub fn parse_query(q: &str) -> Option<Vec<(String, String)>> {
-    q.split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            Some((decode_component(k, true)?, decode_component(v, true)?))
-        })
-        .collect()
-}
-
-/// A response, written whole.
-pub struct Response {
-    pub status: u16,
-    pub content_type: &'static str,
-    pub headers: Vec<(String, String)>,
-    pub body: Vec<u8>,
-}
-
 impl Response {
-    pub fn new(status: u16, content_type: &'static str, body: Vec<u8>) -> Self {
-        Response {
-            status,
-            content_type,
-            headers: Vec::new(),
-            body,
-        }
-    }
-
-    /// An error as JSON: `{"status": CODE, "error": MESSAGE}`.
-    pub fn error(status: u16, message: &str) -> Self {
-        let mut body = Vec::new();
-        let mut w = JsonWriter::new(&mut body);
-        // Into a Vec, in the writer's order: nothing can fail.
-        let _ = w
-            .begin_object()
-            .and_then(|()| w.member("status", status))
-            .and_then(|()| w.member("error", message))
-            .and_then(|()| w.end_object())
-            .and_then(|()| w.end_line());
-        Response::new(status, "application/json; charset=utf-8", body)
-    }
-
-    pub fn with_header(mut self, name: &str, value: impl Into<String>) -> Self {
-        self.headers.push((name.to_string(), value.into()));
-        self
-    }
-
     /// Writes the response with the headers every response carries: no
     /// caching, no sniffing, no framing, a content policy that allows only
     /// this server, and no CORS headers at all.
@@ -228,25 +142,5 @@ pub fn reason(status: u16) -> &'static str {
         500 => "Internal Server Error",
         503 => "Service Unavailable",
         _ => "Status",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn queries_and_escapes() {
-        assert_eq!(
-            parse_query("f=0%2Fa+b.pb&t=3&x"),
-            Some(vec![
-                ("f".into(), "0/a b.pb".into()),
-                ("t".into(), "3".into()),
-                ("x".into(), String::new())
-            ])
-        );
-        assert_eq!(parse_query("f=%zz"), None);
-        assert_eq!(percent_decode("/a%20b"), Some("/a b".into()));
-        assert_eq!(percent_decode("%ff"), None);
     }
 }

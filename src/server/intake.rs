@@ -12,7 +12,8 @@
 //! closed), and takes the reserve again. When that does not help, it stops
 //! accepting for [`ACCEPT_PAUSE`] and keeps serving the connections it has.
 
-use super::http::{self, Request, Response};
+use super::http::{self, Request};
+use crate::explore::Response;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read};

@@ -38,8 +38,9 @@ use secret::{random_token, same_secret};
 use state::State;
 pub use state::{Config, DEFAULT_MAX_UPLOAD};
 
+use crate::explore::Response;
 use files::{Files, UploadSink};
-use http::{Request, Response};
+use http::Request;
 use intake::{Counters, Intake};
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
@@ -459,7 +460,7 @@ fn upload(state: &State, req: &Request, stream: &mut (impl Read + Write)) -> Res
     match sink.finish() {
         Ok(bytes) => {
             let listed = state.files.add_upload(name, bytes);
-            api::listed_response(&listed)
+            crate::explore::listed_answer(&listed)
         }
         Err(e) => Response::error(500, &format!("storing the upload: {e}")),
     }

@@ -51,6 +51,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("batches", &["batch"]),
     // The facade: the documented entry points and the crate-level error.
     ("facade", &["api"]),
+    // The explorer's endpoints without a transport: request in, response out.
+    ("explorer endpoints", &["explore"]),
     ("server", &["server"]),
     // The crate root: the modules, and the facade's names re-exported.
     ("crate root", &[""]),

@@ -1,0 +1,46 @@
+//! A file the page can open, with the documents made of it.
+
+use crate::api::Document;
+use crate::input::InputBytes;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// A file the page can open: its bytes, the folder its side files (ONNX
+/// external data) are read from, and its documents.
+pub struct ExploredFile {
+    /// The key the page names it by.
+    pub key: String,
+    pub name: String,
+    /// Shared with the documents of `cache`.
+    pub bytes: Arc<InputBytes>,
+    /// None: side files are not looked up.
+    pub dir: Option<PathBuf>,
+    /// The file as a document of the facade, per format asked for: its
+    /// tensors indexed once, each decoded again alone when asked for.
+    cache: Mutex<HashMap<String, Document>>,
+}
+
+impl ExploredFile {
+    pub fn new(key: String, name: String, bytes: Arc<InputBytes>, dir: Option<PathBuf>) -> Self {
+        ExploredFile {
+            key,
+            name,
+            bytes,
+            dir,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The document made for the format `asked`, if one was.
+    pub(super) fn cached(&self, asked: &str) -> Option<Document> {
+        self.cache.lock().ok().and_then(|c| c.get(asked).cloned())
+    }
+
+    /// Keeps the document made for the format `asked`.
+    pub(super) fn keep(&self, asked: &str, doc: Document) {
+        if let Ok(mut c) = self.cache.lock() {
+            c.insert(asked.to_string(), doc);
+        }
+    }
+}
