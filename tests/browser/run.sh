@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# End-to-end tests of the explorer (`decode serve`) in headless Chromium,
-# driven by playwright-core with node's own test runner. Builds the binary,
-# installs the locked npm packages when missing, runs every *.test.mjs here.
+# End-to-end tests of the explorer (`decode serve`, and the static site
+# with its WebAssembly module) in headless Chromium, driven by
+# playwright-core with node's own test runner. Builds the binary and the
+# static site (scripts/build-site.sh, into target/site; it needs the wasm32
+# target), installs the locked npm packages when missing, runs every
+# *.test.mjs here.
 # Screenshots of each step: target/browser-screenshots/.
 #
 #   tests/browser/run.sh            (CHROMIUM=/path/to/chromium to pick one)
@@ -19,6 +22,8 @@ if ! command -v node >/dev/null; then
 fi
 (cd "$repo" && cargo build --quiet --bin decode)
 export DECODE_BIN="${CARGO_TARGET_DIR:-$repo/target}/debug/decode"
+export SITE_DIR="${CARGO_TARGET_DIR:-$repo/target}/site"
+"$repo/scripts/build-site.sh" "$SITE_DIR"
 cd "$here"
 if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund --loglevel=error
