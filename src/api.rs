@@ -12,7 +12,7 @@
 
 use crate::decode::{DecodeContext, Message, Value, decode_message};
 use crate::error::DecodeError;
-use crate::external::{ExternalBytes, ExternalRef};
+use crate::external::{ExternalBytes, ExternalRef, Folder};
 use crate::formats::summary::Summary;
 use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions, TensorAdapter};
 use crate::input::InputBytes;
@@ -122,7 +122,7 @@ pub fn read_shared(bytes: Arc<[u8]>) -> Result<Document, Error> {
 /// file opened there (confined to the folder after links, regular files
 /// only, length and SHA-1 checked).
 pub fn read_shared_in(bytes: Arc<[u8]>, dir: impl Into<PathBuf>) -> Result<Document, Error> {
-    Document::from_held(Held::Shared(bytes), Some(dir.into()), None)
+    Document::from_held(Held::Shared(bytes), Some(Folder::Disk(dir.into())), None)
 }
 
 /// [`open`] as one format, as `decode --as FORMAT` reads it: that format
@@ -136,7 +136,7 @@ pub fn open_as(path: impl AsRef<Path>, format: &str) -> Result<Document, Error> 
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     Document::from_held_as(
         Held::Input(Arc::new(input)),
-        folder_of(path),
+        folder_of(path).map(Folder::Disk),
         None,
         as_format(forced),
     )
@@ -150,7 +150,12 @@ pub fn read_shared_as(
     dir: Option<PathBuf>,
 ) -> Result<Document, Error> {
     let forced = formats::find(format).ok_or_else(|| Error::NoSuchFormat(format.to_string()))?;
-    Document::from_held_as(Held::Shared(bytes), dir, None, as_format(forced))
+    Document::from_held_as(
+        Held::Shared(bytes),
+        dir.map(Folder::Disk),
+        None,
+        as_format(forced),
+    )
 }
 
 /// The reading of one format, as `--as` asks for it.
@@ -263,7 +268,7 @@ impl TensorRef {
 pub struct Document {
     held: Arc<Held>,
     /// The input's folder, where external data is looked for.
-    dir: Option<PathBuf>,
+    dir: Option<Folder>,
     /// The model that declares the file's type (ONNX test folders).
     context: Option<Arc<FileContext>>,
     /// How the input is decoded again to be written whole.
@@ -290,14 +295,14 @@ impl Document {
         let input = crate::input::open_input(path)
             .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         // As the command line: external data beside the file.
-        let dir = folder_of(path);
+        let dir = folder_of(path).map(Folder::Disk);
         let context = testdata::file_context(path, None, &ModelCache::default());
         Document::from_held(Held::Input(Arc::new(input)), dir, context.map(Arc::new))
     }
 
     fn from_held(
         held: Held,
-        dir: Option<PathBuf>,
+        dir: Option<Folder>,
         context: Option<Arc<FileContext>>,
     ) -> Result<Document, Error> {
         Document::from_held_as(held, dir, context, Reading::default())
@@ -305,7 +310,7 @@ impl Document {
 
     fn from_held_as(
         held: Held,
-        dir: Option<PathBuf>,
+        dir: Option<Folder>,
         context: Option<Arc<FileContext>>,
         reading: Reading,
     ) -> Result<Document, Error> {
@@ -359,7 +364,7 @@ impl Document {
     #[doc(hidden)]
     pub fn from_decoded(
         input: Arc<InputBytes>,
-        dir: Option<PathBuf>,
+        dir: Option<Folder>,
         reading: Reading,
         decoded: &Decoded<'_>,
     ) -> Document {
@@ -588,7 +593,7 @@ impl Document {
                 "models are compared by decode diff, not here".into(),
             ));
         }
-        let dirs = (self.dir.as_deref(), actual.dir.as_deref());
+        let dirs = (self.dir.as_ref(), actual.dir.as_ref());
         let entries = crate::diff::compare_messages(mx, my, dirs, opts);
         Ok(Diff { entries })
     }
@@ -1376,8 +1381,8 @@ impl<'d> Tensor<'d> {
         &self.message
     }
 
-    fn dir(&self) -> Option<&Path> {
-        self.document.dir.as_deref()
+    fn dir(&self) -> Option<&Folder> {
+        self.document.dir.as_ref()
     }
 
     /// How it is drawn: a model's weight (an initializer, a Constant's

@@ -96,7 +96,7 @@ pub fn json_line(w: &mut dyn Write, path: &Path, opts: &BatchOptions<'_>) -> io:
         Ok(d) => {
             let ropts = RenderOptions {
                 values: opts.values,
-                dir: Some(parent_dir(path)),
+                dir: Some(parent_dir(path).into()),
                 ..RenderOptions::default()
             };
             json::write_decoded_with(w, &d, &ropts, Some(path), &mut |w| {

@@ -12,6 +12,7 @@
 
 use crate::decode::Message;
 use crate::escape::TextLines;
+use crate::external::Folder;
 use crate::fields::onnx::{
     AttributeProto, GraphProto, MapProto, ModelProto, NodeProto, SparseTensorProto, TensorProto,
 };
@@ -22,7 +23,6 @@ use crate::schema::{FieldId, SchemaSet};
 use crate::tensor::{Elem, Element, LoadedValues, TensorData, TensorView, load_values};
 use half::f16;
 use std::io;
-use std::path::Path;
 
 /// onnx's default tolerances (onnx/backend/test/loader: rtol 1e-3, atol 1e-7).
 pub const DEFAULT_RTOL: f64 = 1e-3;
@@ -344,7 +344,7 @@ fn info(view: &TensorView<'_, '_>) -> TensorInfo {
 pub fn compare_views(
     expected: &TensorView<'_, '_>,
     actual: &TensorView<'_, '_>,
-    dirs: (Option<&Path>, Option<&Path>),
+    dirs: (Option<&Folder>, Option<&Folder>),
     opts: &DiffOptions,
 ) -> TensorDiff {
     let mut d = TensorDiff {
@@ -801,7 +801,7 @@ impl EntrySink<'_> {
 pub fn compare_messages_each(
     expected: &Message<'_>,
     actual: &Message<'_>,
-    dirs: (Option<&Path>, Option<&Path>),
+    dirs: (Option<&Folder>, Option<&Folder>),
     opts: &DiffOptions,
     each: &mut dyn FnMut(Entry) -> io::Result<()>,
 ) -> io::Result<Tally> {
@@ -830,7 +830,7 @@ pub fn compare_messages_each(
 pub fn compare_messages(
     expected: &Message<'_>,
     actual: &Message<'_>,
-    dirs: (Option<&Path>, Option<&Path>),
+    dirs: (Option<&Folder>, Option<&Folder>),
     opts: &DiffOptions,
 ) -> Vec<Entry> {
     let mut out = Vec::new();
@@ -846,7 +846,7 @@ fn compare_at(
     set: &SchemaSet,
     e: &Message<'_>,
     a: &Message<'_>,
-    dirs: (Option<&Path>, Option<&Path>),
+    dirs: (Option<&Folder>, Option<&Folder>),
     opts: &DiffOptions,
     path: String,
     depth: u32,
@@ -1203,7 +1203,7 @@ pub fn write_tensor_json(w: &mut JsonWriter<'_>, d: &TensorDiff) -> io::Result<(
 pub fn difference_png(
     expected: &TensorView<'_, '_>,
     actual: &TensorView<'_, '_>,
-    dirs: (Option<&Path>, Option<&Path>),
+    dirs: (Option<&Folder>, Option<&Folder>),
 ) -> Result<Vec<u8>, String> {
     let dims = expected.dims.clone().unwrap_or_default();
     if expected.dims != actual.dims || expected.type_name != actual.type_name {
@@ -1366,8 +1366,8 @@ fn op_of(set: &SchemaSet, n: &Message<'_>) -> String {
 /// main graph's nodes (matched by name when every node has a unique name,
 /// else by position): op, inputs, outputs and attributes.
 pub fn compare_models(
-    expected: (&Message<'_>, &[u8], Option<&Path>),
-    actual: (&Message<'_>, &[u8], Option<&Path>),
+    expected: (&Message<'_>, &[u8], Option<&Folder>),
+    actual: (&Message<'_>, &[u8], Option<&Folder>),
     opts: &DiffOptions,
 ) -> ModelDiff {
     let set = SchemaSet::builtin();

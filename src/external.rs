@@ -1,18 +1,83 @@
 //! External data: tensor values kept in a side file (`location`, `offset`,
-//! `length`, `checksum`), resolved relative to the tensor file's folder.
+//! `length`, `checksum`), resolved relative to the tensor file's folder: a
+//! folder on disk, or files held in memory by their paths (the files
+//! dropped together on the static page), under the same rules.
 //!
-//! The location must stay inside that folder once every symbolic link is
-//! resolved (not only as text), must be a regular file (a FIFO would block
-//! forever), and a checksum is the SHA-1 of the tensor's byte range, computed
-//! once per (file, offset, length).
+//! The location must stay inside that folder (on disk, once every symbolic
+//! link is resolved, not only as text; in memory, a name matched exactly),
+//! must be a regular file (a FIFO would block forever), and a checksum is
+//! the SHA-1 of the tensor's byte range, computed once per (file, offset,
+//! length).
 
 use crate::input::{InputBytes, Link, identity, kind_name, open_read, opened_path};
 use sha1::{Digest, Sha1};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::Metadata;
 use std::io;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+/// Where a tensor file's side files are read from.
+#[derive(Debug, Clone)]
+pub enum Folder {
+    /// A folder on disk.
+    Disk(PathBuf),
+    /// A folder of files held in memory.
+    Memory(MemoryFolder),
+}
+
+impl From<PathBuf> for Folder {
+    fn from(dir: PathBuf) -> Self {
+        Folder::Disk(dir)
+    }
+}
+
+/// Files held in memory, named by their paths (`/` between components)
+/// inside the folder they were given in, and one folder of them.
+#[derive(Clone)]
+pub struct MemoryFolder {
+    files: Arc<BTreeMap<String, Arc<InputBytes>>>,
+    /// This folder's path among them (`a/b`; empty for the top).
+    at: String,
+}
+
+impl std::fmt::Debug for MemoryFolder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "MemoryFolder({:?} of {} files)",
+            self.at,
+            self.files.len()
+        )
+    }
+}
+
+impl MemoryFolder {
+    /// The folder `at` (a path of plain components, `/` between them;
+    /// empty for the top) among `files`.
+    pub fn new(files: Arc<BTreeMap<String, Arc<InputBytes>>>, at: &str) -> Self {
+        MemoryFolder {
+            files,
+            at: at.trim_matches('/').to_string(),
+        }
+    }
+
+    /// The file `rel` (plain components and `.`, checked by the caller)
+    /// names in this folder, matched exactly: no `..`, no case folding.
+    fn get(&self, rel: &Path) -> Option<(String, Arc<InputBytes>)> {
+        let mut name = self.at.clone();
+        for c in rel.components() {
+            if let Component::Normal(part) = c {
+                if !name.is_empty() {
+                    name.push('/');
+                }
+                name.push_str(part.to_str()?);
+            }
+        }
+        let bytes = self.files.get(&name)?.clone();
+        Some((name, bytes))
+    }
+}
 
 /// Why a tensor's external values are not available.
 #[non_exhaustive]
@@ -39,6 +104,10 @@ pub enum ExternalError {
         location: String,
         kind: &'static str,
     },
+    /// The location is none of the files given with the tensor's file (in
+    /// memory: the files dropped together on the page).
+    #[error("{location} is not among the files given with this one")]
+    Missing { location: String },
     /// The tensor's folder cannot be resolved.
     #[error("cannot read the folder {}: {source}", folder.display())]
     Folder { folder: PathBuf, source: io::Error },
@@ -123,14 +192,17 @@ type DigestKey = (u64, u64, u64, u64, u64);
 static DIGESTS: Mutex<Option<HashMap<DigestKey, String>>> = Mutex::new(None);
 
 /// The SHA-1 (hex) of `length` bytes at `offset` of the file `meta`
-/// describes, `bytes` giving them; cached per (file, offset, length).
+/// describes (a file on disk: cached per (file, offset, length); None, a
+/// file in memory: not cached), `bytes` giving them.
 fn range_sha1<'b>(
-    meta: &Metadata,
+    meta: Option<&Metadata>,
     offset: u64,
     length: u64,
     bytes: impl FnOnce() -> &'b [u8],
 ) -> String {
-    let key = identity(meta).map(|(dev, ino, ..)| (dev, ino, meta.len(), offset, length));
+    let key = meta.and_then(|meta| {
+        identity(meta).map(|(dev, ino, ..)| (dev, ino, meta.len(), offset, length))
+    });
     if let Some(key) = key
         && let Ok(cache) = DIGESTS.lock()
         && let Some(hex) = cache.as_ref().and_then(|c| c.get(&key))
@@ -167,7 +239,7 @@ pub struct ExternalRef {
 
 /// The mapped side file and the range of it that holds the values.
 pub struct ExternalBytes {
-    file: InputBytes,
+    file: Arc<InputBytes>,
     start: usize,
     end: usize,
 }
@@ -200,7 +272,7 @@ fn parse_u64(what: &'static str, text: &Option<String>) -> Result<Option<u64>, E
 impl ExternalRef {
     /// Checks the location, maps the side file, checks bounds, length and
     /// SHA-1. The error says why the values are not available.
-    pub fn load(&self, dir: Option<&Path>) -> Result<ExternalBytes, ExternalError> {
+    pub fn load(&self, dir: Option<&Folder>) -> Result<ExternalBytes, ExternalError> {
         let location = self.location.as_deref().ok_or(ExternalError::NoLocation)?;
         let rel = Path::new(location);
         let escapes = rel.is_absolute()
@@ -216,8 +288,18 @@ impl ExternalRef {
                 location: location.to_string(),
             });
         }
-        let dir = dir.ok_or(ExternalError::NoFolder)?;
-        let (file, meta) = open_inside(dir, rel, location)?;
+        let (file, meta) = match dir.ok_or(ExternalError::NoFolder)? {
+            Folder::Disk(dir) => {
+                let (file, meta) = open_inside(dir, rel, location)?;
+                (Arc::new(file), Some(meta))
+            }
+            Folder::Memory(folder) => {
+                let (_, file) = folder.get(rel).ok_or_else(|| ExternalError::Missing {
+                    location: location.to_string(),
+                })?;
+                (file, None)
+            }
+        };
         let size = file.bytes().len() as u64;
         let offset = parse_u64("offset", &self.offset)?.unwrap_or(0);
         let length = parse_u64("length", &self.length)?;
@@ -266,7 +348,7 @@ impl ExternalRef {
             let range_end = start
                 .checked_add(usize::try_from(length).map_err(too_large("length"))?)
                 .ok_or(ExternalError::TooLarge { what: "length" })?;
-            let got = range_sha1(&meta, offset, length, || {
+            let got = range_sha1(meta.as_ref(), offset, length, || {
                 ext.file.bytes().get(start..range_end).unwrap_or(&[])
             });
             let expected = expected.trim();
@@ -315,7 +397,7 @@ mod tests {
                 location: Some(location.into()),
                 ..ExternalRef::default()
             }
-            .load(Some(&dir))
+            .load(Some(&Folder::Disk(dir.clone())))
             .err()
             .unwrap()
         };
@@ -347,11 +429,73 @@ mod tests {
             offset: Some("x".into()),
             ..ExternalRef::default()
         }
-        .load(Some(&root))
+        .load(Some(&Folder::Disk(root.clone())))
         .err()
         .unwrap();
         assert_eq!(err.to_string(), "offset \"x\" is not a number");
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    /// Files in memory (the page's dropped folder) under the rules of a
+    /// folder on disk: only names inside the tensor's folder, matched
+    /// exactly; `..` refused before any lookup; length and SHA-1 checked.
+    #[test]
+    fn side_files_in_memory_are_confined_to_the_folder() {
+        let data: Vec<u8> = (0..64u8).collect();
+        let files: BTreeMap<String, Arc<InputBytes>> = [
+            ("model/model.onnx", vec![1u8]),
+            ("model/w.bin", data.clone()),
+            ("model/sub/x.bin", vec![7u8; 4]),
+            ("secret.bin", vec![9u8; 64]),
+        ]
+        .into_iter()
+        .map(|(n, b)| (n.to_string(), Arc::new(InputBytes::Owned(b))))
+        .collect();
+        let files = Arc::new(files);
+        let model = Folder::Memory(MemoryFolder::new(files.clone(), "model"));
+        let load = |folder: &Folder, location: &str, checksum: Option<String>| {
+            ExternalRef {
+                location: Some(location.into()),
+                offset: Some("16".into()),
+                length: Some("4".into()),
+                checksum,
+                needed: Some(4),
+            }
+            .load(Some(folder))
+        };
+        assert_eq!(load(&model, "w.bin", None).unwrap().bytes(), &data[16..20]);
+        assert_eq!(
+            load(&model, "./w.bin", None).unwrap().bytes(),
+            &data[16..20]
+        );
+        let sha = Some(hex(&data[16..20]));
+        assert_eq!(load(&model, "w.bin", sha).unwrap().bytes(), &data[16..20]);
+        let err = load(&model, "w.bin", Some("0".repeat(40))).err().unwrap();
+        assert!(
+            matches!(err, ExternalError::ChecksumMismatch { .. }),
+            "{err}"
+        );
+        let err = load(&model, "../secret.bin", None).err().unwrap();
+        assert!(matches!(err, ExternalError::Escapes { .. }), "{err}");
+        let err = load(&model, "/secret.bin", None).err().unwrap();
+        assert!(matches!(err, ExternalError::Escapes { .. }), "{err}");
+        // Exact names: no other case, no folder, nothing outside.
+        for location in ["W.BIN", "sub", "secret.bin", "model/w.bin"] {
+            let err = load(&model, location, None).err().unwrap();
+            assert!(
+                matches!(err, ExternalError::Missing { .. }),
+                "{location}: {err}"
+            );
+            assert_eq!(
+                err.to_string(),
+                format!("{location} is not among the files given with this one")
+            );
+        }
+        let sub = load(&model, "sub/x.bin", None).err().unwrap();
+        assert!(matches!(sub, ExternalError::OffsetPastEnd { .. }), "{sub}");
+        // The top folder sees its own files.
+        let top = Folder::Memory(MemoryFolder::new(files, ""));
+        assert_eq!(load(&top, "secret.bin", None).unwrap().bytes(), &[9u8; 4]);
     }
 
     #[test]
@@ -371,7 +515,7 @@ mod tests {
         };
         HASHED.with(|h| h.set(0));
         for _ in 0..3 {
-            let err = r.load(Some(&dir)).err().unwrap();
+            let err = r.load(Some(&Folder::Disk(dir.clone()))).err().unwrap();
             assert!(
                 matches!(&err, ExternalError::ChecksumMismatch { got, .. } if *got == hex(range)),
                 "{err}"
@@ -382,9 +526,12 @@ mod tests {
         assert_eq!(HASHED.with(Cell::get), 64);
         // The right one is accepted; the whole file's hash is not.
         r.checksum = Some(hex(range).to_uppercase());
-        assert_eq!(r.load(Some(&dir)).unwrap().bytes(), range);
+        assert_eq!(
+            r.load(Some(&Folder::Disk(dir.clone()))).unwrap().bytes(),
+            range
+        );
         r.checksum = Some(hex(&data));
-        assert!(r.load(Some(&dir)).is_err());
+        assert!(r.load(Some(&Folder::Disk(dir.clone()))).is_err());
         assert_eq!(HASHED.with(Cell::get), 64);
         let _ = std::fs::remove_dir_all(&dir);
     }

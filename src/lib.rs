@@ -135,6 +135,10 @@ pub use diff::DiffOptions;
 #[doc(hidden)]
 pub use api::Reading;
 pub use external::ExternalError;
+// Where side files are read from (a folder on disk, or files in memory):
+// for the command, the explorer and the in-page WebAssembly build.
+#[doc(hidden)]
+pub use external::{Folder, MemoryFolder};
 pub use formats::TensorRole as Role;
 pub use formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
 pub use input::recover_from_mapping_faults;

@@ -9,6 +9,7 @@
 //! strings, invalid UTF-8 replaced by U+FFFD. A widened type comes back as a
 //! note for the caller to show. Shape from the dims, row-major order.
 
+use crate::external::Folder;
 use crate::input::InputBytes;
 use crate::tensor::{Elem, Element, LoadedValues, TensorView, for_each_run, load_values};
 use half::f16;
@@ -16,7 +17,6 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Write};
-use std::path::Path;
 
 /// The largest string array written (bytes of data): every string takes
 /// the room of the longest, so a few long strings among many short ones
@@ -141,7 +141,10 @@ fn shape(view: &TensorView<'_, '_>) -> Result<Vec<u64>, NpyError> {
     Ok(shape)
 }
 
-fn loaded<'v>(view: &TensorView<'v, 'v>, dir: Option<&Path>) -> Result<LoadedValues<'v>, NpyError> {
+fn loaded<'v>(
+    view: &TensorView<'v, 'v>,
+    dir: Option<&Folder>,
+) -> Result<LoadedValues<'v>, NpyError> {
     match load_values(view, dir) {
         LoadedValues::Unavailable(why) => Err(NpyError::Unavailable(why)),
         l => Ok(l),
@@ -220,7 +223,7 @@ pub struct NpyOptions<'p> {
 /// values are streamed; strings take a first pass for their longest length.
 pub fn write_npy<W: Write>(
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     w: W,
 ) -> Result<NpyInfo, NpyError> {
     write_npy_with(view, dir, w, &NpyOptions::default())
@@ -301,7 +304,7 @@ fn stored<'s>(values: &'s LoadedValues<'_>, len: usize) -> Option<&'s [u8]> {
 /// [`write_npy_with`]). Checks every limit first.
 pub fn raw_npy<'v>(
     view: &TensorView<'v, 'v>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     opts: &NpyOptions<'_>,
 ) -> Result<Option<RawNpy<'v>>, NpyError> {
     let (elem, shape) = checked(view, opts)?;
@@ -332,7 +335,7 @@ pub fn raw_npy<'v>(
 /// [`write_npy`] with options. Checks every limit before writing anything.
 pub fn write_npy_with<'v, W: Write>(
     view: &TensorView<'v, 'v>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     mut w: W,
     opts: &NpyOptions<'_>,
 ) -> Result<NpyInfo, NpyError> {
@@ -349,7 +352,7 @@ pub fn write_npy_with<'v, W: Write>(
 /// converted to NumPy's layout.
 pub fn write_npy_converted<W: Write>(
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     mut w: W,
     opts: &NpyOptions<'_>,
 ) -> Result<NpyInfo, NpyError> {
@@ -424,7 +427,7 @@ pub fn write_npy_converted<W: Write>(
 /// The .npy bytes of a tensor.
 pub fn npy_bytes(
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
 ) -> Result<(Vec<u8>, NpyInfo), NpyError> {
     let mut out = Vec::new();
     let info = write_npy(view, dir, &mut out)?;

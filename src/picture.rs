@@ -23,13 +23,13 @@
 //! `--picture` and the explorer ask [`Drawing`] of the facade's tensor, so
 //! they draw the same picture.
 
+use crate::external::Folder;
 use crate::formats::KernelOrder;
 use crate::stats::Stats;
 use crate::stats::kernel::{Extreme, scalar};
 use crate::tensor::{Elem, LoadedValues, TensorView, for_each_run, load_values};
 use std::fmt;
 use std::io::{self, Write};
-use std::path::Path;
 
 /// The colour of NaN pixels: magenta, which no grey or natural image uses
 /// much.
@@ -650,14 +650,14 @@ fn checked_layout(view: &TensorView<'_, '_>, drawing: Drawing) -> Result<Layout,
 
 /// Draws a tensor by its shape as an image: one pass for the statistics
 /// (min..max), one for the pixels. External data is read from `dir`.
-pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Picture, PictureError> {
+pub fn picture(view: &TensorView<'_, '_>, dir: Option<&Folder>) -> Result<Picture, PictureError> {
     picture_as(view, dir, Drawing::Image)
 }
 
 /// Draws a tensor as `drawing` says (a weight as a heat map or filters).
 pub fn picture_as(
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     drawing: Drawing,
 ) -> Result<Picture, PictureError> {
     let layout = checked_layout(view, drawing)?;
@@ -669,7 +669,7 @@ pub fn picture_as(
 /// compare.
 pub fn slice_picture(
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     drawing: Drawing,
     slice: u64,
 ) -> Result<Picture, PictureError> {
@@ -705,7 +705,7 @@ pub fn slice_picture(
 /// Draws the elements `first..first + layout.elements()` of a tensor.
 fn draw(
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     layout: Layout,
     first: u64,
 ) -> Result<Picture, PictureError> {
@@ -912,7 +912,7 @@ impl Picture {
 #[cfg(feature = "picture")]
 pub fn write_png<W: Write>(
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     w: W,
 ) -> Result<Picture, PictureError> {
     let p = picture(view, dir)?;
@@ -922,7 +922,7 @@ pub fn write_png<W: Write>(
 
 /// The PNG bytes of a tensor's picture.
 #[cfg(feature = "picture")]
-pub fn png_bytes(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Result<Vec<u8>, PictureError> {
+pub fn png_bytes(view: &TensorView<'_, '_>, dir: Option<&Folder>) -> Result<Vec<u8>, PictureError> {
     picture(view, dir)?.png_bytes()
 }
 
@@ -981,7 +981,7 @@ pub fn write_preview(
     w: &mut dyn Write,
     indent: &str,
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     stats: &Stats,
 ) -> io::Result<()> {
     let Ok(layout) = checked_layout(view, Drawing::Image) else {

@@ -13,11 +13,11 @@
 
 pub mod kernel;
 
+use crate::external::Folder;
 use crate::progress::Progress;
 use crate::tensor::{
     Elem, Element, LoadedValues, TensorData, TensorView, for_each_run, load_values,
 };
-use std::path::Path;
 
 use kernel::{Extreme, scalar};
 
@@ -133,7 +133,7 @@ impl Stats {
 
 /// Statistics of a whole tensor in one pass (external data is read from
 /// `dir`). None when its values cannot be read.
-pub fn compute(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Option<Stats> {
+pub fn compute(view: &TensorView<'_, '_>, dir: Option<&Folder>) -> Option<Stats> {
     compute_with(view, dir, &crate::progress::Silent)
 }
 
@@ -146,7 +146,7 @@ pub fn compute(view: &TensorView<'_, '_>, dir: Option<&Path>) -> Option<Stats> {
 /// are counted, never iterated.
 pub fn compute_with(
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     progress: &dyn Progress,
 ) -> Option<Stats> {
     let mut loaded = load_values(view, dir);
@@ -384,7 +384,7 @@ impl Histogram {
 /// The histogram of a tensor (a streaming pass after the statistics).
 pub fn histogram(
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     stats: &Stats,
 ) -> Option<Histogram> {
     let mut h = Histogram::new(stats)?;

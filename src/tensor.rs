@@ -703,7 +703,7 @@ impl LoadedValues<'_> {
 /// tail (see [`Elements`]), never an iterator of repeats.
 pub fn load_values<'v>(
     view: &TensorView<'v, 'v>,
-    dir: Option<&std::path::Path>,
+    dir: Option<&crate::external::Folder>,
 ) -> LoadedValues<'v> {
     let Some(elem) = view.elem else {
         return match &view.data {

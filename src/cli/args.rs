@@ -267,7 +267,7 @@ impl Args {
         };
         RenderOptions {
             values: self.values,
-            dir,
+            dir: dir.map(pbdecode::Folder::Disk),
             offsets: self.offsets,
             dense: self.dense,
             color,

@@ -277,10 +277,10 @@ fn pair(
         return fail(out, "only ONNX values and models are compared".into());
     };
     let dirs = (
-        Some(pbdecode::batch::parent_dir(xp)),
-        Some(pbdecode::batch::parent_dir(yp)),
+        Some(pbdecode::Folder::Disk(pbdecode::batch::parent_dir(xp))),
+        Some(pbdecode::Folder::Disk(pbdecode::batch::parent_dir(yp))),
     );
-    let dirs = (dirs.0.as_deref(), dirs.1.as_deref());
+    let dirs = (dirs.0.as_ref(), dirs.1.as_ref());
     let (tx, ty) = (type_of(&x).to_string(), type_of(&y).to_string());
     if tx == "onnx.ModelProto" && ty == "onnx.ModelProto" {
         let d = diff::compare_models((mx, xi.bytes(), dirs.0), (my, yi.bytes(), dirs.1), opts);

@@ -116,7 +116,9 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<Outcome> {
             Ok(d) => {
                 let ropts = RenderOptions {
                     values: values.or(Some(tree::DEFAULT_NESTED_VALUES)),
-                    dir: file.parent().map(Path::to_path_buf),
+                    dir: file
+                        .parent()
+                        .map(|d| pbdecode::Folder::Disk(d.to_path_buf())),
                     ..RenderOptions::default()
                 };
                 text::write_decoded(out.view(), &d, &ropts)?;

@@ -613,7 +613,7 @@ pub(super) fn tensor_info(req: &Query<'_>, file: &ExploredFile) -> Response {
             w.key("tensor")?;
             tensor_head_json(w, t.index, t.name, t.initializer, view, t.full_name)?;
             w.key("unavailable")?;
-            match load_values(view, file.dir.as_deref()) {
+            match load_values(view, file.dir.as_ref()) {
                 LoadedValues::Unavailable(why) => w.value(&why)?,
                 _ => w.null()?,
             }
@@ -725,7 +725,7 @@ pub(super) fn values(req: &Query<'_>, file: &ExploredFile) -> Response {
         };
         // Declared first, dropped last: the iterator borrows it.
         let external;
-        let loaded = load_values(view, file.dir.as_deref());
+        let loaded = load_values(view, file.dir.as_ref());
         let mut it: Box<dyn Iterator<Item = Element<'_>> + '_> = match loaded {
             LoadedValues::Ready(it, _) => Box::new(it),
             LoadedValues::External(bytes, elem, n) => {
@@ -837,7 +837,7 @@ fn write_rows<'e>(
 pub(super) fn tensor_stats(req: &Query<'_>, file: &ExploredFile) -> Response {
     with_tensor(req, file, &mut |t| {
         let view = t.view;
-        let dir = file.dir.as_deref();
+        let dir = file.dir.as_ref();
         json_answer(200, |w| {
             w.begin_object()?;
             w.key("stats")?;
@@ -885,7 +885,7 @@ pub(super) fn tensor_picture(req: &Query<'_>, file: &ExploredFile) -> Response {
     };
     with_tensor(req, file, &mut |t| {
         let view = t.view;
-        let dir = file.dir.as_deref();
+        let dir = file.dir.as_ref();
         let drawn = match slice {
             None => picture::picture_as(view, dir, t.drawing),
             Some(n) => picture::slice_picture(view, dir, t.drawing, n),

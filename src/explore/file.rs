@@ -1,9 +1,9 @@
 //! A file the page can open, with the documents made of it.
 
 use crate::api::Document;
+use crate::external::Folder;
 use crate::input::InputBytes;
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// A file the page can open: its bytes, the folder its side files (ONNX
@@ -15,14 +15,14 @@ pub struct ExploredFile {
     /// Shared with the documents of `cache`.
     pub bytes: Arc<InputBytes>,
     /// None: side files are not looked up.
-    pub dir: Option<PathBuf>,
+    pub dir: Option<Folder>,
     /// The file as a document of the facade, per format asked for: its
     /// tensors indexed once, each decoded again alone when asked for.
     cache: Mutex<HashMap<String, Document>>,
 }
 
 impl ExploredFile {
-    pub fn new(key: String, name: String, bytes: Arc<InputBytes>, dir: Option<PathBuf>) -> Self {
+    pub fn new(key: String, name: String, bytes: Arc<InputBytes>, dir: Option<Folder>) -> Self {
         ExploredFile {
             key,
             name,

@@ -411,7 +411,7 @@ fn write_message_at(
                 }
                 if read_all && view.elem.is_some_and(|e| e.is_numeric()) {
                     let stats =
-                        crate::stats::compute_with(&view, opts.dir.as_deref(), opts.progress.get())
+                        crate::stats::compute_with(&view, opts.dir.as_ref(), opts.progress.get())
                             .unwrap_or_default();
                     w.key("stats")?;
                     stats.write_json(w)?;

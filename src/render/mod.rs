@@ -19,7 +19,6 @@ use crate::tensor::LoadedValues;
 
 use crate::progress::Progress;
 use crate::tensor::TensorView;
-use std::path::PathBuf;
 
 /// Choices that shape the output.
 #[derive(Debug, Clone, Default)]
@@ -27,7 +26,7 @@ pub struct RenderOptions {
     /// How many values of each tensor to print; None prints all.
     pub values: Option<u64>,
     /// The input's folder, for external data; None for standard input.
-    pub dir: Option<PathBuf>,
+    pub dir: Option<crate::external::Folder>,
     /// Show every field's byte range.
     pub offsets: bool,
     /// Sparse tensors: also show the dense tensor (`--dense`).
@@ -91,5 +90,5 @@ impl std::fmt::Debug for ProgressHandle {
 /// Resolves where a tensor's values are (external files relative to the
 /// input's folder).
 pub fn load_values<'v>(view: &TensorView<'v, 'v>, opts: &RenderOptions) -> LoadedValues<'v> {
-    crate::tensor::load_values(view, opts.dir.as_deref())
+    crate::tensor::load_values(view, opts.dir.as_ref())
 }

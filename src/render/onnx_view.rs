@@ -453,10 +453,10 @@ fn tensor_block(
     if (opts.stats || p.total <= limit)
         && p.total > 1
         && p.unavailable.is_none()
-        && let Some(stats) = crate::stats::compute(&view, opts.dir.as_deref())
+        && let Some(stats) = crate::stats::compute(&view, opts.dir.as_ref())
     {
         let pad = super::fmt::pad(depth + 1);
-        super::stats_view::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)?;
+        super::stats_view::write_text_summary(w, &pad, &view, opts.dir.as_ref(), &stats, opts)?;
     }
     shown.rest(w, depth + 1, opts)
 }

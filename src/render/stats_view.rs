@@ -3,13 +3,13 @@
 //! values, and the objects JSON writes under "stats" and "histogram".
 
 use super::RenderOptions;
+use crate::external::Folder;
 use crate::json_writer::JsonWriter;
 use crate::picture::write_preview;
 use crate::stats::kernel::Extreme;
 use crate::stats::{Histogram, Stats, histogram, short};
 use crate::tensor::{Elem, TensorView};
 use std::io::{self, Write};
-use std::path::Path;
 
 impl Extreme {
     pub fn write_json(self, w: &mut JsonWriter<'_>) -> io::Result<()> {
@@ -131,7 +131,7 @@ pub fn write_text_summary(
     w: &mut dyn Write,
     indent: &str,
     view: &TensorView<'_, '_>,
-    dir: Option<&Path>,
+    dir: Option<&Folder>,
     stats: &Stats,
     opts: &RenderOptions,
 ) -> io::Result<()> {

@@ -329,11 +329,11 @@ pub fn tensor_block(
     if !read_all {
         return Ok(());
     }
-    let stats = crate::stats::compute_with(&view, opts.dir.as_deref(), opts.progress.get())
+    let stats = crate::stats::compute_with(&view, opts.dir.as_ref(), opts.progress.get())
         .unwrap_or_default();
     // Statistics, --histogram and the colour preview (src/stats.rs).
     let pad = pad(depth);
-    super::stats_view::write_text_summary(w, &pad, &view, opts.dir.as_deref(), &stats, opts)
+    super::stats_view::write_text_summary(w, &pad, &view, opts.dir.as_ref(), &stats, opts)
 }
 
 /// The first `head` and last `tail` of a tensor's `total` values, in rows

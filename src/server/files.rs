@@ -5,6 +5,7 @@
 //! stops).
 
 use crate::explore::{ExploredFile, Listed};
+use crate::external::Folder;
 use crate::input::{
     FileId, InputBytes, Link, Opened, identity, kind_name, map_handle, open_read, opened_path,
 };
@@ -305,7 +306,7 @@ impl Files {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default(),
             Arc::new(bytes),
-            path.parent().map(Path::to_path_buf),
+            path.parent().map(|p| Folder::Disk(p.to_path_buf())),
         ));
         if let Ok(mut s) = self.served.lock() {
             if s.len() >= CACHE {

@@ -42,7 +42,11 @@ impl Write for Sink {
 
 fn ropts() -> RenderOptions {
     RenderOptions {
-        dir: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/onnx-tensor")),
+        dir: Some(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/onnx-tensor")
+                .into(),
+        ),
         ..RenderOptions::default()
     }
 }

@@ -441,7 +441,8 @@ fn a_document_over_what_the_caller_decoded() {
         let decoded = formats::decode_as(f, input.bytes(), &reading.options).unwrap();
         let doc = pbdecode::Document::from_decoded(
             input.clone(),
-            path.parent().map(Path::to_path_buf),
+            path.parent()
+                .map(|d| pbdecode::Folder::Disk(d.to_path_buf())),
             reading,
             &decoded,
         );

@@ -22,7 +22,11 @@ use std::path::Path;
 
 fn opts() -> RenderOptions {
     RenderOptions {
-        dir: Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/onnx-tensor")),
+        dir: Some(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/onnx-tensor")
+                .into(),
+        ),
         ..RenderOptions::default()
     }
 }

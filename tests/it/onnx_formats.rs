@@ -27,7 +27,7 @@ fn read(dir: &str, name: &str) -> Vec<u8> {
 
 fn opts(dir: &str) -> RenderOptions {
     RenderOptions {
-        dir: Some(PathBuf::from(dir)),
+        dir: Some(PathBuf::from(dir).into()),
         ..RenderOptions::default()
     }
 }

@@ -77,7 +77,7 @@ fn opts() -> RenderOptions {
     RenderOptions {
         // Relative, so messages naming the side file are the same on every
         // machine (cargo runs tests from the package root).
-        dir: Some(PathBuf::from("tests/fixtures/onnx-tensor")),
+        dir: Some(PathBuf::from("tests/fixtures/onnx-tensor").into()),
         ..RenderOptions::default()
     }
 }
