@@ -7,7 +7,8 @@
 #   scripts/build-site.sh OUT
 #
 # Needs the wasm32 target (rustup target add wasm32-unknown-unknown).
-# wasm-opt (Debian's binaryen) shrinks the module when it is installed.
+# wasm-opt (Debian's binaryen) shrinks the module by a tenth when it is
+# installed (it takes a while: only when the module changed).
 set -euo pipefail
 out=${1:?usage: scripts/build-site.sh OUT}
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,9 @@ target=${CARGO_TARGET_DIR:-$repo/target}
 (cd "$repo/wasm" && CARGO_TARGET_DIR="$target" cargo build --quiet --release --locked --target wasm32-unknown-unknown)
 mkdir -p "$out"
 module="$target/wasm32-unknown-unknown/release/pbdecode_wasm.wasm"
-if command -v wasm-opt >/dev/null; then
+if [ "$out/pbdecode.wasm" -nt "$module" ]; then
+  : # built from this module already
+elif command -v wasm-opt >/dev/null; then
   wasm-opt -O2 --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext "$module" -o "$out/pbdecode.wasm"
 else
   cp "$module" "$out/pbdecode.wasm"

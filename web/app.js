@@ -1,14 +1,20 @@
-// The pbdecode explorer page. Everything it shows comes from the server,
+// The pbdecode explorer page. Everything it shows comes from its back end,
 // which uses the same library as the `decode` command: the JSON contract,
 // the text view, the picture code. Values arrive as the contract's text and
 // are shown as they are; nothing here decodes bytes or formats numbers.
+// The back end is the server (`decode serve`) or, on the static site, the
+// WebAssembly build of the same endpoints in the page (web/wasm.js): both
+// answer the same requests with the same bytes (see BACKEND below).
 'use strict';
+
+// Which back end: the static site's page says `wasm`.
+const STATIC = (document.querySelector('meta[name=pbdecode-backend]') || {}).content === 'wasm';
 
 // The server's token: embedded in the page when it was opened with
 // ?token= or a one-time ?code=, then kept in this origin's localStorage
 // (per port, unlike a cookie) and the query taken out of the address bar.
 // Every request sends it in the Authorization header.
-const TOKEN = (() => {
+const TOKEN = STATIC ? '' : (() => {
   const given = document.querySelector('meta[name=pbdecode-token]').content;
   if (given) {
     try { localStorage.setItem('pbdecode-token', given); } catch { /* private mode: this tab only */ }
@@ -105,9 +111,56 @@ function tip(text, ev) {
   t.style.top = y + 'px';
 }
 
+// The back end's calls: `fetch(path, params)` answers a GET of the API
+// with a fetch Response (or one like it), `upload(file, onProgress)` adds a
+// file and resolves to its listing, `close(key)` closes an added one.
+const httpBackend = {
+  fetch: (path, params) => fetch(path + (params ? '?' + new URLSearchParams(params) : ''), { headers: AUTH }),
+  close: (key) => fetch('/api/close?f=' + encodeURIComponent(key), { method: 'POST', headers: AUTH }),
+  // Streamed to the server, with its progress.
+  upload: (file, onProgress) => new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/upload?name=' + encodeURIComponent(file.name));
+    xhr.setRequestHeader('Authorization', AUTH.Authorization);
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded, e.total); };
+    xhr.onload = () => {
+      let body;
+      try { body = parseJSON(xhr.responseText); } catch { body = { error: xhr.responseText }; }
+      if (xhr.status === 200) resolve(body); else reject(new Error(body.error || xhr.statusText));
+    };
+    xhr.onerror = () => reject(new Error('upload failed'));
+    xhr.send(file);
+  }),
+};
+// The module in the page: loaded once, on first use.
+let wasmModule = null;
+const wasmReady = () => (wasmModule ||= globalThis.pbdecodeWasm(fetch('pbdecode.wasm')));
+const wasmBackend = {
+  fetch: async (path, params) => (await wasmReady()).fetch(path, params),
+  close: async (key) => (await wasmReady()).fetch('/api/close', { f: key }),
+  // Read into the module's memory, with its progress.
+  upload: async (file, onProgress) => {
+    const r = await (await wasmReady()).add(file, onProgress);
+    const body = parseJSON(await r.text());
+    if (!r.ok) throw new Error(body.error);
+    return body;
+  },
+  // Files dropped together, read as one folder (side files found among
+  // them); resolves to their listings.
+  uploadFolder: async (name, entries, onProgress) => {
+    const answers = await (await wasmReady()).addFolder(name, entries, onProgress);
+    const out = [];
+    for (const r of answers) {
+      const body = parseJSON(await r.text());
+      if (r.ok) out.push(body); else toast(body.error, 8000);
+    }
+    return out;
+  },
+};
+const BACKEND = STATIC ? wasmBackend : httpBackend;
+
 async function api(path, params) {
-  const url = path + (params ? '?' + new URLSearchParams(params) : '');
-  const r = await fetch(url, { headers: AUTH });
+  const r = await BACKEND.fetch(path, params);
   const text = await r.text();
   let body;
   try { body = parseJSON(text); } catch { body = { error: text }; }
@@ -211,31 +264,21 @@ function renderFiles(filter) {
   for (const el of ul.querySelectorAll('[data-full]')) if (el.scrollWidth > el.clientWidth) fitName(el, el.dataset.full);
 }
 async function closeUpload(key) {
-  await fetch('/api/close?f=' + encodeURIComponent(key), { method: 'POST', headers: AUTH });
+  await BACKEND.close(key);
   if (S.key === key) { location.hash = ''; }
   loadFiles();
 }
 
-// Drop or pick: the file is streamed to the server, then opened.
-function upload(file) {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/upload?name=' + encodeURIComponent(file.name));
-    xhr.setRequestHeader('Authorization', AUTH.Authorization);
-    const bar = h('div');
-    const t = $('#toast');
-    t.replaceChildren(h('div', null, 'Opening ' + file.name + ' (' + bytesText(file.size) + ')…'), h('div', { class: 'progress' }, bar));
-    t.hidden = false;
-    xhr.upload.onprogress = (e) => { if (e.lengthComputable) bar.style.width = (100 * e.loaded / e.total) + '%'; };
-    xhr.onload = () => {
-      t.hidden = true;
-      let body;
-      try { body = parseJSON(xhr.responseText); } catch { body = { error: xhr.responseText }; }
-      if (xhr.status === 200) resolve(body); else reject(new Error(body.error || xhr.statusText));
-    };
-    xhr.onerror = () => { t.hidden = true; reject(new Error('upload failed')); };
-    xhr.send(file);
-  });
+// Drop or pick: the file is given to the back end (streamed to the
+// server, or read into the page's module), then opened.
+async function upload(file) {
+  const bar = h('div');
+  const t = $('#toast');
+  t.replaceChildren(h('div', null, 'Opening ' + file.name + ' (' + bytesText(file.size) + ')…'), h('div', { class: 'progress' }, bar));
+  t.hidden = false;
+  try {
+    return await BACKEND.upload(file, (done, total) => { bar.style.width = (100 * done / total) + '%'; });
+  } finally { t.hidden = true; }
 }
 // The uploads of this page, by the dropped file's name, size and time: the
 // same file dropped again opens the copy already listed.
@@ -254,6 +297,50 @@ async function openLocal(file) {
     go({ f: r.key, as: 'auto', tab: 'overview', t: null, at: null, hex: null });
   } catch (e) { toast('Could not open ' + file.name + ': ' + e.message, 8000); }
 }
+// Files dropped together on the static page (a folder, or several files):
+// read as one folder, as `decode serve FOLDER` reads one, so that a model
+// finds its external data and a test folder its model. `entries` are
+// {path, file}, paths inside the folder `name`.
+async function openTogether(name, entries) {
+  const bar = h('div');
+  const t = $('#toast');
+  const size = entries.reduce((n, e) => n + e.file.size, 0);
+  t.replaceChildren(h('div', null, `Opening ${entries.length} files of ${name} (${bytesText(size)})…`), h('div', { class: 'progress' }, bar));
+  t.hidden = false;
+  try {
+    const listed = await BACKEND.uploadFolder(name, entries, (done, total) => { bar.style.width = (100 * done / total) + '%'; });
+    t.hidden = true;
+    await loadFiles();
+    toast(`${listed.length} files of ${name} listed on the left`);
+  } catch (e) { t.hidden = true; toast('Could not open ' + name + ': ' + e.message, 8000); }
+}
+// The files under dropped entries (FileSystemEntry), walked without
+// recursion: {path, file} with paths from the entries' parent.
+async function entryFiles(entries) {
+  const out = [];
+  const stack = entries.map((e) => ({ e, prefix: '' }));
+  while (stack.length) {
+    const { e, prefix } = stack.pop();
+    if (e.isFile) out.push({ path: prefix + e.name, file: await new Promise((ok, fail) => e.file(ok, fail)) });
+    else if (e.isDirectory) {
+      const reader = e.createReader();
+      for (;;) {
+        const batch = await new Promise((ok, fail) => reader.readEntries(ok, fail));
+        if (!batch.length) break;
+        for (const c of batch) stack.push({ e: c, prefix: prefix + e.name + '/' });
+      }
+    }
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+// One folder dropped: its files, inside it; anything else: the files and
+// folders dropped, inside a folder of their own.
+async function openEntries(entries) {
+  const files = await entryFiles(entries);
+  const one = entries.length === 1 && entries[0].isDirectory ? entries[0].name : null;
+  if (one) openTogether(one, files.map((f) => ({ path: f.path.slice(one.length + 1), file: f.file })));
+  else openTogether('dropped together', files);
+}
 let dragDepth = 0;
 window.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; $('#dropmask').hidden = false; });
 window.addEventListener('dragleave', (e) => { e.preventDefault(); if (--dragDepth <= 0) { dragDepth = 0; $('#dropmask').hidden = true; } });
@@ -262,7 +349,11 @@ window.addEventListener('drop', (e) => {
   e.preventDefault();
   dragDepth = 0;
   $('#dropmask').hidden = true;
-  const f = e.dataTransfer && e.dataTransfer.files && e.dataTransfer.files[0];
+  const dt = e.dataTransfer;
+  // The entries are read now: the drop's data is gone once it returns.
+  const entries = STATIC && dt && dt.items ? [...dt.items].map((i) => i.webkitGetAsEntry && i.webkitGetAsEntry()).filter(Boolean) : [];
+  if (entries.length > 1 || entries.some((en) => en.isDirectory)) { openEntries(entries); return; }
+  const f = dt && dt.files && dt.files[0];
   if (f) openLocal(f);
 });
 
@@ -710,7 +801,7 @@ function pictureCard(p, t, index, grid, sliced) {
   if (cw * zoom > 300) { img.style.width = '100%'; img.style.height = 'auto'; }
   const frame = h('div', { class: 'frame' }, img);
   const card = h('div', { class: 'card pic' }, title, frame, note);
-  const draw = () => fetch('/api/picture?' + new URLSearchParams({ f: S.key, as: S.as, t: index, ...(sliced ? { slice } : {}) }), { headers: AUTH }).then(async (r) => {
+  const draw = () => BACKEND.fetch('/api/picture', { f: S.key, as: S.as, t: index, ...(sliced ? { slice } : {}) }).then(async (r) => {
     if (!r.ok) { const b = parseJSON(await r.text()); note.textContent = b.error; img.remove(); return; }
     if (sliced) img.dataset.slice = slice;
     const nan = Number(r.headers.get('X-Nan-Pixels') || 0);
@@ -1023,7 +1114,7 @@ async function renderText(body, inline) {
   const pre = h('pre', { class: 'text', id: 'text-view' }, 'Reading…');
   body.append(inline ? pre : h('div', { class: 'card' }, pre));
   try {
-    const r = await fetch('/api/text?' + new URLSearchParams({ f: S.key, as: S.as }), { headers: AUTH });
+    const r = await BACKEND.fetch('/api/text', { f: S.key, as: S.as });
     pre.textContent = await r.text();
   } catch (e) { pre.textContent = e.message; }
 }
@@ -1355,6 +1446,18 @@ function init() {
   $('#pick').addEventListener('click', () => $('#picker').click());
   $('#pick2').addEventListener('click', () => $('#picker').click());
   $('#picker').addEventListener('change', (e) => { const f = e.target.files[0]; if (f) openLocal(f); e.target.value = ''; });
+  if (STATIC) {
+    // A folder picked: its files read together (see openTogether).
+    const folder = h('input', { id: 'folder-picker', type: 'file', webkitdirectory: true, multiple: true, hidden: true });
+    folder.addEventListener('change', (e) => {
+      const files = [...e.target.files];
+      e.target.value = '';
+      if (!files.length) return;
+      const name = files[0].webkitRelativePath.split('/')[0];
+      openTogether(name, files.map((f) => ({ path: f.webkitRelativePath.slice(name.length + 1), file: f })).sort((a, b) => (a.path < b.path ? -1 : 1)));
+    });
+    $('#pick').after(h('button', { id: 'pick-folder', class: 'btn', type: 'button', onclick: () => folder.click() }, 'Open folder…'), folder);
+  }
   $('#as').addEventListener('change', (e) => go({ as: e.target.value, tab: 'overview', t: null, at: null }));
   $('#search').addEventListener('input', runSearch);
   // The top bar's file name cut again to the room a resized window leaves.
@@ -1366,7 +1469,7 @@ function init() {
   document.addEventListener('keydown', (e) => {
     if (e.key === '/' && document.activeElement.tagName !== 'INPUT') { e.preventDefault(); $('#search').focus(); }
   });
-  if (!TOKEN) { needToken(); return; }
+  if (!TOKEN && !STATIC) { needToken(); return; }
   loadFiles().then((ok) => (ok ? route() : needToken()));
 }
 init();

@@ -56,28 +56,51 @@ globalThis.pbdecodeWasm = async function pbdecodeWasm(source) {
     const query = params ? new URLSearchParams(params).toString() : '';
     return answer(x.request(put(enc.encode(path)), put(enc.encode(query))) >>> 0);
   };
+  const tooBig = (size) => new Error('the files are ' + size + ' bytes; the page holds up to ' + PBDECODE_WASM_LIMIT +
+    ' bytes (a WebAssembly memory is at most 4 GiB): open them with decode serve instead');
+  // Copies `file` into a new buffer of the module's a slice at a time
+  // (`before` bytes of `total` already copied, for the progress); its address.
+  const copyIn = async (file, before, total, onProgress) => {
+    if (file.size > PBDECODE_WASM_LIMIT) throw tooBig(file.size);
+    const at = x.alloc(file.size) >>> 0;
+    if (!at) throw new Error('the page has no room for ' + file.size + ' more bytes (a WebAssembly memory is at most 4 GiB): close a file, or open it with decode serve');
+    const step = 16 << 20;
+    for (let done = 0; done < file.size;) {
+      const chunk = new Uint8Array(await file.slice(done, done + step).arrayBuffer());
+      // The memory may have grown (and its buffer changed) since the last slice.
+      new Uint8Array(x.memory.buffer, at + done, chunk.length).set(chunk);
+      done += chunk.length;
+      if (onProgress) onProgress(before + done, total);
+    }
+    return at;
+  };
   return {
     kind: 'wasm',
     limit: PBDECODE_WASM_LIMIT,
     fetch: async (path, params) => request(path, params),
-    // Reads `file` (a File or Blob with a name) into the module's memory a
-    // slice at a time; answers as the server's /api/upload does.
+    // Reads `file` (a File or Blob with a name) into the module's memory;
+    // answers as the server's /api/upload does.
     async add(file, onProgress) {
-      if (file.size > PBDECODE_WASM_LIMIT) {
-        throw new Error('the file is ' + file.size + ' bytes; the page holds files of up to ' + PBDECODE_WASM_LIMIT +
-          ' bytes (a WebAssembly memory is at most 4 GiB): open it with decode serve instead');
-      }
-      const at = x.alloc(file.size) >>> 0;
-      if (!at) throw new Error('the page has no room for ' + file.size + ' more bytes (a WebAssembly memory is at most 4 GiB): close a file, or open it with decode serve');
-      const step = 16 << 20;
-      for (let done = 0; done < file.size;) {
-        const chunk = new Uint8Array(await file.slice(done, done + step).arrayBuffer());
-        // The memory may have grown (and its buffer changed) since the last slice.
-        new Uint8Array(x.memory.buffer, at + done, chunk.length).set(chunk);
-        done += chunk.length;
-        if (onProgress) onProgress(done, file.size);
-      }
+      const at = await copyIn(file, 0, file.size, onProgress);
       return answer(x.add_file(put(enc.encode(file.name)), at) >>> 0);
+    },
+    // Reads files dropped together (a folder, or several files) as one
+    // folder named `name`: `entries` are {path, file}, each path relative
+    // to the folder. Each file's side files are looked up among them.
+    // Resolves to the listings, as /api/upload's answers.
+    async addFolder(name, entries, onProgress) {
+      const total = entries.reduce((n, e) => n + e.file.size, 0);
+      if (total > PBDECODE_WASM_LIMIT) throw tooBig(total);
+      const root = x.add_root(put(enc.encode(name))) >>> 0;
+      const out = [];
+      let done = 0;
+      for (const { path, file } of entries) {
+        const at = await copyIn(file, done, total, onProgress);
+        done += file.size;
+        out.push(answer(x.add_root_file(root, put(enc.encode(path)), at) >>> 0));
+      }
+      x.finish_root(root);
+      return out;
     },
   };
 };

@@ -1,13 +1,14 @@
-// End-to-end tests of the explorer in headless Chromium: `decode serve` on
-// the repository's fixtures, files dropped on the page as a user drops
-// them (a DataTransfer drop event), every step saved as a screenshot in
-// target/browser-screenshots/. Run by tests/browser/run.sh.
+// End-to-end tests of the explorer in headless Chromium: the page on the
+// repository's fixtures (with `decode serve`, or the static site's
+// WebAssembly back end: see harness.mjs), files dropped on the page as a
+// user drops them (a DataTransfer drop event), every step saved as a
+// screenshot in target/browser-screenshots/. Run by tests/browser/run.sh.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { fixtures, shots, start } from './harness.mjs';
+import { backend, fixtures, shots, start } from './harness.mjs';
 
 let url, browser, page, stop;
 
@@ -19,7 +20,7 @@ after(async () => {
   if (stop) await stop();
 });
 
-const shot = (name) => page.screenshot({ path: path.join(shots, name + '.png') });
+const shot = (name) => page.screenshot({ path: path.join(shots, (backend === 'static' ? 'static-' : '') + name + '.png') });
 
 // Drops a file on the page as a user would: a drop event whose
 // DataTransfer holds the file.
@@ -34,52 +35,55 @@ async function drop(file) {
 }
 const text = (sel) => page.locator(sel).first().innerText();
 
-test('without the token the page says so and the server answers 403', async () => {
-  const bare = url.replace(/\?token=.*/, '');
-  const ctx = await browser.newContext();
-  const p = await ctx.newPage();
-  await p.goto(bare);
-  await p.waitForSelector('text=This page needs the token');
-  const status = await p.evaluate(async () => (await fetch('/api/files')).status);
-  assert.equal(status, 403);
-  await p.screenshot({ path: path.join(shots, '00-needs-token.png') });
-  await ctx.close();
-});
+// The token is the server's: the static site has no server to guard.
+if (backend === 'server') {
+  test('without the token the page says so and the server answers 403', async () => {
+    const bare = url.replace(/\?token=.*/, '');
+    const ctx = await browser.newContext();
+    const p = await ctx.newPage();
+    await p.goto(bare);
+    await p.waitForSelector('text=This page needs the token');
+    const status = await p.evaluate(async () => (await fetch('/api/files')).status);
+    assert.equal(status, 403);
+    await p.screenshot({ path: path.join(shots, '00-needs-token.png') });
+    await ctx.close();
+  });
 
-test('the address bar loses the token, and another port of the host gets nothing it can use', async () => {
-  assert.ok(!page.url().includes('token='), page.url());
-  // A plain listener on another port of 127.0.0.1: what the browser sends
-  // it (cookies go to every port of a host) must not hold the token.
-  let caught = '';
-  const other = net.createServer((sock) => {
-    sock.on('data', (d) => {
-      caught += d;
-      if (caught.includes('\r\n\r\n')) sock.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+  test('the address bar loses the token, and another port of the host gets nothing it can use', async () => {
+    assert.ok(!page.url().includes('token='), page.url());
+    // A plain listener on another port of 127.0.0.1: what the browser sends
+    // it (cookies go to every port of a host) must not hold the token.
+    let caught = '';
+    const other = net.createServer((sock) => {
+      sock.on('data', (d) => {
+        caught += d;
+        if (caught.includes('\r\n\r\n')) sock.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
+      });
     });
-  });
-  await new Promise((resolve) => other.listen(0, '127.0.0.1', resolve));
-  const p = await page.context().newPage();
-  await p.goto(`http://127.0.0.1:${other.address().port}/`);
-  await p.close();
-  await new Promise((resolve) => other.close(resolve));
-  const token = new URL(url).searchParams.get('token');
-  assert.ok(caught.startsWith('GET / '), caught);
-  assert.ok(!caught.includes(token), caught);
-  // Its headers replayed to the explorer: 403.
-  // (The first request only: the browser may ask for a favicon next.)
-  const headers = caught.split('\r\n\r\n')[0].split('\r\n').slice(1).filter((l) => l && !/^host:/i.test(l)).join('\r\n');
-  const u = new URL(url);
-  const reply = await new Promise((resolve, reject) => {
-    const sock = net.connect(Number(u.port), u.hostname, () => {
-      sock.write(`GET /api/files HTTP/1.1\r\nHost: ${u.host}\r\n${headers}${headers ? '\r\n' : ''}\r\n`);
+    await new Promise((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const p = await page.context().newPage();
+    await p.goto(`http://127.0.0.1:${other.address().port}/`);
+    await p.close();
+    await new Promise((resolve) => other.close(resolve));
+    const token = new URL(url).searchParams.get('token');
+    assert.ok(caught.startsWith('GET / '), caught);
+    assert.ok(!caught.includes(token), caught);
+    // Its headers replayed to the explorer: 403.
+    // (The first request only: the browser may ask for a favicon next.)
+    const headers = caught.split('\r\n\r\n')[0].split('\r\n').slice(1).filter((l) => l && !/^host:/i.test(l)).join('\r\n');
+    const u = new URL(url);
+    const reply = await new Promise((resolve, reject) => {
+      const sock = net.connect(Number(u.port), u.hostname, () => {
+        sock.write(`GET /api/files HTTP/1.1\r\nHost: ${u.host}\r\n${headers}${headers ? '\r\n' : ''}\r\n`);
+      });
+      let got = '';
+      sock.on('data', (d) => { got += d; });
+      sock.on('end', () => resolve(got));
+      sock.on('error', reject);
     });
-    let got = '';
-    sock.on('data', (d) => { got += d; });
-    sock.on('end', () => resolve(got));
-    sock.on('error', reject);
+    assert.match(reply, /^HTTP\/1\.1 403/);
   });
-  assert.match(reply, /^HTTP\/1\.1 403/);
-});
+}
 
 test('a dropped tensor file shows its shape, type, values, statistics and picture', async () => {
   await drop(path.join(fixtures, 'example_x_3x4x5.pb'));
@@ -146,6 +150,17 @@ test('a model: click an initializer, page to its last value', async () => {
 
 test('a bookmarked address opens the same tensor page', async () => {
   const addr = page.url();
+  if (backend === 'static') {
+    // The static page's files live in the page: its address opens the
+    // same tensor page again in that page (another has no files).
+    const hash = new URL(addr).hash;
+    await page.evaluate(() => { location.hash = ''; });
+    await page.waitForSelector('#welcome:not([hidden])');
+    await page.evaluate((h) => { location.hash = h; }, hash);
+    await page.waitForSelector('#grid td.sel');
+    assert.match(await page.innerText('#grid-status'), /flat \d+/);
+    return;
+  }
   const p = await page.context().newPage();
   await p.goto(addr);
   await p.waitForSelector('#grid td.sel');
@@ -201,7 +216,7 @@ test('a dropped GraphDef lists its Const tensors, each openable', async () => {
   await shot('11-graphdef');
   await page.locator('#tensor-table tr.click').first().click();
   await page.waitForSelector('#tensor-head');
-  assert.ok(existsSync(path.join(shots, '11-graphdef.png')));
+  assert.ok(existsSync(path.join(shots, (backend === 'static' ? 'static-' : '') + '11-graphdef.png')));
 });
 
 // A file of a million tiny fields, made in the page and dropped: "hello",

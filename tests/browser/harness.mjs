@@ -1,9 +1,14 @@
-// What the browser tests share: `decode serve` on the repository's
-// fixtures, a headless Chromium page on it, files dropped as a user drops
-// them, screenshots in target/browser-screenshots/, and the protobuf bytes
-// of files made in the test.
+// What the browser tests share: the explorer on the repository's
+// fixtures, with either back end (BACKEND=server, the default: `decode
+// serve` on the folder; BACKEND=static: the static site of
+// scripts/build-site.sh served as plain files, the folder picked on the
+// page and read by its WebAssembly module), a headless Chromium page on
+// it, files dropped as a user drops them, screenshots in
+// target/browser-screenshots/, and the protobuf bytes of files made in the
+// test.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readFile } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -14,10 +19,15 @@ export const fixtures = path.join(repo, 'tests', 'fixtures');
 export const shots = path.join(repo, 'target', 'browser-screenshots');
 export const decode = process.env.DECODE_BIN || path.join(repo, 'target', 'debug', 'decode');
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+export const backend = process.env.BACKEND || 'server';
+export const site = process.env.SITE_DIR || path.join(repo, 'target', 'site');
+const launchArgs = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-// Starts the server and a browser; `stop()` ends both.
+// Starts the back end and a browser on the page, the fixtures listed;
+// `stop()` ends both.
 export async function start(viewport = { width: 1400, height: 900 }) {
   mkdirSync(shots, { recursive: true });
+  if (backend === 'static') return startStatic(viewport);
   const server = spawn(decode, ['serve', fixtures, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((resolve, reject) => {
     let out = '';
@@ -28,10 +38,7 @@ export async function start(viewport = { width: 1400, height: 900 }) {
     });
     server.on('exit', (code) => reject(new Error('decode serve exited: ' + code + ' ' + out)));
   });
-  const browser = await chromium.launch({
-    executablePath: browserPath,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await chromium.launch({ executablePath: browserPath, args: launchArgs });
   const context = await browser.newContext({ viewport });
   // WEB_DIR=folder: the page's script and style from that folder instead
   // of the binary's (a change to web/ tried without a rebuild, or an
@@ -52,6 +59,51 @@ export async function start(viewport = { width: 1400, height: 900 }) {
   return { page, url, browser, stop };
 }
 
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.wasm': 'application/wasm' };
+
+// The static site served as files (what any web server does), the page
+// opened on it and the fixtures folder picked with its "Open folder"
+// input, so that the page lists them with the keys the server gives them
+// (`0/rel/path`). Every request the page makes is checked: one that is
+// not for the site's own files fails the test when it stops.
+export async function startStatic(viewport = { width: 1400, height: 900 }) {
+  mkdirSync(shots, { recursive: true });
+  const files = http.createServer((req, res) => {
+    let p = decodeURIComponent(new URL(req.url, 'http://site').pathname);
+    if (p === '/') p = '/index.html';
+    const file = path.join(site, path.normalize(p));
+    if (!file.startsWith(site + path.sep)) { res.writeHead(403); res.end(); return; }
+    readFile(file, (err, data) => {
+      if (err) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream' });
+      res.end(data);
+    });
+  });
+  await new Promise((ok) => files.listen(0, '127.0.0.1', ok));
+  const origin = `http://127.0.0.1:${files.address().port}`;
+  const browser = await chromium.launch({ executablePath: browserPath, args: launchArgs });
+  const context = await browser.newContext({ viewport });
+  const outside = [];
+  await context.route('**/*', (r) => {
+    const u = r.request().url();
+    if (u.startsWith(origin + '/')) return r.continue();
+    outside.push(u);
+    return r.abort();
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => { throw e; });
+  const url = origin + '/index.html';
+  await page.goto(url);
+  await page.setInputFiles('#folder-picker', fixtures);
+  await page.waitForSelector('#files li[data-key]');
+  const stop = async () => {
+    await browser.close();
+    files.close();
+    if (outside.length) throw new Error('requests left the page: ' + outside.join(', '));
+  };
+  return { page, url, browser, stop, outside };
+}
+
 // Drops bytes on the page as a file named `name`: a drop event whose
 // DataTransfer holds it. Resolves once the page shows the file.
 // `lastModified` (milliseconds) is the file's time, by default now.
@@ -64,7 +116,7 @@ export async function dropBytes(page, name, bytes, lastModified) {
   await page.waitForFunction((name) => (document.querySelector('.crumbs .fname') || {}).title === name, name);
 }
 
-export const shot = (page, name) => page.screenshot({ path: path.join(shots, name + '.png'), fullPage: false });
+export const shot = (page, name) => page.screenshot({ path: path.join(shots, (backend === 'static' ? 'static-' : '') + name + '.png'), fullPage: false });
 
 // ---------- protobuf bytes, for files made in the test ----------
 function varint(n) {

@@ -28,4 +28,9 @@ cd "$here"
 if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
-node --test --test-reporter=tap
+# The page's suites with each back end: the server, then the static site
+# (harness.mjs); the module's own comparison with the command once.
+status=0
+node --test --test-reporter=tap || status=1
+BACKEND=static node --test --test-reporter=tap explorer.test.mjs page.test.mjs summary.test.mjs || status=1
+exit $status

@@ -16,17 +16,46 @@
 
 use pbdecode::explore::{self, ExploredFile, Listed, Query, Response};
 use pbdecode::input::InputBytes;
+use pbdecode::{Folder, MemoryFolder};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-/// Buffers owned here and lent to the page, by address, and the files
-/// dropped on the page, by their number (key `uN`).
+/// Buffers owned here and lent to the page, by address; the files dropped
+/// on the page alone, by their number (key `uN`, as the server's uploads);
+/// and the folders (or several files) dropped together, each a root as a
+/// folder given to `decode serve` is, its files keyed `N/rel/path`.
 #[derive(Default)]
 struct Module {
     staged: HashMap<usize, Vec<u8>>,
     files: BTreeMap<u64, Arc<ExploredFile>>,
     next_file: u64,
+    roots: Vec<Root>,
+}
+
+/// Files dropped together: the folder's name, and its files by their path
+/// inside it: arriving (`adding`), then, once all are in ([`finish_root`]),
+/// each with its folder among them, where its side files are looked up.
+struct Root {
+    name: String,
+    adding: BTreeMap<String, Arc<InputBytes>>,
+    files: BTreeMap<String, Arc<ExploredFile>>,
+}
+
+/// A path inside a dropped folder, if it is plain components (none empty,
+/// `.` or `..`, no backslash or NUL): what the page gives is the browser's
+/// relative path, and a file is never placed outside its folder.
+fn plain_path(rel: &str) -> Option<&str> {
+    let plain = !rel.contains(['\\', '\0'])
+        && rel
+            .split('/')
+            .all(|part| !part.is_empty() && part != "." && part != "..");
+    plain.then_some(rel)
+}
+
+/// The key of a path in a root, as the server writes it: `%` as `%25`.
+fn key_part(rel: &str) -> String {
+    rel.replace('%', "%25")
 }
 
 thread_local! {
@@ -85,15 +114,78 @@ impl Module {
         addr
     }
 
+    /// The roots' files, in order of their paths, then the files dropped
+    /// alone (as the server lists its roots, then its uploads).
     fn listed(&self) -> Vec<Listed> {
-        self.files
-            .values()
-            .map(|f| Listed {
+        let roots = self.roots.iter().flat_map(|r| {
+            r.files.iter().map(|(rel, f)| Listed {
                 key: f.key.clone(),
-                name: f.name.clone(),
+                name: format!("{}/{rel}", r.name),
                 size: f.bytes.bytes().len() as u64,
             })
-            .collect()
+        });
+        let alone = self.files.values().map(|f| Listed {
+            key: f.key.clone(),
+            name: f.name.clone(),
+            size: f.bytes.bytes().len() as u64,
+        });
+        roots.chain(alone).collect()
+    }
+
+    /// A file by its key.
+    fn file(&self, key: &str) -> Option<&Arc<ExploredFile>> {
+        if let Some(n) = Self::number(key) {
+            return self.files.get(&n);
+        }
+        let (index, rel) = key.split_once('/')?;
+        let root = self.roots.get(index.parse::<usize>().ok()?)?;
+        // Every `%` of a key was written `%25` (key_part).
+        root.files.get(&rel.replace("%25", "%"))
+    }
+
+    /// A new root for files dropped together; its index.
+    fn add_root(&mut self, name: &str) -> usize {
+        let name: String = name.chars().filter(|c| !c.is_control()).take(200).collect();
+        self.roots.push(Root {
+            name,
+            adding: BTreeMap::new(),
+            files: BTreeMap::new(),
+        });
+        self.roots.len() - 1
+    }
+
+    fn add_root_file(&mut self, root: usize, rel: &str, bytes: Vec<u8>) -> Response {
+        let Some(rel) = plain_path(rel) else {
+            return Response::error(403, &format!("{rel:?} is not a plain relative path"));
+        };
+        let Some(r) = self.roots.get_mut(root) else {
+            return Response::error(404, &format!("no folder {root}"));
+        };
+        let key = format!("{root}/{}", key_part(rel));
+        let size = bytes.len() as u64;
+        r.adding
+            .insert(rel.to_string(), Arc::new(InputBytes::Owned(bytes)));
+        explore::listed_answer(&Listed {
+            key,
+            name: format!("{}/{rel}", r.name),
+            size,
+        })
+    }
+
+    /// Lists the files added to `root`, each read with the folder it is
+    /// in among them (a model's external data, a test folder's model).
+    fn finish_root(&mut self, root: usize) {
+        let Some(r) = self.roots.get_mut(root) else {
+            return;
+        };
+        let all = Arc::new(std::mem::take(&mut r.adding));
+        for (rel, bytes) in all.iter() {
+            let (at, base) = rel.rsplit_once('/').unwrap_or(("", rel));
+            let folder = Folder::Memory(MemoryFolder::new(all.clone(), at));
+            let key = format!("{root}/{}", key_part(rel));
+            let file = ExploredFile::new(key, base.to_string(), bytes.clone(), Some(folder));
+            r.files.insert(rel.clone(), Arc::new(file));
+        }
     }
 
     /// A file's number from its key (`uN`).
@@ -121,7 +213,10 @@ impl Module {
     fn respond(&mut self, path: &str, query: &[(String, String)]) -> Response {
         let query = Query(query);
         match path {
-            "/api/files" => explore::files_answer(&[], false, &self.listed()),
+            "/api/files" => {
+                let roots: Vec<String> = self.roots.iter().map(|r| r.name.clone()).collect();
+                explore::files_answer(&roots, false, &self.listed())
+            }
             "/api/close" => {
                 let key = match explore::file_key(&query) {
                     Ok(k) => k,
@@ -140,7 +235,7 @@ impl Module {
                     Ok(k) => k,
                     Err(r) => return r,
                 };
-                match Self::number(key).and_then(|n| self.files.get(&n)) {
+                match self.file(key) {
                     Some(file) => handler(&query, file),
                     None => Response::error(404, &format!("no open file {key:?}")),
                 }
@@ -183,6 +278,35 @@ pub extern "C" fn add_file(name: usize, bytes: usize) -> usize {
         let resp = m.add_file(&name, bytes);
         m.stage(&resp)
     })
+}
+
+/// Starts a folder of files dropped together, named by the staged buffer
+/// `name` (taken over); its index, for [`add_root_file`].
+#[unsafe(no_mangle)]
+pub extern "C" fn add_root(name: usize) -> usize {
+    MODULE.with_borrow_mut(|m| {
+        let name = m.take_text(name);
+        m.add_root(&name)
+    })
+}
+
+/// Adds a file to the folder `root`: its path inside the folder and its
+/// bytes, two staged buffers this call takes over. Answers with its
+/// listing.
+#[unsafe(no_mangle)]
+pub extern "C" fn add_root_file(root: usize, rel: usize, bytes: usize) -> usize {
+    MODULE.with_borrow_mut(|m| {
+        let rel = m.take_text(rel);
+        let bytes = m.take(bytes);
+        let resp = m.add_root_file(root, &rel, bytes);
+        m.stage(&resp)
+    })
+}
+
+/// Lists the files added to the folder `root`, read together from now on.
+#[unsafe(no_mangle)]
+pub extern "C" fn finish_root(root: usize) {
+    MODULE.with_borrow_mut(|m| m.finish_root(root));
 }
 
 /// Answers a request: its path and its query string (`f=u1&t=0`), two
