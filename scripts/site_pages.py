@@ -103,7 +103,9 @@ def page(template: str, title: str, body: str) -> str:
     out = out.replace("<title>pbdecode explorer</title>", f"<title>{html.escape(title)}</title>")
     out = out.replace('<script src="/app.js" defer></script>',
                       '<script src="wasm.js" defer></script>\n<script src="app.js" defer></script>')
-    out = out.replace('"/icon.svg"', '"icon.svg"').replace('"/app.css"', '"app.css"')
+    # Every address relative, so that the site works under any path.
+    for name in ("icon.svg", "app.css", "graph.js", "app.js"):
+        out = out.replace(f'"/{name}"', f'"{name}"')
     assert "{{" not in out and '"/' not in out, "a placeholder or an absolute address is left"
     return out
 
