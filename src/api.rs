@@ -737,6 +737,8 @@ fn detect<'a>(bytes: &'a [u8], context: Option<&FileContext>) -> Result<Decoded<
 fn summary_of(decoded: &Decoded<'_>) -> Summary {
     match &decoded.body {
         Body::Message { message, .. } => (decoded.format.summary)(SchemaSet::builtin(), message),
+        // One pass over the records, streamed.
+        Body::Records(file) => formats::tf_record::overview(file).summary(file),
         Body::Schemaless(_) | Body::UserMessage { .. } => Summary::default(),
     }
 }
@@ -755,7 +757,7 @@ fn format_info(decoded: &Decoded<'_>) -> FormatInfo {
             type_name, also, ..
         } => (Some(type_name.clone()), also.clone()),
         Body::UserMessage { type_name, .. } => (Some(type_name.clone()), Vec::new()),
-        Body::Schemaless(_) => (None, Vec::new()),
+        Body::Schemaless(_) | Body::Records(_) => (None, Vec::new()),
     };
     FormatInfo {
         id: decoded.format.id,

@@ -212,7 +212,7 @@ fn sides_json(w: &mut JsonWriter<'_>, xp: &Path, yp: &Path) -> io::Result<()> {
 fn type_of<'d>(d: &'d Decoded<'_>) -> &'d str {
     match &d.body {
         Body::Message { type_name, .. } | Body::UserMessage { type_name, .. } => type_name,
-        Body::Schemaless(_) => "(no schema)",
+        Body::Schemaless(_) | Body::Records(_) => "(no schema)",
     }
 }
 

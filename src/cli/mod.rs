@@ -21,7 +21,7 @@ mod testdata;
 use args::{Args, Command};
 use pbdecode::error::DecodeError;
 use pbdecode::escape::{TextLines, plain};
-use pbdecode::formats::{self, Decoded, FormatOptions};
+use pbdecode::formats::{self, Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::testdata::Naming;
@@ -283,6 +283,14 @@ fn print(
         text::write_decoded(&mut out, decoded, ropts)?;
     }
     out.flush()?;
+    // A record file shows every whole record, then the fault that ended
+    // it (a bad CRC, a file cut while written): not a clean read.
+    if let Body::Records(file) = &decoded.body
+        && let Some(e) = file.fault()
+    {
+        say!("decode: {}: {e}", args.file);
+        return Ok(Outcome::Rejected);
+    }
     if args.strict && naming.is_some_and(|n| !n.mismatches.is_empty()) {
         return Ok(Outcome::Rejected);
     }

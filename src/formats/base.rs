@@ -46,6 +46,9 @@ pub enum Body<'a> {
     },
     /// A message read without a schema.
     Schemaless(RawMessage<'a>),
+    /// A file of TensorFlow records (TFRecord, event file), read record by
+    /// record by each pass over it.
+    Records(super::records::RecordFile<'a>),
     /// A message read with a schema the user gave (`--schema`,
     /// `--descriptor-set`), and that schema's tables.
     UserMessage {
@@ -210,4 +213,25 @@ pub fn enclosing<'m, 'a>(
     name: &str,
 ) -> Option<&'m Message<'a>> {
     outer.iter().copied().find(|m| m.def(set).full_name == name)
+}
+
+/// Whether the first 512 bytes are printable text (UTF-8 without control
+/// characters but line ends and tabs; a character cut at byte 512 still
+/// counts).
+pub fn is_text(bytes: &[u8]) -> bool {
+    if bytes.is_empty() {
+        return false;
+    }
+    let head = bytes.get(..512).unwrap_or(bytes);
+    let text = match std::str::from_utf8(head) {
+        Ok(s) => Some(s),
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or(&[])).ok()
+        }
+        Err(_) => None,
+    };
+    text.is_some_and(|s| {
+        s.chars()
+            .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
+    })
 }

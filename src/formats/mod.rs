@@ -10,12 +10,14 @@ mod base;
 pub mod onnx;
 pub mod onnx_tensor;
 pub mod other_files;
+pub mod records;
 pub mod summary;
 pub mod tensorflow;
+pub mod tf_record;
 
 pub use base::{
     Body, DecodeFn, Format, FormatOptions, KernelOrder, LineFn, TensorAdapter, TensorNamer,
-    TensorRole, TensorSink, decode_builtin, no_line, walk,
+    TensorRole, TensorSink, decode_builtin, is_text, no_line, walk,
 };
 use summary::no_summary;
 
@@ -42,6 +44,9 @@ pub const SCHEMALESS_ID: &str = "protobuf";
 
 /// The formats in the order `--as auto` tries them (ONNX tensor first, schemaless last).
 pub static REGISTRY: &[Format] = &[
+    // Tried first, and only on a file whose first record's framing holds
+    // (see `detect`): a record file is no protobuf message.
+    tf_record::FORMAT,
     onnx_tensor::FORMAT,
     onnx::SEQUENCE,
     onnx::SPARSE,
@@ -369,29 +374,19 @@ pub struct Rejection {
     pub tried: Vec<(&'static str, DecodeError)>,
 }
 
-/// The protobuf pre-checks: the first field must read cleanly and the first
-/// 512 bytes must not all be printable text.
+/// The protobuf pre-checks: the first 512 bytes must not all be printable
+/// text (checked first: JSON and protobuf's text format are told as text,
+/// not by the wire error their first bytes make), and the first field must
+/// read cleanly.
 pub fn precheck(bytes: &[u8]) -> Result<()> {
     if bytes.is_empty() {
         return Err(DecodeError::new(ErrorKind::Empty, 0));
     }
+    if is_text(bytes) {
+        return Err(DecodeError::new(ErrorKind::Text, 0));
+    }
     if let Some(Err(e)) = FieldReader::new(bytes, 0).next() {
         return Err(e);
-    }
-    let head = bytes.get(..512).unwrap_or(bytes);
-    let text = match std::str::from_utf8(head) {
-        Ok(s) => Some(s),
-        // A character cut at byte 512 still counts as text.
-        Err(e) if e.error_len().is_none() => {
-            std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or(&[])).ok()
-        }
-        Err(_) => None,
-    };
-    if text.is_some_and(|s| {
-        s.chars()
-            .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
-    }) {
-        return Err(DecodeError::new(ErrorKind::Text, 0));
     }
     Ok(())
 }
@@ -402,6 +397,17 @@ pub fn detect<'a>(
     bytes: &'a [u8],
     opts: &FormatOptions,
 ) -> std::result::Result<Decoded<'a>, Rejection> {
+    // Record files first, on their framing: they are no protobuf message,
+    // and the pre-checks would turn them down.
+    if let Some(format) = find(tf_record::ID).filter(|_| records::is_record_file(bytes))
+        && let Ok(body) = (format.decode)(bytes, opts)
+    {
+        return Ok(Decoded {
+            format,
+            body,
+            passed_over: Vec::new(),
+        });
+    }
     if let Err(error) = precheck(bytes) {
         return Err(Rejection {
             error,
@@ -409,7 +415,7 @@ pub fn detect<'a>(
         });
     }
     let mut passed_over = Vec::new();
-    for format in REGISTRY {
+    for format in REGISTRY.iter().filter(|f| f.id != tf_record::ID) {
         match (format.decode)(bytes, opts) {
             Ok(body) => {
                 return Ok(Decoded {

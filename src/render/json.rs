@@ -11,7 +11,9 @@ use super::{LoadedValues, RenderOptions, load_values};
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
 use crate::error::DecodeError;
 use crate::escape::{base64, non_finite_text};
+use crate::formats::records::{FileKind, Record, RecordFile};
 use crate::formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
+use crate::formats::tf_record::{Payload, read_payload};
 use crate::formats::{Body, Decoded, Format, tensor_adapter};
 use crate::json_writer::{JsonWriter, Null, SEPARATOR};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
@@ -65,6 +67,9 @@ pub fn write_decoded_object(
         Body::Schemaless(msg) => {
             super::schemaless::write_json_body(w, msg, opts)?;
         }
+        Body::Records(file) => {
+            write_json_records(w, file, opts)?;
+        }
         Body::UserMessage { set, message, .. } => {
             w.key("value")?;
             write_message_at(w, set, message, opts, true)?;
@@ -97,6 +102,13 @@ pub fn write_head(w: &mut JsonWriter<'_>, decoded: &Decoded<'_>) -> io::Result<(
             write_summary(w, decoded.format, message)
         }
         Body::Schemaless(_) => w.member("type", Null),
+        Body::Records(file) => {
+            w.member("type", Null)?;
+            write_records_head(w, file)?;
+            let overview = crate::formats::tf_record::overview(file);
+            w.key("summary")?;
+            summary_object(w, &overview.summary(file))
+        }
         Body::UserMessage { type_name, .. } => w.member("type", type_name),
     }
 }
@@ -746,4 +758,99 @@ pub(super) fn uint_text(mut v: u64, neg: bool, slot: &mut [u8; SLOT - 2]) -> usi
         *d = *s;
     }
     usize::from(neg) + text.len()
+}
+
+// TensorFlow record files (`tf-record`): the records streamed, one
+// decoded at a time.
+
+/// The JSON members after `"type"`: `"compression"` and the `"summary"`.
+pub fn write_records_head(w: &mut JsonWriter<'_>, file: &RecordFile<'_>) -> io::Result<()> {
+    w.member("compression", file.compression.name())?;
+    w.member(
+        "kind",
+        match file.kind {
+            FileKind::Events => "events",
+            FileKind::Records => "records",
+        },
+    )
+}
+
+/// `"records": [...]` (the first `--values N`; every one by default) and
+/// `"fault"` when a fault ended the file.
+pub fn write_json_records(
+    w: &mut JsonWriter<'_>,
+    file: &RecordFile<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let set = SchemaSet::builtin();
+    let limit = opts.values.unwrap_or(u64::MAX);
+    w.key("records")?;
+    w.begin_array()?;
+    let mut total = 0u64;
+    let mut fault = None;
+    for r in file.records() {
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                fault = Some(e);
+                break;
+            }
+        };
+        total += 1;
+        if total <= limit {
+            write_record_json(w, set, file.kind, &r, opts)?;
+        }
+    }
+    w.end_array()?;
+    if total > limit {
+        w.member("records_total", total)?;
+    }
+    if let Some(fault) = fault {
+        w.key("fault")?;
+        w.begin_object()?;
+        w.member("path", &*fault.path_string())?;
+        w.member("offset", fault.offset())?;
+        w.member("check", fault.check())?;
+        w.member("message", &*fault.message())?;
+        w.end_object()?;
+    }
+    Ok(())
+}
+
+/// One record's object: `{"index", "offset", "length", "crc", "type",
+/// "also", "value"}` (a schemaless payload's `value` as `--as protobuf`
+/// writes it; bytes that are no message as `"bytes"`, base64).
+pub fn write_record_json(
+    w: &mut JsonWriter<'_>,
+    set: &SchemaSet,
+    kind: FileKind,
+    r: &Record<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let payload = read_payload(kind, &r.data, r.data_offset());
+    w.begin_object()?;
+    w.member("index", r.index)?;
+    w.member("offset", r.offset)?;
+    w.member("length", r.length)?;
+    w.member("crc", r.crc)?;
+    w.member("type", payload.type_name())?;
+    if !payload.also().is_empty() {
+        w.key("also")?;
+        w.begin_array()?;
+        for a in payload.also() {
+            w.value(*a)?;
+        }
+        w.end_array()?;
+    }
+    match &payload {
+        Payload::Schemaless(raw) => super::schemaless::write_json_body(w, raw, opts)?,
+        Payload::Bytes(b) => w.member("bytes", &*crate::escape::base64(b))?,
+        _ => {
+            if let Some(m) = payload.message() {
+                w.key("value")?;
+                write_message(w, set, m, opts)?;
+            }
+        }
+    }
+    w.end_object()
 }

@@ -12,6 +12,7 @@ pub mod shown;
 pub mod stats_view;
 pub mod summary;
 pub mod text;
+pub mod tf_record_view;
 pub mod tf_view;
 pub mod tree;
 

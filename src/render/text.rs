@@ -75,6 +75,14 @@ pub fn write_decoded(
             writeln!(w, "size:   {} bytes", msg.end - msg.offset)?;
             super::schemaless::write_text_body(w, msg, opts)?;
         }
+        Body::Records(file) => {
+            writeln!(
+                w,
+                "format: {} ({})",
+                decoded.format.id, decoded.format.title
+            )?;
+            super::tf_record_view::write_text(w, file, opts)?;
+        }
         Body::UserMessage {
             set,
             type_name,

@@ -413,7 +413,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
         // The document, kept for the requests for tensors that follow.
         let doc = match &decoded.body {
             Body::Message { .. } => Some(document_of(req, file, decoded)),
-            Body::Schemaless(_) | Body::UserMessage { .. } => None,
+            Body::Schemaless(_) | Body::UserMessage { .. } | Body::Records(_) => None,
         };
         // The summary as the text view prints it, for the page to draw as
         // it is (typed, it is under `decoded`, as in --json).
@@ -508,7 +508,7 @@ fn write_decoded_preview(
             write_json_page(w, bytes, &level, 0, limits, &mut budget, &tree_render())?;
             return w.end_object();
         }
-        Body::Message { .. } | Body::UserMessage { .. } => {
+        Body::Message { .. } | Body::UserMessage { .. } | Body::Records(_) => {
             return json::write_decoded_object(w, decoded, ropts, None, &mut |_| Ok(()));
         }
     };

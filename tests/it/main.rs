@@ -62,6 +62,7 @@ mod tensor_snapshots;
 #[cfg(feature = "cli")]
 mod testdata;
 mod tf_formats;
+mod tf_record;
 mod user_schema;
 mod view_fields;
 mod view_paths;
