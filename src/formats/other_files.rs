@@ -7,6 +7,16 @@
 /// no signature of their own (TensorFlow checkpoint data shards).
 pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
     let starts = |magic: &[u8]| bytes.starts_with(magic);
+    // Files known by their name only (raw tensor bytes have no signature,
+    // and may start like anything): before the signatures.
+    if let Some(what) = name.and_then(by_name) {
+        return Some(what);
+    }
+    if bytes.get(4..8) == Some(b"ORTM") {
+        return Some(
+            "an ONNX Runtime model (.ort, a FlatBuffer, \"ORTM\" at offset 4): read it with onnxruntime, or decode the .onnx model it was converted from",
+        );
+    }
     if bytes.get(4..8) == Some(b"TFL3") {
         return Some(
             "a TensorFlow Lite model (a FlatBuffer, \"TFL3\" at offset 4): read it with Netron or tf.lite.Interpreter",
@@ -54,6 +64,28 @@ pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
     if name.is_some_and(is_checkpoint_shard_name) {
         return Some(
             "a TensorFlow checkpoint data shard (raw tensor bytes, located through variables.index): read it with tf.train.load_checkpoint",
+        );
+    }
+    None
+}
+
+/// The files known by their name: an ONNX model's external data, Paddle
+/// parameters, Core ML weights.
+fn by_name(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".onnx.data") || lower.ends_with(".onnx_data") {
+        return Some(
+            "an ONNX external-data file (raw tensor bytes; decode the model that points to it)",
+        );
+    }
+    if lower.ends_with(".pdiparams") {
+        return Some(
+            "PaddlePaddle parameters (.pdiparams, raw tensors): read them with paddle.load; the model is the .pdmodel beside it",
+        );
+    }
+    if lower == "weight.bin" {
+        return Some(
+            "Core ML weights (weight.bin of an .mlpackage, raw blobs): read the package with coremltools",
         );
     }
     None
@@ -178,6 +210,21 @@ mod tests {
                 .unwrap()
                 .contains("data shard")
         );
+        let mut ort = vec![0x18, 0, 0, 0];
+        ort.extend_from_slice(b"ORTM");
+        ort.extend_from_slice(&[0; 16]);
+        assert!(looks_like(&ort, None).unwrap().contains("ONNX Runtime"));
+        // Raw bytes known by their name, even when they start like a
+        // signature (a pickle's 0x80 0x02 here).
+        for (name, what) in [
+            ("model.onnx.data", "decode the model that points to it"),
+            ("model.onnx_data", "decode the model that points to it"),
+            ("inference.pdiparams", "paddle.load"),
+            ("weight.bin", "coremltools"),
+        ] {
+            let hint = looks_like(&[0x80, 0x02, 0, 0], Some(name)).unwrap();
+            assert!(hint.contains(what), "{name}: {hint}");
+        }
     }
 
     #[test]
@@ -193,5 +240,7 @@ mod tests {
         assert_eq!(looks_like(b"[x\x01", None), None);
         assert_eq!(looks_like(&[1], Some("model.onnx")), None);
         assert_eq!(looks_like(&[1], Some("x.data-1-of-")), None);
+        assert_eq!(looks_like(&[1], Some("weights.bin")), None);
+        assert_eq!(looks_like(&[1], Some("model.pdmodel")), None);
     }
 }
