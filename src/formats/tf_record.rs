@@ -716,6 +716,152 @@ pub fn summary_image<'a>(set: &SchemaSet, v: &Message<'a>) -> Option<&'a [u8]> {
     crate::tensor::strings(t.field(set, TensorProto::STRING_VAL)).nth(2)
 }
 
+/// A scalar's (step, value).
+pub type Point = (i64, f64);
+/// A histogram bucket: (left edge, right edge, count).
+pub type Bucket = (f64, f64, f64);
+
+/// What the explorer draws of an event file: each scalar tag's points,
+/// the last histogram and the last picture of each tag.
+#[derive(Debug, Default)]
+pub struct Series {
+    /// (tag, points (step, value)), tags in order of first appearance; at
+    /// most `max_points` points a tag (the first ones).
+    pub scalars: Vec<(Vec<u8>, Vec<Point>)>,
+    /// Points past `max_points`, not kept.
+    pub dropped_points: u64,
+    /// (tag, step, buckets (left edge, right edge, count)): the last of
+    /// each tag.
+    pub histograms: Vec<(Vec<u8>, i64, Vec<Bucket>)>,
+    /// (tag, step, encoded picture): the last of each tag.
+    pub images: Vec<(Vec<u8>, i64, Vec<u8>)>,
+}
+
+/// The [`Series`] of an event file, in one pass (for other files, empty).
+/// Memory is bounded by the tags (at most [`MAX_TABLE_ROWS`]), the points
+/// kept and one histogram and picture a tag.
+pub fn series(file: &RecordFile<'_>, max_points: usize) -> Series {
+    let set = SchemaSet::builtin();
+    let mut s = Series::default();
+    if file.kind != FileKind::Events {
+        return s;
+    }
+    for r in file.records() {
+        let Ok(r) = r else { break };
+        let Payload::Event(event) = read_payload(file.kind, &r.data, r.data_offset()) else {
+            continue;
+        };
+        let step = event.int(set, Event::STEP).unwrap_or(0);
+        let Some(summary_msg) = event.message(set, Event::SUMMARY) else {
+            continue;
+        };
+        for v in summary_msg.messages(set, SummaryProto::VALUE) {
+            let tag = v
+                .bytes(set, SummaryProto::Value::TAG)
+                .unwrap_or(b"")
+                .to_vec();
+            let plugin = v
+                .message(set, SummaryProto::Value::METADATA)
+                .and_then(|m| m.message(set, SummaryMetadata::PLUGIN_DATA))
+                .and_then(|p| p.bytes(set, SummaryMetadata::PluginData::PLUGIN_NAME))
+                .unwrap_or(b"");
+            match tag_value(set, v, plugin) {
+                TagValue::Scalar(x) => push_point(&mut s, tag, step, x, max_points),
+                TagValue::Scalar32(x) => push_point(&mut s, tag, step, f64::from(x), max_points),
+                TagValue::Histogram(_) => {
+                    let buckets = histogram_buckets(set, v);
+                    keep_last(&mut s.histograms, (tag, step, buckets), |h| &h.0);
+                }
+                TagValue::Image(..) => {
+                    let picture = summary_image(set, v).unwrap_or(b"").to_vec();
+                    keep_last(&mut s.images, (tag, step, picture), |i| &i.0);
+                }
+                _ => {}
+            }
+        }
+    }
+    s
+}
+
+fn push_point(s: &mut Series, tag: Vec<u8>, step: i64, x: f64, max_points: usize) {
+    match s.scalars.iter().position(|(t, _)| *t == tag) {
+        Some(i) => match s.scalars.get_mut(i) {
+            Some((_, points)) if points.len() < max_points => points.push((step, x)),
+            _ => s.dropped_points += 1,
+        },
+        None if s.scalars.len() < MAX_TABLE_ROWS => s.scalars.push((tag, vec![(step, x)])),
+        None => s.dropped_points += 1,
+    }
+}
+
+/// Replaces the item of the same tag, or adds it while there are fewer
+/// than [`MAX_TABLE_ROWS`].
+fn keep_last<T>(list: &mut Vec<T>, item: T, tag: impl Fn(&T) -> &Vec<u8>) {
+    match list.iter().position(|x| tag(x) == tag(&item)) {
+        Some(i) => {
+            if let Some(slot) = list.get_mut(i) {
+                *slot = item;
+            }
+        }
+        None if list.len() < MAX_TABLE_ROWS => list.push(item),
+        None => {}
+    }
+}
+
+/// A histogram's buckets as (left edge, right edge, count): TF 1's
+/// `HistogramProto` (each bucket from the previous limit, the first from
+/// `min`), or TF 2's [k, 3] tensor of rows (left, right, count).
+fn histogram_buckets(set: &SchemaSet, v: &Message<'_>) -> Vec<Bucket> {
+    use crate::decode::ScalarValue;
+    let f = |x: ScalarValue| match x {
+        ScalarValue::F64(x) => x,
+        ScalarValue::F32(x) => f64::from(x),
+        _ => 0.0,
+    };
+    if let Some(h) = v.message(set, SummaryProto::Value::HISTO) {
+        let mut left = h.scalar(set, HistogramProto::MIN).map_or(0.0, f);
+        let limits: Vec<f64> = h
+            .scalars(set, HistogramProto::BUCKET_LIMIT)
+            .map(f)
+            .collect();
+        let counts = h.scalars(set, HistogramProto::BUCKET).map(f);
+        return limits
+            .into_iter()
+            .zip(counts)
+            .map(|(right, count)| {
+                let bucket = (left, right, count);
+                left = right;
+                bucket
+            })
+            .collect();
+    }
+    let Some(t) = v.message(set, SummaryProto::Value::TENSOR) else {
+        return Vec::new();
+    };
+    use crate::tensor::{LoadedValues, for_each_element, load_values};
+    let view = tensorflow::view(set, t);
+    let mut flat: Vec<f64> = Vec::new();
+    let mut loaded = load_values(&view, None);
+    // The buckets a picture can show; more are not kept.
+    const MAX_VALUES: usize = 3 * 1024;
+    if matches!(loaded, LoadedValues::Ready(..)) {
+        let _ = for_each_element(&mut loaded, |e| {
+            flat.push(e.as_f64().unwrap_or(0.0));
+            if flat.len() >= MAX_VALUES {
+                Err(())
+            } else {
+                Ok(())
+            }
+        });
+    }
+    flat.chunks_exact(3)
+        .filter_map(|c| match c {
+            [l, r, n] => Some((*l, *r, *n)),
+            _ => None,
+        })
+        .collect()
+}
+
 /// An event's `graph_def`: a serialized GraphDef, read leniently (as the
 /// GraphDef format reads one; `base` is where its bytes start).
 pub fn decode_graph_def(bytes: &[u8], base: u64) -> Option<Message<'_>> {
@@ -732,6 +878,48 @@ pub fn graph_def_bytes<'a>(set: &SchemaSet, event: &Message<'a>) -> Option<&'a [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn file_of(bytes: &[u8]) -> RecordFile<'_> {
+        match decode_records(bytes, &FormatOptions::default()) {
+            Ok(Body::Records(f)) => f,
+            _ => panic!("not a record file"),
+        }
+    }
+
+    #[test]
+    fn series_of_event_files() {
+        let tf2 = include_bytes!("../../tests/fixtures/tf-record/tf2.tfevents");
+        let s = series(&file_of(tf2), 10);
+        let tags: Vec<&[u8]> = s.scalars.iter().map(|(t, _)| t.as_slice()).collect();
+        assert_eq!(tags, [&b"loss"[..], b"accuracy"]);
+        let loss = &s.scalars[0].1;
+        assert_eq!(loss.len(), 5);
+        assert_eq!(loss[0], (0, 1.0));
+        assert_eq!(loss[4], (4, f64::from(0.2f32)));
+        assert_eq!(s.histograms.len(), 1);
+        let (tag, step, buckets) = &s.histograms[0];
+        assert_eq!(
+            (tag.as_slice(), *step, buckets.len()),
+            (&b"weights"[..], 2, 6)
+        );
+        assert_eq!(buckets.iter().map(|b| b.2).sum::<f64>(), 50.0);
+        assert_eq!(image_size(&s.images[0].2), Some(("PNG", 8, 8)));
+        // At most `max_points` a tag; the rest counted.
+        let s = series(&file_of(tf2), 3);
+        assert_eq!(s.scalars[0].1.len(), 3);
+        assert_eq!(s.dropped_points, 4);
+        // TF 1: HistogramProto buckets from `min`, each from the last limit.
+        let tf1 = include_bytes!("../../tests/fixtures/tf-record/tf1.tfevents");
+        let s = series(&file_of(tf1), 10);
+        let (_, _, buckets) = &s.histograms[0];
+        assert_eq!(buckets.len(), 4);
+        assert_eq!(buckets[0].0, 0.0);
+        assert_eq!(buckets[1].0, buckets[0].1);
+        assert_eq!(buckets.iter().map(|b| b.2).sum::<f64>(), 20.0);
+        // A file of Examples has none.
+        let ex = include_bytes!("../../tests/fixtures/tf-record/examples.tfrecord");
+        assert!(series(&file_of(ex), 10).scalars.is_empty());
+    }
 
     #[test]
     fn image_sizes() {

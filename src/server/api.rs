@@ -84,6 +84,7 @@ pub(super) fn get(state: &State, req: &Request) -> Response {
         "/api/stats" => with_file(state, req, tensor_stats),
         "/api/picture" => with_file(state, req, tensor_picture),
         "/api/graph" => with_file(state, req, graph),
+        "/api/series" => with_file(state, req, record_series),
         _ => Response::error(404, "no such page"),
     }
 }
@@ -1065,4 +1066,87 @@ fn graph(_state: &State, req: &Request, file: &OpenFile) -> Response {
             Response::error(status, &e.to_string())
         }
     }
+}
+
+/// The most points of one scalar tag `/api/series` sends.
+const SERIES_POINTS: usize = 10_000;
+
+/// `/api/series`: what the page draws of an event file (an empty answer
+/// for any other file).
+fn record_series(_state: &State, req: &Request, file: &OpenFile) -> Response {
+    let decoded = match decode(req, file.bytes.bytes(), false) {
+        Ok(d) => d,
+        Err(f) => {
+            return json_answer(422, |w| {
+                w.begin_object()?;
+                failure_json(w, &f)?;
+                w.end_object()
+            });
+        }
+    };
+    json_answer(200, |w| series_json(w, &decoded))
+}
+
+/// The series of a decoded file as JSON: `{"scalars": [{"tag", "points":
+/// [[step, value]]}], "dropped_points", "histograms": [{"tag", "step",
+/// "buckets": [[left, right, count]]}], "images": [{"tag", "step",
+/// "format", "base64"}]}`. Takes the decoded file only, so that a build
+/// without the HTTP layer can answer the same.
+pub fn series_json(w: &mut JsonWriter<'_>, decoded: &Decoded<'_>) -> std::io::Result<()> {
+    let series = match &decoded.body {
+        Body::Records(file) => formats::tf_record::series(file, SERIES_POINTS),
+        _ => formats::tf_record::Series::default(),
+    };
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    w.begin_object()?;
+    w.key("scalars")?;
+    w.begin_array()?;
+    for (tag, points) in &series.scalars {
+        w.begin_object()?;
+        w.member("tag", &*text(tag))?;
+        w.key("points")?;
+        w.begin_array()?;
+        for (step, value) in points {
+            w.begin_array()?;
+            w.value(*step)?;
+            w.value(*value)?;
+            w.end_array()?;
+        }
+        w.end_array()?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.member("dropped_points", series.dropped_points)?;
+    w.key("histograms")?;
+    w.begin_array()?;
+    for (tag, step, buckets) in &series.histograms {
+        w.begin_object()?;
+        w.member("tag", &*text(tag))?;
+        w.member("step", *step)?;
+        w.key("buckets")?;
+        w.begin_array()?;
+        for (l, r, n) in buckets {
+            w.begin_array()?;
+            w.value(*l)?;
+            w.value(*r)?;
+            w.value(*n)?;
+            w.end_array()?;
+        }
+        w.end_array()?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.key("images")?;
+    w.begin_array()?;
+    for (tag, step, picture) in &series.images {
+        w.begin_object()?;
+        w.member("tag", &*text(tag))?;
+        w.member("step", *step)?;
+        let format = formats::tf_record::image_size(picture).map_or("", |(f, _, _)| f);
+        w.member("format", format)?;
+        w.member("base64", &*crate::escape::base64(picture))?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.end_object()
 }
