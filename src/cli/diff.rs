@@ -213,6 +213,7 @@ fn type_of<'d>(d: &'d Decoded<'_>) -> &'d str {
     match &d.body {
         Body::Message { type_name, .. } | Body::UserMessage { type_name, .. } => type_name,
         Body::Schemaless(_) => "(no schema)",
+        Body::Bundle(_) => "(tensor bundle)",
     }
 }
 

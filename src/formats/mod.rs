@@ -12,6 +12,7 @@ pub mod onnx_tensor;
 pub mod other_files;
 pub mod summary;
 pub mod tensorflow;
+pub mod tf_checkpoint;
 
 pub use base::{
     Body, DecodeFn, Format, FormatOptions, KernelOrder, LineFn, TensorAdapter, TensorNamer,
@@ -40,8 +41,11 @@ pub struct Decoded<'a> {
 /// The id of the schemaless reading, the last format tried.
 pub const SCHEMALESS_ID: &str = "protobuf";
 
-/// The formats in the order `--as auto` tries them (ONNX tensor first, schemaless last).
+/// The formats in the order `--as auto` tries them (the tensor bundle, which
+/// is not protobuf, before the pre-checks; then ONNX tensor first,
+/// schemaless last).
 pub static REGISTRY: &[Format] = &[
+    tf_checkpoint::FORMAT,
     onnx_tensor::FORMAT,
     onnx::SEQUENCE,
     onnx::SPARSE,
@@ -396,20 +400,39 @@ pub fn precheck(bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// `--as auto`: the pre-checks, then each format in order; the first whose
-/// validation passes wins.
+/// `--as auto`: a tensor bundle when the input looks like one
+/// ([`tf_checkpoint::looks_like_bundle`]: its first byte is 0, which the
+/// pre-checks refuse); then the pre-checks
+/// and each protobuf format in order; the first whose validation passes
+/// wins. Another input is not said to have been tried as a bundle.
 pub fn detect<'a>(
     bytes: &'a [u8],
     opts: &FormatOptions,
 ) -> std::result::Result<Decoded<'a>, Rejection> {
+    let bundle = &tf_checkpoint::FORMAT;
+    let mut passed_over = Vec::new();
+    if tf_checkpoint::looks_like_bundle(bytes) {
+        match (bundle.decode)(bytes, opts) {
+            Ok(body) => {
+                return Ok(Decoded {
+                    format: bundle,
+                    body,
+                    passed_over,
+                });
+            }
+            Err(e) => passed_over.push((bundle, e)),
+        }
+    }
     if let Err(error) = precheck(bytes) {
+        // A damaged bundle says why it is not one, not why it is not protobuf.
+        let tried: Vec<(&'static str, DecodeError)> =
+            passed_over.into_iter().map(|(f, e)| (f.id, e)).collect();
         return Err(Rejection {
-            error,
-            tried: Vec::new(),
+            error: tried.first().map_or(error, |(_, e)| e.clone()),
+            tried,
         });
     }
-    let mut passed_over = Vec::new();
-    for format in REGISTRY {
+    for format in REGISTRY.iter().filter(|f| f.id != bundle.id) {
         match (format.decode)(bytes, opts) {
             Ok(body) => {
                 return Ok(Decoded {

@@ -2,10 +2,22 @@
 //! file is turned down (or read only as a schemaless message), saying what
 //! it looks like and what reads it helps more than a wire error.
 
+use std::borrow::Cow;
+
 /// What the bytes look like, when they carry the signature of a known
 /// non-protobuf format. `name` is the file name, for the formats that have
 /// no signature of their own (TensorFlow checkpoint data shards).
-pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
+pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<Cow<'static, str>> {
+    looks_like_static(bytes).map(Cow::Borrowed).or_else(|| {
+        // A shard is read through its index, named after the same prefix.
+        let prefix = name.and_then(checkpoint_shard_prefix)?;
+        Some(Cow::Owned(format!(
+            "a TensorFlow checkpoint data shard (raw tensor bytes, located through its index): decode {prefix}.index reads it"
+        )))
+    })
+}
+
+fn looks_like_static(bytes: &[u8]) -> Option<&'static str> {
     let starts = |magic: &[u8]| bytes.starts_with(magic);
     if bytes.get(4..8) == Some(b"TFL3") {
         return Some(
@@ -50,11 +62,6 @@ pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
     }
     if is_json(bytes) {
         return Some("a JSON document: read it with json.load or any text editor");
-    }
-    if name.is_some_and(is_checkpoint_shard_name) {
-        return Some(
-            "a TensorFlow checkpoint data shard (raw tensor bytes, located through variables.index): read it with tf.train.load_checkpoint",
-        );
     }
     None
 }
@@ -101,18 +108,12 @@ fn is_leveldb_table(bytes: &[u8]) -> bool {
     bytes.len() >= 48 && bytes.ends_with(&MAGIC)
 }
 
-/// `variables.data-00000-of-00001` and the like.
-fn is_checkpoint_shard_name(name: &str) -> bool {
-    let Some((_, tail)) = name.rsplit_once(".data-") else {
-        return false;
-    };
-    let Some((a, b)) = tail.split_once("-of-") else {
-        return false;
-    };
-    !a.is_empty()
-        && !b.is_empty()
-        && a.bytes().all(|c| c.is_ascii_digit())
-        && b.bytes().all(|c| c.is_ascii_digit())
+/// The prefix of `variables.data-00000-of-00001` and the like.
+fn checkpoint_shard_prefix(name: &str) -> Option<&str> {
+    let (prefix, tail) = name.rsplit_once(".data-")?;
+    let (a, b) = tail.split_once("-of-")?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    (digits(a) && digits(b)).then_some(prefix)
 }
 
 #[cfg(test)]
@@ -173,11 +174,9 @@ mod tests {
         for json in [&b"{\"a\": 1}"[..], b"\n  [1, 2]", b"[{\"x\": null}]", b"{}"] {
             assert!(looks_like(json, None).unwrap().contains("JSON"));
         }
-        assert!(
-            looks_like(&[1, 2, 3], Some("variables.data-00000-of-00001"))
-                .unwrap()
-                .contains("data shard")
-        );
+        let shard = looks_like(&[1, 2, 3], Some("variables.data-00000-of-00001")).unwrap();
+        assert!(shard.contains("data shard"), "{shard}");
+        assert!(shard.contains("decode variables.index"), "{shard}");
     }
 
     #[test]
