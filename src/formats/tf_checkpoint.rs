@@ -17,20 +17,20 @@
 //! Nothing here reads a shard: a tensor's values are a side file's range
 //! ([`crate::external`]), read when asked.
 
-pub use super::base::{Bundle, BundleEntry, BundleVersion};
 use super::base::{Body, Format, FormatOptions};
+pub use super::base::{Bundle, BundleEntry, BundleVersion};
 use super::summary::no_summary;
 use crate::checksum;
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, Result, Rule};
+use crate::escape::quoted;
+use crate::external::ExternalError;
 use crate::external::ExternalRef;
+use crate::fields::tensorflow::TrackableObjectGraph;
 use crate::fields::tensorflow::{
     BundleEntryProto, BundleHeaderProto, SavedSlice, SavedSliceMeta, SavedTensorSliceMeta,
     SavedTensorSlices, TensorShapeProto, TensorSliceProto,
 };
-use crate::escape::quoted;
-use crate::external::ExternalError;
-use crate::fields::tensorflow::TrackableObjectGraph;
 use crate::schema::SchemaSet;
 use crate::tensor::{
     Elem, Elements, LoadedValues, Source, TensorData, TensorView, element_count, raw_size,
@@ -904,11 +904,12 @@ impl Shards {
 pub fn with_entry<R>(
     bundle: &Bundle<'_>,
     shards: &Shards,
-    entry: &Message<'_>,
+    e: &BundleEntry<'_>,
     dir: Option<&std::path::Path>,
     f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
 ) -> R {
     let set = SchemaSet::builtin();
+    let entry = &e.message;
     if bundle.version == BundleVersion::V1 {
         let no_crc = || CrcStatus::NotChecked("a V1 checkpoint has no checksum per tensor".into());
         let view = v1_view(set, &bundle.header, entry);
@@ -965,6 +966,29 @@ pub fn with_entry<R>(
                 LoadedValues::Unavailable(why.clone()),
                 CrcStatus::NotChecked(why),
             ),
+        };
+    }
+    if facts.slices > 0 && view.dims.is_some() && view.elem.is_some() {
+        return match assemble(bundle, shards, e, &view, dir) {
+            Ok((bytes, crc)) => {
+                let (elem, n) = (view.elem.unwrap_or(Elem::U8), view.elements);
+                // The assembled bytes are the tensor's raw storage, which
+                // the statistics and pictures read again.
+                let whole = TensorView {
+                    type_name: view.type_name.clone(),
+                    elem: view.elem,
+                    dims: view.dims.clone(),
+                    byte_aligned: view.byte_aligned,
+                    elements: n,
+                    data: TensorData::Raw(&bytes),
+                };
+                f(
+                    &whole,
+                    LoadedValues::Ready(Elements::new(elem, Source::Raw(&bytes), n), n),
+                    crc,
+                )
+            }
+            Err((why, crc)) => f(&view, LoadedValues::Unavailable(why), crc),
         };
     }
     match &view.data {
@@ -1026,7 +1050,7 @@ pub fn object_graph(
     dir: Option<&std::path::Path>,
 ) -> Option<ObjectGraph> {
     let e = bundle.entries.iter().find(|e| e.key == OBJECT_GRAPH_KEY)?;
-    with_entry(bundle, shards, &e.message, dir, |_, mut loaded, _| {
+    with_entry(bundle, shards, e, dir, |_, mut loaded, _| {
         let mut first: Option<Vec<u8>> = None;
         loaded.with_elements(|it| {
             if let Some(crate::tensor::Element::Str(s)) = it.next() {
@@ -1114,6 +1138,197 @@ pub fn object_tree_lines(graph: &ObjectGraph) -> Vec<(usize, String)> {
     out
 }
 
+/// A partitioned variable's full tensor assembled from its slices (the
+/// entries under its OrderedCode slice keys, each read and checked as a
+/// tensor of its own), when they cover it; else why not, naming the
+/// slices the entry lists that have no data. The buffer is allocated only
+/// once the slices' bytes, read from the shards, add up to it.
+fn assemble(
+    bundle: &Bundle<'_>,
+    shards: &Shards,
+    e: &BundleEntry<'_>,
+    view: &TensorView<'_, '_>,
+    dir: Option<&std::path::Path>,
+) -> std::result::Result<(Vec<u8>, CrcStatus), (String, CrcStatus)> {
+    let set = SchemaSet::builtin();
+    let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
+    let elem = view.elem.unwrap_or(Elem::U8);
+    let bits = elem.bits();
+    if elem == Elem::Str || bits == 0 || bits % 8 != 0 {
+        return Err(unchecked(format!(
+            "slices of {} are not assembled",
+            view.type_name
+        )));
+    }
+    let width = bits / 8;
+    let dims: Vec<u64> = view
+        .dims
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|&d| u64::try_from(d).unwrap_or(0))
+        .collect();
+    let n = view.elements;
+    let full_bytes = n
+        .checked_mul(width)
+        .ok_or_else(|| unchecked("the tensor's size overflows".into()))?;
+    // Every slice of this tensor, its extents whole-axis resolved.
+    let mut parts = Vec::new();
+    for s in &bundle.entries {
+        let Some(k) = parse_slice_key(&s.key) else {
+            continue;
+        };
+        if k.name != e.key {
+            continue;
+        }
+        if k.extents.len() != dims.len() {
+            return Err(unchecked(format!(
+                "a slice of rank {} for a tensor of rank {}",
+                k.extents.len(),
+                dims.len()
+            )));
+        }
+        let mut ext = Vec::with_capacity(dims.len());
+        for (&(start, len), &d) in k.extents.iter().zip(&dims) {
+            let (start, len) = if len == -1 {
+                (0, d)
+            } else {
+                match (u64::try_from(start), u64::try_from(len)) {
+                    (Ok(s), Ok(l)) if s.checked_add(l).is_some_and(|end| end <= d) => (s, l),
+                    _ => {
+                        return Err(unchecked(format!(
+                            "slice {} is outside the shape",
+                            extents_text(&k.extents)
+                        )));
+                    }
+                }
+            };
+            ext.push((start, len));
+        }
+        parts.push((k, ext, s));
+    }
+    let mut loaded = Vec::new();
+    let mut stored: u64 = 0;
+    for (k, ext, s) in &parts {
+        let sv = entry_view(
+            set,
+            &s.message,
+            shards.file(entry_facts(set, &s.message).shard),
+        );
+        let count = ext.iter().try_fold(1u64, |a, &(_, l)| a.checked_mul(l));
+        if count != Some(sv.elements) || sv.elem != Some(elem) {
+            return Err(unchecked(format!(
+                "slice {} holds {} {}, its extents need {}",
+                extents_text(&k.extents),
+                sv.elements,
+                sv.type_name,
+                count.map_or_else(|| "more".to_string(), |c| c.to_string())
+            )));
+        }
+        let TensorData::External(r) = &sv.data else {
+            return Err(unchecked(format!(
+                "slice {} has no values",
+                extents_text(&k.extents)
+            )));
+        };
+        match r.load(dir) {
+            Ok(bytes) => {
+                stored = stored.saturating_add(bytes.bytes().len() as u64);
+                loaded.push((ext, bytes));
+            }
+            Err(err) => {
+                let why = format!("slice {}: {err}", extents_text(&k.extents));
+                let crc = if matches!(err, ExternalError::Crc32cMismatch { .. }) {
+                    CrcStatus::Mismatch(why.clone())
+                } else {
+                    CrcStatus::NotChecked(why.clone())
+                };
+                return Err((why, crc));
+            }
+        }
+    }
+    // The slices the entry lists whose data is missing.
+    let listed: Vec<Vec<(i64, i64)>> = e
+        .message
+        .messages(set, BundleEntryProto::SLICES)
+        .map(|s| {
+            s.messages(set, TensorSliceProto::EXTENT)
+                .map(|x| {
+                    let start = x.int(set, TensorSliceProto::Extent::START).unwrap_or(0);
+                    (
+                        start,
+                        x.int(set, TensorSliceProto::Extent::LENGTH).unwrap_or(-1),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let missing: Vec<String> = listed
+        .iter()
+        .filter(|want| !parts.iter().any(|(k, _, _)| &&k.extents == want))
+        .map(|x| extents_text(x))
+        .collect();
+    if stored < full_bytes || !missing.is_empty() {
+        return Err(unchecked(format!(
+            "the slices do not cover the tensor: {} of {} bytes stored{}",
+            stored,
+            full_bytes,
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!("; missing {}", missing.join(" "))
+            }
+        )));
+    }
+    let size = usize::try_from(full_bytes).map_err(|_| unchecked("too large".into()))?;
+    let mut out = vec![0u8; size];
+    let mut covered = vec![false; usize::try_from(n).unwrap_or(0)];
+    // Row-major strides of the full tensor, in elements.
+    let mut strides = vec![1u64; dims.len()];
+    for k in (0..dims.len().saturating_sub(1)).rev() {
+        strides[k] = strides[k + 1] * dims[k + 1];
+    }
+    for (ext, bytes) in &loaded {
+        let src = bytes.bytes();
+        let rank = ext.len();
+        let run = ext.last().map_or(1, |&(_, l)| l);
+        let rows: u64 = ext
+            .iter()
+            .take(rank.saturating_sub(1))
+            .map(|&(_, l)| l)
+            .product();
+        let mut idx = vec![0u64; rank.saturating_sub(1)];
+        for row in 0..rows {
+            let mut at = ext.last().map_or(0, |&(s, _)| s);
+            for (k, &i) in idx.iter().enumerate() {
+                at += (ext[k].0 + i) * strides[k];
+            }
+            let (d0, s0) = ((at * width) as usize, (row * run * width) as usize);
+            let len = (run * width) as usize;
+            if let (Some(dst), Some(from)) = (out.get_mut(d0..d0 + len), src.get(s0..s0 + len)) {
+                dst.copy_from_slice(from);
+            }
+            for c in covered.iter_mut().skip(at as usize).take(run as usize) {
+                *c = true;
+            }
+            for k in (0..idx.len()).rev() {
+                idx[k] += 1;
+                if idx[k] < ext[k].1 {
+                    break;
+                }
+                idx[k] = 0;
+            }
+        }
+    }
+    let uncovered = covered.iter().filter(|c| !**c).count();
+    if uncovered > 0 {
+        return Err(unchecked(format!(
+            "the slices leave {uncovered} of {n} elements uncovered"
+        )));
+    }
+    Ok((out, CrcStatus::Ok))
+}
+
 /// The counts of the header's checksum line.
 #[derive(Default)]
 pub struct CrcCounts {
@@ -1142,7 +1357,7 @@ pub fn header(bundle: &Bundle<'_>, shards: &Shards, dir: Option<&std::path::Path
             let size = e.message.int(set, BundleEntryProto::SIZE).unwrap_or(0);
             h.bytes = h.bytes.saturating_add(u64::try_from(size).unwrap_or(0));
         }
-        let status = with_entry(bundle, shards, &e.message, dir, |_, _, crc| crc);
+        let status = with_entry(bundle, shards, e, dir, |_, _, crc| crc);
         match status {
             CrcStatus::Ok => h.crc.ok += 1,
             CrcStatus::Mismatch(_) => h.crc.mismatch += 1,
@@ -1151,7 +1366,6 @@ pub fn header(bundle: &Bundle<'_>, shards: &Shards, dir: Option<&std::path::Path
     }
     h
 }
-
 
 pub const FORMAT: Format = Format {
     id: "tf-checkpoint",

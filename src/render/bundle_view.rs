@@ -27,8 +27,12 @@ fn version_word(v: BundleVersion) -> &'static str {
 /// The key as text: the tensor's name, or for a slice key the name it
 /// is a slice of.
 fn key_label(key: &[u8]) -> String {
-    match tfc::slice_key_name(key) {
-        Some(name) => format!("slice of {}", quoted(&name)),
+    match tfc::parse_slice_key(key) {
+        Some(k) => format!(
+            "{} slice {}",
+            quoted(&k.name),
+            tfc::extents_text(&k.extents)
+        ),
         None => quoted(key),
     }
 }
@@ -83,11 +87,7 @@ pub fn text(w: &mut dyn Write, bundle: &Bundle<'_>, opts: &RenderOptions) -> io:
     for e in &bundle.entries {
         writeln!(w)?;
         writeln!(w, "tensor {}", key_label(&e.key))?;
-        if tfc::slice_key_name(&e.key).is_some() {
-            indent(w, 1)?;
-            writeln!(w, "key:       {}", quoted(&e.key))?;
-        }
-        with_entry(bundle, &shards, &e.message, dir, |view, loaded, crc| {
+        with_entry(bundle, &shards, e, dir, |view, loaded, crc| {
             entry_text(w, bundle, &shards, &e.message, view, loaded, &crc, opts)
         })?;
     }
@@ -170,4 +170,3 @@ fn object_tree_text(w: &mut dyn Write, graph: &ObjectGraph) -> io::Result<()> {
     }
     Ok(())
 }
-

@@ -523,13 +523,22 @@ pub fn write_bundle(
         w.begin_object()?;
         w.key("key")?;
         text_or_base64(w, &e.key)?;
-        if let Some(name) = tfc::slice_key_name(&e.key) {
+        if let Some(k) = tfc::parse_slice_key(&e.key) {
             w.key("slice_of")?;
-            text_or_base64(w, &name)?;
+            text_or_base64(w, &k.name)?;
+            w.key("slice")?;
+            w.begin_array()?;
+            for (start, length) in k.extents {
+                w.begin_array()?;
+                w.value(start)?;
+                w.value(length)?;
+                w.end_array()?;
+            }
+            w.end_array()?;
         }
         w.key("entry")?;
         write_message(w, set, &e.message, opts)?;
-        tfc::with_entry(bundle, &shards, &e.message, dir, |view, loaded, crc| {
+        tfc::with_entry(bundle, &shards, e, dir, |view, loaded, crc| {
             w.member("data_type", &*view.type_name)?;
             w.key("shape")?;
             match &view.dims {

@@ -176,7 +176,10 @@ fn detection_tries_the_formats_in_registry_order() {
     let Err(rejection) = formats::detect(&[0u8; 48], &FormatOptions::default()) else {
         panic!("48 zero bytes are no bundle");
     };
-    assert!(rejection.tried.is_empty(), "no magic, not tried as a bundle");
+    assert!(
+        rejection.tried.is_empty(),
+        "no magic, not tried as a bundle"
+    );
 }
 
 /// A format's own tables: its schema files parsed alone.
