@@ -233,10 +233,10 @@ pub struct TensorRef {
     /// Where its values are outside the file (ONNX external data).
     #[doc(hidden)]
     pub external: Option<ExternalRef>,
-    /// A tensor bundle's variable: the shard file its values are in (None
-    /// when the index's own file is not found in its folder).
+    /// A tensor bundle's variable (of a checkpoint, or of a SavedModel's
+    /// `variables/`): where its values are.
     #[doc(hidden)]
-    pub bundle_shard: Option<Option<String>>,
+    pub bundle: Option<formats::tf_checkpoint::BundleValues>,
     /// Its message type, to decode the range again.
     def: MsgId,
 }
@@ -463,8 +463,8 @@ impl Document {
             .and_then(|(s, e)| self.bytes().get(s..e))
             .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?;
         let message = decode_message(set, r.def, slice, r.range.start, DecodeContext::lenient())?;
-        let source = match &r.bundle_shard {
-            Some(shard) => ViewSource::Bundle(shard.clone()),
+        let source = match &r.bundle {
+            Some(values) => ViewSource::Bundle(values.clone()),
             None => ViewSource::Adapter(
                 formats::tensor_adapter(&message.def(set).full_name)
                     .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?,
@@ -834,7 +834,7 @@ fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Path>) -> Vec<Tens
                 .collect()
         }
     };
-    named
+    let mut refs: Vec<TensorRef> = named
         .into_iter()
         .zip(located)
         .map(|(t, node)| {
@@ -850,12 +850,28 @@ fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Path>) -> Vec<Tens
                 range: t.message.offset..t.message.end,
                 weight: t.initializer,
                 external,
-                bundle_shard: None,
+                bundle: None,
                 def: t.message.def,
                 name: t.name,
             }
         })
-        .collect()
+        .collect();
+    // A SavedModel's variables, their values in `variables/` beside it.
+    if let Some(dir) = dir {
+        for v in formats::tf_checkpoint::saved_model_variables(set, root, dir) {
+            refs.push(TensorRef {
+                name: v.name,
+                role: Role::Variable,
+                weight: true,
+                path: Vec::new(),
+                range: v.message.offset..v.message.end,
+                external: None,
+                bundle: Some(v.values),
+                def: v.message.def,
+            });
+        }
+    }
+    refs
 }
 
 /// The messages from `root` down to `target`, each step into the field
@@ -998,7 +1014,10 @@ fn bundle_index(
                 path: Vec::new(),
                 range: e.message.offset..e.message.end,
                 external: None,
-                bundle_shard: Some(prefix.as_deref().map(|p| tfc::shard_name(p, shard, shards))),
+                bundle: Some(tfc::BundleValues {
+                    facts: tfc::entry_facts(set, &e.message),
+                    shard: prefix.as_deref().map(|p| tfc::shard_name(p, shard, shards)),
+                }),
                 def: e.message.def,
             }
         })
@@ -1328,16 +1347,16 @@ struct Facts {
 enum ViewSource {
     /// Its format's tensor adapter.
     Adapter(&'static TensorAdapter),
-    /// A tensor bundle's entry, its values in this shard file.
-    Bundle(Option<String>),
+    /// A tensor bundle's variable.
+    Bundle(formats::tf_checkpoint::BundleValues),
 }
 
 impl ViewSource {
     fn view<'m, 'a>(&self, set: &SchemaSet, message: &'m Message<'a>) -> TensorView<'m, 'a> {
         match self {
             ViewSource::Adapter(a) => (a.view)(set, message),
-            ViewSource::Bundle(shard) => {
-                formats::tf_checkpoint::entry_view(set, message, shard.clone())
+            ViewSource::Bundle(v) => {
+                formats::tf_checkpoint::facts_view(set, &v.facts, v.shard.clone())
             }
         }
     }

@@ -402,6 +402,7 @@ pub fn find_prefix(dir: &Path, index: &[u8]) -> Option<String> {
 }
 
 /// What a bundle entry says of its tensor, no value read.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EntryFacts {
     pub dtype: i64,
     pub dims: Option<Vec<i64>>,
@@ -473,7 +474,15 @@ pub fn entry_view<'a>(
     entry: &Message<'_>,
     shard: Option<String>,
 ) -> TensorView<'static, 'a> {
-    let f = entry_facts(set, entry);
+    facts_view(set, &entry_facts(set, entry), shard)
+}
+
+/// [`entry_view`] from an entry's facts.
+pub fn facts_view<'a>(
+    set: &SchemaSet,
+    f: &EntryFacts,
+    shard: Option<String>,
+) -> TensorView<'static, 'a> {
     let type_name = set
         .find_enum("tensorflow.DataType")
         .and_then(|e| set.enum_def(e).name_of(f.dtype))
@@ -818,7 +827,7 @@ fn read_signed_num_increasing(b: &[u8]) -> Option<(i64, &[u8])> {
         return None;
     }
     let (digits, rest) = b.split_at(len);
-    let start = if len > 8 { len - 8 } else { 0 };
+    let start = len.saturating_sub(8);
     let mut x: u64 = if negative { u64::MAX } else { 0 };
     for &d in digits.get(start..)? {
         x = (x << 8) | u64::from(d);
@@ -1154,7 +1163,7 @@ fn assemble(
     let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
     let elem = view.elem.unwrap_or(Elem::U8);
     let bits = elem.bits();
-    if elem == Elem::Str || bits == 0 || bits % 8 != 0 {
+    if elem == Elem::Str || bits == 0 || !bits.is_multiple_of(8) {
         return Err(unchecked(format!(
             "slices of {} are not assembled",
             view.type_name
@@ -1285,8 +1294,10 @@ fn assemble(
     let mut covered = vec![false; usize::try_from(n).unwrap_or(0)];
     // Row-major strides of the full tensor, in elements.
     let mut strides = vec![1u64; dims.len()];
-    for k in (0..dims.len().saturating_sub(1)).rev() {
-        strides[k] = strides[k + 1] * dims[k + 1];
+    let mut acc = 1u64;
+    for (s, &d) in strides.iter_mut().zip(&dims).rev() {
+        *s = acc;
+        acc = acc.saturating_mul(d);
     }
     for (ext, bytes) in &loaded {
         let src = bytes.bytes();
@@ -1299,10 +1310,15 @@ fn assemble(
             .product();
         let mut idx = vec![0u64; rank.saturating_sub(1)];
         for row in 0..rows {
-            let mut at = ext.last().map_or(0, |&(s, _)| s);
-            for (k, &i) in idx.iter().enumerate() {
-                at += (ext[k].0 + i) * strides[k];
-            }
+            // Every offset is inside the tensor: the extents were checked
+            // against the shape.
+            let at = ext.last().map_or(0, |&(s, _)| s)
+                + idx
+                    .iter()
+                    .zip(ext.iter())
+                    .zip(&strides)
+                    .map(|((i, (s, _)), st)| (s + i) * st)
+                    .sum::<u64>();
             let (d0, s0) = ((at * width) as usize, (row * run * width) as usize);
             let len = (run * width) as usize;
             if let (Some(dst), Some(from)) = (out.get_mut(d0..d0 + len), src.get(s0..s0 + len)) {
@@ -1311,12 +1327,13 @@ fn assemble(
             for c in covered.iter_mut().skip(at as usize).take(run as usize) {
                 *c = true;
             }
-            for k in (0..idx.len()).rev() {
-                idx[k] += 1;
-                if idx[k] < ext[k].1 {
+            let axes = idx.len();
+            for (i, &(_, len)) in idx.iter_mut().zip(ext.iter().take(axes)).rev() {
+                *i += 1;
+                if *i < len {
                     break;
                 }
-                idx[k] = 0;
+                *i = 0;
             }
         }
     }
@@ -1365,6 +1382,156 @@ pub fn header(bundle: &Bundle<'_>, shards: &Shards, dir: Option<&std::path::Path
         }
     }
     h
+}
+
+/// A SavedModel's variables: `variables/variables.index` beside
+/// `saved_model.pb`, read under the external-data rules (inside the
+/// model's folder, links resolved, a regular file) and kept, to be read as
+/// a bundle.
+pub struct SavedVariables {
+    index: Vec<u8>,
+}
+
+/// The variables folder of a SavedModel, relative to its folder.
+pub const VARIABLES_DIR: &str = "variables";
+
+impl SavedVariables {
+    /// The variables of the SavedModel in `model_dir`, if it has them.
+    pub fn read(model_dir: &std::path::Path) -> Option<SavedVariables> {
+        let r = ExternalRef {
+            location: Some(format!("{VARIABLES_DIR}/variables.index")),
+            ..ExternalRef::default()
+        };
+        let bytes = r.load(Some(model_dir)).ok()?;
+        Some(SavedVariables {
+            index: bytes.bytes().to_vec(),
+        })
+    }
+
+    pub fn bundle(&self) -> Result<Bundle<'_>> {
+        read_bundle(&self.index, &FormatOptions::default())
+    }
+}
+
+/// For each node of the bundle's object graph, the checkpoint key of its
+/// `VARIABLE_VALUE` (TensorFlow 2: node i of a SavedModel's object graph is
+/// node i of its checkpoint's).
+pub fn variable_keys(
+    bundle: &Bundle<'_>,
+    shards: &Shards,
+    dir: Option<&std::path::Path>,
+) -> Vec<Option<Vec<u8>>> {
+    use crate::fields::tensorflow::TrackableObjectGraph::TrackableObject as T;
+    let set = SchemaSet::builtin();
+    let Some(graph) = object_graph(bundle, shards, dir) else {
+        return Vec::new();
+    };
+    let Some(m) = graph.message() else {
+        return Vec::new();
+    };
+    m.messages(set, TrackableObjectGraph::NODES)
+        .map(|node| {
+            node.messages(set, T::ATTRIBUTES)
+                .find(|a| a.bytes(set, T::SerializedTensor::NAME) == Some(b"VARIABLE_VALUE"))
+                .and_then(|a| a.bytes(set, T::SerializedTensor::CHECKPOINT_KEY))
+                .map(<[u8]>::to_vec)
+        })
+        .collect()
+}
+
+/// A variable's name from its checkpoint key: the object path
+/// (`model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE` -> `model/dense/kernel`).
+pub fn variable_name(key: &[u8]) -> String {
+    let text = String::from_utf8_lossy(key);
+    text.strip_suffix("/.ATTRIBUTES/VARIABLE_VALUE")
+        .unwrap_or(&text)
+        .to_string()
+}
+
+/// Where a bundle tensor's values are: its entry's facts and its shard
+/// file (relative to the document's folder; None when not found).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BundleValues {
+    pub facts: EntryFacts,
+    pub shard: Option<String>,
+}
+
+/// A variable of a SavedModel, found through its object graph.
+pub struct ModelVariable<'m, 'a> {
+    /// Its node in `object_graph_def`.
+    pub node: usize,
+    /// Its object path.
+    pub name: String,
+    /// Its `SavedVariable` message.
+    pub message: &'m Message<'a>,
+    pub values: BundleValues,
+}
+
+/// The variables of a SavedModel (`root`, read from `dir`) whose values
+/// are in its `variables/` bundle, each once, in the order of the meta
+/// graphs' object graphs.
+pub fn saved_model_variables<'m, 'a>(
+    set: &SchemaSet,
+    root: &'m Message<'a>,
+    dir: &std::path::Path,
+) -> Vec<ModelVariable<'m, 'a>> {
+    use crate::fields::tensorflow::{MetaGraphDef, SavedModel, SavedObject, SavedObjectGraph};
+    if root.def(set).full_name != "tensorflow.SavedModel" {
+        return Vec::new();
+    }
+    let Some(vars) = SavedVariables::read(dir) else {
+        return Vec::new();
+    };
+    let Ok(bundle) = vars.bundle() else {
+        return Vec::new();
+    };
+    let vdir = dir.join(VARIABLES_DIR);
+    let shards = Shards {
+        prefix: Some("variables".into()),
+        count: num_shards(set, &bundle.header),
+    };
+    let keys = variable_keys(&bundle, &shards, Some(&vdir));
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for mg in root.messages(set, SavedModel::META_GRAPHS) {
+        let Some(og) = mg.message(set, MetaGraphDef::OBJECT_GRAPH_DEF) else {
+            continue;
+        };
+        for (i, node) in og.messages(set, SavedObjectGraph::NODES).enumerate() {
+            let Some(var) = node.message(set, SavedObject::VARIABLE) else {
+                continue;
+            };
+            let Some(Some(key)) = keys.get(i) else {
+                continue;
+            };
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let Some(e) = find_entry(&bundle, key) else {
+                continue;
+            };
+            let facts = entry_facts(set, &e.message);
+            let shard = shards
+                .file(facts.shard)
+                .map(|f| format!("{VARIABLES_DIR}/{f}"));
+            out.push(ModelVariable {
+                node: i,
+                name: variable_name(key),
+                message: var,
+                values: BundleValues { facts, shard },
+            });
+        }
+    }
+    out
+}
+
+/// The entry of `key` (the table's keys are sorted bytewise).
+pub fn find_entry<'b, 'a>(bundle: &'b Bundle<'a>, key: &[u8]) -> Option<&'b BundleEntry<'a>> {
+    bundle
+        .entries
+        .binary_search_by(|e| e.key.as_slice().cmp(key))
+        .ok()
+        .and_then(|i| bundle.entries.get(i))
 }
 
 pub const FORMAT: Format = Format {

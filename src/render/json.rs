@@ -62,6 +62,7 @@ pub fn write_decoded_object(
         Body::Message { message, .. } => {
             w.key("value")?;
             write_message_at(w, SchemaSet::builtin(), message, opts, true)?;
+            write_saved_model_variables(w, message, opts)?;
         }
         Body::Schemaless(msg) => {
             super::schemaless::write_json_body(w, msg, opts)?;
@@ -576,6 +577,77 @@ pub fn write_bundle(
         }
     }
     Ok(())
+}
+
+/// `"variables"`: a SavedModel's variables with their values from the
+/// `variables/` folder beside it (nothing for another file, or without
+/// that folder), each by its object path, node and checkpoint key.
+fn write_saved_model_variables(
+    w: &mut JsonWriter<'_>,
+    message: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let set = SchemaSet::builtin();
+    let Some(dir) = opts.dir.as_deref() else {
+        return Ok(());
+    };
+    let found = tfc::saved_model_variables(set, message, dir);
+    if found.is_empty() {
+        return Ok(());
+    }
+    let Some(saved) = tfc::SavedVariables::read(dir) else {
+        return Ok(());
+    };
+    let Ok(bundle) = saved.bundle() else {
+        return Ok(());
+    };
+    let vdir = dir.join(tfc::VARIABLES_DIR);
+    let shards = tfc::Shards {
+        prefix: Some("variables".into()),
+        count: tfc::num_shards(set, &bundle.header),
+    };
+    let keys = tfc::variable_keys(&bundle, &shards, Some(&vdir));
+    // The shards are named relative to the variables' folder.
+    let vopts = RenderOptions {
+        dir: Some(vdir.clone()),
+        ..opts.clone()
+    };
+    w.key("variables")?;
+    w.begin_array_lines()?;
+    for v in found {
+        let Some(Some(key)) = keys.get(v.node) else {
+            continue;
+        };
+        let Some(e) = tfc::find_entry(&bundle, key) else {
+            continue;
+        };
+        w.begin_object()?;
+        w.member("name", &*v.name)?;
+        w.member("node", v.node)?;
+        w.key("key")?;
+        text_or_base64(w, key)?;
+        tfc::with_entry(&bundle, &shards, e, Some(&vdir), |view, loaded, crc| {
+            w.member("data_type", &*view.type_name)?;
+            w.key("shape")?;
+            match &view.dims {
+                Some(d) => {
+                    w.begin_array()?;
+                    for x in d {
+                        w.value(*x)?;
+                    }
+                    w.end_array()?;
+                }
+                None => w.null()?,
+            }
+            w.member("crc32c", crc.word())?;
+            if let Some(d) = crc.detail() {
+                w.member("crc32c_detail", d)?;
+            }
+            write_view_values(w, view, loaded, &vopts, false)
+        })?;
+        w.end_object()?;
+    }
+    w.end_array()
 }
 
 fn unknown_field(w: &mut JsonWriter<'_>, f: &Field<'_>) -> io::Result<()> {

@@ -500,3 +500,73 @@ fn a_data_shard_names_its_index() {
         .expect("a hint");
     assert!(hint.contains("decode ckpt.index"), "{hint}");
 }
+
+// ---------------------------------------------------------------------------
+// A SavedModel's variables
+
+#[test]
+fn a_saved_model_shows_its_variables_values_where_its_graph_shows_them() {
+    let rel = "saved_model_all_types/saved_model.pb";
+    let bytes = read(rel);
+    let decoded = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+    assert_eq!(decoded.format.id, "tf-saved-model");
+    let opts = in_folder(rel);
+    let mut out = Vec::new();
+    text::write_decoded(&mut out, &decoded, &opts).unwrap();
+    let t = String::from_utf8(out).unwrap();
+    // Node 1 is the variable f32, and its values follow its line.
+    let at = t
+        .find("[1] variable f32: DT_FLOAT [2, 3]")
+        .expect("the variable");
+    let after = &t[at..];
+    assert!(
+        after.starts_with(
+            "[1] variable f32: DT_FLOAT [2, 3] trainable\n        checkpoint: \"f32/.ATTRIBUTES/VARIABLE_VALUE\"  crc32c ok\n        values:\n          [0,0] -1.5  -1.25  -1.0\n"
+        ),
+        "{}",
+        &after[..300]
+    );
+    let objects: String = t
+        .lines()
+        .skip_while(|l| !l.contains("object graph ("))
+        .take_while(|l| !l.contains("[18] function"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    snapshot("saved_model_object_graph_text", objects);
+    let mut out = Vec::new();
+    json::write_decoded(&mut out, &decoded, &opts).unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let vars = j["variables"].as_array().unwrap();
+    assert_eq!(vars.len(), 17);
+    snapshot(
+        "saved_model_variables_member_json",
+        serde_json::to_string_pretty(&j["variables"]).unwrap(),
+    );
+    // Without the folder: the graph alone, as before.
+    let mut out = Vec::new();
+    json::write_decoded(&mut out, &decoded, &RenderOptions::default()).unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(j.get("variables").is_none());
+}
+
+#[test]
+fn the_facade_gives_a_saved_models_variables_as_tensors() {
+    let doc = pbdecode::open(path("saved_model_all_types/saved_model.pb")).unwrap();
+    let vars: Vec<&str> = doc
+        .tensors()
+        .iter()
+        .filter(|t| t.role == pbdecode::Role::Variable)
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(vars.len(), 17, "{vars:?}");
+    let u16s = doc.tensor_by_name("u16").unwrap();
+    assert_eq!(
+        u16s.values().unwrap(),
+        pbdecode::Values::U16(vec![0, 65535, 0, 1, 2, 3])
+    );
+    let c64 = doc.tensor_by_name("c64").unwrap();
+    assert_eq!(
+        c64.values().unwrap(),
+        pbdecode::Values::C64(vec![[0.0, -0.5], [1.0, 0.5], [2.0, 1.5]])
+    );
+}
