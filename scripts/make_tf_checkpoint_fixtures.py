@@ -101,14 +101,15 @@ def train_checkpoint():
     ckpt.write(os.path.join(d, "ckpt"))
 
 
-def sharded_checkpoint():
+def sharded_checkpoint(name, variables, max_shard_size):
     vs = [tf.Variable(np.full((8,), k, np.float32) + np.arange(8, dtype=np.float32) / 10, name=f"v{k}")
-          for k in range(10)]
+          for k in range(variables)]
     ckpt = tf.train.Checkpoint(vars=vs)
-    d = os.path.join(OUT, "sharded")
+    d = os.path.join(OUT, name)
     os.makedirs(d)
     opts = tf.train.CheckpointOptions(
-        experimental_sharding_callback=tf.train.experimental.MaxShardSizePolicy(max_shard_size=40))
+        experimental_sharding_callback=tf.train.experimental.MaxShardSizePolicy(
+            max_shard_size=max_shard_size))
     ckpt.write(os.path.join(d, "ckpt"), options=opts)
 
 
@@ -168,7 +169,10 @@ def many_checkpoint():
 
 saved_model()
 train_checkpoint()
-sharded_checkpoint()
+# Ten variables split into slices across shards of 40 bytes; nine kept
+# whole in shards of 32 bytes, the object graph in a tenth.
+sharded_checkpoint("sharded", 10, 40)
+sharded_checkpoint("sharded10", 9, 32)
 partitioned_checkpoint()
 v1_checkpoint()
 many_checkpoint()

@@ -570,3 +570,65 @@ fn the_facade_gives_a_saved_models_variables_as_tensors() {
         pbdecode::Values::C64(vec![[0.0, -0.5], [1.0, 0.5], [2.0, 1.5]])
     );
 }
+
+#[cfg(feature = "cli")]
+#[test]
+fn decode_diff_compares_the_variables_of_checkpoints_and_saved_models() {
+    let decode = env!("CARGO_BIN_EXE_decode");
+    let run = |x: &Path, y: &Path| {
+        let out = std::process::Command::new(decode)
+            .arg("diff")
+            .arg(x)
+            .arg(y)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // A SavedModel against its own variables: every variable the same.
+    let (code, text) = run(
+        &path("saved_model_all_types/variables/variables.index"),
+        &path("saved_model_all_types/saved_model.pb"),
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("variables: 16 the same, 0 differ"), "{text}");
+    // One float changed: that variable alone differs.
+    let dir = std::env::temp_dir().join(format!("pbdecode-tfc-diff-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut index = read("train/ckpt.index");
+    let mut shard = read("train/ckpt.data-00000-of-00001");
+    // The bias (offset 68) set to 0.5, 0.5, 0.5, its CRC32C made right in
+    // the index so that the values, not the checksum, differ.
+    for k in 0..3 {
+        shard[68 + 4 * k..72 + 4 * k].copy_from_slice(&0.5f32.to_le_bytes());
+    }
+    let old = mask(crc32c(&read("train/ckpt.data-00000-of-00001")[68..80])).to_le_bytes();
+    let new = mask(crc32c(&shard[68..80])).to_le_bytes();
+    let at = index
+        .windows(4)
+        .position(|w| w == old)
+        .expect("the bias's CRC");
+    index[at..at + 4].copy_from_slice(&new);
+    // The data block's trailer CRC over the changed block.
+    let f = &index[index.len() - 48..];
+    // The metaindex block's offset (a varint): the data block ends 5 bytes
+    // before it.
+    let mo = if f[0] < 0x80 {
+        usize::from(f[0])
+    } else {
+        usize::from(f[0] & 0x7f) | usize::from(f[1]) << 7
+    };
+    let size = mo - 5;
+    let crc = mask(crc32c_extend(crc32c(&index[..size]), &[0])).to_le_bytes();
+    index[size + 1..size + 5].copy_from_slice(&crc);
+    std::fs::write(dir.join("ckpt.index"), &index).unwrap();
+    std::fs::write(dir.join("ckpt.data-00000-of-00001"), &shard).unwrap();
+    let (code, text) = run(&path("train/ckpt.index"), &dir.join("ckpt.index"));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("variables: 6 the same, 1 differ"), "{text}");
+    assert!(text.contains("\"model/dense/bias\": "), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
