@@ -60,7 +60,7 @@ def main():
         reader = tf.train.load_checkpoint(prefix)
         for name in reader.get_variable_to_shape_map():
             a = reader.get_tensor(name)
-            if a.dtype == np.float32:
+            if isinstance(a, np.ndarray) and a.dtype == np.float32:
                 a.min(), a.max(), a.mean(), a.std()
 
     t_ours, t_theirs = best_of(ours), best_of(theirs)

@@ -169,10 +169,10 @@ def many_checkpoint():
 
 saved_model()
 train_checkpoint()
-# Ten variables split into slices across shards of 40 bytes; nine kept
-# whole in shards of 32 bytes, the object graph in a tenth.
+# Ten variables split into slices across shards of 40 bytes; and ten in
+# ten shards of 32 bytes (the object graph beside one of them).
 sharded_checkpoint("sharded", 10, 40)
-sharded_checkpoint("sharded10", 9, 32)
+sharded_checkpoint("sharded10", 10, 32)
 partitioned_checkpoint()
 v1_checkpoint()
 many_checkpoint()

@@ -30,6 +30,7 @@ BUNDLES = [
     ("saved_model_all_types/variables/variables.index", "saved_model_all_types/variables/variables"),
     ("partitioned/model.ckpt.index", "partitioned/model.ckpt"),
     ("sharded/ckpt.index", "sharded/ckpt"),
+    ("sharded10/ckpt.index", "sharded10/ckpt"),
     ("v1/model.ckpt", "v1/model.ckpt"),
     ("many/ckpt.index", "many/ckpt"),
 ]

@@ -991,12 +991,9 @@ fn walk_tree<'m, 'a>(
 /// A tensor bundle's variables (a V2 bundle's entries, except the slices
 /// of partitioned ones, which the views list under their tensor), each
 /// named by its key; its message is its `BundleEntryProto` in the index.
-fn bundle_index(
-    b: &crate::formats::tf_checkpoint::Bundle<'_>,
-    dir: Option<&Path>,
-) -> Vec<TensorRef> {
+fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Path>) -> Vec<TensorRef> {
     use crate::formats::tf_checkpoint as tfc;
-    if b.version != tfc::BundleVersion::V2 {
+    if b.version != crate::formats::BundleVersion::V2 {
         return Vec::new();
     }
     let set = SchemaSet::builtin();

@@ -161,6 +161,33 @@ fn range_sha1<'b>(
     hex
 }
 
+/// (device, inode, file size, offset, length) -> the masked CRC32C.
+static CRCS: Mutex<Option<HashMap<DigestKey, u32>>> = Mutex::new(None);
+
+/// The masked CRC32C of `length` bytes at `offset` of the file `meta`
+/// describes, `bytes` giving them; cached per (file, offset, length).
+fn range_crc32c<'b>(
+    meta: &Metadata,
+    offset: u64,
+    length: u64,
+    bytes: impl FnOnce() -> &'b [u8],
+) -> u32 {
+    let key = identity(meta).map(|(dev, ino, ..)| (dev, ino, meta.len(), offset, length));
+    if let Some(key) = key
+        && let Ok(cache) = CRCS.lock()
+        && let Some(crc) = cache.as_ref().and_then(|c| c.get(&key))
+    {
+        return *crc;
+    }
+    let crc = crate::checksum::mask(crate::checksum::crc32c(bytes()));
+    if let Some(key) = key
+        && let Ok(mut cache) = CRCS.lock()
+    {
+        cache.get_or_insert_with(HashMap::new).insert(key, crc);
+    }
+    crc
+}
+
 /// Where a tensor's values are outside the file, as the tensor says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ExternalRef {
@@ -271,8 +298,9 @@ impl ExternalRef {
         let ext = ExternalBytes { file, start, end };
         if let Some(expected) = self.crc32c {
             // The range as stored (TensorFlow checks it whole, before any
-            // conversion); at memory speed with the CPU's CRC instruction.
-            let got = crate::checksum::mask(crate::checksum::crc32c(ext.bytes()));
+            // conversion); computed once per (file, offset, length) however
+            // many passes (listing, values, statistics) load it.
+            let got = range_crc32c(&meta, offset, take, || ext.bytes());
             if got != expected {
                 return Err(ExternalError::Crc32cMismatch {
                     location: location.to_string(),

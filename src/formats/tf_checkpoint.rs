@@ -17,8 +17,7 @@
 //! Nothing here reads a shard: a tensor's values are a side file's range
 //! ([`crate::external`]), read when asked.
 
-use super::base::{Body, Format, FormatOptions};
-pub use super::base::{Bundle, BundleEntry, BundleVersion};
+use super::base::{Body, Bundle, BundleEntry, BundleVersion, Format, FormatOptions};
 use super::summary::no_summary;
 use crate::checksum;
 use crate::decode::{DecodeContext, Message, decode_message};
@@ -396,7 +395,7 @@ pub fn find_prefix(dir: &Path, index: &[u8]) -> Option<String> {
         if !meta.is_file() || meta.len() != index.len() as u64 {
             return None;
         }
-        let same = std::fs::read(&path).ok()? == index;
+        let same = crate::input::open_input(&path).ok()?.bytes() == index;
         same.then(|| name.trim_end_matches(".index").to_string())
     })
 }

@@ -6,13 +6,13 @@
 
 use super::RenderOptions;
 use super::fmt::indent;
-use crate::decode::Message;
 use crate::escape::{plain, quoted};
 use crate::fields::tensorflow::{BundleEntryProto, BundleHeaderProto};
 use crate::formats::tf_checkpoint::{
-    self as tfc, Bundle, BundleVersion, CrcStatus, ObjectGraph, Shards, header, object_graph,
-    object_tree_lines, with_entry,
+    self as tfc, CrcStatus, ObjectGraph, Shards, header, object_graph, object_tree_lines,
+    with_entry,
 };
+use crate::formats::{Bundle, BundleVersion};
 use crate::schema::SchemaSet;
 use crate::tensor::{LoadedValues, TensorView};
 use std::io::{self, Write};
@@ -88,7 +88,7 @@ pub fn text(w: &mut dyn Write, bundle: &Bundle<'_>, opts: &RenderOptions) -> io:
         writeln!(w)?;
         writeln!(w, "tensor {}", key_label(&e.key))?;
         with_entry(bundle, &shards, e, dir, |view, loaded, crc| {
-            entry_text(w, bundle, &shards, &e.message, view, loaded, &crc, opts)
+            entry_text(w, bundle, &shards, e, view, loaded, &crc, opts)
         })?;
     }
     if let Some(graph) = object_graph(bundle, &shards, dir) {
@@ -104,13 +104,14 @@ fn entry_text(
     w: &mut dyn Write,
     bundle: &Bundle<'_>,
     shards: &Shards,
-    entry: &Message<'_>,
+    e: &crate::formats::BundleEntry<'_>,
     view: &TensorView<'_, '_>,
     loaded: LoadedValues<'_>,
     crc: &CrcStatus,
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let set = SchemaSet::builtin();
+    let entry = &e.message;
     indent(w, 1)?;
     writeln!(w, "data type: {}", view.type_name)?;
     indent(w, 1)?;
@@ -159,6 +160,10 @@ fn entry_text(
             writeln!(w, "crc32c:    {} ({})", crc.word(), plain(d))?
         }
         _ => writeln!(w, "crc32c:    {}", crc.word())?,
+    }
+    if e.key == tfc::OBJECT_GRAPH_KEY && !matches!(loaded, LoadedValues::Unavailable(_)) {
+        indent(w, 1)?;
+        return writeln!(w, "values:    the object graph (below)");
     }
     super::tree::view_values(w, view, loaded, 1, opts, false)
 }

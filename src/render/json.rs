@@ -483,7 +483,7 @@ pub fn write_view_values(
 /// `"bundle"` (the header's facts) and `"tensors"`.
 pub fn write_bundle(
     w: &mut JsonWriter<'_>,
-    bundle: &tfc::Bundle<'_>,
+    bundle: &crate::formats::Bundle<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let set = SchemaSet::builtin();
@@ -495,13 +495,13 @@ pub fn write_bundle(
     w.member(
         "version",
         match bundle.version {
-            tfc::BundleVersion::V2 => "V2",
-            tfc::BundleVersion::V1 => "V1",
+            crate::formats::BundleVersion::V2 => "V2",
+            crate::formats::BundleVersion::V1 => "V1",
         },
     )?;
     w.key("header")?;
     write_message(w, set, &bundle.header, opts)?;
-    if bundle.version == tfc::BundleVersion::V2 {
+    if bundle.version == crate::formats::BundleVersion::V2 {
         w.member("shards", shards.count)?;
         w.key("shard_prefix")?;
         match &shards.prefix {
@@ -552,7 +552,7 @@ pub fn write_bundle(
                 }
                 None => w.null()?,
             }
-            if bundle.version == tfc::BundleVersion::V2 {
+            if bundle.version == crate::formats::BundleVersion::V2 {
                 let f = tfc::entry_facts(set, &e.message);
                 w.key("shard_file")?;
                 match shards.file(f.shard).filter(|_| f.slices == 0) {

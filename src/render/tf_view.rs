@@ -42,7 +42,7 @@ struct Ctx<'o> {
 
 /// A SavedModel's variables bundle, and each object graph node's key in it.
 struct Vars<'o> {
-    bundle: tfc::Bundle<'o>,
+    bundle: crate::formats::Bundle<'o>,
     shards: tfc::Shards,
     keys: Vec<Option<Vec<u8>>>,
     dir: std::path::PathBuf,

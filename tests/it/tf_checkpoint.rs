@@ -142,6 +142,21 @@ fn sharded_checkpoint_reads_every_shard() {
 }
 
 #[test]
+fn ten_shards_each_read() {
+    let rel = "sharded10/ckpt.index";
+    let t = text_of(rel, &in_folder(rel));
+    assert!(
+        t.contains("shards:    10 (ckpt.data-SSSSS-of-00010)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("checksums: 11 ok, 0 mismatch, 0 not checked"),
+        "{t}"
+    );
+    snapshot("sharded10_text", t);
+}
+
+#[test]
 fn v1_checkpoint_values_are_in_the_table() {
     snapshot_both("v1", "v1/model.ckpt");
 }
@@ -631,4 +646,20 @@ fn decode_diff_compares_the_variables_of_checkpoints_and_saved_models() {
     assert!(text.contains("variables: 6 the same, 1 differ"), "{text}");
     assert!(text.contains("\"model/dense/bias\": "), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn decode_dir_on_a_saved_model_folder_reads_its_graph_and_variables() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_decode"))
+        .arg(path("saved_model_all_types"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.starts_with("format: tf-saved-model"), "{text}");
+    assert!(
+        text.contains("checkpoint: \"i32/.ATTRIBUTES/VARIABLE_VALUE\"  crc32c ok"),
+        "{text}"
+    );
 }
