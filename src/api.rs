@@ -1014,6 +1014,7 @@ fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Path>) -> Vec<Tenso
                 bundle: Some(tfc::BundleValues {
                     facts: tfc::entry_facts(set, &e.message),
                     shard: prefix.as_deref().map(|p| tfc::shard_name(p, shard, shards)),
+                    big_endian: tfc::big_endian(set, &b.header),
                 }),
                 def: e.message.def,
             }
@@ -1352,9 +1353,7 @@ impl ViewSource {
     fn view<'m, 'a>(&self, set: &SchemaSet, message: &'m Message<'a>) -> TensorView<'m, 'a> {
         match self {
             ViewSource::Adapter(a) => (a.view)(set, message),
-            ViewSource::Bundle(v) => {
-                formats::tf_checkpoint::facts_view(set, &v.facts, v.shard.clone())
-            }
+            ViewSource::Bundle(v) => v.view(set),
         }
     }
 }

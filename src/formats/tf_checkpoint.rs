@@ -978,23 +978,11 @@ pub fn with_entry<R>(
     }
     if facts.slices > 0 && view.dims.is_some() && view.elem.is_some() {
         return match assemble(bundle, shards, e, &view, dir) {
-            Ok((bytes, crc)) => {
-                let (elem, n) = (view.elem.unwrap_or(Elem::U8), view.elements);
-                // The assembled bytes are the tensor's raw storage, which
-                // the statistics and pictures read again.
-                let whole = TensorView {
-                    type_name: view.type_name.clone(),
-                    elem: view.elem,
-                    dims: view.dims.clone(),
-                    byte_aligned: view.byte_aligned,
-                    elements: n,
-                    data: TensorData::Raw(&bytes),
-                };
-                f(
-                    &whole,
-                    LoadedValues::Ready(Elements::new(elem, Source::Raw(&bytes), n), n),
-                    crc,
-                )
+            Ok((mut bytes, crc)) => {
+                if big_endian(set, &bundle.header) {
+                    swap_elements(&mut bytes, view.elem.unwrap_or(Elem::U8));
+                }
+                with_owned(&view, &bytes, crc, f)
             }
             Err((why, crc)) => f(&view, LoadedValues::Unavailable(why), crc),
         };
@@ -1008,6 +996,12 @@ pub fn with_entry<R>(
                     CrcStatus::NotChecked("the index has no checksum".into())
                 };
                 let (elem, n) = (view.elem.unwrap_or(Elem::U8), view.elements);
+                if big_endian(set, &bundle.header) && swap_unit(elem) > 1 {
+                    // Checked as stored, then read in this machine's order.
+                    let mut owned = ext.bytes().to_vec();
+                    swap_elements(&mut owned, elem);
+                    return with_owned(&view, &owned, crc, f);
+                }
                 f(&view, LoadedValues::External(ext, elem, n), crc)
             }
             Err(e) => {
@@ -1345,6 +1339,54 @@ fn assemble(
     Ok((out, CrcStatus::Ok))
 }
 
+/// Hands `f` a tensor whose values are `bytes`, read into memory (byte
+/// swapped, or assembled from slices): its raw storage, which the
+/// statistics and pictures read again.
+fn with_owned<R>(
+    view: &TensorView<'_, '_>,
+    bytes: &[u8],
+    crc: CrcStatus,
+    f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
+) -> R {
+    let (elem, n) = (view.elem.unwrap_or(Elem::U8), view.elements);
+    let whole = TensorView {
+        type_name: view.type_name.clone(),
+        elem: view.elem,
+        dims: view.dims.clone(),
+        byte_aligned: view.byte_aligned,
+        elements: n,
+        data: TensorData::Raw(bytes),
+    };
+    f(
+        &whole,
+        LoadedValues::Ready(Elements::new(elem, Source::Raw(bytes), n), n),
+        crc,
+    )
+}
+
+/// Whether a V2 bundle's header says its values are big-endian.
+pub fn big_endian(set: &SchemaSet, header: &Message<'_>) -> bool {
+    header.def(set).full_name == "tensorflow.BundleHeaderProto"
+        && header.int(set, BundleHeaderProto::ENDIANNESS) == Some(1)
+}
+
+/// The bytes one swap reverses: an element's, or half of a complex one's.
+fn swap_unit(elem: Elem) -> usize {
+    let bytes = usize::try_from(elem.bits() / 8).unwrap_or(1);
+    if elem.is_complex() { bytes / 2 } else { bytes }
+}
+
+/// Reverses the bytes of each element (each part of a complex one): a
+/// big-endian bundle's values in little-endian order.
+pub fn swap_elements(bytes: &mut [u8], elem: Elem) {
+    let unit = swap_unit(elem);
+    if unit > 1 {
+        for c in bytes.chunks_exact_mut(unit) {
+            c.reverse();
+        }
+    }
+}
+
 /// The counts of the header's checksum line.
 #[derive(Default)]
 pub struct CrcCounts {
@@ -1453,6 +1495,25 @@ pub fn variable_name(key: &[u8]) -> String {
 pub struct BundleValues {
     pub facts: EntryFacts,
     pub shard: Option<String>,
+    /// The bundle's values are big-endian.
+    pub big_endian: bool,
+}
+
+impl BundleValues {
+    /// The tensor, its values a side file's range; a big-endian bundle's
+    /// values of more than a byte are not (the views swap them in memory).
+    pub fn view<'a>(&self, set: &SchemaSet) -> TensorView<'static, 'a> {
+        let mut v = facts_view(set, &self.facts, self.shard.clone());
+        if self.big_endian
+            && v.elem.is_some_and(|e| swap_unit(e) > 1)
+            && matches!(v.data, TensorData::External(_))
+        {
+            v.data = TensorData::Unavailable(
+                "a big-endian bundle: its values are byte-swapped by the text and JSON views, not read here".into(),
+            );
+        }
+        v
+    }
 }
 
 /// A variable of a SavedModel, found through its object graph.
@@ -1517,7 +1578,11 @@ pub fn saved_model_variables<'m, 'a>(
                 node: i,
                 name: variable_name(key),
                 message: var,
-                values: BundleValues { facts, shard },
+                values: BundleValues {
+                    facts,
+                    shard,
+                    big_endian: big_endian(set, &bundle.header),
+                },
             });
         }
     }

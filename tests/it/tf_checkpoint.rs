@@ -663,3 +663,48 @@ fn decode_dir_on_a_saved_model_folder_reads_its_graph_and_variables() {
         "{text}"
     );
 }
+
+#[test]
+fn a_big_endian_bundle_is_read_in_this_machines_order() {
+    let values: Vec<u8> = [1.5f32, -2.0]
+        .iter()
+        .flat_map(|v| v.to_be_bytes())
+        .collect();
+    let header = Msg::new()
+        .varint(1, 1)
+        .varint(2, 1) // BIG
+        .message(3, &Msg::new().varint(1, 1))
+        .bytes();
+    let mut entries = entry(0, 0, header.len() as u64, &[]);
+    entries.extend_from_slice(&header);
+    let value = Msg::new()
+        .varint(1, 1)
+        .message(2, &Msg::new().message(2, &Msg::new().varint(1, 2)))
+        .varint(5, 8)
+        .fixed32(6, mask(crc32c(&values)))
+        .bytes();
+    entries.extend(entry(0, 1, value.len() as u64, b"w"));
+    entries.extend_from_slice(&value);
+    let dir = std::env::temp_dir().join(format!("pbdecode-tfc-be-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("be.index"), table(&block(&entries, &[0], 1))).unwrap();
+    std::fs::write(dir.join("be.data-00000-of-00001"), &values).unwrap();
+    let bytes = std::fs::read(dir.join("be.index")).unwrap();
+    let d = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+    let opts = RenderOptions {
+        dir: Some(dir.clone()),
+        ..RenderOptions::default()
+    };
+    let mut out = Vec::new();
+    text::write_decoded(&mut out, &d, &opts).unwrap();
+    let t = String::from_utf8(out).unwrap();
+    assert!(t.contains("header:    big endian"), "{t}");
+    assert!(t.contains("crc32c:    ok"), "{t}");
+    assert!(t.contains("[0] 1.5  -2.0"), "{t}");
+    // The library does not swap: it says so rather than give wrong values.
+    let doc = pbdecode::open(dir.join("be.index")).unwrap();
+    let err = doc.tensor_by_name("w").unwrap().values().unwrap_err();
+    assert!(err.to_string().contains("big-endian"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
