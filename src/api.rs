@@ -1467,9 +1467,14 @@ impl<'d> Tensor<'d> {
     /// anything else by its shape as an image.
     #[doc(hidden)]
     pub fn drawing(&self) -> crate::picture::Drawing {
+        let order = match &self.source {
+            ViewSource::Adapter(a) => a.kernel_order,
+            // TensorFlow's variables keep its kernels' order.
+            ViewSource::Bundle(_) => formats::KernelOrder::Hwio,
+        };
         match self.role {
-            Role::Initializer | Role::Constant => {
-                crate::picture::Drawing::Weights(self.adapter.kernel_order)
+            Role::Initializer | Role::Constant | Role::Variable => {
+                crate::picture::Drawing::Weights(order)
             }
             _ => crate::picture::Drawing::Image,
         }

@@ -15,8 +15,8 @@ pub mod tensorflow;
 pub mod tf_checkpoint;
 
 pub use base::{
-    Body, Bundle, BundleEntry, BundleVersion, DecodeFn, Format, FormatOptions, KernelOrder,
-    LineFn, TensorAdapter, TensorNamer, TensorRole, TensorSink, decode_builtin, no_line, walk,
+    Body, Bundle, BundleEntry, BundleVersion, DecodeFn, Format, FormatOptions, KernelOrder, LineFn,
+    TensorAdapter, TensorNamer, TensorRole, TensorSink, decode_builtin, no_line, walk,
 };
 use summary::no_summary;
 

@@ -385,6 +385,7 @@ pub fn node_attribute_text(av: &Message<'_>, opts: &RenderOptions) -> String {
     let cx = Ctx {
         set: SchemaSet::builtin(),
         opts,
+        vars: None,
     };
     let mut blocks = Vec::new();
     attr_value(&cx, "", av, &mut blocks)
