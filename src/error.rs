@@ -299,6 +299,21 @@ rules! {
     AnyTypeUrl => "any-type_url",
     SavedModelMetaGraphs => "saved_model-meta_graphs",
     GraphDefContent => "graph_def-content",
+    // TensorFlow tensor bundles (the index's table).
+    /// The footer: too short, no magic, or a block handle that does not read.
+    TableFooter => "table-footer",
+    /// A block (with its trailer) outside the file, or its restart array
+    /// larger than the block.
+    TableBlock => "table-block",
+    /// A block whose masked CRC32C is not its trailer's.
+    TableChecksum => "table-checksum",
+    /// A compressed block (TensorFlow writes none).
+    TableCompression => "table-compression",
+    /// An entry whose lengths or shared prefix do not fit, or keys out of
+    /// order.
+    TableEntry => "table-entry",
+    /// The first key is not `""` or its value is not a bundle header.
+    BundleHeader => "bundle-header",
 }
 
 /// How an end-group key fails to close a group, in words.

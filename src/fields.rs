@@ -487,6 +487,26 @@ pub mod tensorflow {
         pub const MAXIMUM: FieldId = FieldId { message: "tensorflow.BoundedTensorSpecProto", name: "maximum", number: 5, slot: 4 };
     }
 
+    /// `tensorflow.BundleEntryProto`
+    pub mod BundleEntryProto {
+        use crate::schema::FieldId;
+        pub const DTYPE: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "dtype", number: 1, slot: 0 };
+        pub const SHAPE: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "shape", number: 2, slot: 1 };
+        pub const SHARD_ID: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "shard_id", number: 3, slot: 2 };
+        pub const OFFSET: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "offset", number: 4, slot: 3 };
+        pub const SIZE: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "size", number: 5, slot: 4 };
+        pub const CRC32C: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "crc32c", number: 6, slot: 5 };
+        pub const SLICES: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "slices", number: 7, slot: 6 };
+    }
+
+    /// `tensorflow.BundleHeaderProto`
+    pub mod BundleHeaderProto {
+        use crate::schema::FieldId;
+        pub const NUM_SHARDS: FieldId = FieldId { message: "tensorflow.BundleHeaderProto", name: "num_shards", number: 1, slot: 0 };
+        pub const ENDIANNESS: FieldId = FieldId { message: "tensorflow.BundleHeaderProto", name: "endianness", number: 2, slot: 1 };
+        pub const VERSION: FieldId = FieldId { message: "tensorflow.BundleHeaderProto", name: "version", number: 3, slot: 2 };
+    }
+
     /// `tensorflow.BytesList`
     pub mod BytesList {
         use crate::schema::FieldId;
@@ -1093,6 +1113,37 @@ pub mod tensorflow {
         pub const DEVICE: FieldId = FieldId { message: "tensorflow.SavedResource", name: "device", number: 1, slot: 0 };
     }
 
+    /// `tensorflow.SavedSlice`
+    pub mod SavedSlice {
+        use crate::schema::FieldId;
+        pub const NAME: FieldId = FieldId { message: "tensorflow.SavedSlice", name: "name", number: 1, slot: 0 };
+        pub const SLICE: FieldId = FieldId { message: "tensorflow.SavedSlice", name: "slice", number: 2, slot: 1 };
+        pub const DATA: FieldId = FieldId { message: "tensorflow.SavedSlice", name: "data", number: 3, slot: 2 };
+    }
+
+    /// `tensorflow.SavedSliceMeta`
+    pub mod SavedSliceMeta {
+        use crate::schema::FieldId;
+        pub const NAME: FieldId = FieldId { message: "tensorflow.SavedSliceMeta", name: "name", number: 1, slot: 0 };
+        pub const SHAPE: FieldId = FieldId { message: "tensorflow.SavedSliceMeta", name: "shape", number: 2, slot: 1 };
+        pub const TYPE: FieldId = FieldId { message: "tensorflow.SavedSliceMeta", name: "type", number: 3, slot: 2 };
+        pub const SLICE: FieldId = FieldId { message: "tensorflow.SavedSliceMeta", name: "slice", number: 4, slot: 3 };
+    }
+
+    /// `tensorflow.SavedTensorSliceMeta`
+    pub mod SavedTensorSliceMeta {
+        use crate::schema::FieldId;
+        pub const TENSOR: FieldId = FieldId { message: "tensorflow.SavedTensorSliceMeta", name: "tensor", number: 1, slot: 0 };
+        pub const VERSIONS: FieldId = FieldId { message: "tensorflow.SavedTensorSliceMeta", name: "versions", number: 2, slot: 1 };
+    }
+
+    /// `tensorflow.SavedTensorSlices`
+    pub mod SavedTensorSlices {
+        use crate::schema::FieldId;
+        pub const META: FieldId = FieldId { message: "tensorflow.SavedTensorSlices", name: "meta", number: 1, slot: 0 };
+        pub const DATA: FieldId = FieldId { message: "tensorflow.SavedTensorSlices", name: "data", number: 2, slot: 1 };
+    }
+
     /// `tensorflow.SavedUserObject`
     pub mod SavedUserObject {
         use crate::schema::FieldId;
@@ -1326,6 +1377,18 @@ pub mod tensorflow {
             use crate::schema::FieldId;
             pub const SIZE: FieldId = FieldId { message: "tensorflow.TensorShapeProto.Dim", name: "size", number: 1, slot: 0 };
             pub const NAME: FieldId = FieldId { message: "tensorflow.TensorShapeProto.Dim", name: "name", number: 2, slot: 1 };
+        }
+    }
+
+    /// `tensorflow.TensorSliceProto`
+    pub mod TensorSliceProto {
+        use crate::schema::FieldId;
+        pub const EXTENT: FieldId = FieldId { message: "tensorflow.TensorSliceProto", name: "extent", number: 1, slot: 0 };
+        /// `tensorflow.TensorSliceProto.Extent`
+        pub mod Extent {
+            use crate::schema::FieldId;
+            pub const START: FieldId = FieldId { message: "tensorflow.TensorSliceProto.Extent", name: "start", number: 1, slot: 0 };
+            pub const LENGTH: FieldId = FieldId { message: "tensorflow.TensorSliceProto.Extent", name: "length", number: 2, slot: 1 };
         }
     }
 

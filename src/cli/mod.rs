@@ -86,10 +86,18 @@ pub fn exit_code(program: &str, result: io::Result<Outcome>) -> ExitCode {
 /// The whole program: the arguments parsed (`decode serve ...` and
 /// `decode diff ...` as commands of their own), then the command run.
 pub fn main() -> ExitCode {
-    let (args, matches) = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
+    let (mut args, matches) = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
         Ok(parsed) => parsed,
         Err(outcome) => return exit_code("decode", Ok(outcome)),
     };
+    // `decode DIR` on a SavedModel's folder: its saved_model.pb, whose
+    // variables/ is beside it (a folder of many files still needs -r).
+    if args.command.is_none() && !args.recursive {
+        let model = Path::new(&args.file).join("saved_model.pb");
+        if model.is_file() && !Path::new(&args.file).join("model.onnx").exists() {
+            args.file = model.to_string_lossy().into_owned();
+        }
+    }
     match &args.command {
         Some(Command::Serve(serve)) => exit_code("decode serve", serve::run(serve)),
         Some(Command::Diff(diff)) => exit_code("decode diff", diff::run(diff)),

@@ -2,16 +2,28 @@
 //! file is turned down (or read only as a schemaless message), saying what
 //! it looks like and what reads it helps more than a wire error.
 
+use std::borrow::Cow;
+
 /// What the bytes look like, when they carry the signature of a known
 /// non-protobuf format. `name` is the file name, for the formats that have
 /// no signature of their own (TensorFlow checkpoint data shards).
-pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
-    let starts = |magic: &[u8]| bytes.starts_with(magic);
+pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<Cow<'static, str>> {
     // Files known by their name only (raw tensor bytes have no signature,
     // and may start like anything): before the signatures.
     if let Some(what) = name.and_then(by_name) {
-        return Some(what);
+        return Some(Cow::Borrowed(what));
     }
+    looks_like_static(bytes).map(Cow::Borrowed).or_else(|| {
+        // A shard is read through its index, named after the same prefix.
+        let prefix = name.and_then(checkpoint_shard_prefix)?;
+        Some(Cow::Owned(format!(
+            "a TensorFlow checkpoint data shard (raw tensor bytes, located through its index): decode {prefix}.index reads it"
+        )))
+    })
+}
+
+fn looks_like_static(bytes: &[u8]) -> Option<&'static str> {
+    let starts = |magic: &[u8]| bytes.starts_with(magic);
     if bytes.get(4..8) == Some(b"ORTM") {
         return Some(
             "an ONNX Runtime model (.ort, a FlatBuffer, \"ORTM\" at offset 4): read it with onnxruntime, or decode the .onnx model it was converted from",
@@ -60,11 +72,6 @@ pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
     }
     if is_json(bytes) {
         return Some("a JSON document: read it with json.load or any text editor");
-    }
-    if name.is_some_and(is_checkpoint_shard_name) {
-        return Some(
-            "a TensorFlow checkpoint data shard (raw tensor bytes, located through variables.index): read it with tf.train.load_checkpoint",
-        );
     }
     None
 }
@@ -133,18 +140,12 @@ fn is_leveldb_table(bytes: &[u8]) -> bool {
     bytes.len() >= 48 && bytes.ends_with(&MAGIC)
 }
 
-/// `variables.data-00000-of-00001` and the like.
-fn is_checkpoint_shard_name(name: &str) -> bool {
-    let Some((_, tail)) = name.rsplit_once(".data-") else {
-        return false;
-    };
-    let Some((a, b)) = tail.split_once("-of-") else {
-        return false;
-    };
-    !a.is_empty()
-        && !b.is_empty()
-        && a.bytes().all(|c| c.is_ascii_digit())
-        && b.bytes().all(|c| c.is_ascii_digit())
+/// The prefix of `variables.data-00000-of-00001` and the like.
+fn checkpoint_shard_prefix(name: &str) -> Option<&str> {
+    let (prefix, tail) = name.rsplit_once(".data-")?;
+    let (a, b) = tail.split_once("-of-")?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    (digits(a) && digits(b)).then_some(prefix)
 }
 
 #[cfg(test)]
@@ -205,11 +206,9 @@ mod tests {
         for json in [&b"{\"a\": 1}"[..], b"\n  [1, 2]", b"[{\"x\": null}]", b"{}"] {
             assert!(looks_like(json, None).unwrap().contains("JSON"));
         }
-        assert!(
-            looks_like(&[1, 2, 3], Some("variables.data-00000-of-00001"))
-                .unwrap()
-                .contains("data shard")
-        );
+        let shard = looks_like(&[1, 2, 3], Some("variables.data-00000-of-00001")).unwrap();
+        assert!(shard.contains("data shard"), "{shard}");
+        assert!(shard.contains("decode variables.index"), "{shard}");
         let mut ort = vec![0x18, 0, 0, 0];
         ort.extend_from_slice(b"ORTM");
         ort.extend_from_slice(&[0; 16]);

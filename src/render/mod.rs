@@ -2,6 +2,7 @@
 //! decoded tree; they write to any `io::Write` (the binary passes a buffered,
 //! locked stdout) and never print on their own.
 
+pub mod bundle_view;
 pub mod elide;
 pub mod fmt;
 pub mod json;

@@ -66,6 +66,15 @@ pub fn write_decoded(
                 message_fields(w, set, message, 0, opts)?;
             }
         }
+        Body::Bundle(b) => {
+            writeln!(
+                w,
+                "format: {} ({})",
+                decoded.format.id, decoded.format.title
+            )?;
+            writeln!(w, "size:   {} bytes", b.bytes.len())?;
+            super::bundle_view::text(w, b, opts)?;
+        }
         Body::Schemaless(msg) => {
             writeln!(
                 w,

@@ -413,7 +413,7 @@ fn open(_state: &State, req: &Request, file: &OpenFile) -> Response {
         w.end_array()?;
         // The document, kept for the requests for tensors that follow.
         let doc = match &decoded.body {
-            Body::Message { .. } => Some(document_of(req, file, decoded)),
+            Body::Message { .. } | Body::Bundle(_) => Some(document_of(req, file, decoded)),
             Body::Schemaless(_) | Body::UserMessage { .. } | Body::Records(_) => None,
         };
         // The summary as the text view prints it, for the page to draw as
@@ -480,7 +480,7 @@ fn looks_like_json(w: &mut JsonWriter<'_>, req: &Request, file: &OpenFile) -> st
     }
     let name = file.name.rsplit('/').next();
     match formats::other_files::looks_like(file.bytes.bytes(), name) {
-        Some(what) => w.member("looks_like", what),
+        Some(what) => w.member("looks_like", &*what),
         None => Ok(()),
     }
 }
@@ -509,7 +509,7 @@ fn write_decoded_preview(
             write_json_page(w, bytes, &level, 0, limits, &mut budget, &tree_render())?;
             return w.end_object();
         }
-        Body::Message { .. } | Body::UserMessage { .. } | Body::Records(_) => {
+        Body::Message { .. } | Body::UserMessage { .. } | Body::Records(_) | Body::Bundle(_) => {
             return json::write_decoded_object(w, decoded, ropts, None, &mut |_| Ok(()));
         }
     };

@@ -61,6 +61,7 @@ mod summary;
 mod tensor_snapshots;
 #[cfg(feature = "cli")]
 mod testdata;
+mod tf_checkpoint;
 mod tf_formats;
 mod tf_record;
 mod user_schema;
