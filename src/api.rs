@@ -238,6 +238,10 @@ pub struct TensorRef {
     /// Where its values are outside the file (ONNX external data).
     #[doc(hidden)]
     pub external: Option<ExternalRef>,
+    /// A tensor bundle's variable (of a checkpoint, or of a SavedModel's
+    /// `variables/`): where its values are.
+    #[doc(hidden)]
+    pub bundle: Option<formats::tf_checkpoint::BundleValues>,
     /// Its message type, to decode the range again.
     def: MsgId,
 }
@@ -327,7 +331,7 @@ impl Document {
             };
             (
                 format_info(&decoded),
-                index(&decoded, root_role),
+                index(&decoded, root_role, dir.as_ref().and_then(Folder::disk)),
                 summary_of(&decoded),
                 passed_over_of(&decoded),
             )
@@ -368,13 +372,19 @@ impl Document {
         reading: Reading,
         decoded: &Decoded<'_>,
     ) -> Document {
+        let tensors = index(
+            decoded,
+            Role::TensorFile,
+            dir.as_ref().and_then(Folder::disk),
+        )
+        .into();
         Document {
             held: Arc::new(Held::Input(input)),
             dir,
             context: None,
             reading,
             format: format_info(decoded),
-            tensors: index(decoded, Role::TensorFile).into(),
+            tensors,
             summary: Arc::new(summary_of(decoded)),
             passed_over: passed_over_of(decoded),
         }
@@ -463,9 +473,14 @@ impl Document {
             .and_then(|(s, e)| self.bytes().get(s..e))
             .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?;
         let message = decode_message(set, r.def, slice, r.range.start, DecodeContext::lenient())?;
-        let adapter = formats::tensor_adapter(&message.def(set).full_name)
-            .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?;
-        let view = (adapter.view)(set, &message);
+        let source = match &r.bundle {
+            Some(values) => ViewSource::Bundle(values.clone()),
+            None => ViewSource::Adapter(
+                formats::tensor_adapter(&message.def(set).full_name)
+                    .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?,
+            ),
+        };
+        let view = source.view(set, &message);
         let storage = match &view.data {
             TensorData::Raw(_) => Storage::Raw,
             TensorData::Typed { .. } | TensorData::Strings { .. } | TensorData::PaddedBytes(_) => {
@@ -493,7 +508,7 @@ impl Document {
             name: r.name.clone(),
             role: r.role,
             document: self,
-            adapter,
+            source,
             message,
             facts,
             external: OnceLock::new(),
@@ -742,7 +757,9 @@ fn detect<'a>(bytes: &'a [u8], context: Option<&FileContext>) -> Result<Decoded<
 fn summary_of(decoded: &Decoded<'_>) -> Summary {
     match &decoded.body {
         Body::Message { message, .. } => (decoded.format.summary)(SchemaSet::builtin(), message),
-        Body::Schemaless(_) | Body::UserMessage { .. } => Summary::default(),
+        // One pass over the records, streamed.
+        Body::Records(file) => formats::tf_record::overview(file).summary(file),
+        Body::Schemaless(_) | Body::UserMessage { .. } | Body::Bundle(_) => Summary::default(),
     }
 }
 
@@ -760,7 +777,7 @@ fn format_info(decoded: &Decoded<'_>) -> FormatInfo {
             type_name, also, ..
         } => (Some(type_name.clone()), also.clone()),
         Body::UserMessage { type_name, .. } => (Some(type_name.clone()), Vec::new()),
-        Body::Schemaless(_) => (None, Vec::new()),
+        Body::Schemaless(_) | Body::Records(_) | Body::Bundle(_) => (None, Vec::new()),
     };
     FormatInfo {
         id: decoded.format.id,
@@ -796,8 +813,12 @@ enum Place<'m, 'a> {
 /// search among the fields of each slot), so a model of 20,000 nodes is
 /// not walked to index its 400 initializers. Where that fails (a message
 /// merged from several places in the input holds fields outside its own
-/// range), the whole tree is walked once instead.
-fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
+/// range), the whole tree is walked once instead. A tensor bundle's
+/// tensors are its entries.
+fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Path>) -> Vec<TensorRef> {
+    if let Body::Bundle(b) = &decoded.body {
+        return bundle_index(b, dir);
+    }
     let Body::Message { message: root, .. } = &decoded.body else {
         return Vec::new();
     };
@@ -825,7 +846,7 @@ fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
                 .collect()
         }
     };
-    named
+    let mut refs: Vec<TensorRef> = named
         .into_iter()
         .zip(located)
         .map(|(t, node)| {
@@ -841,11 +862,28 @@ fn index(decoded: &Decoded<'_>, root_role: Role) -> Vec<TensorRef> {
                 range: t.message.offset..t.message.end,
                 weight: t.initializer,
                 external,
+                bundle: None,
                 def: t.message.def,
                 name: t.name,
             }
         })
-        .collect()
+        .collect();
+    // A SavedModel's variables, their values in `variables/` beside it.
+    if let Some(dir) = dir {
+        for v in formats::tf_checkpoint::saved_model_variables(set, root, dir) {
+            refs.push(TensorRef {
+                name: v.name,
+                role: Role::Variable,
+                weight: true,
+                path: Vec::new(),
+                range: v.message.offset..v.message.end,
+                external: None,
+                bundle: Some(v.values),
+                def: v.message.def,
+            });
+        }
+    }
+    refs
 }
 
 /// The messages from `root` down to `target`, each step into the field
@@ -960,6 +998,40 @@ fn walk_tree<'m, 'a>(
         next += 1;
     }
     (nodes, at)
+}
+
+/// A tensor bundle's variables (a V2 bundle's entries, except the slices
+/// of partitioned ones, which the views list under their tensor), each
+/// named by its key; its message is its `BundleEntryProto` in the index.
+fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Path>) -> Vec<TensorRef> {
+    use crate::formats::tf_checkpoint as tfc;
+    if b.version != crate::formats::BundleVersion::V2 {
+        return Vec::new();
+    }
+    let set = SchemaSet::builtin();
+    let prefix = dir.and_then(|d| tfc::find_prefix(d, b.bytes));
+    let shards = tfc::num_shards(set, &b.header);
+    b.entries
+        .iter()
+        .filter(|e| tfc::parse_slice_key(&e.key).is_none())
+        .map(|e| {
+            let shard = tfc::entry_facts(set, &e.message).shard;
+            TensorRef {
+                name: String::from_utf8_lossy(&e.key).into_owned(),
+                role: Role::Variable,
+                weight: true,
+                path: Vec::new(),
+                range: e.message.offset..e.message.end,
+                external: None,
+                bundle: Some(tfc::BundleValues {
+                    facts: tfc::entry_facts(set, &e.message),
+                    shard: prefix.as_deref().map(|p| tfc::shard_name(p, shard, shards)),
+                    big_endian: tfc::big_endian(set, &b.header),
+                }),
+                def: e.message.def,
+            }
+        })
+        .collect()
 }
 
 /// The steps from the root to node `n`.
@@ -1281,13 +1353,30 @@ struct Facts {
     storage: Storage,
 }
 
+/// How a tensor's message is seen as a tensor.
+enum ViewSource {
+    /// Its format's tensor adapter.
+    Adapter(&'static TensorAdapter),
+    /// A tensor bundle's variable.
+    Bundle(formats::tf_checkpoint::BundleValues),
+}
+
+impl ViewSource {
+    fn view<'m, 'a>(&self, set: &SchemaSet, message: &'m Message<'a>) -> TensorView<'m, 'a> {
+        match self {
+            ViewSource::Adapter(a) => (a.view)(set, message),
+            ViewSource::Bundle(v) => v.view(set),
+        }
+    }
+}
+
 /// One tensor of a [`Document`], decoded from its range: its facts at
 /// once, its values when asked.
 pub struct Tensor<'d> {
     name: String,
     role: Role,
     document: &'d Document,
-    adapter: &'static TensorAdapter,
+    source: ViewSource,
     message: Message<'d>,
     facts: Facts,
     /// The side file, mapped on first use by [`Tensor::raw_le`].
@@ -1371,7 +1460,7 @@ impl<'d> Tensor<'d> {
     /// message).
     #[doc(hidden)]
     pub fn view(&self) -> TensorView<'_, 'd> {
-        (self.adapter.view)(SchemaSet::builtin(), &self.message)
+        self.source.view(SchemaSet::builtin(), &self.message)
     }
 
     /// Its message as decoded, for a caller that renders it with
@@ -1390,9 +1479,14 @@ impl<'d> Tensor<'d> {
     /// anything else by its shape as an image.
     #[doc(hidden)]
     pub fn drawing(&self) -> crate::picture::Drawing {
+        let order = match &self.source {
+            ViewSource::Adapter(a) => a.kernel_order,
+            // TensorFlow's variables keep its kernels' order.
+            ViewSource::Bundle(_) => formats::KernelOrder::Hwio,
+        };
         match self.role {
-            Role::Initializer | Role::Constant => {
-                crate::picture::Drawing::Weights(self.adapter.kernel_order)
+            Role::Initializer | Role::Constant | Role::Variable => {
+                crate::picture::Drawing::Weights(order)
             }
             _ => crate::picture::Drawing::Image,
         }

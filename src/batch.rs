@@ -145,6 +145,8 @@ pub fn summary(d: &Decoded<'_>, naming: Option<&Naming>) -> String {
         // The format's own summary of its root message.
         Body::Message { message: m, .. } => (d.format.line)(set, m),
         Body::Schemaless(_) => "read without a schema".into(),
+        Body::Records(file) => crate::formats::tf_record::line(file),
+        Body::Bundle(b) => format!("{} tensors", b.entries.len()),
         Body::UserMessage { .. } => String::new(),
     };
     if let Some(n) = naming {
@@ -192,7 +194,7 @@ pub fn table_row(path: &Path, opts: &BatchOptions<'_>) -> (Result<Row, String>, 
                 Body::Message { type_name, .. } | Body::UserMessage { type_name, .. } => {
                     type_name.clone()
                 }
-                Body::Schemaless(_) => "-".into(),
+                Body::Schemaless(_) | Body::Records(_) | Body::Bundle(_) => "-".into(),
             };
             let row = Row {
                 format: d.format.id.to_string(),

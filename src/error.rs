@@ -69,7 +69,9 @@ pub enum ErrorKind {
     BadBool(u64),
     // --- detection ---
     /// The input starts with printable text.
-    #[error("the first 512 bytes are printable text, not protobuf")]
+    #[error(
+        "the first 512 bytes are printable text (JSON? protobuf text format, .pbtxt/.prototxt?), not binary protobuf"
+    )]
     Text,
     /// The bytes do not parse as one message.
     #[error("not a well-formed message")]
@@ -118,6 +120,39 @@ pub enum ErrorKind {
     /// A string element of a tensor that is not UTF-8 where text is required.
     #[error("string {index} is not valid UTF-8 (byte {at})")]
     StringUtf8 { index: u64, at: usize },
+    /// A record's length does not match the CRC32C stored after it.
+    #[error(
+        "record {record}: the length's CRC32C is 0x{computed:08x}, the file says 0x{stored:08x}"
+    )]
+    RecordLengthCrc {
+        record: u64,
+        stored: u32,
+        computed: u32,
+    },
+    /// A record's data does not match the CRC32C stored after it.
+    #[error("record {record}: the data's CRC32C is 0x{computed:08x}, the file says 0x{stored:08x}")]
+    RecordDataCrc {
+        record: u64,
+        stored: u32,
+        computed: u32,
+    },
+    /// A record of a compressed stream declares more bytes than a stream
+    /// of its size can hold.
+    #[error(
+        "record {record}: length {len} > {left} bytes, the most the compressed stream can hold"
+    )]
+    RecordLength { record: u64, len: u64, left: u64 },
+    /// The file ends inside a record (a file still being written?).
+    #[error(
+        "record {record} is cut: {needed} bytes needed, {left} left (a file still being written?)"
+    )]
+    RecordCut { record: u64, needed: u64, left: u64 },
+    /// A compressed stream that does not decompress.
+    #[error("the {compression} stream does not decompress: {detail}")]
+    Decompress {
+        compression: &'static str,
+        detail: String,
+    },
 }
 
 /// Declares [`Check`] with the name scripts match on, and the list of the
@@ -188,6 +223,16 @@ checks! {
     Size => "size",
     /// Raw bytes for a STRING tensor.
     StringData => "string",
+    /// A TFRecord's length does not match its CRC.
+    RecordLengthCrc => "record-length-crc",
+    /// A TFRecord's data does not match its CRC.
+    RecordDataCrc => "record-data-crc",
+    /// A TFRecord's length is past the bytes left.
+    RecordLength => "record-length",
+    /// The file ends inside a TFRecord.
+    RecordCut => "record-cut",
+    /// A GZIP or ZLIB stream that does not decompress.
+    Decompress => "decompress",
 }
 
 impl Check {
@@ -254,6 +299,21 @@ rules! {
     AnyTypeUrl => "any-type_url",
     SavedModelMetaGraphs => "saved_model-meta_graphs",
     GraphDefContent => "graph_def-content",
+    // TensorFlow tensor bundles (the index's table).
+    /// The footer: too short, no magic, or a block handle that does not read.
+    TableFooter => "table-footer",
+    /// A block (with its trailer) outside the file, or its restart array
+    /// larger than the block.
+    TableBlock => "table-block",
+    /// A block whose masked CRC32C is not its trailer's.
+    TableChecksum => "table-checksum",
+    /// A compressed block (TensorFlow writes none).
+    TableCompression => "table-compression",
+    /// An entry whose lengths or shared prefix do not fit, or keys out of
+    /// order.
+    TableEntry => "table-entry",
+    /// The first key is not `""` or its value is not a bundle header.
+    BundleHeader => "bundle-header",
 }
 
 /// How an end-group key fails to close a group, in words.
@@ -293,6 +353,11 @@ impl ErrorKind {
             }
             RawSize { .. } | TypedCount { .. } => Check::Size,
             RawForString => Check::StringData,
+            RecordLengthCrc { .. } => Check::RecordLengthCrc,
+            RecordDataCrc { .. } => Check::RecordDataCrc,
+            RecordLength { .. } => Check::RecordLength,
+            RecordCut { .. } => Check::RecordCut,
+            Decompress { .. } => Check::Decompress,
         }
     }
 

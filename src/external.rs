@@ -26,6 +26,18 @@ pub enum Folder {
     Memory(MemoryFolder),
 }
 
+impl Folder {
+    /// The folder's path, when it is on disk (the formats that look for
+    /// more than one named side file, such as a tensor bundle's shards,
+    /// read the folder itself).
+    pub fn disk(&self) -> Option<&Path> {
+        match self {
+            Folder::Disk(p) => Some(p),
+            Folder::Memory(_) => None,
+        }
+    }
+}
+
 impl From<PathBuf> for Folder {
     fn from(dir: PathBuf) -> Self {
         Folder::Disk(dir)
@@ -135,6 +147,13 @@ pub enum ExternalError {
     /// The range holds another number of bytes than the shape needs.
     #[error("external data is {length} bytes, the shape needs {needed}")]
     SizeMismatch { length: u64, needed: u64 },
+    /// The masked CRC32C of the range is not the one stored.
+    #[error("CRC32C mismatch: {location} has {got:08x} (masked), the index says {expected:08x}")]
+    Crc32cMismatch {
+        location: String,
+        got: u32,
+        expected: u32,
+    },
     /// `offset` or `length` does not fit this machine's addresses.
     #[error("{what} too large")]
     TooLarge { what: &'static str },
@@ -226,6 +245,35 @@ fn range_sha1<'b>(
     hex
 }
 
+/// (device, inode, file size, offset, length) -> the masked CRC32C.
+static CRCS: Mutex<Option<HashMap<DigestKey, u32>>> = Mutex::new(None);
+
+/// The masked CRC32C of `length` bytes at `offset` of the file `meta`
+/// describes, `bytes` giving them; cached per (file, offset, length).
+fn range_crc32c<'b>(
+    meta: Option<&Metadata>,
+    offset: u64,
+    length: u64,
+    bytes: impl FnOnce() -> &'b [u8],
+) -> u32 {
+    let key = meta.and_then(|meta| {
+        identity(meta).map(|(dev, ino, ..)| (dev, ino, meta.len(), offset, length))
+    });
+    if let Some(key) = key
+        && let Ok(cache) = CRCS.lock()
+        && let Some(crc) = cache.as_ref().and_then(|c| c.get(&key))
+    {
+        return *crc;
+    }
+    let crc = crate::checksum::mask(crate::checksum::crc32c(bytes()));
+    if let Some(key) = key
+        && let Ok(mut cache) = CRCS.lock()
+    {
+        cache.get_or_insert_with(HashMap::new).insert(key, crc);
+    }
+    crc
+}
+
 /// Where a tensor's values are outside the file, as the tensor says.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ExternalRef {
@@ -235,6 +283,9 @@ pub struct ExternalRef {
     pub checksum: Option<String>,
     /// The bytes the values need (None when unknown, e.g. strings).
     pub needed: Option<u64>,
+    /// The masked CRC32C of the range (TensorFlow's tensor bundles), checked
+    /// on every load.
+    pub crc32c: Option<u32>,
 }
 
 /// The mapped side file and the range of it that holds the values.
@@ -341,6 +392,19 @@ impl ExternalRef {
         let start = usize::try_from(offset).map_err(too_large("offset"))?;
         let end = usize::try_from(offset + take).map_err(too_large("length"))?;
         let ext = ExternalBytes { file, start, end };
+        if let Some(expected) = self.crc32c {
+            // The range as stored (TensorFlow checks it whole, before any
+            // conversion); computed once per (file, offset, length) however
+            // many passes (listing, values, statistics) load it.
+            let got = range_crc32c(meta.as_ref(), offset, take, || ext.bytes());
+            if got != expected {
+                return Err(ExternalError::Crc32cMismatch {
+                    location: location.to_string(),
+                    got,
+                    expected,
+                });
+            }
+        }
         if let Some(expected) = &self.checksum {
             // The SHA-1 of the tensor's own bytes (offset..offset+length), as
             // ONNX's writers compute it; hashed once per (file, offset,
@@ -460,6 +524,7 @@ mod tests {
                 length: Some("4".into()),
                 checksum,
                 needed: Some(4),
+                ..ExternalRef::default()
             }
             .load(Some(folder))
         };
@@ -512,6 +577,7 @@ mod tests {
             length: Some("64".into()),
             checksum: Some("0".repeat(40)),
             needed: Some(64),
+            crc32c: None,
         };
         HASHED.with(|h| h.set(0));
         for _ in 0..3 {

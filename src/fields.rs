@@ -487,6 +487,32 @@ pub mod tensorflow {
         pub const MAXIMUM: FieldId = FieldId { message: "tensorflow.BoundedTensorSpecProto", name: "maximum", number: 5, slot: 4 };
     }
 
+    /// `tensorflow.BundleEntryProto`
+    pub mod BundleEntryProto {
+        use crate::schema::FieldId;
+        pub const DTYPE: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "dtype", number: 1, slot: 0 };
+        pub const SHAPE: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "shape", number: 2, slot: 1 };
+        pub const SHARD_ID: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "shard_id", number: 3, slot: 2 };
+        pub const OFFSET: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "offset", number: 4, slot: 3 };
+        pub const SIZE: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "size", number: 5, slot: 4 };
+        pub const CRC32C: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "crc32c", number: 6, slot: 5 };
+        pub const SLICES: FieldId = FieldId { message: "tensorflow.BundleEntryProto", name: "slices", number: 7, slot: 6 };
+    }
+
+    /// `tensorflow.BundleHeaderProto`
+    pub mod BundleHeaderProto {
+        use crate::schema::FieldId;
+        pub const NUM_SHARDS: FieldId = FieldId { message: "tensorflow.BundleHeaderProto", name: "num_shards", number: 1, slot: 0 };
+        pub const ENDIANNESS: FieldId = FieldId { message: "tensorflow.BundleHeaderProto", name: "endianness", number: 2, slot: 1 };
+        pub const VERSION: FieldId = FieldId { message: "tensorflow.BundleHeaderProto", name: "version", number: 3, slot: 2 };
+    }
+
+    /// `tensorflow.BytesList`
+    pub mod BytesList {
+        use crate::schema::FieldId;
+        pub const VALUE: FieldId = FieldId { message: "tensorflow.BytesList", name: "value", number: 1, slot: 0 };
+    }
+
     /// `tensorflow.CapturedTensor`
     pub mod CapturedTensor {
         use crate::schema::FieldId;
@@ -543,6 +569,71 @@ pub mod tensorflow {
             pub const KEY: FieldId = FieldId { message: "tensorflow.DictValue.FieldsEntry", name: "key", number: 1, slot: 0 };
             pub const VALUE: FieldId = FieldId { message: "tensorflow.DictValue.FieldsEntry", name: "value", number: 2, slot: 1 };
         }
+    }
+
+    /// `tensorflow.Event`
+    pub mod Event {
+        use crate::schema::FieldId;
+        pub const WALL_TIME: FieldId = FieldId { message: "tensorflow.Event", name: "wall_time", number: 1, slot: 0 };
+        pub const STEP: FieldId = FieldId { message: "tensorflow.Event", name: "step", number: 2, slot: 1 };
+        pub const FILE_VERSION: FieldId = FieldId { message: "tensorflow.Event", name: "file_version", number: 3, slot: 2 };
+        pub const GRAPH_DEF: FieldId = FieldId { message: "tensorflow.Event", name: "graph_def", number: 4, slot: 3 };
+        pub const SUMMARY: FieldId = FieldId { message: "tensorflow.Event", name: "summary", number: 5, slot: 4 };
+        pub const LOG_MESSAGE: FieldId = FieldId { message: "tensorflow.Event", name: "log_message", number: 6, slot: 5 };
+        pub const SESSION_LOG: FieldId = FieldId { message: "tensorflow.Event", name: "session_log", number: 7, slot: 6 };
+        pub const TAGGED_RUN_METADATA: FieldId = FieldId { message: "tensorflow.Event", name: "tagged_run_metadata", number: 8, slot: 7 };
+        pub const META_GRAPH_DEF: FieldId = FieldId { message: "tensorflow.Event", name: "meta_graph_def", number: 9, slot: 8 };
+        pub const SOURCE_METADATA: FieldId = FieldId { message: "tensorflow.Event", name: "source_metadata", number: 10, slot: 9 };
+    }
+
+    /// `tensorflow.Example`
+    pub mod Example {
+        use crate::schema::FieldId;
+        pub const FEATURES: FieldId = FieldId { message: "tensorflow.Example", name: "features", number: 1, slot: 0 };
+    }
+
+    /// `tensorflow.Feature`
+    pub mod Feature {
+        use crate::schema::FieldId;
+        pub const BYTES_LIST: FieldId = FieldId { message: "tensorflow.Feature", name: "bytes_list", number: 1, slot: 0 };
+        pub const FLOAT_LIST: FieldId = FieldId { message: "tensorflow.Feature", name: "float_list", number: 2, slot: 1 };
+        pub const INT64_LIST: FieldId = FieldId { message: "tensorflow.Feature", name: "int64_list", number: 3, slot: 2 };
+    }
+
+    /// `tensorflow.FeatureList`
+    pub mod FeatureList {
+        use crate::schema::FieldId;
+        pub const FEATURE: FieldId = FieldId { message: "tensorflow.FeatureList", name: "feature", number: 1, slot: 0 };
+    }
+
+    /// `tensorflow.FeatureLists`
+    pub mod FeatureLists {
+        use crate::schema::FieldId;
+        pub const FEATURE_LIST: FieldId = FieldId { message: "tensorflow.FeatureLists", name: "feature_list", number: 1, slot: 0 };
+        /// `tensorflow.FeatureLists.FeatureListEntry`
+        pub mod FeatureListEntry {
+            use crate::schema::FieldId;
+            pub const KEY: FieldId = FieldId { message: "tensorflow.FeatureLists.FeatureListEntry", name: "key", number: 1, slot: 0 };
+            pub const VALUE: FieldId = FieldId { message: "tensorflow.FeatureLists.FeatureListEntry", name: "value", number: 2, slot: 1 };
+        }
+    }
+
+    /// `tensorflow.Features`
+    pub mod Features {
+        use crate::schema::FieldId;
+        pub const FEATURE: FieldId = FieldId { message: "tensorflow.Features", name: "feature", number: 1, slot: 0 };
+        /// `tensorflow.Features.FeatureEntry`
+        pub mod FeatureEntry {
+            use crate::schema::FieldId;
+            pub const KEY: FieldId = FieldId { message: "tensorflow.Features.FeatureEntry", name: "key", number: 1, slot: 0 };
+            pub const VALUE: FieldId = FieldId { message: "tensorflow.Features.FeatureEntry", name: "value", number: 2, slot: 1 };
+        }
+    }
+
+    /// `tensorflow.FloatList`
+    pub mod FloatList {
+        use crate::schema::FieldId;
+        pub const VALUE: FieldId = FieldId { message: "tensorflow.FloatList", name: "value", number: 1, slot: 0 };
     }
 
     /// `tensorflow.FullTypeDef`
@@ -700,10 +791,35 @@ pub mod tensorflow {
         pub const DEBUG_INFO: FieldId = FieldId { message: "tensorflow.GraphDef", name: "debug_info", number: 5, slot: 4 };
     }
 
+    /// `tensorflow.HistogramProto`
+    pub mod HistogramProto {
+        use crate::schema::FieldId;
+        pub const MIN: FieldId = FieldId { message: "tensorflow.HistogramProto", name: "min", number: 1, slot: 0 };
+        pub const MAX: FieldId = FieldId { message: "tensorflow.HistogramProto", name: "max", number: 2, slot: 1 };
+        pub const NUM: FieldId = FieldId { message: "tensorflow.HistogramProto", name: "num", number: 3, slot: 2 };
+        pub const SUM: FieldId = FieldId { message: "tensorflow.HistogramProto", name: "sum", number: 4, slot: 3 };
+        pub const SUM_SQUARES: FieldId = FieldId { message: "tensorflow.HistogramProto", name: "sum_squares", number: 5, slot: 4 };
+        pub const BUCKET_LIMIT: FieldId = FieldId { message: "tensorflow.HistogramProto", name: "bucket_limit", number: 6, slot: 5 };
+        pub const BUCKET: FieldId = FieldId { message: "tensorflow.HistogramProto", name: "bucket", number: 7, slot: 6 };
+    }
+
+    /// `tensorflow.Int64List`
+    pub mod Int64List {
+        use crate::schema::FieldId;
+        pub const VALUE: FieldId = FieldId { message: "tensorflow.Int64List", name: "value", number: 1, slot: 0 };
+    }
+
     /// `tensorflow.ListValue`
     pub mod ListValue {
         use crate::schema::FieldId;
         pub const VALUES: FieldId = FieldId { message: "tensorflow.ListValue", name: "values", number: 1, slot: 0 };
+    }
+
+    /// `tensorflow.LogMessage`
+    pub mod LogMessage {
+        use crate::schema::FieldId;
+        pub const LEVEL: FieldId = FieldId { message: "tensorflow.LogMessage", name: "level", number: 1, slot: 0 };
+        pub const MESSAGE: FieldId = FieldId { message: "tensorflow.LogMessage", name: "message", number: 2, slot: 1 };
     }
 
     /// `tensorflow.MetaGraphDef`
@@ -997,6 +1113,37 @@ pub mod tensorflow {
         pub const DEVICE: FieldId = FieldId { message: "tensorflow.SavedResource", name: "device", number: 1, slot: 0 };
     }
 
+    /// `tensorflow.SavedSlice`
+    pub mod SavedSlice {
+        use crate::schema::FieldId;
+        pub const NAME: FieldId = FieldId { message: "tensorflow.SavedSlice", name: "name", number: 1, slot: 0 };
+        pub const SLICE: FieldId = FieldId { message: "tensorflow.SavedSlice", name: "slice", number: 2, slot: 1 };
+        pub const DATA: FieldId = FieldId { message: "tensorflow.SavedSlice", name: "data", number: 3, slot: 2 };
+    }
+
+    /// `tensorflow.SavedSliceMeta`
+    pub mod SavedSliceMeta {
+        use crate::schema::FieldId;
+        pub const NAME: FieldId = FieldId { message: "tensorflow.SavedSliceMeta", name: "name", number: 1, slot: 0 };
+        pub const SHAPE: FieldId = FieldId { message: "tensorflow.SavedSliceMeta", name: "shape", number: 2, slot: 1 };
+        pub const TYPE: FieldId = FieldId { message: "tensorflow.SavedSliceMeta", name: "type", number: 3, slot: 2 };
+        pub const SLICE: FieldId = FieldId { message: "tensorflow.SavedSliceMeta", name: "slice", number: 4, slot: 3 };
+    }
+
+    /// `tensorflow.SavedTensorSliceMeta`
+    pub mod SavedTensorSliceMeta {
+        use crate::schema::FieldId;
+        pub const TENSOR: FieldId = FieldId { message: "tensorflow.SavedTensorSliceMeta", name: "tensor", number: 1, slot: 0 };
+        pub const VERSIONS: FieldId = FieldId { message: "tensorflow.SavedTensorSliceMeta", name: "versions", number: 2, slot: 1 };
+    }
+
+    /// `tensorflow.SavedTensorSlices`
+    pub mod SavedTensorSlices {
+        use crate::schema::FieldId;
+        pub const META: FieldId = FieldId { message: "tensorflow.SavedTensorSlices", name: "meta", number: 1, slot: 0 };
+        pub const DATA: FieldId = FieldId { message: "tensorflow.SavedTensorSlices", name: "data", number: 2, slot: 1 };
+    }
+
     /// `tensorflow.SavedUserObject`
     pub mod SavedUserObject {
         use crate::schema::FieldId;
@@ -1030,10 +1177,25 @@ pub mod tensorflow {
         pub const VERSION: FieldId = FieldId { message: "tensorflow.SaverDef", name: "version", number: 7, slot: 6 };
     }
 
+    /// `tensorflow.SequenceExample`
+    pub mod SequenceExample {
+        use crate::schema::FieldId;
+        pub const CONTEXT: FieldId = FieldId { message: "tensorflow.SequenceExample", name: "context", number: 1, slot: 0 };
+        pub const FEATURE_LISTS: FieldId = FieldId { message: "tensorflow.SequenceExample", name: "feature_lists", number: 2, slot: 1 };
+    }
+
     /// `tensorflow.SerializedDType`
     pub mod SerializedDType {
         use crate::schema::FieldId;
         pub const DATATYPE: FieldId = FieldId { message: "tensorflow.SerializedDType", name: "datatype", number: 1, slot: 0 };
+    }
+
+    /// `tensorflow.SessionLog`
+    pub mod SessionLog {
+        use crate::schema::FieldId;
+        pub const STATUS: FieldId = FieldId { message: "tensorflow.SessionLog", name: "status", number: 1, slot: 0 };
+        pub const CHECKPOINT_PATH: FieldId = FieldId { message: "tensorflow.SessionLog", name: "checkpoint_path", number: 2, slot: 1 };
+        pub const MSG: FieldId = FieldId { message: "tensorflow.SessionLog", name: "msg", number: 3, slot: 2 };
     }
 
     /// `tensorflow.SignatureDef`
@@ -1065,6 +1227,12 @@ pub mod tensorflow {
         }
     }
 
+    /// `tensorflow.SourceMetadata`
+    pub mod SourceMetadata {
+        use crate::schema::FieldId;
+        pub const WRITER: FieldId = FieldId { message: "tensorflow.SourceMetadata", name: "writer", number: 1, slot: 0 };
+    }
+
     /// `tensorflow.StructuredValue`
     pub mod StructuredValue {
         use crate::schema::FieldId;
@@ -1084,6 +1252,72 @@ pub mod tensorflow {
         pub const NAMED_TUPLE_VALUE: FieldId = FieldId { message: "tensorflow.StructuredValue", name: "named_tuple_value", number: 54, slot: 13 };
         pub const TENSOR_VALUE: FieldId = FieldId { message: "tensorflow.StructuredValue", name: "tensor_value", number: 55, slot: 14 };
         pub const NUMPY_VALUE: FieldId = FieldId { message: "tensorflow.StructuredValue", name: "numpy_value", number: 56, slot: 15 };
+    }
+
+    /// `tensorflow.Summary`
+    pub mod Summary {
+        use crate::schema::FieldId;
+        pub const VALUE: FieldId = FieldId { message: "tensorflow.Summary", name: "value", number: 1, slot: 0 };
+        /// `tensorflow.Summary.Audio`
+        pub mod Audio {
+            use crate::schema::FieldId;
+            pub const SAMPLE_RATE: FieldId = FieldId { message: "tensorflow.Summary.Audio", name: "sample_rate", number: 1, slot: 0 };
+            pub const NUM_CHANNELS: FieldId = FieldId { message: "tensorflow.Summary.Audio", name: "num_channels", number: 2, slot: 1 };
+            pub const LENGTH_FRAMES: FieldId = FieldId { message: "tensorflow.Summary.Audio", name: "length_frames", number: 3, slot: 2 };
+            pub const ENCODED_AUDIO_STRING: FieldId = FieldId { message: "tensorflow.Summary.Audio", name: "encoded_audio_string", number: 4, slot: 3 };
+            pub const CONTENT_TYPE: FieldId = FieldId { message: "tensorflow.Summary.Audio", name: "content_type", number: 5, slot: 4 };
+        }
+
+        /// `tensorflow.Summary.Image`
+        pub mod Image {
+            use crate::schema::FieldId;
+            pub const HEIGHT: FieldId = FieldId { message: "tensorflow.Summary.Image", name: "height", number: 1, slot: 0 };
+            pub const WIDTH: FieldId = FieldId { message: "tensorflow.Summary.Image", name: "width", number: 2, slot: 1 };
+            pub const COLORSPACE: FieldId = FieldId { message: "tensorflow.Summary.Image", name: "colorspace", number: 3, slot: 2 };
+            pub const ENCODED_IMAGE_STRING: FieldId = FieldId { message: "tensorflow.Summary.Image", name: "encoded_image_string", number: 4, slot: 3 };
+        }
+
+        /// `tensorflow.Summary.Value`
+        pub mod Value {
+            use crate::schema::FieldId;
+            pub const NODE_NAME: FieldId = FieldId { message: "tensorflow.Summary.Value", name: "node_name", number: 7, slot: 0 };
+            pub const TAG: FieldId = FieldId { message: "tensorflow.Summary.Value", name: "tag", number: 1, slot: 1 };
+            pub const METADATA: FieldId = FieldId { message: "tensorflow.Summary.Value", name: "metadata", number: 9, slot: 2 };
+            pub const SIMPLE_VALUE: FieldId = FieldId { message: "tensorflow.Summary.Value", name: "simple_value", number: 2, slot: 3 };
+            pub const OBSOLETE_OLD_STYLE_HISTOGRAM: FieldId = FieldId { message: "tensorflow.Summary.Value", name: "obsolete_old_style_histogram", number: 3, slot: 4 };
+            pub const IMAGE: FieldId = FieldId { message: "tensorflow.Summary.Value", name: "image", number: 4, slot: 5 };
+            pub const HISTO: FieldId = FieldId { message: "tensorflow.Summary.Value", name: "histo", number: 5, slot: 6 };
+            pub const AUDIO: FieldId = FieldId { message: "tensorflow.Summary.Value", name: "audio", number: 6, slot: 7 };
+            pub const TENSOR: FieldId = FieldId { message: "tensorflow.Summary.Value", name: "tensor", number: 8, slot: 8 };
+        }
+    }
+
+    /// `tensorflow.SummaryDescription`
+    pub mod SummaryDescription {
+        use crate::schema::FieldId;
+        pub const TYPE_HINT: FieldId = FieldId { message: "tensorflow.SummaryDescription", name: "type_hint", number: 1, slot: 0 };
+    }
+
+    /// `tensorflow.SummaryMetadata`
+    pub mod SummaryMetadata {
+        use crate::schema::FieldId;
+        pub const PLUGIN_DATA: FieldId = FieldId { message: "tensorflow.SummaryMetadata", name: "plugin_data", number: 1, slot: 0 };
+        pub const DISPLAY_NAME: FieldId = FieldId { message: "tensorflow.SummaryMetadata", name: "display_name", number: 2, slot: 1 };
+        pub const SUMMARY_DESCRIPTION: FieldId = FieldId { message: "tensorflow.SummaryMetadata", name: "summary_description", number: 3, slot: 2 };
+        pub const DATA_CLASS: FieldId = FieldId { message: "tensorflow.SummaryMetadata", name: "data_class", number: 4, slot: 3 };
+        /// `tensorflow.SummaryMetadata.PluginData`
+        pub mod PluginData {
+            use crate::schema::FieldId;
+            pub const PLUGIN_NAME: FieldId = FieldId { message: "tensorflow.SummaryMetadata.PluginData", name: "plugin_name", number: 1, slot: 0 };
+            pub const CONTENT: FieldId = FieldId { message: "tensorflow.SummaryMetadata.PluginData", name: "content", number: 2, slot: 1 };
+        }
+    }
+
+    /// `tensorflow.TaggedRunMetadata`
+    pub mod TaggedRunMetadata {
+        use crate::schema::FieldId;
+        pub const TAG: FieldId = FieldId { message: "tensorflow.TaggedRunMetadata", name: "tag", number: 1, slot: 0 };
+        pub const RUN_METADATA: FieldId = FieldId { message: "tensorflow.TaggedRunMetadata", name: "run_metadata", number: 2, slot: 1 };
     }
 
     /// `tensorflow.TensorInfo`
@@ -1143,6 +1377,18 @@ pub mod tensorflow {
             use crate::schema::FieldId;
             pub const SIZE: FieldId = FieldId { message: "tensorflow.TensorShapeProto.Dim", name: "size", number: 1, slot: 0 };
             pub const NAME: FieldId = FieldId { message: "tensorflow.TensorShapeProto.Dim", name: "name", number: 2, slot: 1 };
+        }
+    }
+
+    /// `tensorflow.TensorSliceProto`
+    pub mod TensorSliceProto {
+        use crate::schema::FieldId;
+        pub const EXTENT: FieldId = FieldId { message: "tensorflow.TensorSliceProto", name: "extent", number: 1, slot: 0 };
+        /// `tensorflow.TensorSliceProto.Extent`
+        pub mod Extent {
+            use crate::schema::FieldId;
+            pub const START: FieldId = FieldId { message: "tensorflow.TensorSliceProto.Extent", name: "start", number: 1, slot: 0 };
+            pub const LENGTH: FieldId = FieldId { message: "tensorflow.TensorSliceProto.Extent", name: "length", number: 2, slot: 1 };
         }
     }
 

@@ -155,7 +155,8 @@ fn render_all(d: &Decoded<'_>, len: usize, out: &mut Outcome) {
             }
             sparse_small(set, message)
         }
-        Body::Schemaless(_) => true,
+        // A bundle's values are in side files, which a fuzz input has none of.
+        Body::Schemaless(_) | Body::Records(_) | Body::Bundle(_) => true,
     };
     for ropts in option_sets(dense) {
         let mut w = Capped::default();
@@ -523,7 +524,7 @@ fn known_slow(bytes: &[u8]) -> bool {
         let (set, message) = match &d.body {
             Body::Message { message, .. } => (set, message),
             Body::UserMessage { set, message, .. } => (*set, message),
-            Body::Schemaless(_) => continue,
+            Body::Schemaless(_) | Body::Records(_) | Body::Bundle(_) => continue,
         };
         if implied_too_large(set, message, bytes.len()) || !sparse_small(set, message) {
             return true;

@@ -142,6 +142,7 @@ fn role_name(role: Role) -> &'static str {
         Role::OptionalValue => "optional_value",
         Role::SparseValues => "sparse_values",
         Role::SparseIndices => "sparse_indices",
+        Role::Variable => "variable",
         _ => "other",
     }
 }

@@ -212,8 +212,64 @@ fn sides_json(w: &mut JsonWriter<'_>, xp: &Path, yp: &Path) -> io::Result<()> {
 fn type_of<'d>(d: &'d Decoded<'_>) -> &'d str {
     match &d.body {
         Body::Message { type_name, .. } | Body::UserMessage { type_name, .. } => type_name,
-        Body::Schemaless(_) => "(no schema)",
+        Body::Schemaless(_) | Body::Records(_) => "(no schema)",
+        Body::Bundle(_) => "(tensor bundle)",
     }
+}
+
+/// The variables of two checkpoints (or a checkpoint and a SavedModel),
+/// matched by object path (a checkpoint key without its
+/// `/.ATTRIBUTES/VARIABLE_VALUE`), compared as tensors; a variable whose
+/// values neither side can read (strings, partitioned ones) is left out.
+fn compare_variables(
+    x: &pbdecode::Document,
+    y: &pbdecode::Document,
+    dirs: (Option<&pbdecode::Folder>, Option<&pbdecode::Folder>),
+    opts: &DiffOptions,
+) -> diff::ModelDiff {
+    use pbdecode::formats::tf_checkpoint::variable_name;
+    let vars = |d: &pbdecode::Document| -> Vec<(String, pbdecode::TensorRef)> {
+        d.tensors()
+            .iter()
+            .filter(|t| t.role == pbdecode::Role::Variable)
+            // The object graph is the checkpoint's own, not a variable.
+            .filter(|t| t.name.as_bytes() != pbdecode::formats::tf_checkpoint::OBJECT_GRAPH_KEY)
+            .map(|t| (variable_name(t.name.as_bytes()), t.clone()))
+            .collect()
+    };
+    let (vx, vy) = (vars(x), vars(y));
+    let mut out = diff::ModelDiff::default();
+    let unreadable = |v: &pbdecode::tensor::TensorView<'_, '_>| {
+        matches!(v.data, pbdecode::tensor::TensorData::Unavailable(_))
+    };
+    for (name, rx) in &vx {
+        let Some((_, ry)) = vy.iter().find(|(n, _)| n == name) else {
+            out.initializers
+                .push((name.clone(), diff::InitFinding::OnlyExpected));
+            continue;
+        };
+        let (Ok(tx), Ok(ty)) = (x.tensor(rx), y.tensor(ry)) else {
+            continue;
+        };
+        let (a, b) = (tx.view(), ty.view());
+        if unreadable(&a) && unreadable(&b) {
+            continue;
+        }
+        let d = diff::compare_views(&a, &b, dirs, opts);
+        if d.verdict.passes() {
+            out.same_initializers += 1;
+        } else {
+            out.initializers
+                .push((name.clone(), diff::InitFinding::Tensor(Box::new(d))));
+        }
+    }
+    for (name, _) in &vy {
+        if !vx.iter().any(|(n, _)| n == name) {
+            out.initializers
+                .push((name.clone(), diff::InitFinding::OnlyActual));
+        }
+    }
+    out
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -272,15 +328,78 @@ fn pair(
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) | (_, Err(e)) => return fail(out, e),
     };
-    let (Body::Message { message: mx, .. }, Body::Message { message: my, .. }) = (&x.body, &y.body)
-    else {
-        return fail(out, "only ONNX values and models are compared".into());
-    };
     let dirs = (
         Some(pbdecode::Folder::Disk(pbdecode::batch::parent_dir(xp))),
         Some(pbdecode::Folder::Disk(pbdecode::batch::parent_dir(yp))),
     );
     let dirs = (dirs.0.as_ref(), dirs.1.as_ref());
+    // Checkpoints, and a checkpoint against a SavedModel: their variables.
+    let holds_variables = |d: &Decoded<'_>| {
+        matches!(d.body, Body::Bundle(_))
+            || d.format.id == pbdecode::formats::tensorflow::SAVED_MODEL.id
+    };
+    if (matches!(x.body, Body::Bundle(_)) || matches!(y.body, Body::Bundle(_)))
+        && holds_variables(&x)
+        && holds_variables(&y)
+    {
+        let (dx, dy) = match (pbdecode::open(xp), pbdecode::open(yp)) {
+            (Ok(a), Ok(b)) => (a, b),
+            (Err(e), _) | (_, Err(e)) => return fail(out, e.to_string()),
+        };
+        let d = compare_variables(&dx, &dy, dirs, opts);
+        let passed = d.passes();
+        if args.json {
+            let mut w = JsonWriter::new(out);
+            w.begin_object()?;
+            sides_json(&mut w, xp, yp)?;
+            w.member("type", "variables")?;
+            w.member("passed", passed)?;
+            w.key("variables")?;
+            diff::write_model_json(&mut w, &d)?;
+            w.end_object()?;
+            w.end_line()?;
+            w.finish()?;
+        } else {
+            let mut out = TextLines::new(out);
+            header(&mut out)?;
+            if single {
+                out.line(format_args!("expected: {} (variables)", shown(xp)))?;
+                out.line(format_args!("actual:   {} (variables)", shown(yp)))?;
+            }
+            out.line(format_args!(
+                "variables: {} the same, {} differ",
+                d.same_initializers,
+                d.initializers.len()
+            ))?;
+            for (name, f) in &d.initializers {
+                match f {
+                    diff::InitFinding::OnlyExpected => {
+                        out.line(format_args!("  {name:?}: only in expected"))?
+                    }
+                    diff::InitFinding::OnlyActual => {
+                        out.line(format_args!("  {name:?}: only in actual"))?
+                    }
+                    diff::InitFinding::Tensor(t) => {
+                        out.line(format_args!("  {name:?}: {}", t.verdict.text()))?;
+                        diff::write_tensor_text(&mut out, t, "    ")?;
+                    }
+                }
+            }
+            out.line(format_args!(
+                "result: {}",
+                if passed {
+                    "the same within tolerance"
+                } else {
+                    "the variables differ"
+                }
+            ))?;
+        }
+        return Ok(if passed { Pair::Passed } else { Pair::Failed });
+    }
+    let (Body::Message { message: mx, .. }, Body::Message { message: my, .. }) = (&x.body, &y.body)
+    else {
+        return fail(out, "only ONNX values and models are compared".into());
+    };
     let (tx, ty) = (type_of(&x).to_string(), type_of(&y).to_string());
     if tx == "onnx.ModelProto" && ty == "onnx.ModelProto" {
         let d = diff::compare_models((mx, xi.bytes(), dirs.0), (my, yi.bytes(), dirs.1), opts);

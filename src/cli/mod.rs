@@ -21,7 +21,7 @@ mod testdata;
 use args::{Args, Command};
 use pbdecode::error::DecodeError;
 use pbdecode::escape::{TextLines, plain};
-use pbdecode::formats::{self, Decoded, FormatOptions};
+use pbdecode::formats::{self, Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
 use pbdecode::render::{RenderOptions, json, text};
 use pbdecode::testdata::Naming;
@@ -86,10 +86,18 @@ pub fn exit_code(program: &str, result: io::Result<Outcome>) -> ExitCode {
 /// The whole program: the arguments parsed (`decode serve ...` and
 /// `decode diff ...` as commands of their own), then the command run.
 pub fn main() -> ExitCode {
-    let (args, matches) = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
+    let (mut args, matches) = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
         Ok(parsed) => parsed,
         Err(outcome) => return exit_code("decode", Ok(outcome)),
     };
+    // `decode DIR` on a SavedModel's folder: its saved_model.pb, whose
+    // variables/ is beside it (a folder of many files still needs -r).
+    if args.command.is_none() && !args.recursive {
+        let model = Path::new(&args.file).join("saved_model.pb");
+        if model.is_file() && !Path::new(&args.file).join("model.onnx").exists() {
+            args.file = model.to_string_lossy().into_owned();
+        }
+    }
     match &args.command {
         Some(Command::Serve(serve)) => exit_code("decode serve", serve::run(serve)),
         Some(Command::Diff(diff)) => exit_code("decode diff", diff::run(diff)),
@@ -283,6 +291,14 @@ fn print(
         text::write_decoded(&mut out, decoded, ropts)?;
     }
     out.flush()?;
+    // A record file shows every whole record, then the fault that ended
+    // it (a bad CRC, a file cut while written): not a clean read.
+    if let Body::Records(file) = &decoded.body
+        && let Some(e) = file.fault()
+    {
+        say!("decode: {}: {e}", args.file);
+        return Ok(Outcome::Rejected);
+    }
     if args.strict && naming.is_some_and(|n| !n.mismatches.is_empty()) {
         return Ok(Outcome::Rejected);
     }

@@ -50,7 +50,7 @@ pub(crate) fn tensor_outputs(
     fopts: &FormatOptions,
     ropts: &RenderOptions,
 ) -> io::Result<Outcome> {
-    if !matches!(decoded.body, Body::Message { .. }) {
+    if !matches!(decoded.body, Body::Message { .. } | Body::Bundle(_)) {
         say!(
             "decode: {}: read without a schema, so it has no tensors to pick",
             args.file
@@ -245,7 +245,11 @@ fn show_tensor(
         w.member("type", &*full_name.to_string())?;
         w.member("tensor", tensor.name())?;
         w.key("value")?;
-        json::write_root_message(&mut w, set, message, ropts)?;
+        if pbdecode::formats::tensor_adapter(full_name).is_some() {
+            json::write_root_message(&mut w, set, message, ropts)?;
+        } else {
+            json::write_root_message_with_view(&mut w, set, message, &tensor.view(), ropts)?;
+        }
         w.end_object()?;
         w.end_line()?;
         w.finish()?;
@@ -257,7 +261,11 @@ fn show_tensor(
         ))?;
         lines.line(format_args!("tensor: {:?}  ({full_name})", tensor.name()))?;
         lines.blank()?;
-        tree::tensor_block(lines.view(), set, message, 0, ropts, true)?;
+        if pbdecode::formats::tensor_adapter(full_name).is_some() {
+            tree::tensor_block(lines.view(), set, message, 0, ropts, true)?;
+        } else {
+            tree::tensor_block_with_view(lines.view(), set, message, &tensor.view(), ropts)?;
+        }
     }
     out.flush()
 }

@@ -275,8 +275,8 @@ pub(super) fn open(req: &Query<'_>, file: &ExploredFile) -> Response {
         w.end_array()?;
         // The document, kept for the requests for tensors that follow.
         let doc = match &decoded.body {
-            Body::Message { .. } => Some(document_of(req, file, decoded)),
-            Body::Schemaless(_) | Body::UserMessage { .. } => None,
+            Body::Message { .. } | Body::Bundle(_) => Some(document_of(req, file, decoded)),
+            Body::Schemaless(_) | Body::UserMessage { .. } | Body::Records(_) => None,
         };
         // The summary as the text view prints it, for the page to draw as
         // it is (typed, it is under `decoded`, as in --json).
@@ -344,7 +344,7 @@ fn looks_like_json(
     }
     let name = file.name.rsplit('/').next();
     match formats::other_files::looks_like(file.bytes.bytes(), name) {
-        Some(what) => w.member("looks_like", what),
+        Some(what) => w.member("looks_like", &*what),
         None => Ok(()),
     }
 }
@@ -373,7 +373,7 @@ fn write_decoded_preview(
             write_json_page(w, bytes, &level, 0, limits, &mut budget, &tree_render())?;
             return w.end_object();
         }
-        Body::Message { .. } | Body::UserMessage { .. } => {
+        Body::Message { .. } | Body::UserMessage { .. } | Body::Records(_) | Body::Bundle(_) => {
             return json::write_decoded_object(w, decoded, ropts, None, &mut |_| Ok(()));
         }
     };
@@ -929,4 +929,86 @@ pub(super) fn graph(req: &Query<'_>, file: &ExploredFile) -> Response {
             Response::error(status, &e.to_string())
         }
     }
+}
+
+/// The most points of one scalar tag `/api/series` sends.
+const SERIES_POINTS: usize = 10_000;
+
+/// `/api/series`: what the page draws of an event file (an empty answer
+/// for any other file).
+pub(super) fn record_series(req: &Query<'_>, file: &ExploredFile) -> Response {
+    let decoded = match decode(req, file.bytes.bytes(), false) {
+        Ok(d) => d,
+        Err(f) => {
+            return json_answer(422, |w| {
+                w.begin_object()?;
+                failure_json(w, &f)?;
+                w.end_object()
+            });
+        }
+    };
+    json_answer(200, |w| series_json(w, &decoded))
+}
+
+/// The series of a decoded file as JSON: `{"scalars": [{"tag", "points":
+/// [[step, value]]}], "dropped_points", "histograms": [{"tag", "step",
+/// "buckets": [[left, right, count]]}], "images": [{"tag", "step",
+/// "format", "base64"}]}`.
+pub fn series_json(w: &mut JsonWriter<'_>, decoded: &Decoded<'_>) -> std::io::Result<()> {
+    let series = match &decoded.body {
+        Body::Records(file) => formats::tf_record::series(file, SERIES_POINTS),
+        _ => formats::tf_record::Series::default(),
+    };
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    w.begin_object()?;
+    w.key("scalars")?;
+    w.begin_array()?;
+    for (tag, points) in &series.scalars {
+        w.begin_object()?;
+        w.member("tag", &*text(tag))?;
+        w.key("points")?;
+        w.begin_array()?;
+        for (step, value) in points {
+            w.begin_array()?;
+            w.value(*step)?;
+            w.value(*value)?;
+            w.end_array()?;
+        }
+        w.end_array()?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.member("dropped_points", series.dropped_points)?;
+    w.key("histograms")?;
+    w.begin_array()?;
+    for (tag, step, buckets) in &series.histograms {
+        w.begin_object()?;
+        w.member("tag", &*text(tag))?;
+        w.member("step", *step)?;
+        w.key("buckets")?;
+        w.begin_array()?;
+        for (l, r, n) in buckets {
+            w.begin_array()?;
+            w.value(*l)?;
+            w.value(*r)?;
+            w.value(*n)?;
+            w.end_array()?;
+        }
+        w.end_array()?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.key("images")?;
+    w.begin_array()?;
+    for (tag, step, picture) in &series.images {
+        w.begin_object()?;
+        w.member("tag", &*text(tag))?;
+        w.member("step", *step)?;
+        let format = formats::tf_record::image_size(picture).map_or("", |(f, _, _)| f);
+        w.member("format", format)?;
+        w.member("base64", &*crate::escape::base64(picture))?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.end_object()
 }

@@ -34,6 +34,7 @@ pub fn file_handler(path: &str) -> Option<FileHandler> {
         #[cfg(feature = "picture")]
         "/api/picture" => endpoints::tensor_picture,
         "/api/graph" => endpoints::graph,
+        "/api/series" => endpoints::record_series,
         _ => return None,
     };
     Some(handler)

@@ -46,6 +46,12 @@ pub enum Body<'a> {
     },
     /// A message read without a schema.
     Schemaless(RawMessage<'a>),
+    /// A file of TensorFlow records (TFRecord, event file), read record by
+    /// record by each pass over it.
+    Records(super::records::RecordFile<'a>),
+    /// A TensorFlow tensor bundle's index: a table of keys, each value a
+    /// message ([`super::tf_checkpoint`]).
+    Bundle(Box<Bundle<'a>>),
     /// A message read with a schema the user gave (`--schema`,
     /// `--descriptor-set`), and that schema's tables.
     UserMessage {
@@ -198,6 +204,9 @@ pub enum TensorRole {
     SparseValues,
     /// The indices of an ONNX sparse tensor.
     SparseIndices,
+    /// A variable of a TensorFlow checkpoint or of a SavedModel's
+    /// `variables/` (a tensor bundle's entry).
+    Variable,
     /// Anywhere else.
     Other,
 }
@@ -210,4 +219,57 @@ pub fn enclosing<'m, 'a>(
     name: &str,
 ) -> Option<&'m Message<'a>> {
     outer.iter().copied().find(|m| m.def(set).full_name == name)
+}
+
+/// Whether the first 512 bytes are printable text (UTF-8 without control
+/// characters but line ends and tabs; a character cut at byte 512 still
+/// counts).
+pub fn is_text(bytes: &[u8]) -> bool {
+    if bytes.is_empty() {
+        return false;
+    }
+    let head = bytes.get(..512).unwrap_or(bytes);
+    let text = match std::str::from_utf8(head) {
+        Ok(s) => Some(s),
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or(&[])).ok()
+        }
+        Err(_) => None,
+    };
+    text.is_some_and(|s| {
+        s.chars()
+            .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
+    })
+}
+
+/// Which kind of bundle the table holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BundleVersion {
+    /// A tensor bundle: an index and data shards (TensorFlow 1.x V2
+    /// checkpoints, TensorFlow 2, SavedModel variables).
+    V2,
+    /// A V1 checkpoint: one file, each value a `SavedTensorSlices`.
+    V1,
+}
+
+/// One key of the table and its value, decoded.
+pub struct BundleEntry<'a> {
+    /// The key as stored (an object path, a variable name, or an
+    /// OrderedCode slice key starting with a 0 byte).
+    pub key: Vec<u8>,
+    /// A `BundleEntryProto` (V2) or `SavedTensorSlices` (V1), borrowing the
+    /// index's bytes.
+    pub message: Message<'a>,
+}
+
+/// A decoded tensor bundle index.
+pub struct Bundle<'a> {
+    pub version: BundleVersion,
+    /// The value of key `""`: a `BundleHeaderProto` (V2) or a
+    /// `SavedTensorSlices` holding the meta (V1).
+    pub header: Message<'a>,
+    /// Every other key, in table (bytewise) order.
+    pub entries: Vec<BundleEntry<'a>>,
+    /// The index's bytes (to find its own file again: `tf_checkpoint::find_prefix`).
+    pub bytes: &'a [u8],
 }

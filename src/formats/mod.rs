@@ -10,12 +10,15 @@ mod base;
 pub mod onnx;
 pub mod onnx_tensor;
 pub mod other_files;
+pub mod records;
 pub mod summary;
 pub mod tensorflow;
+pub mod tf_checkpoint;
+pub mod tf_record;
 
 pub use base::{
-    Body, DecodeFn, Format, FormatOptions, KernelOrder, LineFn, TensorAdapter, TensorNamer,
-    TensorRole, TensorSink, decode_builtin, no_line, walk,
+    Body, Bundle, BundleEntry, BundleVersion, DecodeFn, Format, FormatOptions, KernelOrder, LineFn,
+    TensorAdapter, TensorNamer, TensorRole, TensorSink, decode_builtin, is_text, no_line, walk,
 };
 use summary::no_summary;
 
@@ -40,8 +43,15 @@ pub struct Decoded<'a> {
 /// The id of the schemaless reading, the last format tried.
 pub const SCHEMALESS_ID: &str = "protobuf";
 
-/// The formats in the order `--as auto` tries them (ONNX tensor first, schemaless last).
+/// The formats in the order `--as auto` tries them (the tensor bundle and
+/// record files, which are not protobuf, before the pre-checks; then ONNX
+/// tensor first, schemaless last).
 pub static REGISTRY: &[Format] = &[
+    // The container formats, which are no protobuf message, tried first
+    // and only on their own signature (see `detect`): a tensor bundle's
+    // table, then the framing of a record file.
+    tf_checkpoint::FORMAT,
+    tf_record::FORMAT,
     onnx_tensor::FORMAT,
     onnx::SEQUENCE,
     onnx::SPARSE,
@@ -369,47 +379,69 @@ pub struct Rejection {
     pub tried: Vec<(&'static str, DecodeError)>,
 }
 
-/// The protobuf pre-checks: the first field must read cleanly and the first
-/// 512 bytes must not all be printable text.
+/// The protobuf pre-checks: the first 512 bytes must not all be printable
+/// text (checked first: JSON and protobuf's text format are told as text,
+/// not by the wire error their first bytes make), and the first field must
+/// read cleanly.
 pub fn precheck(bytes: &[u8]) -> Result<()> {
     if bytes.is_empty() {
         return Err(DecodeError::new(ErrorKind::Empty, 0));
     }
+    if is_text(bytes) {
+        return Err(DecodeError::new(ErrorKind::Text, 0));
+    }
     if let Some(Err(e)) = FieldReader::new(bytes, 0).next() {
         return Err(e);
-    }
-    let head = bytes.get(..512).unwrap_or(bytes);
-    let text = match std::str::from_utf8(head) {
-        Ok(s) => Some(s),
-        // A character cut at byte 512 still counts as text.
-        Err(e) if e.error_len().is_none() => {
-            std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or(&[])).ok()
-        }
-        Err(_) => None,
-    };
-    if text.is_some_and(|s| {
-        s.chars()
-            .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
-    }) {
-        return Err(DecodeError::new(ErrorKind::Text, 0));
     }
     Ok(())
 }
 
-/// `--as auto`: the pre-checks, then each format in order; the first whose
-/// validation passes wins.
+/// `--as auto`: a tensor bundle when the input looks like one
+/// ([`tf_checkpoint::looks_like_bundle`]: its first byte is 0, which the
+/// pre-checks refuse); then the pre-checks
+/// and each protobuf format in order; the first whose validation passes
+/// wins. Another input is not said to have been tried as a bundle.
 pub fn detect<'a>(
     bytes: &'a [u8],
     opts: &FormatOptions,
 ) -> std::result::Result<Decoded<'a>, Rejection> {
-    if let Err(error) = precheck(bytes) {
-        return Err(Rejection {
-            error,
-            tried: Vec::new(),
+    let bundle = &tf_checkpoint::FORMAT;
+    let mut passed_over = Vec::new();
+    if tf_checkpoint::looks_like_bundle(bytes) {
+        match (bundle.decode)(bytes, opts) {
+            Ok(body) => {
+                return Ok(Decoded {
+                    format: bundle,
+                    body,
+                    passed_over,
+                });
+            }
+            Err(e) => passed_over.push((bundle, e)),
+        }
+    }
+    // Record files, on their framing: the pre-checks would turn them down.
+    if let Some(format) = find(tf_record::ID).filter(|_| records::is_record_file(bytes))
+        && let Ok(body) = (format.decode)(bytes, opts)
+    {
+        return Ok(Decoded {
+            format,
+            body,
+            passed_over,
         });
     }
-    let mut passed_over = Vec::new();
-    for format in REGISTRY {
+    if let Err(error) = precheck(bytes) {
+        // A damaged bundle says why it is not one, not why it is not protobuf.
+        let tried: Vec<(&'static str, DecodeError)> =
+            passed_over.into_iter().map(|(f, e)| (f.id, e)).collect();
+        return Err(Rejection {
+            error: tried.first().map_or(error, |(_, e)| e.clone()),
+            tried,
+        });
+    }
+    for format in REGISTRY
+        .iter()
+        .filter(|f| f.id != bundle.id && f.id != tf_record::ID)
+    {
         match (format.decode)(bytes, opts) {
             Ok(body) => {
                 return Ok(Decoded {

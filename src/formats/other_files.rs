@@ -2,11 +2,33 @@
 //! file is turned down (or read only as a schemaless message), saying what
 //! it looks like and what reads it helps more than a wire error.
 
+use std::borrow::Cow;
+
 /// What the bytes look like, when they carry the signature of a known
 /// non-protobuf format. `name` is the file name, for the formats that have
 /// no signature of their own (TensorFlow checkpoint data shards).
-pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
+pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<Cow<'static, str>> {
+    // Files known by their name only (raw tensor bytes have no signature,
+    // and may start like anything): before the signatures.
+    if let Some(what) = name.and_then(by_name) {
+        return Some(Cow::Borrowed(what));
+    }
+    looks_like_static(bytes).map(Cow::Borrowed).or_else(|| {
+        // A shard is read through its index, named after the same prefix.
+        let prefix = name.and_then(checkpoint_shard_prefix)?;
+        Some(Cow::Owned(format!(
+            "a TensorFlow checkpoint data shard (raw tensor bytes, located through its index): decode {prefix}.index reads it"
+        )))
+    })
+}
+
+fn looks_like_static(bytes: &[u8]) -> Option<&'static str> {
     let starts = |magic: &[u8]| bytes.starts_with(magic);
+    if bytes.get(4..8) == Some(b"ORTM") {
+        return Some(
+            "an ONNX Runtime model (.ort, a FlatBuffer, \"ORTM\" at offset 4): read it with onnxruntime, or decode the .onnx model it was converted from",
+        );
+    }
     if bytes.get(4..8) == Some(b"TFL3") {
         return Some(
             "a TensorFlow Lite model (a FlatBuffer, \"TFL3\" at offset 4): read it with Netron or tf.lite.Interpreter",
@@ -51,9 +73,26 @@ pub fn looks_like(bytes: &[u8], name: Option<&str>) -> Option<&'static str> {
     if is_json(bytes) {
         return Some("a JSON document: read it with json.load or any text editor");
     }
-    if name.is_some_and(is_checkpoint_shard_name) {
+    None
+}
+
+/// The files known by their name: an ONNX model's external data, Paddle
+/// parameters, Core ML weights.
+fn by_name(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".onnx.data") || lower.ends_with(".onnx_data") {
         return Some(
-            "a TensorFlow checkpoint data shard (raw tensor bytes, located through variables.index): read it with tf.train.load_checkpoint",
+            "an ONNX external-data file (raw tensor bytes; decode the model that points to it)",
+        );
+    }
+    if lower.ends_with(".pdiparams") {
+        return Some(
+            "PaddlePaddle parameters (.pdiparams, raw tensors): read them with paddle.load; the model is the .pdmodel beside it",
+        );
+    }
+    if lower == "weight.bin" {
+        return Some(
+            "Core ML weights (weight.bin of an .mlpackage, raw blobs): read the package with coremltools",
         );
     }
     None
@@ -101,18 +140,12 @@ fn is_leveldb_table(bytes: &[u8]) -> bool {
     bytes.len() >= 48 && bytes.ends_with(&MAGIC)
 }
 
-/// `variables.data-00000-of-00001` and the like.
-fn is_checkpoint_shard_name(name: &str) -> bool {
-    let Some((_, tail)) = name.rsplit_once(".data-") else {
-        return false;
-    };
-    let Some((a, b)) = tail.split_once("-of-") else {
-        return false;
-    };
-    !a.is_empty()
-        && !b.is_empty()
-        && a.bytes().all(|c| c.is_ascii_digit())
-        && b.bytes().all(|c| c.is_ascii_digit())
+/// The prefix of `variables.data-00000-of-00001` and the like.
+fn checkpoint_shard_prefix(name: &str) -> Option<&str> {
+    let (prefix, tail) = name.rsplit_once(".data-")?;
+    let (a, b) = tail.split_once("-of-")?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
+    (digits(a) && digits(b)).then_some(prefix)
 }
 
 #[cfg(test)]
@@ -173,11 +206,24 @@ mod tests {
         for json in [&b"{\"a\": 1}"[..], b"\n  [1, 2]", b"[{\"x\": null}]", b"{}"] {
             assert!(looks_like(json, None).unwrap().contains("JSON"));
         }
-        assert!(
-            looks_like(&[1, 2, 3], Some("variables.data-00000-of-00001"))
-                .unwrap()
-                .contains("data shard")
-        );
+        let shard = looks_like(&[1, 2, 3], Some("variables.data-00000-of-00001")).unwrap();
+        assert!(shard.contains("data shard"), "{shard}");
+        assert!(shard.contains("decode variables.index"), "{shard}");
+        let mut ort = vec![0x18, 0, 0, 0];
+        ort.extend_from_slice(b"ORTM");
+        ort.extend_from_slice(&[0; 16]);
+        assert!(looks_like(&ort, None).unwrap().contains("ONNX Runtime"));
+        // Raw bytes known by their name, even when they start like a
+        // signature (a pickle's 0x80 0x02 here).
+        for (name, what) in [
+            ("model.onnx.data", "decode the model that points to it"),
+            ("model.onnx_data", "decode the model that points to it"),
+            ("inference.pdiparams", "paddle.load"),
+            ("weight.bin", "coremltools"),
+        ] {
+            let hint = looks_like(&[0x80, 0x02, 0, 0], Some(name)).unwrap();
+            assert!(hint.contains(what), "{name}: {hint}");
+        }
     }
 
     #[test]
@@ -193,5 +239,7 @@ mod tests {
         assert_eq!(looks_like(b"[x\x01", None), None);
         assert_eq!(looks_like(&[1], Some("model.onnx")), None);
         assert_eq!(looks_like(&[1], Some("x.data-1-of-")), None);
+        assert_eq!(looks_like(&[1], Some("weights.bin")), None);
+        assert_eq!(looks_like(&[1], Some("model.pdmodel")), None);
     }
 }

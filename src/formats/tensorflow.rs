@@ -75,7 +75,7 @@ pub fn tf_type(code: i64) -> Option<(Elem, FieldId)> {
     })
 }
 
-fn wire_of(field: FieldId) -> WireType {
+pub fn wire_of(field: FieldId) -> WireType {
     match field {
         TensorProto::FLOAT_VAL | TensorProto::SCOMPLEX_VAL => WireType::Fixed32,
         TensorProto::DOUBLE_VAL | TensorProto::DCOMPLEX_VAL => WireType::Fixed64,

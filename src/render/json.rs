@@ -11,8 +11,11 @@ use super::{LoadedValues, RenderOptions, load_values};
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
 use crate::error::DecodeError;
 use crate::escape::{base64, non_finite_text};
+use crate::formats::records::{FileKind, Record, RecordFile};
 use crate::formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
-use crate::formats::{Body, Decoded, Format, tensor_adapter};
+use crate::formats::tf_checkpoint as tfc;
+use crate::formats::tf_record::{Payload, read_payload};
+use crate::formats::{Body, Decoded, Format, TensorAdapter, tensor_adapter};
 use crate::json_writer::{JsonWriter, Null, SEPARATOR};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
 use crate::tensor::{Element, for_each_element};
@@ -61,10 +64,15 @@ pub fn write_decoded_object(
         Body::Message { message, .. } => {
             w.key("value")?;
             write_message_at(w, SchemaSet::builtin(), message, opts, true)?;
+            write_saved_model_variables(w, message, opts)?;
         }
         Body::Schemaless(msg) => {
             super::schemaless::write_json_body(w, msg, opts)?;
         }
+        Body::Records(file) => {
+            write_json_records(w, file, opts)?;
+        }
+        Body::Bundle(b) => write_bundle(w, b, opts)?,
         Body::UserMessage { set, message, .. } => {
             w.key("value")?;
             write_message_at(w, set, message, opts, true)?;
@@ -96,7 +104,14 @@ pub fn write_head(w: &mut JsonWriter<'_>, decoded: &Decoded<'_>) -> io::Result<(
             }
             write_summary(w, decoded.format, message)
         }
-        Body::Schemaless(_) => w.member("type", Null),
+        Body::Schemaless(_) | Body::Bundle(_) => w.member("type", Null),
+        Body::Records(file) => {
+            w.member("type", Null)?;
+            write_records_head(w, file)?;
+            let overview = crate::formats::tf_record::overview(file);
+            w.key("summary")?;
+            summary_object(w, &overview.summary(file))
+        }
         Body::UserMessage { type_name, .. } => w.member("type", type_name),
     }
 }
@@ -333,6 +348,22 @@ pub fn write_root_message(
     write_message_at(w, set, msg, opts, true)
 }
 
+/// A tensor the user asked for whose message has no tensor adapter (a
+/// tensor bundle's entry): its fields, then the values of `view`.
+pub fn write_root_message_with_view<'v>(
+    w: &mut JsonWriter<'_>,
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    view: &crate::tensor::TensorView<'v, 'v>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    w.begin_object()?;
+    write_fields(w, set, msg, None, opts)?;
+    let loaded = crate::tensor::load_values(view, opts.dir.as_ref());
+    write_view_values(w, view, loaded, opts, true)?;
+    w.end_object()
+}
+
 fn write_message_at(
     w: &mut JsonWriter<'_>,
     set: &SchemaSet,
@@ -343,6 +374,36 @@ fn write_message_at(
     let def = msg.def(set);
     let adapter = tensor_adapter(&def.full_name);
     w.begin_object()?;
+    write_fields(w, set, msg, adapter, opts)?;
+    if let Some(adapter) = adapter {
+        let view = (adapter.view)(set, msg);
+        let loaded = load_values(&view, opts);
+        write_view_values(w, &view, loaded, opts, root)?;
+        if let Some(why) = (adapter.warning)(set, msg) {
+            w.member("warning", &why)?;
+        }
+    }
+    let unknown = msg.unknown();
+    if !unknown.is_empty() {
+        w.key("unknown_fields")?;
+        w.begin_array()?;
+        for f in unknown {
+            unknown_field(w, f)?;
+        }
+        w.end_array()?;
+    }
+    w.end_object()
+}
+
+/// A message's known fields as members of the open object (a tensor's
+/// value fields left to its `"values"`).
+fn write_fields(
+    w: &mut JsonWriter<'_>,
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    adapter: Option<&TensorAdapter>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     for (fdef, group) in msg.present(set) {
         if adapter.is_some_and(|a| a.value_fields.iter().any(|f| f.name == fdef.name)) {
             continue;
@@ -374,64 +435,231 @@ fn write_message_at(
             field_value(w, set, fdef, &last.value, opts)?;
         }
     }
-    if let Some(adapter) = adapter {
-        let view = (adapter.view)(set, msg);
-        w.key("values")?;
-        let mut loaded = load_values(&view, opts);
-        match &loaded {
-            LoadedValues::Unavailable(why) => {
-                w.null()?;
-                w.member("values_unavailable", why)?;
+    Ok(())
+}
+
+/// A tensor's `"values"` (or `null` and `"values_unavailable"`), with
+/// `"values_total"`, `"values_capped"` and `"stats"` as they apply, from
+/// values already loaded.
+pub fn write_view_values(
+    w: &mut JsonWriter<'_>,
+    view: &crate::tensor::TensorView<'_, '_>,
+    mut loaded: LoadedValues<'_>,
+    opts: &RenderOptions,
+    root: bool,
+) -> io::Result<()> {
+    w.key("values")?;
+    match &loaded {
+        LoadedValues::Unavailable(why) => {
+            w.null()?;
+            w.member("values_unavailable", why)?;
+        }
+        _ => {
+            let (limit, capped) = super::value_limit(view, opts.values.unwrap_or(u64::MAX), opts);
+            // Past a --values limit the statistics still cover every
+            // value for the tensor the user asked for (or with --stats),
+            // from their own pass: a model's other tensors stay unread,
+            // so their pages of the mapped file are never touched.
+            let read_all = root || opts.stats || opts.values.is_none();
+            w.begin_array()?;
+            let threads = crate::progress::threads();
+            let n = write_value_list(w, &mut loaded, limit, threads, opts.progress.get())?;
+            w.end_array()?;
+            if n < view.elements {
+                w.member("values_total", view.elements)?;
             }
-            _ => {
-                let (limit, capped) =
-                    super::value_limit(&view, opts.values.unwrap_or(u64::MAX), opts);
-                // Past a --values limit the statistics still cover every
-                // value for the tensor the user asked for (or with --stats),
-                // from their own pass: a model's other tensors stay unread,
-                // so their pages of the mapped file are never touched.
-                let read_all = root || opts.stats || opts.values.is_none();
+            if capped {
+                w.member(
+                    "values_capped",
+                    &*format!(
+                        "{} of the values are implied by TensorFlow's padding rule; \
+                         at most {} of them are printed (--allow-implied prints all)",
+                        view.implied_elements(),
+                        view.implied_print_cap()
+                    ),
+                )?;
+            }
+            if read_all && view.elem.is_some_and(|e| e.is_numeric()) {
+                let stats =
+                    crate::stats::compute_with(view, opts.dir.as_ref(), opts.progress.get())
+                        .unwrap_or_default();
+                w.key("stats")?;
+                stats.write_json(w)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The JSON members of a bundle after `"format"` and `"type"`:
+/// `"bundle"` (the header's facts) and `"tensors"`.
+pub fn write_bundle(
+    w: &mut JsonWriter<'_>,
+    bundle: &crate::formats::Bundle<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let set = SchemaSet::builtin();
+    let dir = opts.dir.as_ref().and_then(crate::external::Folder::disk);
+    let shards = tfc::Shards::of(bundle, dir);
+    let h = tfc::header(bundle, &shards, dir);
+    w.key("bundle")?;
+    w.begin_object()?;
+    w.member(
+        "version",
+        match bundle.version {
+            crate::formats::BundleVersion::V2 => "V2",
+            crate::formats::BundleVersion::V1 => "V1",
+        },
+    )?;
+    w.key("header")?;
+    write_message(w, set, &bundle.header, opts)?;
+    if bundle.version == crate::formats::BundleVersion::V2 {
+        w.member("shards", shards.count)?;
+        w.key("shard_prefix")?;
+        match &shards.prefix {
+            Some(p) => w.value(p.as_str())?,
+            None => w.null()?,
+        }
+    }
+    w.member("tensors", h.tensors)?;
+    w.member("bytes", h.bytes)?;
+    w.key("checksums")?;
+    w.begin_object()?;
+    w.member("ok", h.crc.ok)?;
+    w.member("mismatch", h.crc.mismatch)?;
+    w.member("not_checked", h.crc.not_checked)?;
+    w.end_object()?;
+    w.end_object()?;
+    w.key("tensors")?;
+    w.begin_array_lines()?;
+    for e in &bundle.entries {
+        w.begin_object()?;
+        w.key("key")?;
+        text_or_base64(w, &e.key)?;
+        if let Some(k) = tfc::parse_slice_key(&e.key) {
+            w.key("slice_of")?;
+            text_or_base64(w, &k.name)?;
+            w.key("slice")?;
+            w.begin_array()?;
+            for (start, length) in k.extents {
                 w.begin_array()?;
-                let threads = crate::progress::threads();
-                let n = write_value_list(w, &mut loaded, limit, threads, opts.progress.get())?;
+                w.value(start)?;
+                w.value(length)?;
                 w.end_array()?;
-                if n < view.elements {
-                    w.member("values_total", view.elements)?;
+            }
+            w.end_array()?;
+        }
+        w.key("entry")?;
+        write_message(w, set, &e.message, opts)?;
+        tfc::with_entry(bundle, &shards, e, dir, |view, loaded, crc| {
+            w.member("data_type", &*view.type_name)?;
+            w.key("shape")?;
+            match &view.dims {
+                Some(d) => {
+                    w.begin_array()?;
+                    for x in d {
+                        w.value(*x)?;
+                    }
+                    w.end_array()?;
                 }
-                if capped {
-                    w.member(
-                        "values_capped",
-                        &*format!(
-                            "{} of the values are implied by TensorFlow's padding rule; \
-                             at most {} of them are printed (--allow-implied prints all)",
-                            view.implied_elements(),
-                            view.implied_print_cap()
-                        ),
-                    )?;
-                }
-                if read_all && view.elem.is_some_and(|e| e.is_numeric()) {
-                    let stats =
-                        crate::stats::compute_with(&view, opts.dir.as_ref(), opts.progress.get())
-                            .unwrap_or_default();
-                    w.key("stats")?;
-                    stats.write_json(w)?;
+                None => w.null()?,
+            }
+            if bundle.version == crate::formats::BundleVersion::V2 {
+                let f = tfc::entry_facts(set, &e.message);
+                w.key("shard_file")?;
+                match shards.file(f.shard).filter(|_| f.slices == 0) {
+                    Some(n) => w.value(n.as_str())?,
+                    None => w.null()?,
                 }
             }
-        }
-        if let Some(why) = (adapter.warning)(set, msg) {
-            w.member("warning", &why)?;
+            w.member("crc32c", crc.word())?;
+            if let Some(d) = crc.detail() {
+                w.member("crc32c_detail", d)?;
+            }
+            write_view_values(w, view, loaded, opts, false)
+        })?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    if let Some(graph) = tfc::object_graph(bundle, &shards, dir) {
+        w.key("object_graph")?;
+        match graph.message() {
+            Some(m) => write_message(w, set, &m, opts)?,
+            None => w.null()?,
         }
     }
-    let unknown = msg.unknown();
-    if !unknown.is_empty() {
-        w.key("unknown_fields")?;
-        w.begin_array()?;
-        for f in unknown {
-            unknown_field(w, f)?;
-        }
-        w.end_array()?;
+    Ok(())
+}
+
+/// `"variables"`: a SavedModel's variables with their values from the
+/// `variables/` folder beside it (nothing for another file, or without
+/// that folder), each by its object path, node and checkpoint key.
+fn write_saved_model_variables(
+    w: &mut JsonWriter<'_>,
+    message: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let set = SchemaSet::builtin();
+    let Some(dir) = opts.dir.as_ref().and_then(crate::external::Folder::disk) else {
+        return Ok(());
+    };
+    let found = tfc::saved_model_variables(set, message, dir);
+    if found.is_empty() {
+        return Ok(());
     }
-    w.end_object()
+    let Some(saved) = tfc::SavedVariables::read(dir) else {
+        return Ok(());
+    };
+    let Ok(bundle) = saved.bundle() else {
+        return Ok(());
+    };
+    let vdir = dir.join(tfc::VARIABLES_DIR);
+    let shards = tfc::Shards {
+        prefix: Some("variables".into()),
+        count: tfc::num_shards(set, &bundle.header),
+    };
+    let keys = tfc::variable_keys(&bundle, &shards, Some(&vdir));
+    // The shards are named relative to the variables' folder.
+    let vopts = RenderOptions {
+        dir: Some(crate::external::Folder::Disk(vdir.clone())),
+        ..opts.clone()
+    };
+    w.key("variables")?;
+    w.begin_array_lines()?;
+    for v in found {
+        let Some(Some(key)) = keys.get(v.node) else {
+            continue;
+        };
+        let Some(e) = tfc::find_entry(&bundle, key) else {
+            continue;
+        };
+        w.begin_object()?;
+        w.member("name", &*v.name)?;
+        w.member("node", v.node)?;
+        w.key("key")?;
+        text_or_base64(w, key)?;
+        tfc::with_entry(&bundle, &shards, e, Some(&vdir), |view, loaded, crc| {
+            w.member("data_type", &*view.type_name)?;
+            w.key("shape")?;
+            match &view.dims {
+                Some(d) => {
+                    w.begin_array()?;
+                    for x in d {
+                        w.value(*x)?;
+                    }
+                    w.end_array()?;
+                }
+                None => w.null()?,
+            }
+            w.member("crc32c", crc.word())?;
+            if let Some(d) = crc.detail() {
+                w.member("crc32c_detail", d)?;
+            }
+            write_view_values(w, view, loaded, &vopts, false)
+        })?;
+        w.end_object()?;
+    }
+    w.end_array()
 }
 
 fn unknown_field(w: &mut JsonWriter<'_>, f: &Field<'_>) -> io::Result<()> {
@@ -746,4 +974,99 @@ pub(super) fn uint_text(mut v: u64, neg: bool, slot: &mut [u8; SLOT - 2]) -> usi
         *d = *s;
     }
     usize::from(neg) + text.len()
+}
+
+// TensorFlow record files (`tf-record`): the records streamed, one
+// decoded at a time.
+
+/// The JSON members after `"type"`: `"compression"` and the `"summary"`.
+pub fn write_records_head(w: &mut JsonWriter<'_>, file: &RecordFile<'_>) -> io::Result<()> {
+    w.member("compression", file.compression.name())?;
+    w.member(
+        "kind",
+        match file.kind {
+            FileKind::Events => "events",
+            FileKind::Records => "records",
+        },
+    )
+}
+
+/// `"records": [...]` (the first `--values N`; every one by default) and
+/// `"fault"` when a fault ended the file.
+pub fn write_json_records(
+    w: &mut JsonWriter<'_>,
+    file: &RecordFile<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let set = SchemaSet::builtin();
+    let limit = opts.values.unwrap_or(u64::MAX);
+    w.key("records")?;
+    w.begin_array()?;
+    let mut total = 0u64;
+    let mut fault = None;
+    for r in file.records() {
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                fault = Some(e);
+                break;
+            }
+        };
+        total += 1;
+        if total <= limit {
+            write_record_json(w, set, file.kind, &r, opts)?;
+        }
+    }
+    w.end_array()?;
+    if total > limit {
+        w.member("records_total", total)?;
+    }
+    if let Some(fault) = fault {
+        w.key("fault")?;
+        w.begin_object()?;
+        w.member("path", &*fault.path_string())?;
+        w.member("offset", fault.offset())?;
+        w.member("check", fault.check())?;
+        w.member("message", &*fault.message())?;
+        w.end_object()?;
+    }
+    Ok(())
+}
+
+/// One record's object: `{"index", "offset", "length", "crc", "type",
+/// "also", "value"}` (a schemaless payload's `value` as `--as protobuf`
+/// writes it; bytes that are no message as `"bytes"`, base64).
+pub fn write_record_json(
+    w: &mut JsonWriter<'_>,
+    set: &SchemaSet,
+    kind: FileKind,
+    r: &Record<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let payload = read_payload(kind, &r.data, r.data_offset());
+    w.begin_object()?;
+    w.member("index", r.index)?;
+    w.member("offset", r.offset)?;
+    w.member("length", r.length)?;
+    w.member("crc", r.crc)?;
+    w.member("type", payload.type_name())?;
+    if !payload.also().is_empty() {
+        w.key("also")?;
+        w.begin_array()?;
+        for a in payload.also() {
+            w.value(*a)?;
+        }
+        w.end_array()?;
+    }
+    match &payload {
+        Payload::Schemaless(raw) => super::schemaless::write_json_body(w, raw, opts)?,
+        Payload::Bytes(b) => w.member("bytes", &*crate::escape::base64(b))?,
+        _ => {
+            if let Some(m) = payload.message() {
+                w.key("value")?;
+                write_message(w, set, m, opts)?;
+            }
+        }
+    }
+    w.end_object()
 }

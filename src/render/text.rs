@@ -66,6 +66,15 @@ pub fn write_decoded(
                 message_fields(w, set, message, 0, opts)?;
             }
         }
+        Body::Bundle(b) => {
+            writeln!(
+                w,
+                "format: {} ({})",
+                decoded.format.id, decoded.format.title
+            )?;
+            writeln!(w, "size:   {} bytes", b.bytes.len())?;
+            super::bundle_view::text(w, b, opts)?;
+        }
         Body::Schemaless(msg) => {
             writeln!(
                 w,
@@ -74,6 +83,14 @@ pub fn write_decoded(
             )?;
             writeln!(w, "size:   {} bytes", msg.end - msg.offset)?;
             super::schemaless::write_text_body(w, msg, opts)?;
+        }
+        Body::Records(file) => {
+            writeln!(
+                w,
+                "format: {} ({})",
+                decoded.format.id, decoded.format.title
+            )?;
+            super::tf_record_view::write_text(w, file, opts)?;
         }
         Body::UserMessage {
             set,

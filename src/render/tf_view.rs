@@ -22,6 +22,7 @@ use crate::fields::tensorflow::{
 };
 use crate::formats::tensor_adapter;
 use crate::formats::tensorflow::{GRAPH_DEF, SAVED_MODEL};
+use crate::formats::tf_checkpoint as tfc;
 use crate::schema::{FieldId, FieldType, SchemaSet};
 use crate::tensor::{Element, LoadedValues, for_each_element};
 use std::borrow::Cow;
@@ -35,6 +36,16 @@ const INLINE_VALUES: u64 = 8;
 struct Ctx<'o> {
     set: &'static SchemaSet,
     opts: &'o RenderOptions,
+    /// A SavedModel's variables, read from `variables/` beside it.
+    vars: Option<Vars<'o>>,
+}
+
+/// A SavedModel's variables bundle, and each object graph node's key in it.
+struct Vars<'o> {
+    bundle: crate::formats::Bundle<'o>,
+    shards: tfc::Shards,
+    keys: Vec<Option<Vec<u8>>>,
+    dir: std::path::PathBuf,
 }
 
 /// `tensorflow.SavedModel`: see the module comment.
@@ -44,9 +55,34 @@ pub fn saved_model(
     msg: &Message<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
+    let saved = opts
+        .dir
+        .as_ref()
+        .and_then(crate::external::Folder::disk)
+        .and_then(tfc::SavedVariables::read);
+    let vars = saved.as_ref().and_then(|s| {
+        let bundle = s.bundle().ok()?;
+        let dir = opts
+            .dir
+            .as_ref()
+            .and_then(crate::external::Folder::disk)?
+            .join(tfc::VARIABLES_DIR);
+        let shards = tfc::Shards {
+            prefix: Some("variables".into()),
+            count: tfc::num_shards(SchemaSet::builtin(), &bundle.header),
+        };
+        let keys = tfc::variable_keys(&bundle, &shards, Some(&dir));
+        Some(Vars {
+            bundle,
+            shards,
+            keys,
+            dir,
+        })
+    });
     let cx = Ctx {
         set: SchemaSet::builtin(),
         opts,
+        vars,
     };
     let mut msg = Shown::new(cx.set, msg);
     let summary = (SAVED_MODEL.summary)(cx.set, msg.msg());
@@ -72,6 +108,7 @@ pub fn graph_def(
     let cx = Ctx {
         set: SchemaSet::builtin(),
         opts,
+        vars: None,
     };
     let mut g = Shown::new(cx.set, msg);
     let summary = (GRAPH_DEF.summary)(cx.set, g.msg());
@@ -356,6 +393,7 @@ pub fn node_attribute_text(av: &Message<'_>, opts: &RenderOptions) -> String {
     let cx = Ctx {
         set: SchemaSet::builtin(),
         opts,
+        vars: None,
     };
     let mut blocks = Vec::new();
     attr_value(&cx, "", av, &mut blocks)
@@ -1558,11 +1596,58 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
             super::elide::list_long(&deps, ", ", cx.opts)
         )?;
     }
+    let is_variable = kind
+        .as_ref()
+        .is_some_and(|(k, _)| *k == SavedObject::VARIABLE);
     if let Some((_, m)) = kind {
         if let Some(spec) = spec {
             function_spec(w, cx, spec, 4)?;
         }
         m.rest(w, 4, cx.opts)?;
     }
-    n.rest(w, 4, cx.opts)
+    n.rest(w, 4, cx.opts)?;
+    if is_variable {
+        variable_values(w, cx, i)?;
+    }
+    Ok(())
+}
+
+/// A variable's values from the SavedModel's `variables/` (node `i` of
+/// the object graph is node `i` of the checkpoint's, whose attribute
+/// names the variable's key in the bundle).
+fn variable_values(w: &mut dyn Write, cx: &Ctx<'_>, i: usize) -> io::Result<()> {
+    let Some(vars) = &cx.vars else {
+        return Ok(());
+    };
+    let Some(Some(key)) = vars.keys.get(i) else {
+        return writeln!(w, "        checkpoint: no key for this node in variables/");
+    };
+    let Some(e) = tfc::find_entry(&vars.bundle, key) else {
+        return writeln!(
+            w,
+            "        checkpoint: {} is not in variables/",
+            quoted(key)
+        );
+    };
+    // The shards are named relative to the variables' folder, where the
+    // statistics read them again.
+    let opts = RenderOptions {
+        dir: Some(crate::external::Folder::Disk(vars.dir.clone())),
+        ..cx.opts.clone()
+    };
+    tfc::with_entry(
+        &vars.bundle,
+        &vars.shards,
+        e,
+        Some(&vars.dir),
+        |view, loaded, crc| {
+            writeln!(
+                w,
+                "        checkpoint: {}  crc32c {}",
+                quoted(key),
+                crc.word()
+            )?;
+            super::tree::view_values(w, view, loaded, 4, &opts, false)
+        },
+    )
 }

@@ -233,6 +233,31 @@ fn shape_text(view: &TensorView<'_, '_>) -> String {
     }
 }
 
+/// A tensor whose message has no tensor adapter (a tensor bundle's
+/// entry) seen as `view`: its type and shape, its fields, its values.
+pub fn tensor_block_with_view<'v>(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    msg: &Message<'_>,
+    view: &TensorView<'v, 'v>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    writeln!(w, "data type: {}", view.type_name)?;
+    match view.dims.as_deref() {
+        Some(_) => writeln!(
+            w,
+            "shape:     {}  ({} element{})",
+            shape_text(view),
+            super::elide::grouped(view.elements),
+            if view.elements == 1 { "" } else { "s" }
+        )?,
+        None => writeln!(w, "shape:     {}", shape_text(view))?,
+    }
+    message_fields(w, set, msg, 0, opts)?;
+    let loaded = load_values(view, opts);
+    view_values(w, view, loaded, 0, opts, true)
+}
+
 /// A tensor: its header lines, its other fields, and its values.
 pub fn tensor_block(
     w: &mut dyn Write,
@@ -269,13 +294,27 @@ pub fn tensor_block(
         writeln!(w, "warning:   {why}")?;
     }
     message_fields(w, set, msg, depth, opts)?;
+    let loaded = load_values(&view, opts);
+    view_values(w, &view, loaded, depth, opts, root)
+}
+
+/// A tensor's `values:` lines (a preview, or all of them for the root),
+/// then its statistics, histogram and colour preview, from values already
+/// loaded.
+pub fn view_values(
+    w: &mut dyn Write,
+    view: &TensorView<'_, '_>,
+    mut loaded: LoadedValues<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+    root: bool,
+) -> io::Result<()> {
     let default = if root {
         DEFAULT_ROOT_VALUES
     } else {
         DEFAULT_NESTED_VALUES
     };
-    let (limit, capped) = super::value_limit(&view, opts.values.unwrap_or(default), opts);
-    let mut loaded = load_values(&view, opts);
+    let (limit, capped) = super::value_limit(view, opts.values.unwrap_or(default), opts);
     indent(w, depth)?;
     match &loaded {
         LoadedValues::Unavailable(why) => {
@@ -329,11 +368,11 @@ pub fn tensor_block(
     if !read_all {
         return Ok(());
     }
-    let stats = crate::stats::compute_with(&view, opts.dir.as_ref(), opts.progress.get())
+    let stats = crate::stats::compute_with(view, opts.dir.as_ref(), opts.progress.get())
         .unwrap_or_default();
     // Statistics, --histogram and the colour preview (src/stats.rs).
     let pad = pad(depth);
-    super::stats_view::write_text_summary(w, &pad, &view, opts.dir.as_ref(), &stats, opts)
+    super::stats_view::write_text_summary(w, &pad, view, opts.dir.as_ref(), &stats, opts)
 }
 
 /// The first `head` and last `tail` of a tensor's `total` values, in rows

@@ -13,12 +13,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$CHROMIUM" ]; then
-  echo "browser tests skipped: no Chromium at $CHROMIUM (apt-get install -y chromium)"
-  exit 0
+  echo "browser tests: no Chromium at $CHROMIUM (apt-get install -y chromium)" >&2
+  exit 1
 fi
 if ! command -v node >/dev/null; then
-  echo "browser tests skipped: no node (apt-get install -y nodejs npm)"
-  exit 0
+  echo "browser tests: no node (apt-get install -y nodejs npm)" >&2
+  exit 1
 fi
 (cd "$repo" && cargo build --quiet --bin decode)
 export DECODE_BIN="${CARGO_TARGET_DIR:-$repo/target}/debug/decode"

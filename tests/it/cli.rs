@@ -397,4 +397,50 @@ fn well_known_non_protobuf_files_are_named() {
     // A protobuf file gets no such note.
     let o = decode(&[&path("example_x_3x4x5.pb")]);
     assert!(!stderr(&o).contains("looks like"), "{}", stderr(&o));
+    // Files known by their name: an ONNX model's external data (bytes that
+    // read as no message), an ONNX Runtime model.
+    let dir = std::env::temp_dir().join(format!("pbdecode-hints-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let data = dir.join("model.onnx.data");
+    std::fs::write(&data, [0x0f, 0x80, 0x3f, 0x00, 0x00, 0x00, 0x40]).unwrap();
+    let o = decode(&[data.to_str().unwrap()]);
+    assert!(
+        stderr(&o).contains("raw tensor bytes; decode the model that points to it"),
+        "{}",
+        stderr(&o)
+    );
+    let mut ort = vec![0x18, 0, 0, 0];
+    ort.extend_from_slice(b"ORTM");
+    ort.extend_from_slice(&[0x14, 0, 0x1c, 0, 0x04, 0, 0x08, 0]);
+    let o = decode_stdin(&["-"], &ort);
+    assert!(
+        stderr(&o).contains("looks like an ONNX Runtime model"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// JSON and protobuf's text format are told as text before any wire
+/// check: their first bytes read as keys of wire type 3, 6 or 7 (`{` is a
+/// group of field 15, `n` wire type 6), which used to be the error shown.
+#[test]
+fn text_files_are_told_as_text_before_wire_checks() {
+    for text in [
+        &b"{\"graph\": {\"node\": []}}\n"[..],
+        b"node {\n  name: \"x\"\n  op: \"Const\"\n}\n",
+        b"ir_version: 8\ngraph { name: \"g\" }\n",
+    ] {
+        let o = decode_stdin(&["--json", "-"], text);
+        assert_eq!(o.status.code(), Some(1));
+        let doc = json::value(&stdout(&o)).unwrap();
+        let err = doc.get("error").unwrap();
+        assert_eq!(err.get("check").and_then(Value::as_str), Some("text"));
+        assert_eq!(err.get("offset").and_then(Value::as_u64), Some(0));
+        let message = err.get("message").and_then(Value::as_str).unwrap();
+        assert!(
+            message.contains("JSON") && message.contains("protobuf text format"),
+            "{message}"
+        );
+    }
 }

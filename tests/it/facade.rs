@@ -54,6 +54,22 @@ fn scratch(tag: &str) -> PathBuf {
     d
 }
 
+/// A variable's object in the JSON output: a checkpoint's tensor by its
+/// key (`"tensors"`), a SavedModel's variable by its name (`"variables"`).
+fn variable<'j>(json: &'j Value, r: &pbdecode::TensorRef) -> Option<&'j Value> {
+    if r.role != pbdecode::Role::Variable {
+        return None;
+    }
+    let (list, key) = if json["format"] == "tf-checkpoint" {
+        (&json["tensors"], "key")
+    } else {
+        (&json["variables"], "name")
+    };
+    list.as_array()?
+        .iter()
+        .find(|t| t[key].as_str() == Some(r.name.as_str()))
+}
+
 /// The object at a tensor's path in the JSON output's `value`.
 fn at<'j>(root: &'j Value, path: &[Step]) -> &'j Value {
     path.iter().fold(root, |v, step| match step {
@@ -183,8 +199,19 @@ fn every_tensor_of_every_fixture_has_the_values_the_cli_prints() {
         assert_eq!(json["format"], doc.format().id, "{}", path.display());
         for r in doc.tensors() {
             let what = format!("{}: {} at {}", path.display(), r.name, r.path_text());
-            let expected = at(&json["value"], &r.path);
+            let expected = match variable(&json, r) {
+                Some(v) => v,
+                None => at(&json["value"], &r.path),
+            };
             let got = doc.tensor(r).and_then(|t| t.values());
+            if let Err(Error::Unavailable { reason, .. }) = &got
+                && r.role == pbdecode::Role::Variable
+                && (reason.starts_with("strings are read") || reason.starts_with("saved as "))
+            {
+                // The views read a bundle's strings and assemble its
+                // partitioned variables; the library does not.
+                continue;
+            }
             tensors += 1;
             match got {
                 Err(Error::Unavailable { reason, .. }) => {

@@ -97,6 +97,7 @@ const PAGE_REQUESTS: &[&str] = &[
     "GET /api/picture?f=1&t=0",
     "GET /api/text?f=u1&values=3",
     "GET /api/hex?f=1&offset=2&count=64",
+    "GET /api/series?f=1",
     "POST /api/close?f=u1",
     "GET /api/open?f=u1",
 ];

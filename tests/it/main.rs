@@ -61,7 +61,9 @@ mod summary;
 mod tensor_snapshots;
 #[cfg(feature = "cli")]
 mod testdata;
+mod tf_checkpoint;
 mod tf_formats;
+mod tf_record;
 mod user_schema;
 mod view_fields;
 mod view_paths;

@@ -150,17 +150,38 @@ fn the_views_a_format_names_are_the_text_views() {
 #[test]
 fn detection_tries_the_formats_in_registry_order() {
     // A message that fits no schema: every format but the schemaless one
-    // turns it down, in order.
+    // turns it down, in order; the tensor bundle is tried (first) only by
+    // an input that ends with the table magic, and the record files
+    // (second) only on their framing (a record file is no message).
     let bytes = [0x08, 0x96, 0x01, 0x12, 0x02, 0xff, 0xff, 0xa0, 0x1f, 0x01];
     let decoded = formats::detect(&bytes, &FormatOptions::default()).expect("schemaless reads it");
     assert_eq!(decoded.format.id, formats::SCHEMALESS_ID);
     let tried: Vec<&str> = decoded.passed_over.iter().map(|(f, _)| f.id).collect();
+    let bundle = formats::tf_checkpoint::FORMAT.id;
+    assert_eq!(REGISTRY.first().map(|f| f.id), Some(bundle));
+    assert_eq!(REGISTRY.get(1).map(|f| f.id), Some(formats::tf_record::ID));
     let expected: Vec<&str> = REGISTRY
         .iter()
         .map(|f| f.id)
         .take(REGISTRY.len() - 1)
+        .skip(2)
         .collect();
     assert_eq!(tried, expected);
+    // The same message with the magic after it: the bundle first, then
+    // (the pre-checks passing) the others.
+    let mut tagged = bytes.to_vec();
+    tagged.extend_from_slice(&[0u8; 40]);
+    tagged.extend_from_slice(&formats::tf_checkpoint::TABLE_MAGIC);
+    if let Ok(d) = formats::detect(&tagged, &FormatOptions::default()) {
+        assert_eq!(d.passed_over.first().map(|(f, _)| f.id), Some(bundle));
+    }
+    let Err(rejection) = formats::detect(&[0u8; 48], &FormatOptions::default()) else {
+        panic!("48 zero bytes are no bundle");
+    };
+    assert!(
+        rejection.tried.is_empty(),
+        "no magic, not tried as a bundle"
+    );
 }
 
 /// A format's own tables: its schema files parsed alone.

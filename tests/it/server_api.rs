@@ -178,6 +178,7 @@ fn token_and_host() {
         "/api/tensor?f=0/example_x_3x4x5.pb&t=0",
         "/api/hex?f=0/example_x_3x4x5.pb",
         "/api/text?f=0/example_x_3x4x5.pb",
+        "/api/series?f=0/tf-record/tf2.tfevents",
     ] {
         let r = raw(
             s.addr,

@@ -488,7 +488,8 @@ fn batch_table_and_errors() {
             .get("error")
             .and_then(|e| e.get("check"))
             .and_then(Json::as_str),
-        Some("wire")
+        // The README is text: told so before any wire check.
+        Some("text")
     );
     assert!(
         lines[3]

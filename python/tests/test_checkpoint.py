@@ -1,0 +1,70 @@
+"""TensorFlow tensor bundles through the package: a checkpoint's and a
+SavedModel's variables as arrays equal to the values `decode --json`
+prints for them."""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+import pytest
+
+import pbdecode
+from conftest import FIXTURES, cli_json
+
+BUNDLES = FIXTURES / "tf-checkpoint"
+NUMPY = {
+    "DT_FLOAT": "float32", "DT_DOUBLE": "float64", "DT_HALF": "float16", "DT_BFLOAT16": "bfloat16",
+    "DT_INT8": "int8", "DT_INT16": "int16", "DT_INT32": "int32", "DT_INT64": "int64",
+    "DT_UINT8": "uint8", "DT_UINT16": "uint16", "DT_UINT32": "uint32", "DT_UINT64": "uint64",
+    "DT_BOOL": "bool", "DT_COMPLEX64": "complex64", "DT_COMPLEX128": "complex128",
+}  # fmt: skip
+
+
+def expected(node: dict) -> np.ndarray:
+    dtype = NUMPY[node["data_type"]]
+    values = node["values"]
+    if dtype.startswith("complex"):
+        values = [complex(re, im) for re, im in values]
+    if dtype == "bfloat16":
+        import ml_dtypes
+
+        return np.array(values, dtype=np.float32).astype(ml_dtypes.bfloat16).reshape(node["shape"])
+    return np.array(values, dtype=dtype).reshape(node["shape"])
+
+
+@pytest.mark.parametrize(
+    "index",
+    ["train/ckpt.index", "saved_model_all_types/variables/variables.index", "many/ckpt.index"],
+)
+def test_a_checkpoints_arrays_equal_the_commands_values(index):
+    path = BUNDLES / index
+    printed = {t["key"]: t for t in cli_json(path, "--values", "all")["tensors"] if isinstance(t["key"], str)}
+    with pbdecode.open(path) as f:
+        assert f.format == "tf-checkpoint"
+        compared = 0
+        for t in f.tensors._list:
+            node = printed[t.name]
+            assert t.role == "variable"
+            if node["data_type"] not in NUMPY:
+                with pytest.raises(pbdecode.ValuesUnavailable):
+                    t.numpy()
+                continue
+            a = t.numpy()
+            want = expected(node)
+            assert a.dtype == want.dtype and a.shape == want.shape, t.name
+            assert a.tobytes() == want.tobytes(), t.name
+            compared += 1
+        assert compared >= 7
+
+
+def test_a_saved_models_variables_are_its_tensors():
+    path = BUNDLES / "saved_model_all_types" / "saved_model.pb"
+    printed = {v["name"]: v for v in cli_json(path, "--values", "all")["variables"]}
+    with pbdecode.open(path) as f:
+        variables = [t for t in f.tensors._list if t.role == "variable"]
+        assert sorted(t.name for t in variables) == sorted(printed)
+        for t in variables:
+            node = printed[t.name]
+            if node["data_type"] in NUMPY:
+                assert t.numpy().tobytes() == expected(node).tobytes(), t.name

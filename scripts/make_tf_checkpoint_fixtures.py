@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""Makes the TensorFlow checkpoint fixtures in tests/fixtures/tf-checkpoint/
+(see its README.md): tensor bundles written by TensorFlow 2 itself, and
+damaged copies of them.
+
+Needs TensorFlow (pip install tensorflow-cpu); the tests do not.
+
+Usage: scripts/make_tf_checkpoint_fixtures.py [OUT_DIR]
+       (default tests/fixtures/tf-checkpoint)
+"""
+import os
+import shutil
+import struct
+import sys
+import tempfile
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+    os.path.dirname(__file__), "..", "tests", "fixtures", "tf-checkpoint")
+OUT = os.path.abspath(OUT)
+if os.path.isdir(OUT):
+    for name in os.listdir(OUT):
+        if name != "README.md":
+            p = os.path.join(OUT, name)
+            shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.remove(p)
+os.makedirs(OUT, exist_ok=True)
+tf.random.set_seed(7)
+rng = np.random.default_rng(7)
+
+
+def arr(dtype, shape):
+    n = int(np.prod(shape))
+    if dtype == np.bool_:
+        return (np.arange(n) % 3 == 0).reshape(shape)
+    if np.issubdtype(dtype, np.complexfloating):
+        return (np.arange(n) + 1j * (np.arange(n) - 0.5)).astype(dtype).reshape(shape)
+    if np.issubdtype(dtype, np.floating) or dtype == tf.bfloat16.as_numpy_dtype:
+        return (np.arange(n, dtype=np.float64) * 0.25 - 1.5).astype(dtype).reshape(shape)
+    info = np.iinfo(dtype)
+    vals = np.array([info.min, info.max, 0, 1, 2, 3] * n, dtype=dtype)[:n]
+    return vals.reshape(shape)
+
+
+# Every dtype a bundle stores by memcpy, and strings.
+DTYPES = [
+    ("f32", tf.float32, (2, 3)), ("f64", tf.float64, (3,)),
+    ("f16", tf.float16, (2, 2)), ("bf16", tf.bfloat16, (4,)),
+    ("i8", tf.int8, (6,)), ("i16", tf.int16, (6,)), ("i32", tf.int32, (2, 3)),
+    ("i64", tf.int64, (6,)), ("u8", tf.uint8, (6,)), ("u16", tf.uint16, (6,)),
+    ("u32", tf.uint32, (6,)), ("u64", tf.uint64, (6,)), ("b", tf.bool, (5,)),
+    ("c64", tf.complex64, (3,)), ("c128", tf.complex128, (2,)),
+]
+
+
+class AllTypes(tf.Module):
+    def __init__(self):
+        super().__init__()
+        for name, dt, shape in DTYPES:
+            setattr(self, name, tf.Variable(arr(dt.as_numpy_dtype, shape), dtype=dt, name=name))
+        self.s = tf.Variable([b"alpha", b"", b"\x00\xff bytes", "gr\u00fc\u00df".encode()], dtype=tf.string, name="s")
+        self.scalar = tf.Variable(3.5, name="scalar")
+
+    @tf.function(input_signature=[tf.TensorSpec([2, 3], tf.float32)])
+    def __call__(self, x):
+        return x * self.f32 + self.scalar
+
+
+def saved_model():
+    m = AllTypes()
+    path = os.path.join(OUT, "saved_model_all_types")
+    tf.saved_model.save(m, path)
+    # Only what the decoder reads: the graph and the variables.
+    for name in os.listdir(path):
+        if name not in ("saved_model.pb", "variables"):
+            p = os.path.join(path, name)
+            shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
+
+
+class Dense(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.kernel = tf.Variable(rng.standard_normal((4, 3)).astype(np.float32), name="kernel")
+        self.bias = tf.Variable(np.array([0.1, -0.2, 0.3], np.float32), name="bias")
+
+
+def train_checkpoint():
+    model = tf.Module()
+    model.dense = Dense()
+    model.step = tf.Variable(np.int64(42), name="step")
+    opt = tf.keras.optimizers.SGD(learning_rate=0.1, momentum=0.9)
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.matmul(tf.ones((2, 4)), model.dense.kernel) + model.dense.bias)
+    grads = tape.gradient(loss, [model.dense.kernel, model.dense.bias])
+    opt.apply_gradients(zip(grads, [model.dense.kernel, model.dense.bias]))
+    ckpt = tf.train.Checkpoint(model=model, optimizer=opt)
+    d = os.path.join(OUT, "train")
+    os.makedirs(d)
+    ckpt.write(os.path.join(d, "ckpt"))
+
+
+def sharded_checkpoint(name, variables, max_shard_size):
+    vs = [tf.Variable(np.full((8,), k, np.float32) + np.arange(8, dtype=np.float32) / 10, name=f"v{k}")
+          for k in range(variables)]
+    ckpt = tf.train.Checkpoint(vars=vs)
+    d = os.path.join(OUT, name)
+    os.makedirs(d)
+    opts = tf.train.CheckpointOptions(
+        experimental_sharding_callback=tf.train.experimental.MaxShardSizePolicy(
+            max_shard_size=max_shard_size))
+    ckpt.write(os.path.join(d, "ckpt"), options=opts)
+
+
+def partitioned_checkpoint():
+    d = os.path.join(OUT, "partitioned")
+    os.makedirs(d)
+    g = tf.Graph()
+    with g.as_default():
+        v1 = tf.compat.v1
+        def rows(shape, dtype=None, partition_info=None):
+            # Row r holds 3r, 3r+1, 3r+2 whichever part it lands in.
+            first = partition_info.var_offset[0] if partition_info else 0
+            n = shape[0] * shape[1]
+            return tf.constant(np.arange(first * 3, first * 3 + n, dtype=np.float32).reshape(shape))
+        w = v1.get_variable(
+            "w", shape=[10, 3], dtype=tf.float32, initializer=rows,
+            partitioner=v1.fixed_size_partitioner(3))
+        b = v1.get_variable("b", shape=[2], initializer=v1.zeros_initializer())
+        saver = v1.train.Saver()
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            saver.save(sess, os.path.join(d, "model.ckpt"), write_meta_graph=False)
+    for name in os.listdir(d):
+        if name == "checkpoint":
+            os.remove(os.path.join(d, name))
+
+
+def v1_checkpoint():
+    d = os.path.join(OUT, "v1")
+    os.makedirs(d)
+    g = tf.Graph()
+    try:
+        with g.as_default():
+            v1 = tf.compat.v1
+            v1.get_variable("a", initializer=np.arange(6, dtype=np.float32).reshape(2, 3))
+            v1.get_variable("n", initializer=np.array([7, 8, 9], np.int64))
+            saver = v1.train.Saver(write_version=v1.train.SaverDef.V1)
+            with v1.Session() as sess:
+                sess.run(v1.global_variables_initializer())
+                saver.save(sess, os.path.join(d, "model.ckpt"), write_meta_graph=False)
+        for name in os.listdir(d):
+            if name == "checkpoint":
+                os.remove(os.path.join(d, name))
+        print("v1: written")
+    except Exception as e:  # noqa: BLE001
+        print(f"v1: TensorFlow did not write a V1 checkpoint: {e}")
+        shutil.rmtree(d)
+
+
+def many_checkpoint():
+    vs = {f"layer{k:04d}": tf.Variable(np.float32(k) * np.ones((2,), np.float32), name=f"v{k}") for k in range(6000)}
+    ckpt = tf.train.Checkpoint(**vs)
+    d = os.path.join(OUT, "many")
+    os.makedirs(d)
+    ckpt.write(os.path.join(d, "ckpt"))
+
+
+saved_model()
+train_checkpoint()
+# Ten variables split into slices across shards of 40 bytes; and ten in
+# ten shards of 32 bytes (the object graph beside one of them).
+sharded_checkpoint("sharded", 10, 40)
+sharded_checkpoint("sharded10", 10, 32)
+partitioned_checkpoint()
+v1_checkpoint()
+many_checkpoint()
+
+# Damaged copies of train/ckpt (each folder holds one index and the shard).
+src = os.path.join(OUT, "train")
+index = open(os.path.join(src, "ckpt.index"), "rb").read()
+shard_name = [n for n in os.listdir(src) if ".data-" in n][0]
+shard = open(os.path.join(src, shard_name), "rb").read()
+
+
+def footer(data):
+    """(metaindex offset, size), (index offset, size) from the footer."""
+    def varint(b, i):
+        v = s = 0
+        while True:
+            c = b[i]
+            i += 1
+            v |= (c & 0x7f) << s
+            s += 7
+            if c < 0x80:
+                return v, i
+    f = data[-48:]
+    i = 0
+    mo, i = varint(f, i)
+    ms, i = varint(f, i)
+    io, i = varint(f, i)
+    isz, i = varint(f, i)
+    return (mo, ms), (io, isz)
+
+
+def damaged(name, idx=None, data=None, link_shard=None):
+    d = os.path.join(OUT, "damaged", name)
+    os.makedirs(d)
+    open(os.path.join(d, "ckpt.index"), "wb").write(index if idx is None else idx)
+    if link_shard:
+        os.symlink(link_shard, os.path.join(d, shard_name))
+    else:
+        open(os.path.join(d, shard_name), "wb").write(shard if data is None else data)
+
+
+(_, _), (io_, isz) = footer(index)
+# The data block is the first block; flip a byte of it (its CRC fails).
+b = bytearray(index)
+b[5] ^= 0x40
+damaged("bad_block_crc", idx=bytes(b))
+# A byte of the shard changed: that tensor's value CRC fails.
+b = bytearray(shard)
+b[len(b) // 2] ^= 0x01
+damaged("bad_value_crc", data=bytes(b))
+# The index cut short (the footer gone) and the shard cut short.
+damaged("cut_index", idx=index[: len(index) - 20])
+damaged("cut_shard", data=shard[: len(shard) // 2])
+
+
+def crc32c(data):
+    crc = 0xffffffff
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+
+
+def masked(crc):
+    return ((((crc >> 15) | (crc << 17)) & 0xffffffff) + 0xa282ead8) & 0xffffffff
+
+
+def reseal(b, off, size):
+    """Rewrites the trailer CRC of the block at [off, off+size)."""
+    crc = masked(crc32c(bytes(b[off:off + size + 1])))
+    b[off + size + 1:off + size + 5] = struct.pack("<I", crc)
+
+
+# The index block's restart count claims 2^31-1 (its CRC made right, so
+# that the count is what fails).
+b = bytearray(index)
+b[io_ + isz - 4:io_ + isz] = struct.pack("<I", 0x7fffffff)
+reseal(b, io_, isz)
+damaged("huge_restart_count", idx=bytes(b))
+# The data block (one, at offset 0, before the metaindex block).
+(mo, _), _ = footer(index)
+data_size = mo - 5
+# The second entry claims a shared prefix of 127 bytes, longer than the
+# key before it (the first entry is the header, key "": 00 00 LEN value).
+b = bytearray(index)
+second = 3 + b[2]
+b[second] = 0x7f
+reseal(b, 0, data_size)
+damaged("long_shared_prefix", idx=bytes(b))
+# The second entry's value length claims 2^31-1 (a 5-byte varint in place
+# of its 1-byte one is not possible without moving bytes: the key length
+# grows instead).
+b = bytearray(index)
+b[second + 1] = 0x7f
+reseal(b, 0, data_size)
+damaged("huge_key_length", idx=bytes(b))
+# A tensor's offset past the shard's end: the shard cut to 8 bytes.
+damaged("offset_past_end", data=shard[:8])
+# The shard is a link to a file outside the folder.
+outside = os.path.join(OUT, "damaged", "outside.data")
+open(outside, "wb").write(shard)
+damaged("shard_link_escapes", link_shard="../outside.data")
+# The block's compression type says snappy.
+b = bytearray(index)
+b[data_size] = 1
+reseal(b, 0, data_size)
+damaged("snappy_block", idx=bytes(b))
+
+total = 0
+for root, _, files in os.walk(OUT):
+    for f in files:
+        total += os.path.getsize(os.path.join(root, f))
+print(f"total {total} bytes")

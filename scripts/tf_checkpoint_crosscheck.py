@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Compares every tensor `decode --json --values all` reads from the tensor
+bundles in tests/fixtures/tf-checkpoint with what TensorFlow reads:
+tf.train.load_checkpoint(PREFIX).get_tensor(NAME) for each name of
+list_variables (a partitioned variable's full tensor included), by dtype,
+shape and bytes (strings: each element's bytes). Prints the counts and
+every difference; exits 1 on any.
+
+Needs TensorFlow (pip install tensorflow-cpu); the tests do not.
+
+Usage: scripts/tf_checkpoint_crosscheck.py [--decoder target/release/decode]
+"""
+import argparse
+import base64
+import json
+import os
+import subprocess
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+FIXTURES = os.path.join(ROOT, "tests", "fixtures", "tf-checkpoint")
+
+# (index or V1 file, checkpoint prefix for TensorFlow)
+BUNDLES = [
+    ("train/ckpt.index", "train/ckpt"),
+    ("saved_model_all_types/variables/variables.index", "saved_model_all_types/variables/variables"),
+    ("partitioned/model.ckpt.index", "partitioned/model.ckpt"),
+    ("sharded/ckpt.index", "sharded/ckpt"),
+    ("sharded10/ckpt.index", "sharded10/ckpt"),
+    ("v1/model.ckpt", "v1/model.ckpt"),
+    ("many/ckpt.index", "many/ckpt"),
+]
+
+
+def element_bytes(v):
+    if isinstance(v, dict):
+        return base64.b64decode(v["base64"])
+    return v.encode("utf-8")
+
+
+def decoded_array(t, dtype):
+    values = t["values"]
+    if dtype == tf.string:
+        return [element_bytes(v) for v in values]
+    np_dtype = dtype.as_numpy_dtype
+    if dtype.is_complex:
+        flat = [complex(re, im) for re, im in values]
+        return np.array(flat, dtype=np_dtype).reshape(t["shape"])
+    if dtype in (tf.bfloat16, tf.float16):
+        return np.array(values, dtype=np.float32).astype(np_dtype).reshape(t["shape"])
+    return np.array(values, dtype=np_dtype).reshape(t["shape"])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--decoder", default=os.path.join(ROOT, "target", "debug", "decode"))
+    args = ap.parse_args()
+    compared = differences = 0
+    for index, prefix in BUNDLES:
+        out = subprocess.run([args.decoder, "--json", "--values", "all", os.path.join(FIXTURES, index)],
+                             check=True, capture_output=True).stdout
+        doc = json.loads(out)
+        ours = {}
+        for t in doc["tensors"]:
+            if "slice_of" in t:
+                continue
+            key = t["key"] if isinstance(t["key"], str) else base64.b64decode(t["key"]["base64"]).decode()
+            ours[key] = t
+        if doc["bundle"]["version"] == "V1":
+            # V1 entries are keyed by slice; whole-tensor slices name them.
+            ours = {t["slice_of"]: t for t in doc["tensors"]}
+        reader = tf.train.load_checkpoint(os.path.join(FIXTURES, prefix))
+        dtypes = reader.get_variable_to_dtype_map()
+        names = sorted(dtypes)
+        n_here = 0
+        for name in names:
+            want = reader.get_tensor(name)
+            t = ours.get(name)
+            if t is None:
+                print(f"{index}: {name}: not listed")
+                differences += 1
+                continue
+            dtype = dtypes[name]
+            if t["data_type"] != "DT_" + {"float32": "FLOAT", "float64": "DOUBLE", "float16": "HALF"}.get(
+                    dtype.name, dtype.name.upper()):
+                print(f"{index}: {name}: dtype {t['data_type']}, TensorFlow {dtype.name}")
+                differences += 1
+                continue
+            if t.get("values") is None:
+                print(f"{index}: {name}: values not available: {t.get('values_unavailable')}")
+                differences += 1
+                continue
+            got = decoded_array(t, dtype)
+            n_here += 1
+            if dtype == tf.string:
+                flat = [bytes(x) for x in np.array(want, dtype=object).reshape(-1)]
+                same = flat == got and list(np.shape(want)) == t["shape"]
+            else:
+                want = np.asarray(want)
+                same = (list(want.shape) == t["shape"] and got.dtype == want.dtype
+                        and got.tobytes() == want.tobytes())
+            if not same:
+                print(f"{index}: {name}: values differ")
+                differences += 1
+        compared += n_here
+        print(f"{index}: {n_here} of {len(names)} tensors equal TensorFlow's" if n_here == len(names)
+              else f"{index}: {n_here} compared of {len(names)}")
+    print(f"{compared} tensors compared, {differences} differences")
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1698 @@
+//! TensorFlow tensor bundles: checkpoints (`ckpt.index` with its
+//! `ckpt.data-SSSSS-of-NNNNN` shards) and a SavedModel's
+//! `variables/variables.index`; also TensorFlow 1's V1 checkpoints (one
+//! file, the same table holding `SavedTensorSlices`).
+//!
+//! The index is a LevelDB-style table (`tensorflow/core/lib/io/table.cc`,
+//! `block.cc`, `format.cc`), all little-endian: a 48-byte footer (the
+//! metaindex and index block handles, two varint64s each, zero padding to
+//! 40 bytes, then the magic); every block followed by a 5-byte trailer
+//! (compression type, masked CRC32C of the block and the type byte); a
+//! block is prefix-compressed entries, `u32 restarts[n]`, `u32 n`. The
+//! index block maps each data block's last key to its handle. The first
+//! key, `""`, holds a `BundleHeaderProto` (V2) or the `SavedTensorSlices`
+//! meta (V1); every other key a `BundleEntryProto` (V2: where its values
+//! are in a shard) or `SavedTensorSlices` (V1: the values themselves).
+//!
+//! Nothing here reads a shard: a tensor's values are a side file's range
+//! ([`crate::external`]), read when asked.
+
+use super::base::{Body, Bundle, BundleEntry, BundleVersion, Format, FormatOptions};
+use super::summary::no_summary;
+use crate::checksum;
+use crate::decode::{DecodeContext, Message, decode_message};
+use crate::error::{DecodeError, Result, Rule};
+use crate::escape::quoted;
+use crate::external::ExternalError;
+use crate::external::ExternalRef;
+use crate::fields::tensorflow::TrackableObjectGraph;
+use crate::fields::tensorflow::{
+    BundleEntryProto, BundleHeaderProto, SavedSlice, SavedSliceMeta, SavedTensorSliceMeta,
+    SavedTensorSlices, TensorShapeProto, TensorSliceProto,
+};
+use crate::schema::SchemaSet;
+use crate::tensor::{
+    Elem, Elements, LoadedValues, Source, TensorData, TensorView, element_count, raw_size,
+};
+use std::path::Path;
+
+/// The table's magic number, the footer's last 8 bytes.
+pub const TABLE_MAGIC: [u8; 8] = 0xdb47_7524_8b80_fb57_u64.to_le_bytes();
+/// The footer: two block handles padded to 40 bytes, then the magic.
+const FOOTER_LEN: u64 = 48;
+/// After each block: the compression type and a masked CRC32C.
+const TRAILER_LEN: u64 = 5;
+
+/// `tf-checkpoint.proto`: the bundle's header and entries, V1's slices.
+pub const CHECKPOINT_FILE: (&str, &str) = (
+    "tf-checkpoint.proto",
+    include_str!("../../schemas/tf-checkpoint.proto"),
+);
+
+fn table_error(rule: Rule, detail: impl Into<String>, offset: u64) -> DecodeError {
+    DecodeError::rule(rule, detail, offset)
+}
+
+/// Whether the input ends as a table does (48 bytes or more, the magic
+/// last).
+pub fn has_table_magic(bytes: &[u8]) -> bool {
+    bytes.len() as u64 >= FOOTER_LEN && bytes.ends_with(&TABLE_MAGIC)
+}
+
+/// Whether detection reads the input as a bundle: it ends with the table
+/// magic, or it begins as a bundle's first block does (key `""`: no
+/// shared or own key bytes, a value length, then a `BundleHeaderProto`'s
+/// first field, 08, or V1's meta, 0a), so that an index cut short is told
+/// it has no footer. Protobuf never begins with 00 (field number 0).
+pub fn looks_like_bundle(bytes: &[u8]) -> bool {
+    has_table_magic(bytes) || matches!(bytes, [0, 0, 1..=0x7f, 0x08 | 0x0a, ..])
+}
+
+/// A varint64 at `at`: its value and the offset after it.
+fn varint_at(bytes: &[u8], at: u64, what: &str, rule: Rule) -> Result<(u64, u64)> {
+    let rest = usize::try_from(at)
+        .ok()
+        .and_then(|a| bytes.get(a..))
+        .unwrap_or(&[]);
+    match crate::wire::varint(rest) {
+        Ok((left, v)) => Ok((v, at + (rest.len() - left.len()) as u64)),
+        Err(_) => Err(table_error(
+            rule,
+            format!("{what}: no well-formed varint"),
+            at,
+        )),
+    }
+}
+
+/// A block's place in the file.
+#[derive(Debug, Clone, Copy)]
+struct BlockHandle {
+    offset: u64,
+    size: u64,
+}
+
+fn handle_at(bytes: &[u8], at: u64, what: &str, rule: Rule) -> Result<(BlockHandle, u64)> {
+    let (offset, at) = varint_at(bytes, at, what, rule)?;
+    let (size, at) = varint_at(bytes, at, what, rule)?;
+    Ok((BlockHandle { offset, size }, at))
+}
+
+/// The contents of a block, its trailer checked: in the file, an
+/// uncompressed block whose masked CRC32C matches.
+fn read_block<'a>(bytes: &'a [u8], h: BlockHandle, what: &str) -> Result<&'a [u8]> {
+    let len = bytes.len() as u64;
+    let end = h
+        .offset
+        .checked_add(h.size)
+        .and_then(|e| e.checked_add(TRAILER_LEN));
+    let Some(end) = end.filter(|&e| e <= len.saturating_sub(FOOTER_LEN)) else {
+        return Err(table_error(
+            Rule::TableBlock,
+            format!(
+                "{what} at {} of {} bytes (and its 5-byte trailer) runs past the blocks' end ({} bytes before the footer)",
+                h.offset,
+                h.size,
+                len.saturating_sub(FOOTER_LEN)
+            ),
+            h.offset.min(len),
+        ));
+    };
+    let slice = |a: u64, b: u64| {
+        usize::try_from(a)
+            .ok()
+            .zip(usize::try_from(b).ok())
+            .and_then(|(a, b)| bytes.get(a..b))
+    };
+    let trailer_at = end - TRAILER_LEN;
+    let (Some(contents), Some(trailer)) = (slice(h.offset, trailer_at), slice(trailer_at, end))
+    else {
+        return Err(table_error(
+            Rule::TableBlock,
+            format!("{what} is not in the file"),
+            h.offset,
+        ));
+    };
+    let (Some(&kind), Some(stored)) = (
+        trailer.first(),
+        trailer
+            .get(1..5)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(u32::from_le_bytes),
+    ) else {
+        return Err(table_error(
+            Rule::TableBlock,
+            format!("{what}: trailer cut short"),
+            trailer_at,
+        ));
+    };
+    let crc = checksum::crc32c_extend(checksum::crc32c(contents), &[kind]);
+    if checksum::mask(crc) != stored {
+        return Err(table_error(
+            Rule::TableChecksum,
+            format!(
+                "{what} at {}: masked CRC32C {:08x}, the trailer says {stored:08x}",
+                h.offset,
+                checksum::mask(crc)
+            ),
+            trailer_at + 1,
+        ));
+    }
+    match kind {
+        0 => Ok(contents),
+        1 => Err(table_error(
+            Rule::TableCompression,
+            format!(
+                "{what} at {} is Snappy-compressed (type 1); TensorFlow writes bundles uncompressed and this reader does not decompress",
+                h.offset
+            ),
+            trailer_at,
+        )),
+        other => Err(table_error(
+            Rule::TableCompression,
+            format!("{what} at {}: unknown compression type {other}", h.offset),
+            trailer_at,
+        )),
+    }
+}
+
+/// The entries of a block (`contents` at file offset `base`), each key
+/// restored from its shared prefix: (key, value, value's offset).
+fn block_entries<'a>(
+    contents: &'a [u8],
+    base: u64,
+    what: &str,
+    mut each: impl FnMut(&[u8], &'a [u8], u64) -> Result<()>,
+) -> Result<()> {
+    let len = contents.len() as u64;
+    let count_at = len.checked_sub(4).ok_or_else(|| {
+        table_error(
+            Rule::TableBlock,
+            format!("{what} of {len} bytes has no restart count"),
+            base,
+        )
+    })?;
+    let restarts = contents
+        .get(count_at as usize..)
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map_or(0, u32::from_le_bytes);
+    // The restart array must fit before the count; nothing is allocated
+    // for it (the entries are read in order).
+    let array = u64::from(restarts) * 4;
+    let Some(entries_end) = count_at.checked_sub(array).filter(|_| restarts > 0) else {
+        return Err(table_error(
+            Rule::TableBlock,
+            format!(
+                "{what}: {restarts} restart points need {array} bytes, the block has {count_at} before its count"
+            ),
+            base + count_at,
+        ));
+    };
+    let mut key: Vec<u8> = Vec::new();
+    let mut at = 0u64;
+    let area = contents.get(..entries_end as usize).unwrap_or(&[]);
+    while at < entries_end {
+        let entry_at = base + at;
+        let bad = |detail: String| table_error(Rule::TableEntry, detail, entry_at);
+        let (shared, p) = varint_at(area, at, "key prefix length", Rule::TableEntry)
+            .map_err(|e| e.within(what.to_string()))?;
+        let (unshared, p) = varint_at(area, p, "key suffix length", Rule::TableEntry)?;
+        let (value_len, p) = varint_at(area, p, "value length", Rule::TableEntry)?;
+        for (name, v) in [
+            ("key prefix length", shared),
+            ("key suffix length", unshared),
+            ("value length", value_len),
+        ] {
+            if v > u64::from(u32::MAX) {
+                return Err(bad(format!("{name} {v} is not a 32-bit varint")));
+            }
+        }
+        if shared > key.len() as u64 {
+            return Err(bad(format!(
+                "the key shares {shared} bytes with the key before it, which has {}",
+                key.len()
+            )));
+        }
+        let left = entries_end - p;
+        if unshared.saturating_add(value_len) > left {
+            return Err(bad(format!(
+                "key suffix {unshared} + value {value_len} bytes > {left} bytes left in the block"
+            )));
+        }
+        let suffix = area.get(p as usize..(p + unshared) as usize).unwrap_or(&[]);
+        let value_at = p + unshared;
+        let value = area
+            .get(value_at as usize..(value_at + value_len) as usize)
+            .unwrap_or(&[]);
+        key.truncate(shared as usize);
+        key.extend_from_slice(suffix);
+        each(&key, value, base + value_at)?;
+        at = value_at + value_len;
+    }
+    Ok(())
+}
+
+/// Reads the table: every data block through the index block, in order;
+/// `each` gets every key with its value and the value's offset.
+fn read_table<'a>(
+    bytes: &'a [u8],
+    mut each: impl FnMut(&[u8], &'a [u8], u64) -> Result<()>,
+) -> Result<()> {
+    let len = bytes.len() as u64;
+    if !has_table_magic(bytes) {
+        return Err(table_error(
+            Rule::TableFooter,
+            "no table footer (48 bytes ending with the magic 57 fb 80 8b 24 75 47 db)",
+            len.saturating_sub(8),
+        ));
+    }
+    let footer = len - FOOTER_LEN;
+    let (_meta, at) = handle_at(bytes, footer, "metaindex handle", Rule::TableFooter)?;
+    let (index, _) = handle_at(bytes, at, "index handle", Rule::TableFooter)?;
+    let index_block = read_block(bytes, index, "index block")?;
+    let mut handles: Vec<(BlockHandle, u64)> = Vec::new();
+    block_entries(index_block, index.offset, "index block", |_, value, at| {
+        let (h, _) = handle_at(value, 0, "data block handle", Rule::TableEntry)
+            .map_err(|e| DecodeError::rule(Rule::TableEntry, e.message(), at))?;
+        handles.push((h, at));
+        Ok(())
+    })?;
+    let mut last: Option<Vec<u8>> = None;
+    for (h, _) in handles {
+        let block = read_block(bytes, h, "data block")?;
+        block_entries(block, h.offset, "data block", |key, value, at| {
+            if let Some(prev) = &last
+                && prev.as_slice() >= key
+            {
+                return Err(table_error(
+                    Rule::TableEntry,
+                    "keys out of order (a table's keys are sorted bytewise, each once)",
+                    at,
+                ));
+            }
+            last = Some(key.to_vec());
+            each(key, value, at)
+        })?;
+    }
+    Ok(())
+}
+
+fn strict() -> DecodeContext {
+    DecodeContext::strict()
+}
+
+/// Reads an index (or a V1 checkpoint) into its header and entries.
+pub fn read_bundle<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Bundle<'a>> {
+    let set = SchemaSet::builtin();
+    let find = |name: &str| {
+        set.find_message(name).ok_or_else(|| {
+            DecodeError::new(crate::error::ErrorKind::NoSuchMessage(name.to_string()), 0)
+        })
+    };
+    let header_id = find("tensorflow.BundleHeaderProto")?;
+    let entry_id = find("tensorflow.BundleEntryProto")?;
+    let slices_id = find("tensorflow.SavedTensorSlices")?;
+    let ctx = if opts.forced {
+        DecodeContext::lenient()
+    } else {
+        strict()
+    };
+    let mut header: Option<(BundleVersion, Message<'a>)> = None;
+    let mut entries: Vec<BundleEntry<'a>> = Vec::new();
+    read_table(bytes, |key, value, at| {
+        let Some((version, _)) = &header else {
+            if !key.is_empty() {
+                return Err(table_error(
+                    Rule::BundleHeader,
+                    "the first key is not \"\" (the bundle's header)",
+                    at,
+                ));
+            }
+            // V2: a BundleHeaderProto; V1: SavedTensorSlices with its meta.
+            let v1 = decode_message(set, slices_id, value, at, strict())
+                .ok()
+                .filter(|m| m.message(set, SavedTensorSlices::META).is_some());
+            header = Some(match v1 {
+                Some(m) => (BundleVersion::V1, m),
+                None => (
+                    BundleVersion::V2,
+                    decode_message(set, header_id, value, at, ctx)
+                        .map_err(|e| e.within("BundleHeaderProto"))?,
+                ),
+            });
+            return Ok(());
+        };
+        let id = match version {
+            BundleVersion::V2 => entry_id,
+            BundleVersion::V1 => slices_id,
+        };
+        let message = decode_message(set, id, value, at, ctx)
+            .map_err(|e| e.within(format!("entry {}", crate::escape::quoted(key))))?;
+        entries.push(BundleEntry {
+            key: key.to_vec(),
+            message,
+        });
+        Ok(())
+    })?;
+    let Some((version, header)) = header else {
+        return Err(table_error(
+            Rule::BundleHeader,
+            "the table has no keys (a bundle's first key, \"\", holds its header)",
+            0,
+        ));
+    };
+    Ok(Bundle {
+        version,
+        header,
+        entries,
+        bytes,
+    })
+}
+
+fn decode_bundle<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
+    read_bundle(bytes, opts).map(|b| Body::Bundle(Box::new(b)))
+}
+
+/// The shard file of a V2 bundle whose index is `PREFIX.index`.
+pub fn shard_name(prefix: &str, shard: i64, shards: i64) -> String {
+    format!("{prefix}.data-{shard:05}-of-{shards:05}")
+}
+
+/// A folder on disk as the side-file reader takes it (a bundle's shards
+/// are found by listing the folder, which only a folder on disk allows).
+fn disk_folder(dir: Option<&Path>) -> Option<crate::external::Folder> {
+    dir.map(|d| crate::external::Folder::Disk(d.to_path_buf()))
+}
+
+/// The prefix of the index file in `dir` that holds exactly `index`
+/// (`PREFIX.index`): the shards are named after it. The decoder reads
+/// bytes, not names, so the index is found again by its content among the
+/// folder's `*.index` files of its size; None when it is not there.
+pub fn find_prefix(dir: &Path, index: &[u8]) -> Option<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".index"))
+        .collect();
+    names.sort();
+    names.into_iter().find_map(|name| {
+        let path = dir.join(&name);
+        let meta = std::fs::metadata(&path).ok()?;
+        if !meta.is_file() || meta.len() != index.len() as u64 {
+            return None;
+        }
+        let same = crate::input::open_input(&path).ok()?.bytes() == index;
+        same.then(|| name.trim_end_matches(".index").to_string())
+    })
+}
+
+/// What a bundle entry says of its tensor, no value read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryFacts {
+    pub dtype: i64,
+    pub dims: Option<Vec<i64>>,
+    pub shard: i64,
+    pub offset: i64,
+    pub size: i64,
+    /// The masked CRC32C TensorFlow stored.
+    pub crc32c: Option<u32>,
+    /// How many slices the tensor is saved as (partitioned variables).
+    pub slices: usize,
+}
+
+pub fn entry_facts(set: &SchemaSet, e: &Message<'_>) -> EntryFacts {
+    EntryFacts {
+        dtype: e.int(set, BundleEntryProto::DTYPE).unwrap_or(0),
+        dims: shape_dims(set, e.message(set, BundleEntryProto::SHAPE)),
+        shard: e.int(set, BundleEntryProto::SHARD_ID).unwrap_or(0),
+        offset: e.int(set, BundleEntryProto::OFFSET).unwrap_or(0),
+        size: e.int(set, BundleEntryProto::SIZE).unwrap_or(0),
+        crc32c: e
+            .scalar(set, BundleEntryProto::CRC32C)
+            .and_then(|v| v.as_i64())
+            .and_then(|v| u32::try_from(v).ok()),
+        slices: e.messages(set, BundleEntryProto::SLICES).count(),
+    }
+}
+
+/// A TensorShapeProto's dimensions (None: unknown rank).
+pub fn shape_dims(set: &SchemaSet, shape: Option<&Message<'_>>) -> Option<Vec<i64>> {
+    let Some(shape) = shape else {
+        return Some(Vec::new());
+    };
+    if shape
+        .scalar(set, TensorShapeProto::UNKNOWN_RANK)
+        .is_some_and(|v| v.as_i64() == Some(1))
+    {
+        return None;
+    }
+    Some(
+        shape
+            .messages(set, TensorShapeProto::DIM)
+            .map(|d| d.int(set, TensorShapeProto::Dim::SIZE).unwrap_or(0))
+            .collect(),
+    )
+}
+
+/// The extents of a TensorSliceProto as `start:length` per axis (`-`: the
+/// whole axis).
+pub fn slice_text(set: &SchemaSet, s: &Message<'_>) -> String {
+    let parts: Vec<String> = s
+        .messages(set, TensorSliceProto::EXTENT)
+        .map(|x| {
+            let start = x.int(set, TensorSliceProto::Extent::START).unwrap_or(0);
+            match x.int(set, TensorSliceProto::Extent::LENGTH) {
+                Some(len) => format!("{start}:{len}"),
+                None => "-".to_string(),
+            }
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// The tensor a V2 entry describes, its values in `shard` (a file name in
+/// the index's folder; None when the index's name is not known). Strings
+/// have a layout of their own and are not a plain range: their data is
+/// `Unavailable` here (see [`read_strings`]).
+pub fn entry_view<'a>(
+    set: &SchemaSet,
+    entry: &Message<'_>,
+    shard: Option<String>,
+) -> TensorView<'static, 'a> {
+    facts_view(set, &entry_facts(set, entry), shard)
+}
+
+/// [`entry_view`] from an entry's facts.
+pub fn facts_view<'a>(
+    set: &SchemaSet,
+    f: &EntryFacts,
+    shard: Option<String>,
+) -> TensorView<'static, 'a> {
+    let type_name = set
+        .find_enum("tensorflow.DataType")
+        .and_then(|e| set.enum_def(e).name_of(f.dtype))
+        .map_or_else(|| f.dtype.to_string(), str::to_string);
+    let mut v = TensorView {
+        type_name,
+        elem: None,
+        dims: f.dims.clone(),
+        byte_aligned: true,
+        elements: 0,
+        data: TensorData::None,
+    };
+    let Some((elem, _)) = super::tensorflow::tf_type(f.dtype) else {
+        v.data =
+            TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
+        return v;
+    };
+    v.elem = Some(elem);
+    let elements = f
+        .dims
+        .as_deref()
+        .and_then(|d| {
+            d.iter()
+                .map(|&x| u64::try_from(x).ok())
+                .collect::<Option<Vec<u64>>>()
+        })
+        .and_then(|d| element_count(&d));
+    let Some(elements) = elements else {
+        v.data = TensorData::Unavailable("the shape is not fully known".into());
+        return v;
+    };
+    v.elements = elements;
+    if f.slices > 0 {
+        v.data = TensorData::Unavailable(format!(
+            "saved as {} slice{} (a partitioned variable), listed under it",
+            f.slices,
+            if f.slices == 1 { "" } else { "s" }
+        ));
+        return v;
+    }
+    if elem == Elem::Str {
+        v.data = TensorData::Unavailable("strings are read with their lengths".into());
+        return v;
+    }
+    let Some(location) = shard else {
+        v.data = TensorData::Unavailable(
+            "the shard is unknown: the index file is not found in its folder".into(),
+        );
+        return v;
+    };
+    if f.offset < 0 || f.size < 0 {
+        v.data = TensorData::Unavailable(format!(
+            "offset {} and size {} must not be negative",
+            f.offset, f.size
+        ));
+        return v;
+    }
+    v.data = TensorData::External(ExternalRef {
+        location: Some(location),
+        offset: Some(f.offset.to_string()),
+        length: Some(f.size.to_string()),
+        checksum: None,
+        needed: raw_size(elem, elements),
+        crc32c: f.crc32c,
+    });
+    v
+}
+
+/// A V1 entry's tensor: its name and the TensorProto holding its values.
+pub fn v1_tensor<'m, 'a>(
+    set: &SchemaSet,
+    entry: &'m Message<'a>,
+) -> Option<(&'a str, &'m Message<'a>)> {
+    let data = entry.message(set, SavedTensorSlices::DATA)?;
+    Some((
+        data.str(set, SavedSlice::NAME).unwrap_or(""),
+        data.message(set, SavedSlice::DATA)?,
+    ))
+}
+
+/// A V1 entry's slice as a tensor: the data type and full shape are the
+/// header's (`SavedSliceMeta`, by name), the slice's extents its shape
+/// (an axis without a length is whole), the values the TensorProto's typed
+/// field, one per element.
+pub fn v1_view<'m, 'a>(
+    set: &SchemaSet,
+    header: &Message<'_>,
+    entry: &'m Message<'a>,
+) -> TensorView<'m, 'a> {
+    let mut v = TensorView {
+        type_name: "DT_INVALID".into(),
+        elem: None,
+        dims: None,
+        byte_aligned: true,
+        elements: 0,
+        data: TensorData::Unavailable("the entry holds no slice".into()),
+    };
+    let Some(data) = entry.message(set, SavedTensorSlices::DATA) else {
+        return v;
+    };
+    let name = data.bytes(set, SavedSlice::NAME).unwrap_or_default();
+    let meta = header
+        .message(set, SavedTensorSlices::META)
+        .into_iter()
+        .flat_map(|m| m.messages(set, SavedTensorSliceMeta::TENSOR))
+        .find(|t| t.bytes(set, SavedSliceMeta::NAME).unwrap_or_default() == name);
+    let Some(meta) = meta else {
+        v.data = TensorData::Unavailable("the header does not list this tensor".into());
+        return v;
+    };
+    let code = meta.int(set, SavedSliceMeta::TYPE).unwrap_or(0);
+    v.type_name = set
+        .find_enum("tensorflow.DataType")
+        .and_then(|e| set.enum_def(e).name_of(code))
+        .map_or_else(|| code.to_string(), str::to_string);
+    let full = shape_dims(set, meta.message(set, SavedSliceMeta::SHAPE)).unwrap_or_default();
+    let extents: Vec<Option<i64>> = data
+        .message(set, SavedSlice::SLICE)
+        .into_iter()
+        .flat_map(|s| s.messages(set, TensorSliceProto::EXTENT))
+        .map(|x| x.int(set, TensorSliceProto::Extent::LENGTH))
+        .collect();
+    let dims: Vec<i64> = full
+        .iter()
+        .enumerate()
+        .map(|(k, &d)| extents.get(k).copied().flatten().unwrap_or(d))
+        .collect();
+    v.dims = Some(dims.clone());
+    let Some((elem, typed)) = super::tensorflow::tf_type(code) else {
+        v.data =
+            TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
+        return v;
+    };
+    v.elem = Some(elem);
+    let elements = dims
+        .iter()
+        .map(|&x| u64::try_from(x).ok())
+        .collect::<Option<Vec<u64>>>()
+        .and_then(|d| element_count(&d));
+    let Some(elements) = elements else {
+        v.data = TensorData::Unavailable("the shape is not fully known".into());
+        return v;
+    };
+    v.elements = elements;
+    let Some(tensor) = data.message(set, SavedSlice::DATA) else {
+        v.data = TensorData::Unavailable("the slice holds no values".into());
+        return v;
+    };
+    let fields = tensor.field(set, typed);
+    v.data = if elem == Elem::Str {
+        TensorData::Strings { fields, pad: false }
+    } else {
+        TensorData::Typed {
+            fields,
+            wire: super::tensorflow::wire_of(typed),
+            pad: false,
+        }
+    };
+    v
+}
+
+/// The header's shard count (1 when not said).
+pub fn num_shards(set: &SchemaSet, header: &Message<'_>) -> i64 {
+    header
+        .int(set, BundleHeaderProto::NUM_SHARDS)
+        .filter(|&n| n > 0)
+        .unwrap_or(1)
+}
+
+/// Why a string tensor's bytes do not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StringsError(pub String);
+
+/// A DT_STRING tensor's `n` strings from its range of a shard: `n` varint64
+/// lengths, the masked CRC32C of the lengths (each as a u32), then the
+/// bytes; and whether the entry's CRC32C (over the lengths as u32s, the
+/// length checksum and the bytes) matches `expected`. Nothing is allocated
+/// from `n` before the lengths are read from the bytes.
+pub fn read_strings(
+    range: &[u8],
+    n: u64,
+    expected: Option<u32>,
+) -> std::result::Result<(Vec<&[u8]>, Option<bool>), StringsError> {
+    if n > range.len() as u64 {
+        return Err(StringsError(format!(
+            "{n} strings need at least {n} bytes of lengths, the range has {}",
+            range.len()
+        )));
+    }
+    let mut lengths: Vec<u64> = Vec::with_capacity(n as usize);
+    let mut rest = range;
+    let mut crc = 0u32;
+    for k in 0..n {
+        let Ok((left, len)) = crate::wire::varint(rest) else {
+            return Err(StringsError(format!("length {k}: no well-formed varint")));
+        };
+        rest = left;
+        let as_u32 = u32::try_from(len).unwrap_or(u32::MAX);
+        crc = checksum::crc32c_extend(crc, &as_u32.to_le_bytes());
+        lengths.push(len);
+    }
+    let Some((stored, left)) = rest.split_first_chunk::<4>() else {
+        return Err(StringsError("the lengths' checksum is cut short".into()));
+    };
+    if u32::from_le_bytes(*stored) != checksum::mask(crc) {
+        return Err(StringsError(format!(
+            "the lengths' masked CRC32C is {:08x}, the file says {:08x}",
+            checksum::mask(crc),
+            u32::from_le_bytes(*stored)
+        )));
+    }
+    crc = checksum::crc32c_extend(crc, stored);
+    rest = left;
+    let mut out = Vec::with_capacity(lengths.len());
+    for (k, len) in lengths.into_iter().enumerate() {
+        let Some((s, left)) = usize::try_from(len)
+            .ok()
+            .filter(|&l| l <= rest.len())
+            .map(|l| rest.split_at(l))
+        else {
+            return Err(StringsError(format!(
+                "string {k} of {len} bytes runs past the range ({} left)",
+                rest.len()
+            )));
+        };
+        crc = checksum::crc32c_extend(crc, s);
+        out.push(s);
+        rest = left;
+    }
+    let ok = expected.map(|e| checksum::mask(crc) == e);
+    Ok((out, ok))
+}
+
+/// A slice key (OrderedCode, `tensorflow/core/util/saved_tensor_slice_util.cc`
+/// and `lib/strings/ordered_code.cc`): `00`, the tensor's name with `00`
+/// as `00 ff` and `ff` as `ff 00`, `00 01`, the rank, then each axis's
+/// start and length as signed numbers (-1: the whole axis).
+pub struct SliceKey {
+    pub name: Vec<u8>,
+    /// (start, length) per axis.
+    pub extents: Vec<(i64, i64)>,
+}
+
+/// The tensor's name of a slice key (None for an ordinary key).
+pub fn slice_key_name(key: &[u8]) -> Option<Vec<u8>> {
+    parse_slice_key(key).map(|k| k.name)
+}
+
+/// Reads a slice key; None for an ordinary key or a malformed one.
+pub fn parse_slice_key(key: &[u8]) -> Option<SliceKey> {
+    let mut rest = key.strip_prefix(&[0u8])?;
+    let mut name = Vec::new();
+    loop {
+        match rest {
+            [0x00, 0x01, tail @ ..] => {
+                rest = tail;
+                break;
+            }
+            [0x00, 0xff, tail @ ..] => {
+                name.push(0x00);
+                rest = tail;
+            }
+            [0xff, 0x00, tail @ ..] => {
+                name.push(0xff);
+                rest = tail;
+            }
+            [b, tail @ ..] if *b != 0x00 && *b != 0xff => {
+                name.push(*b);
+                rest = tail;
+            }
+            _ => return None,
+        }
+    }
+    let (rank, tail) = read_num_increasing(rest)?;
+    rest = tail;
+    // Each axis takes two bytes at least: a rank past that is malformed,
+    // and nothing is allocated for it.
+    if rank > rest.len() as u64 / 2 {
+        return None;
+    }
+    let mut extents = Vec::new();
+    for _ in 0..rank {
+        let (start, tail) = read_signed_num_increasing(rest)?;
+        let (length, tail) = read_signed_num_increasing(tail)?;
+        extents.push((start, length));
+        rest = tail;
+    }
+    rest.is_empty().then_some(SliceKey { name, extents })
+}
+
+/// OrderedCode's unsigned number: a byte count, then that many bytes
+/// big-endian.
+fn read_num_increasing(b: &[u8]) -> Option<(u64, &[u8])> {
+    let (&n, rest) = b.split_first()?;
+    let n = usize::from(n);
+    if n > 8 || rest.len() < n {
+        return None;
+    }
+    let (digits, rest) = rest.split_at(n);
+    let v = digits
+        .iter()
+        .fold(0u64, |acc, &d| (acc << 8) | u64::from(d));
+    Some((v, rest))
+}
+
+/// OrderedCode's signed number: the length in the leading bits of the
+/// first bytes (inverted for negative numbers), then the value
+/// big-endian, sign-extended.
+fn read_signed_num_increasing(b: &[u8]) -> Option<(i64, &[u8])> {
+    const MASKS: [u64; 11] = [
+        0,
+        0x80,
+        0xc000,
+        0xe0_0000,
+        0xf000_0000,
+        0xf8_0000_0000,
+        0xfc00_0000_0000,
+        0xfe_0000_0000_0000,
+        0xff00_0000_0000_0000,
+        0x8000_0000_0000_0000,
+        0,
+    ];
+    let &first = b.first()?;
+    let negative = first & 0x80 == 0;
+    let flip = if negative { 0xffu8 } else { 0 };
+    let first = first ^ flip;
+    let len = if first != 0xff {
+        (first ^ 0xff).leading_zeros() as usize
+    } else {
+        let second = b.get(1)? ^ flip;
+        if second < 0x80 {
+            8
+        } else if second < 0xc0 {
+            9
+        } else if second == 0xc0 && b.get(2)? ^ flip < 0x80 {
+            10
+        } else {
+            return None;
+        }
+    };
+    if len == 0 || b.len() < len {
+        return None;
+    }
+    let (digits, rest) = b.split_at(len);
+    let start = len.saturating_sub(8);
+    let mut x: u64 = if negative { u64::MAX } else { 0 };
+    for &d in digits.get(start..)? {
+        x = (x << 8) | u64::from(d);
+    }
+    x ^= MASKS.get(len).copied()?;
+    Some((x as i64, rest))
+}
+
+/// A slice key's extents as text: `[0:4, -]`.
+pub fn extents_text(extents: &[(i64, i64)]) -> String {
+    let parts: Vec<String> = extents
+        .iter()
+        .map(|&(start, len)| {
+            if len == -1 {
+                "-".to_string()
+            } else {
+                format!("{start}:{len}")
+            }
+        })
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// The key of a TensorFlow 2 checkpoint's object graph.
+pub const OBJECT_GRAPH_KEY: &[u8] = b"_CHECKPOINTABLE_OBJECT_GRAPH";
+
+/// What checking a tensor's CRC32C found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CrcStatus {
+    Ok,
+    Mismatch(String),
+    /// Not checked, and why (no values, the shard not read, a V1 file).
+    NotChecked(String),
+}
+
+impl CrcStatus {
+    pub fn word(&self) -> &'static str {
+        match self {
+            CrcStatus::Ok => "ok",
+            CrcStatus::Mismatch(_) => "mismatch",
+            CrcStatus::NotChecked(_) => "not checked",
+        }
+    }
+
+    pub fn detail(&self) -> Option<&str> {
+        match self {
+            CrcStatus::Ok => None,
+            CrcStatus::Mismatch(d) | CrcStatus::NotChecked(d) => Some(d),
+        }
+    }
+}
+
+/// Where a bundle's shards are: the index's prefix in its folder.
+pub struct Shards {
+    pub prefix: Option<String>,
+    pub count: i64,
+}
+
+impl Shards {
+    pub fn of(bundle: &Bundle<'_>, dir: Option<&std::path::Path>) -> Shards {
+        let set = SchemaSet::builtin();
+        match bundle.version {
+            BundleVersion::V2 => Shards {
+                prefix: dir.and_then(|d| find_prefix(d, bundle.bytes)),
+                count: num_shards(set, &bundle.header),
+            },
+            BundleVersion::V1 => Shards {
+                prefix: None,
+                count: 0,
+            },
+        }
+    }
+
+    pub fn file(&self, shard: i64) -> Option<String> {
+        self.prefix
+            .as_deref()
+            .map(|p| shard_name(p, shard, self.count))
+    }
+}
+
+/// The tensor an entry holds with its values loaded (or why not) and its
+/// checksum checked, handed to `f`.
+pub fn with_entry<R>(
+    bundle: &Bundle<'_>,
+    shards: &Shards,
+    e: &BundleEntry<'_>,
+    dir: Option<&std::path::Path>,
+    f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
+) -> R {
+    let set = SchemaSet::builtin();
+    let entry = &e.message;
+    // The shards are side files of the index's folder on disk.
+    let folder = disk_folder(dir);
+    let folder = folder.as_ref();
+    if bundle.version == BundleVersion::V1 {
+        let no_crc = || CrcStatus::NotChecked("a V1 checkpoint has no checksum per tensor".into());
+        let view = v1_view(set, &bundle.header, entry);
+        let loaded = crate::tensor::load_values(&view, folder);
+        return f(&view, loaded, no_crc());
+    }
+    let facts = entry_facts(set, entry);
+    let shard = shards.file(facts.shard);
+    let mut view = entry_view(set, entry, shard.clone());
+    if view.elem == Some(Elem::Str)
+        && facts.slices == 0
+        && view.dims.is_some()
+        && let Some(location) = shard
+    {
+        // Strings: lengths, their checksum, then the bytes (not a plain
+        // range: the entry's CRC32C covers the lengths as u32s).
+        let r = crate::external::ExternalRef {
+            location: Some(location),
+            offset: Some(facts.offset.to_string()),
+            length: Some(facts.size.to_string()),
+            ..Default::default()
+        };
+        let n = view.elements;
+        let ext = match r.load(folder) {
+            Ok(ext) => ext,
+            Err(e) => {
+                let why = e.to_string();
+                view.data = TensorData::Unavailable(why.clone());
+                return f(
+                    &view,
+                    LoadedValues::Unavailable(why.clone()),
+                    CrcStatus::NotChecked(why),
+                );
+            }
+        };
+        return match read_strings(ext.bytes(), n, facts.crc32c) {
+            Ok((strings, ok)) => {
+                let crc = match ok {
+                    Some(true) => CrcStatus::Ok,
+                    Some(false) => {
+                        CrcStatus::Mismatch("the strings' masked CRC32C is not the index's".into())
+                    }
+                    None => CrcStatus::NotChecked("the index has no checksum".into()),
+                };
+                if let CrcStatus::Mismatch(why) = &crc {
+                    return f(&view, LoadedValues::Unavailable(why.clone()), crc.clone());
+                }
+                let it =
+                    Elements::new(Elem::Str, Source::Strings(Box::new(strings.into_iter())), n);
+                f(&view, LoadedValues::Ready(it, n), crc)
+            }
+            Err(StringsError(why)) => f(
+                &view,
+                LoadedValues::Unavailable(why.clone()),
+                CrcStatus::NotChecked(why),
+            ),
+        };
+    }
+    if facts.slices > 0 && view.dims.is_some() && view.elem.is_some() {
+        return match assemble(bundle, shards, e, &view, dir) {
+            Ok((mut bytes, crc)) => {
+                if big_endian(set, &bundle.header) {
+                    swap_elements(&mut bytes, view.elem.unwrap_or(Elem::U8));
+                }
+                with_owned(&view, &bytes, crc, f)
+            }
+            Err((why, crc)) => f(&view, LoadedValues::Unavailable(why), crc),
+        };
+    }
+    match &view.data {
+        TensorData::External(r) => match r.load(folder) {
+            Ok(ext) => {
+                let crc = if r.crc32c.is_some() {
+                    CrcStatus::Ok
+                } else {
+                    CrcStatus::NotChecked("the index has no checksum".into())
+                };
+                let (elem, n) = (view.elem.unwrap_or(Elem::U8), view.elements);
+                if big_endian(set, &bundle.header) && swap_unit(elem) > 1 {
+                    // Checked as stored, then read in this machine's order.
+                    let mut owned = ext.bytes().to_vec();
+                    swap_elements(&mut owned, elem);
+                    return with_owned(&view, &owned, crc, f);
+                }
+                f(&view, LoadedValues::External(ext, elem, n), crc)
+            }
+            Err(e) => {
+                let why = e.to_string();
+                let crc = if matches!(e, ExternalError::Crc32cMismatch { .. }) {
+                    CrcStatus::Mismatch(why.clone())
+                } else {
+                    CrcStatus::NotChecked(why.clone())
+                };
+                f(&view, LoadedValues::Unavailable(why), crc)
+            }
+        },
+        TensorData::Unavailable(why) => {
+            let why = why.clone();
+            f(
+                &view,
+                LoadedValues::Unavailable(why.clone()),
+                CrcStatus::NotChecked(why),
+            )
+        }
+        _ => {
+            let loaded = crate::tensor::load_values(&view, folder);
+            f(&view, loaded, CrcStatus::NotChecked("no values".into()))
+        }
+    }
+}
+
+/// A TensorFlow 2 checkpoint's object graph: the one string of
+/// `_CHECKPOINTABLE_OBJECT_GRAPH`, a serialized `TrackableObjectGraph`.
+pub struct ObjectGraph {
+    /// The serialized graph (copied out of the shard, which is unmapped
+    /// after reading).
+    bytes: Vec<u8>,
+}
+
+impl ObjectGraph {
+    /// The decoded graph.
+    pub fn message(&self) -> Option<Message<'_>> {
+        let set = SchemaSet::builtin();
+        let id = set.find_message("tensorflow.TrackableObjectGraph")?;
+        decode_message(set, id, &self.bytes, 0, DecodeContext::lenient()).ok()
+    }
+}
+
+pub fn object_graph(
+    bundle: &Bundle<'_>,
+    shards: &Shards,
+    dir: Option<&std::path::Path>,
+) -> Option<ObjectGraph> {
+    let e = bundle.entries.iter().find(|e| e.key == OBJECT_GRAPH_KEY)?;
+    with_entry(bundle, shards, e, dir, |_, mut loaded, _| {
+        let mut first: Option<Vec<u8>> = None;
+        loaded.with_elements(|it| {
+            if let Some(crate::tensor::Element::Str(s)) = it.next() {
+                first = Some(s.to_vec());
+            }
+        });
+        first.map(|bytes| ObjectGraph { bytes })
+    })
+}
+
+/// One line per object reached from node 0 by its children, depth first,
+/// each object once (a graph may share an object or hold a cycle); the
+/// walk keeps its own stack, so the graph's depth does not reach the
+/// program's.
+pub fn object_tree_lines(graph: &ObjectGraph) -> Vec<(usize, String)> {
+    use crate::fields::tensorflow::TrackableObjectGraph::TrackableObject as T;
+    let set = SchemaSet::builtin();
+    let Some(m) = graph.message() else {
+        return Vec::new();
+    };
+    let nodes: Vec<&Message<'_>> = m.messages(set, TrackableObjectGraph::NODES).collect();
+    let mut seen = vec![false; nodes.len()];
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, usize, String)> = vec![(0, 0, "(root)".to_string())];
+    while let Some((id, depth, name)) = stack.pop() {
+        let Some(node) = nodes.get(id) else {
+            out.push((depth, format!("{name}: node {id} (not in the graph)")));
+            continue;
+        };
+        let Some(s) = seen.get_mut(id) else { continue };
+        if *s {
+            out.push((depth, format!("{name}: node {id} (shown above)")));
+            continue;
+        }
+        *s = true;
+        let keys: Vec<String> = node
+            .messages(set, T::ATTRIBUTES)
+            .map(|a| {
+                quoted(
+                    a.bytes(set, T::SerializedTensor::CHECKPOINT_KEY)
+                        .unwrap_or_default(),
+                )
+            })
+            .collect();
+        let mut line = format!("{name}: node {id}");
+        if !keys.is_empty() {
+            line.push_str(&format!(" -> {}", keys.join(", ")));
+        }
+        let slots: Vec<String> = node
+            .messages(set, T::SLOT_VARIABLES)
+            .map(|s| {
+                format!(
+                    "slot {} of node {} = node {}",
+                    quoted(
+                        s.bytes(set, T::SlotVariableReference::SLOT_NAME)
+                            .unwrap_or_default()
+                    ),
+                    s.int(set, T::SlotVariableReference::ORIGINAL_VARIABLE_NODE_ID)
+                        .unwrap_or(0),
+                    s.int(set, T::SlotVariableReference::SLOT_VARIABLE_NODE_ID)
+                        .unwrap_or(0)
+                )
+            })
+            .collect();
+        if !slots.is_empty() {
+            line.push_str(&format!(" ({})", slots.join("; ")));
+        }
+        out.push((depth, line));
+        let children: Vec<(usize, usize, String)> = node
+            .messages(set, T::CHILDREN)
+            .map(|c| {
+                let child = c.int(set, T::ObjectReference::NODE_ID).unwrap_or(0);
+                let local = c
+                    .bytes(set, T::ObjectReference::LOCAL_NAME)
+                    .unwrap_or_default();
+                (
+                    usize::try_from(child).unwrap_or(usize::MAX),
+                    depth + 1,
+                    quoted(local),
+                )
+            })
+            .collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+/// A partitioned variable's full tensor assembled from its slices (the
+/// entries under its OrderedCode slice keys, each read and checked as a
+/// tensor of its own), when they cover it; else why not, naming the
+/// slices the entry lists that have no data. The buffer is allocated only
+/// once the slices' bytes, read from the shards, add up to it.
+fn assemble(
+    bundle: &Bundle<'_>,
+    shards: &Shards,
+    e: &BundleEntry<'_>,
+    view: &TensorView<'_, '_>,
+    dir: Option<&std::path::Path>,
+) -> std::result::Result<(Vec<u8>, CrcStatus), (String, CrcStatus)> {
+    let set = SchemaSet::builtin();
+    let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
+    let elem = view.elem.unwrap_or(Elem::U8);
+    let bits = elem.bits();
+    if elem == Elem::Str || bits == 0 || !bits.is_multiple_of(8) {
+        return Err(unchecked(format!(
+            "slices of {} are not assembled",
+            view.type_name
+        )));
+    }
+    let width = bits / 8;
+    let dims: Vec<u64> = view
+        .dims
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|&d| u64::try_from(d).unwrap_or(0))
+        .collect();
+    let n = view.elements;
+    let full_bytes = n
+        .checked_mul(width)
+        .ok_or_else(|| unchecked("the tensor's size overflows".into()))?;
+    // Every slice of this tensor, its extents whole-axis resolved.
+    let mut parts = Vec::new();
+    for s in &bundle.entries {
+        let Some(k) = parse_slice_key(&s.key) else {
+            continue;
+        };
+        if k.name != e.key {
+            continue;
+        }
+        if k.extents.len() != dims.len() {
+            return Err(unchecked(format!(
+                "a slice of rank {} for a tensor of rank {}",
+                k.extents.len(),
+                dims.len()
+            )));
+        }
+        let mut ext = Vec::with_capacity(dims.len());
+        for (&(start, len), &d) in k.extents.iter().zip(&dims) {
+            let (start, len) = if len == -1 {
+                (0, d)
+            } else {
+                match (u64::try_from(start), u64::try_from(len)) {
+                    (Ok(s), Ok(l)) if s.checked_add(l).is_some_and(|end| end <= d) => (s, l),
+                    _ => {
+                        return Err(unchecked(format!(
+                            "slice {} is outside the shape",
+                            extents_text(&k.extents)
+                        )));
+                    }
+                }
+            };
+            ext.push((start, len));
+        }
+        parts.push((k, ext, s));
+    }
+    let mut loaded = Vec::new();
+    let mut stored: u64 = 0;
+    for (k, ext, s) in &parts {
+        let sv = entry_view(
+            set,
+            &s.message,
+            shards.file(entry_facts(set, &s.message).shard),
+        );
+        let count = ext.iter().try_fold(1u64, |a, &(_, l)| a.checked_mul(l));
+        if count != Some(sv.elements) || sv.elem != Some(elem) {
+            return Err(unchecked(format!(
+                "slice {} holds {} {}, its extents need {}",
+                extents_text(&k.extents),
+                sv.elements,
+                sv.type_name,
+                count.map_or_else(|| "more".to_string(), |c| c.to_string())
+            )));
+        }
+        let TensorData::External(r) = &sv.data else {
+            return Err(unchecked(format!(
+                "slice {} has no values",
+                extents_text(&k.extents)
+            )));
+        };
+        match r.load(disk_folder(dir).as_ref()) {
+            Ok(bytes) => {
+                stored = stored.saturating_add(bytes.bytes().len() as u64);
+                loaded.push((ext, bytes));
+            }
+            Err(err) => {
+                let why = format!("slice {}: {err}", extents_text(&k.extents));
+                let crc = if matches!(err, ExternalError::Crc32cMismatch { .. }) {
+                    CrcStatus::Mismatch(why.clone())
+                } else {
+                    CrcStatus::NotChecked(why.clone())
+                };
+                return Err((why, crc));
+            }
+        }
+    }
+    // The slices the entry lists whose data is missing.
+    let listed: Vec<Vec<(i64, i64)>> = e
+        .message
+        .messages(set, BundleEntryProto::SLICES)
+        .map(|s| {
+            s.messages(set, TensorSliceProto::EXTENT)
+                .map(|x| {
+                    let start = x.int(set, TensorSliceProto::Extent::START).unwrap_or(0);
+                    (
+                        start,
+                        x.int(set, TensorSliceProto::Extent::LENGTH).unwrap_or(-1),
+                    )
+                })
+                .collect()
+        })
+        .collect();
+    let missing: Vec<String> = listed
+        .iter()
+        .filter(|want| !parts.iter().any(|(k, _, _)| &&k.extents == want))
+        .map(|x| extents_text(x))
+        .collect();
+    if stored < full_bytes || !missing.is_empty() {
+        return Err(unchecked(format!(
+            "the slices do not cover the tensor: {} of {} bytes stored{}",
+            stored,
+            full_bytes,
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!("; missing {}", missing.join(" "))
+            }
+        )));
+    }
+    let size = usize::try_from(full_bytes).map_err(|_| unchecked("too large".into()))?;
+    let mut out = vec![0u8; size];
+    let mut covered = vec![false; usize::try_from(n).unwrap_or(0)];
+    // Row-major strides of the full tensor, in elements.
+    let mut strides = vec![1u64; dims.len()];
+    let mut acc = 1u64;
+    for (s, &d) in strides.iter_mut().zip(&dims).rev() {
+        *s = acc;
+        acc = acc.saturating_mul(d);
+    }
+    for (ext, bytes) in &loaded {
+        let src = bytes.bytes();
+        let rank = ext.len();
+        let run = ext.last().map_or(1, |&(_, l)| l);
+        let rows: u64 = ext
+            .iter()
+            .take(rank.saturating_sub(1))
+            .map(|&(_, l)| l)
+            .product();
+        let mut idx = vec![0u64; rank.saturating_sub(1)];
+        for row in 0..rows {
+            // Every offset is inside the tensor: the extents were checked
+            // against the shape.
+            let at = ext.last().map_or(0, |&(s, _)| s)
+                + idx
+                    .iter()
+                    .zip(ext.iter())
+                    .zip(&strides)
+                    .map(|((i, (s, _)), st)| (s + i) * st)
+                    .sum::<u64>();
+            let (d0, s0) = ((at * width) as usize, (row * run * width) as usize);
+            let len = (run * width) as usize;
+            if let (Some(dst), Some(from)) = (out.get_mut(d0..d0 + len), src.get(s0..s0 + len)) {
+                dst.copy_from_slice(from);
+            }
+            for c in covered.iter_mut().skip(at as usize).take(run as usize) {
+                *c = true;
+            }
+            let axes = idx.len();
+            for (i, &(_, len)) in idx.iter_mut().zip(ext.iter().take(axes)).rev() {
+                *i += 1;
+                if *i < len {
+                    break;
+                }
+                *i = 0;
+            }
+        }
+    }
+    let uncovered = covered.iter().filter(|c| !**c).count();
+    if uncovered > 0 {
+        return Err(unchecked(format!(
+            "the slices leave {uncovered} of {n} elements uncovered"
+        )));
+    }
+    Ok((out, CrcStatus::Ok))
+}
+
+/// Hands `f` a tensor whose values are `bytes`, read into memory (byte
+/// swapped, or assembled from slices): its raw storage, which the
+/// statistics and pictures read again.
+fn with_owned<R>(
+    view: &TensorView<'_, '_>,
+    bytes: &[u8],
+    crc: CrcStatus,
+    f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
+) -> R {
+    let (elem, n) = (view.elem.unwrap_or(Elem::U8), view.elements);
+    let whole = TensorView {
+        type_name: view.type_name.clone(),
+        elem: view.elem,
+        dims: view.dims.clone(),
+        byte_aligned: view.byte_aligned,
+        elements: n,
+        data: TensorData::Raw(bytes),
+    };
+    f(
+        &whole,
+        LoadedValues::Ready(Elements::new(elem, Source::Raw(bytes), n), n),
+        crc,
+    )
+}
+
+/// Whether a V2 bundle's header says its values are big-endian.
+pub fn big_endian(set: &SchemaSet, header: &Message<'_>) -> bool {
+    header.def(set).full_name == "tensorflow.BundleHeaderProto"
+        && header.int(set, BundleHeaderProto::ENDIANNESS) == Some(1)
+}
+
+/// The bytes one swap reverses: an element's, or half of a complex one's.
+fn swap_unit(elem: Elem) -> usize {
+    let bytes = usize::try_from(elem.bits() / 8).unwrap_or(1);
+    if elem.is_complex() { bytes / 2 } else { bytes }
+}
+
+/// Reverses the bytes of each element (each part of a complex one): a
+/// big-endian bundle's values in little-endian order.
+pub fn swap_elements(bytes: &mut [u8], elem: Elem) {
+    let unit = swap_unit(elem);
+    if unit > 1 {
+        for c in bytes.chunks_exact_mut(unit) {
+            c.reverse();
+        }
+    }
+}
+
+/// The counts of the header's checksum line.
+#[derive(Default)]
+pub struct CrcCounts {
+    pub ok: u64,
+    pub mismatch: u64,
+    pub not_checked: u64,
+}
+
+/// What the header says: shards, tensors, bytes, checksums (every value
+/// read once to check it).
+pub struct Header {
+    pub tensors: u64,
+    pub bytes: u64,
+    pub crc: CrcCounts,
+}
+
+pub fn header(bundle: &Bundle<'_>, shards: &Shards, dir: Option<&std::path::Path>) -> Header {
+    let set = SchemaSet::builtin();
+    let mut h = Header {
+        tensors: bundle.entries.len() as u64,
+        bytes: 0,
+        crc: CrcCounts::default(),
+    };
+    for e in &bundle.entries {
+        if bundle.version == BundleVersion::V2 {
+            let size = e.message.int(set, BundleEntryProto::SIZE).unwrap_or(0);
+            h.bytes = h.bytes.saturating_add(u64::try_from(size).unwrap_or(0));
+        }
+        let status = with_entry(bundle, shards, e, dir, |_, _, crc| crc);
+        match status {
+            CrcStatus::Ok => h.crc.ok += 1,
+            CrcStatus::Mismatch(_) => h.crc.mismatch += 1,
+            CrcStatus::NotChecked(_) => h.crc.not_checked += 1,
+        }
+    }
+    h
+}
+
+/// A SavedModel's variables: `variables/variables.index` beside
+/// `saved_model.pb`, read under the external-data rules (inside the
+/// model's folder, links resolved, a regular file) and kept, to be read as
+/// a bundle.
+pub struct SavedVariables {
+    index: Vec<u8>,
+}
+
+/// The variables folder of a SavedModel, relative to its folder.
+pub const VARIABLES_DIR: &str = "variables";
+
+impl SavedVariables {
+    /// The variables of the SavedModel in `model_dir`, if it has them.
+    pub fn read(model_dir: &std::path::Path) -> Option<SavedVariables> {
+        let r = ExternalRef {
+            location: Some(format!("{VARIABLES_DIR}/variables.index")),
+            ..ExternalRef::default()
+        };
+        let folder = crate::external::Folder::Disk(model_dir.to_path_buf());
+        let bytes = r.load(Some(&folder)).ok()?;
+        Some(SavedVariables {
+            index: bytes.bytes().to_vec(),
+        })
+    }
+
+    pub fn bundle(&self) -> Result<Bundle<'_>> {
+        read_bundle(&self.index, &FormatOptions::default())
+    }
+}
+
+/// For each node of the bundle's object graph, the checkpoint key of its
+/// `VARIABLE_VALUE` (TensorFlow 2: node i of a SavedModel's object graph is
+/// node i of its checkpoint's).
+pub fn variable_keys(
+    bundle: &Bundle<'_>,
+    shards: &Shards,
+    dir: Option<&std::path::Path>,
+) -> Vec<Option<Vec<u8>>> {
+    use crate::fields::tensorflow::TrackableObjectGraph::TrackableObject as T;
+    let set = SchemaSet::builtin();
+    let Some(graph) = object_graph(bundle, shards, dir) else {
+        return Vec::new();
+    };
+    let Some(m) = graph.message() else {
+        return Vec::new();
+    };
+    m.messages(set, TrackableObjectGraph::NODES)
+        .map(|node| {
+            node.messages(set, T::ATTRIBUTES)
+                .find(|a| a.bytes(set, T::SerializedTensor::NAME) == Some(b"VARIABLE_VALUE"))
+                .and_then(|a| a.bytes(set, T::SerializedTensor::CHECKPOINT_KEY))
+                .map(<[u8]>::to_vec)
+        })
+        .collect()
+}
+
+/// A variable's name from its checkpoint key: the object path
+/// (`model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE` -> `model/dense/kernel`).
+pub fn variable_name(key: &[u8]) -> String {
+    let text = String::from_utf8_lossy(key);
+    text.strip_suffix("/.ATTRIBUTES/VARIABLE_VALUE")
+        .unwrap_or(&text)
+        .to_string()
+}
+
+/// Where a bundle tensor's values are: its entry's facts and its shard
+/// file (relative to the document's folder; None when not found).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BundleValues {
+    pub facts: EntryFacts,
+    pub shard: Option<String>,
+    /// The bundle's values are big-endian.
+    pub big_endian: bool,
+}
+
+impl BundleValues {
+    /// The tensor, its values a side file's range; a big-endian bundle's
+    /// values of more than a byte are not (the views swap them in memory).
+    pub fn view<'a>(&self, set: &SchemaSet) -> TensorView<'static, 'a> {
+        let mut v = facts_view(set, &self.facts, self.shard.clone());
+        if self.big_endian
+            && v.elem.is_some_and(|e| swap_unit(e) > 1)
+            && matches!(v.data, TensorData::External(_))
+        {
+            v.data = TensorData::Unavailable(
+                "a big-endian bundle: its values are byte-swapped by the text and JSON views, not read here".into(),
+            );
+        }
+        v
+    }
+}
+
+/// A variable of a SavedModel, found through its object graph.
+pub struct ModelVariable<'m, 'a> {
+    /// Its node in `object_graph_def`.
+    pub node: usize,
+    /// Its object path.
+    pub name: String,
+    /// Its `SavedVariable` message.
+    pub message: &'m Message<'a>,
+    pub values: BundleValues,
+}
+
+/// The variables of a SavedModel (`root`, read from `dir`) whose values
+/// are in its `variables/` bundle, each once, in the order of the meta
+/// graphs' object graphs.
+pub fn saved_model_variables<'m, 'a>(
+    set: &SchemaSet,
+    root: &'m Message<'a>,
+    dir: &std::path::Path,
+) -> Vec<ModelVariable<'m, 'a>> {
+    use crate::fields::tensorflow::{MetaGraphDef, SavedModel, SavedObject, SavedObjectGraph};
+    if root.def(set).full_name != "tensorflow.SavedModel" {
+        return Vec::new();
+    }
+    let Some(vars) = SavedVariables::read(dir) else {
+        return Vec::new();
+    };
+    let Ok(bundle) = vars.bundle() else {
+        return Vec::new();
+    };
+    let vdir = dir.join(VARIABLES_DIR);
+    let shards = Shards {
+        prefix: Some("variables".into()),
+        count: num_shards(set, &bundle.header),
+    };
+    let keys = variable_keys(&bundle, &shards, Some(&vdir));
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for mg in root.messages(set, SavedModel::META_GRAPHS) {
+        let Some(og) = mg.message(set, MetaGraphDef::OBJECT_GRAPH_DEF) else {
+            continue;
+        };
+        for (i, node) in og.messages(set, SavedObjectGraph::NODES).enumerate() {
+            let Some(var) = node.message(set, SavedObject::VARIABLE) else {
+                continue;
+            };
+            let Some(Some(key)) = keys.get(i) else {
+                continue;
+            };
+            if !seen.insert(key.clone()) {
+                continue;
+            }
+            let Some(e) = find_entry(&bundle, key) else {
+                continue;
+            };
+            let facts = entry_facts(set, &e.message);
+            let shard = shards
+                .file(facts.shard)
+                .map(|f| format!("{VARIABLES_DIR}/{f}"));
+            out.push(ModelVariable {
+                node: i,
+                name: variable_name(key),
+                message: var,
+                values: BundleValues {
+                    facts,
+                    shard,
+                    big_endian: big_endian(set, &bundle.header),
+                },
+            });
+        }
+    }
+    out
+}
+
+/// The entry of `key` (the table's keys are sorted bytewise).
+pub fn find_entry<'b, 'a>(bundle: &'b Bundle<'a>, key: &[u8]) -> Option<&'b BundleEntry<'a>> {
+    bundle
+        .entries
+        .binary_search_by(|e| e.key.as_slice().cmp(key))
+        .ok()
+        .and_then(|i| bundle.entries.get(i))
+}
+
+pub const FORMAT: Format = Format {
+    id: "tf-checkpoint",
+    title: "TensorFlow tensor bundle (checkpoint index, SavedModel variables)",
+    schema_files: &[super::tensorflow::FRAMEWORK_FILE, CHECKPOINT_FILE],
+    roots: &[],
+    decode: decode_bundle,
+    tensor_adapters: &[],
+    tensor_namers: &[],
+    line: super::base::no_line,
+    summary: no_summary,
+    views: &[],
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slice_keys_as_tensorflow_writes_them() {
+        // `w` rows 0..4 of [10, 3], as the partitioned fixture's first key.
+        let k = parse_slice_key(b"\x00w\x00\x01\x01\x02\x80\x84\x80\x83").unwrap();
+        assert_eq!(k.name, b"w");
+        assert_eq!(k.extents, vec![(0, 4), (0, 3)]);
+        // -1 (the whole axis), and numbers of two and three bytes
+        // (ordered_code_test.cc: 64 = 0xc0 0x40, -65 = 0x3f 0xbf,
+        // 8191 = 0xdf 0xff, 8192 = 0xe0 0x20 0x00).
+        assert_eq!(read_signed_num_increasing(&[0x7f]), Some((-1, &[][..])));
+        assert_eq!(
+            read_signed_num_increasing(&[0xc0, 0x40]),
+            Some((64, &[][..]))
+        );
+        assert_eq!(
+            read_signed_num_increasing(&[0x3f, 0xbf]),
+            Some((-65, &[][..]))
+        );
+        assert_eq!(
+            read_signed_num_increasing(&[0xdf, 0xff]),
+            Some((8191, &[][..]))
+        );
+        assert_eq!(
+            read_signed_num_increasing(&[0xe0, 0x20, 0x00]),
+            Some((8192, &[][..]))
+        );
+        assert_eq!(
+            read_signed_num_increasing(&[
+                0xff, 0xc0, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff
+            ]),
+            Some((i64::MAX, &[][..]))
+        );
+        // A rank the bytes cannot hold is refused before any allocation.
+        assert!(parse_slice_key(b"\x00w\x00\x01\x04\x7f\xff\xff\xff").is_none());
+    }
+
+    #[test]
+    fn slice_keys_name_their_tensor() {
+        assert_eq!(
+            slice_key_name(b"\x00w\x00\x01\x01\x01\x80\x7f"),
+            Some(b"w".to_vec())
+        );
+        assert_eq!(
+            slice_key_name(b"\x00a\x00\xffb\xff\x00\x00\x01\x00"),
+            Some(b"a\x00b\xff".to_vec())
+        );
+        assert_eq!(slice_key_name(b"model/w"), None);
+        assert_eq!(slice_key_name(b"\x00w"), None);
+    }
+
+    #[test]
+    fn strings_and_their_checksums() {
+        // Two strings "ab", "" as TensorFlow writes them.
+        let mut crc = checksum::crc32c(&2u32.to_le_bytes());
+        crc = checksum::crc32c_extend(crc, &0u32.to_le_bytes());
+        let len_crc = checksum::mask(crc);
+        let mut range = vec![2u8, 0];
+        range.extend_from_slice(&len_crc.to_le_bytes());
+        crc = checksum::crc32c_extend(crc, &len_crc.to_le_bytes());
+        range.extend_from_slice(b"ab");
+        crc = checksum::crc32c_extend(crc, b"ab");
+        let (s, ok) = read_strings(&range, 2, Some(checksum::mask(crc))).unwrap();
+        assert_eq!(s, vec![&b"ab"[..], b""]);
+        assert_eq!(ok, Some(true));
+        assert_eq!(read_strings(&range, 2, Some(0)).unwrap().1, Some(false));
+        // A declared count past the bytes is refused before any allocation.
+        assert!(read_strings(&range, 1 << 40, None).is_err());
+        range[0] = 9;
+        assert!(read_strings(&range, 2, None).is_err());
+    }
+}

@@ -1,0 +1,932 @@
+//! TensorFlow's record files (`tf.io.TFRecordWriter`, TensorBoard's event
+//! files): the framing (`tensorflow/core/lib/io/record_writer.cc`), each
+//! record `u64 length`, the masked CRC32C of those 8 bytes, the data, the
+//! masked CRC32C of the data; the whole stream optionally GZIP or ZLIB
+//! compressed. Records are read one at a time, borrowed from the input
+//! when it is not compressed and decompressed streaming (one record in
+//! memory) when it is, so a file of millions of records is never held
+//! whole. Each record's payload is read as an Event (in an event file), a
+//! SequenceExample, an Example, a TensorProto, or without a schema.
+
+use super::base::{Body, Format, FormatOptions, decode_builtin, is_text};
+use super::records::{FileKind, RecordFile, RecordReader};
+use super::summary::{self, Summary, Value as SummaryValue};
+use super::tensorflow;
+use crate::decode::{DecodeContext, Message, Value};
+use crate::error::{DecodeError, Result};
+use crate::fields::tensorflow::{
+    BytesList, Event, Example, FeatureList, FeatureLists, Features, FloatList, HistogramProto,
+    Int64List, SequenceExample, Summary as SummaryProto, SummaryMetadata, TensorProto,
+};
+use crate::schema::SchemaSet;
+use crate::schemaless::{self, RawMessage};
+
+/// `tf-record.proto`: Example, SequenceExample, Event, Summary.
+pub const RECORD_FILE: (&str, &str) = (
+    "tf-record.proto",
+    include_str!("../../schemas/tf-record.proto"),
+);
+
+/// The id of the format.
+pub const ID: &str = "tf-record";
+
+pub const FORMAT: Format = Format {
+    id: ID,
+    title: "TensorFlow records (TFRecord, event file)",
+    schema_files: &[tensorflow::FRAMEWORK_FILE, RECORD_FILE],
+    roots: &[],
+    decode: decode_records,
+    tensor_adapters: &[],
+    tensor_namers: &[],
+    line: super::base::no_line,
+    summary: summary::no_summary,
+    views: &[],
+};
+
+fn decode_records<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
+    let compression = super::records::first_header(bytes)?;
+    let kind = match RecordReader::new(bytes, compression, None).next() {
+        Some(Ok(first)) if is_file_version_event(&first.data) => FileKind::Events,
+        _ => FileKind::Records,
+    };
+    Ok(Body::Records(RecordFile::new(bytes, compression, kind)))
+}
+
+/// An Event whose `file_version` is `brain.Event:N`: the first record of
+/// every event file TensorFlow writes.
+fn is_file_version_event(data: &[u8]) -> bool {
+    let set = SchemaSet::builtin();
+    decode_builtin("tensorflow.Event", data, DecodeContext::strict())
+        .ok()
+        .and_then(|m| {
+            m.str(set, Event::FILE_VERSION)
+                .map(|v| v.starts_with("brain.Event:"))
+        })
+        .unwrap_or(false)
+}
+
+/// What a record holds.
+pub enum Payload<'r> {
+    /// An Event (of an event file).
+    Event(Message<'r>),
+    /// A SequenceExample with feature lists.
+    SequenceExample(Message<'r>),
+    /// An Example (the same bytes are a SequenceExample without feature
+    /// lists).
+    Example(Message<'r>),
+    /// A TensorFlow TensorProto (`tf.io.serialize_tensor`).
+    Tensor(Message<'r>),
+    /// A protobuf message of no known type.
+    Schemaless(RawMessage<'r>),
+    /// Bytes that are no protobuf message (text, an image, nothing).
+    Bytes(&'r [u8]),
+}
+
+impl Payload<'_> {
+    /// The payload's type name (`tensorflow.Example`; `protobuf` without a
+    /// schema, `bytes` for no message).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Payload::Event(_) => "tensorflow.Event",
+            Payload::SequenceExample(_) => "tensorflow.SequenceExample",
+            Payload::Example(_) => "tensorflow.Example",
+            Payload::Tensor(_) => "tensorflow.TensorProto",
+            Payload::Schemaless(_) => "protobuf",
+            Payload::Bytes(_) => "bytes",
+        }
+    }
+
+    /// The other types the same bytes are equally valid as.
+    pub fn also(&self) -> &'static [&'static str] {
+        match self {
+            Payload::Example(_) => &["tensorflow.SequenceExample"],
+            _ => &[],
+        }
+    }
+
+    /// The decoded message, for the payloads read with a schema.
+    pub fn message(&self) -> Option<&Message<'_>> {
+        match self {
+            Payload::Event(m)
+            | Payload::SequenceExample(m)
+            | Payload::Example(m)
+            | Payload::Tensor(m) => Some(m),
+            Payload::Schemaless(_) | Payload::Bytes(_) => None,
+        }
+    }
+}
+
+/// Reads one record's data as what it holds: an Event in an event file;
+/// else a SequenceExample when its field 2 (`feature_lists`) is present, an
+/// Example, a TensorProto that keeps TensorFlow's rules, a message without
+/// a schema, or plain bytes. `base` is the data's offset in the stream.
+pub fn read_payload(kind: FileKind, data: &[u8], base: u64) -> Payload<'_> {
+    let set = SchemaSet::builtin();
+    let strict = |name: &str| {
+        decode_builtin(name, data, DecodeContext::strict())
+            .ok()
+            .map(|m| rebase(m, base))
+    };
+    if kind == FileKind::Events {
+        if let Some(m) = strict("tensorflow.Event") {
+            return Payload::Event(m);
+        }
+    } else if !data.is_empty() {
+        if let Some(m) = strict("tensorflow.SequenceExample") {
+            if m.has(set, SequenceExample::FEATURE_LISTS) {
+                return Payload::SequenceExample(m);
+            }
+            if let Some(m) = strict("tensorflow.Example") {
+                return Payload::Example(m);
+            }
+        }
+        if let Some(m) = strict("tensorflow.TensorProto")
+            && m.has(set, TensorProto::DTYPE)
+            && (tensorflow::TENSOR_ADAPTER.validate)(set, &m).is_ok()
+        {
+            return Payload::Tensor(m);
+        }
+    }
+    let opts = schemaless::Options {
+        max_depth: schemaless::DEFAULT_MAX_DEPTH,
+    };
+    let text = is_text(data);
+    match schemaless::decode(data, base, opts) {
+        Ok(raw) if !data.is_empty() && !text && raw.fault.is_none() => Payload::Schemaless(raw),
+        _ => Payload::Bytes(data),
+    }
+}
+
+/// The message with its offsets moved to where its data is in the stream.
+fn rebase(mut m: Message<'_>, base: u64) -> Message<'_> {
+    let mut stack: Vec<&mut Message<'_>> = vec![&mut m];
+    while let Some(msg) = stack.pop() {
+        msg.offset = msg.offset.saturating_add(base);
+        msg.end = msg.end.saturating_add(base);
+        for f in &mut msg.fields {
+            f.offset = f.offset.saturating_add(base);
+            f.value_offset = f.value_offset.saturating_add(base);
+            f.end = f.end.saturating_add(base);
+            if let Value::Message(sub) = &mut f.value {
+                stack.push(sub);
+            }
+        }
+    }
+    m
+}
+
+/// The values of one feature.
+pub enum FeatureValues<'a> {
+    Bytes(Vec<&'a [u8]>),
+    Float(Vec<f32>),
+    Int64(Vec<i64>),
+    /// A Feature with no list set.
+    Empty,
+}
+
+impl FeatureValues<'_> {
+    /// `bytes`, `float`, `int64`, or `none` for a feature without a list.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            FeatureValues::Bytes(_) => "bytes",
+            FeatureValues::Float(_) => "float",
+            FeatureValues::Int64(_) => "int64",
+            FeatureValues::Empty => "none",
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            FeatureValues::Bytes(v) => v.len(),
+            FeatureValues::Float(v) => v.len(),
+            FeatureValues::Int64(v) => v.len(),
+            FeatureValues::Empty => 0,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The values of a decoded `tensorflow.Feature` (its last list set, as
+/// protobuf's oneof keeps).
+pub fn feature_values<'a>(set: &SchemaSet, f: &Message<'a>) -> FeatureValues<'a> {
+    let last = f.fields.iter().rev().find_map(|field| match &field.value {
+        Value::Message(m) => Some(m.as_ref()),
+        _ => None,
+    });
+    let Some(list) = last else {
+        return FeatureValues::Empty;
+    };
+    let name = &list.def(set).full_name;
+    if name == "tensorflow.BytesList" {
+        FeatureValues::Bytes(
+            list.field(set, BytesList::VALUE)
+                .iter()
+                .filter_map(|v| match v.value {
+                    Value::Bytes(b) => Some(b),
+                    _ => None,
+                })
+                .collect(),
+        )
+    } else if name == "tensorflow.FloatList" {
+        FeatureValues::Float(
+            list.scalars(set, FloatList::VALUE)
+                .filter_map(|v| match v {
+                    crate::decode::ScalarValue::F32(x) => Some(x),
+                    _ => None,
+                })
+                .collect(),
+        )
+    } else {
+        FeatureValues::Int64(
+            list.scalars(set, Int64List::VALUE)
+                .filter_map(crate::decode::ScalarValue::as_i64)
+                .collect(),
+        )
+    }
+}
+
+/// The entries of a `Features` message: each feature's name and message,
+/// in file order.
+pub fn features<'m, 'a>(
+    set: &SchemaSet,
+    features: &'m Message<'a>,
+) -> Vec<(&'a [u8], &'m Message<'a>)> {
+    features
+        .messages(set, Features::FEATURE)
+        .filter_map(|entry| {
+            let key = entry.bytes(set, Features::FeatureEntry::KEY).unwrap_or(b"");
+            entry
+                .message(set, Features::FeatureEntry::VALUE)
+                .map(|v| (key, v))
+        })
+        .collect()
+}
+
+/// The feature lists of a `FeatureLists` message: each name and its
+/// features, in file order.
+pub fn feature_lists<'m, 'a>(
+    set: &SchemaSet,
+    lists: &'m Message<'a>,
+) -> Vec<(&'a [u8], Vec<&'m Message<'a>>)> {
+    lists
+        .messages(set, FeatureLists::FEATURE_LIST)
+        .filter_map(|entry| {
+            let key = entry
+                .bytes(set, FeatureLists::FeatureListEntry::KEY)
+                .unwrap_or(b"");
+            entry
+                .message(set, FeatureLists::FeatureListEntry::VALUE)
+                .map(|v| (key, v.messages(set, FeatureList::FEATURE).collect()))
+        })
+        .collect()
+}
+
+/// The Features of an Example or the context of a SequenceExample.
+pub fn example_features<'m, 'a>(
+    set: &SchemaSet,
+    payload: &'m Payload<'a>,
+) -> Option<&'m Message<'a>> {
+    match payload {
+        Payload::Example(m) => m.message(set, Example::FEATURES),
+        Payload::SequenceExample(m) => m.message(set, SequenceExample::CONTEXT),
+        _ => None,
+    }
+}
+
+/// A picture's format and size, from its signature and header (PNG's IHDR,
+/// JPEG's start-of-frame).
+pub fn image_size(bytes: &[u8]) -> Option<(&'static str, u32, u32)> {
+    let be32 = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .and_then(|b| <[u8; 4]>::try_from(b).ok())
+            .map(u32::from_be_bytes)
+    };
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.get(12..16) == Some(b"IHDR") {
+        return Some(("PNG", be32(16)?, be32(20)?));
+    }
+    if bytes.starts_with(&[0xff, 0xd8]) {
+        // Segments from byte 2: marker, length, until a start-of-frame.
+        let mut at = 2usize;
+        while let (Some(0xff), Some(&marker)) = (bytes.get(at), bytes.get(at + 1)) {
+            let len = usize::from(u16::from_be_bytes([
+                *bytes.get(at + 2)?,
+                *bytes.get(at + 3)?,
+            ]));
+            let sof = matches!(marker, 0xc0..=0xcf) && !matches!(marker, 0xc4 | 0xc8 | 0xcc);
+            if sof {
+                let h = u16::from_be_bytes([*bytes.get(at + 5)?, *bytes.get(at + 6)?]);
+                let w = u16::from_be_bytes([*bytes.get(at + 7)?, *bytes.get(at + 8)?]);
+                return Some(("JPEG", u32::from(w), u32::from(h)));
+            }
+            at = at.checked_add(2)?.checked_add(len)?;
+        }
+        return None;
+    }
+    if bytes.starts_with(b"GIF8") {
+        let w = u16::from_le_bytes([*bytes.get(6)?, *bytes.get(7)?]);
+        let h = u16::from_le_bytes([*bytes.get(8)?, *bytes.get(9)?]);
+        return Some(("GIF", u32::from(w), u32::from(h)));
+    }
+    None
+}
+
+/// The most rows a schema or tag table keeps: a file of as many distinct
+/// names is summarized by its first ones and a count of the rest.
+pub const MAX_TABLE_ROWS: usize = 1000;
+
+/// One feature of the feature schema over all records.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeatureColumn {
+    pub name: Vec<u8>,
+    /// `bytes`, `float`, `int64`, `none`; `mixed` when records disagree.
+    pub kind: &'static str,
+    pub min_len: u64,
+    pub max_len: u64,
+    /// How many records have it.
+    pub present: u64,
+    /// Whether it is a feature list of a SequenceExample (else a feature of
+    /// an Example or a SequenceExample's context).
+    pub list: bool,
+}
+
+/// The last value of a tag, for the tag table.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TagValue {
+    /// A scalar of a double tensor.
+    Scalar(f64),
+    /// A float scalar: TF 1's `simple_value`, a TF 2 float tensor (shown
+    /// as the shortest float32 text).
+    Scalar32(f32),
+    /// A histogram and its bucket count.
+    Histogram(u64),
+    /// An image (format, width, height; 0 when unknown).
+    Image(&'static str, u32, u32),
+    /// A text (the first string of a string tensor).
+    Text(Vec<u8>),
+    /// Audio.
+    Audio,
+    /// A tensor of another kind: its data type name and element count.
+    Tensor(String, u64),
+    /// Nothing that is shown.
+    Other,
+}
+
+impl TagValue {
+    /// The value as the tag table shows it: `0.2`, `histogram, 6 buckets`,
+    /// `<PNG 8x8>`, a text in quotes.
+    pub fn text(&self) -> String {
+        match self {
+            TagValue::Scalar(x) => format!("{x:?}"),
+            TagValue::Scalar32(x) => format!("{x:?}"),
+            TagValue::Histogram(b) => format!("histogram, {b} buckets"),
+            TagValue::Image(f, wd, h) if !f.is_empty() => format!("<{f} {wd}x{h}>"),
+            TagValue::Image(..) => "image".to_string(),
+            TagValue::Text(t) => crate::escape::quoted(t),
+            TagValue::Audio => "audio".to_string(),
+            TagValue::Tensor(t, n) => format!("{} tensor, {n} values", crate::escape::plain(t)),
+            TagValue::Other => "-".to_string(),
+        }
+    }
+}
+
+/// One tag of an event file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TagRow {
+    pub tag: Vec<u8>,
+    /// The plugin that wrote it (`scalars`, `histograms`, `images`), empty
+    /// for TF 1 summaries.
+    pub plugin: Vec<u8>,
+    pub count: u64,
+    pub first_step: i64,
+    pub last_step: i64,
+    pub last: TagValue,
+}
+
+/// What one pass over a record file found: counts by payload type, the
+/// feature schema of its Examples, the tags of its events.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overview {
+    pub records: u64,
+    pub payload_bytes: u64,
+    /// Payload type names and their counts, in order of first appearance.
+    pub types: Vec<(&'static str, u64)>,
+    /// Records holding features (Examples, SequenceExamples).
+    pub feature_records: u64,
+    pub features: Vec<FeatureColumn>,
+    pub tags: Vec<TagRow>,
+    /// Names or tags past [`MAX_TABLE_ROWS`], not kept.
+    pub dropped_rows: u64,
+    /// The first fault, after the last whole record.
+    pub fault: Option<DecodeError>,
+}
+
+impl Overview {
+    /// The summary items of the text header and the JSON `"summary"`.
+    pub fn summary(&self, file: &RecordFile<'_>) -> Summary {
+        let mut s = Summary {
+            title: "",
+            items: Vec::new(),
+        };
+        s.push(
+            "compression",
+            "compression",
+            SummaryValue::Text(file.compression.name().as_bytes().to_vec()),
+        );
+        s.push("records", "records", SummaryValue::Count(self.records));
+        s.push(
+            "payload_types",
+            "payload types",
+            SummaryValue::Fields(
+                self.types
+                    .iter()
+                    .map(|(t, n)| (*t, SummaryValue::Count(*n)))
+                    .collect(),
+            ),
+        );
+        s.push(
+            "payload_bytes",
+            "payload bytes",
+            SummaryValue::Count(self.payload_bytes),
+        );
+        if !self.features.is_empty() {
+            let columns = self
+                .features
+                .iter()
+                .map(|c| {
+                    let mut parts = vec![
+                        ("name", SummaryValue::Text(c.name.clone())),
+                        ("kind", SummaryValue::Text(c.kind.as_bytes().to_vec())),
+                        ("min_length", SummaryValue::Count(c.min_len)),
+                        ("max_length", SummaryValue::Count(c.max_len)),
+                        (
+                            "missing",
+                            SummaryValue::Count(self.feature_records.saturating_sub(c.present)),
+                        ),
+                    ];
+                    if c.list {
+                        parts.push(("feature_list", SummaryValue::Count(1)));
+                    }
+                    SummaryValue::Fields(parts)
+                })
+                .collect();
+            s.push("features", "features", SummaryValue::List(columns));
+        }
+        if !self.tags.is_empty() {
+            let tags = self
+                .tags
+                .iter()
+                .map(|t| {
+                    SummaryValue::Fields(vec![
+                        ("tag", SummaryValue::Text(t.tag.clone())),
+                        ("plugin", SummaryValue::Text(t.plugin.clone())),
+                        ("values", SummaryValue::Count(t.count)),
+                        ("first_step", SummaryValue::Int(t.first_step)),
+                        ("last_step", SummaryValue::Int(t.last_step)),
+                        ("last_value", SummaryValue::Text(t.last.text().into_bytes())),
+                    ])
+                })
+                .collect();
+            s.push("tags", "tags", SummaryValue::List(tags));
+        }
+        s
+    }
+}
+
+/// The batch table's summary: the record count and payload types
+/// (`4 records: 4 tensorflow.Example`).
+pub fn line(file: &RecordFile<'_>) -> String {
+    let o = overview(file);
+    let types: Vec<String> = o.types.iter().map(|(t, n)| format!("{n} {t}")).collect();
+    let mut s = format!("{} records", o.records);
+    if !types.is_empty() {
+        s.push_str(": ");
+        s.push_str(&types.join(", "));
+    }
+    if let Some(e) = &o.fault {
+        s.push_str(&format!("; then {}", e.check()));
+    }
+    s
+}
+
+/// One pass over every record: the [`Overview`].
+pub fn overview(file: &RecordFile<'_>) -> Overview {
+    let set = SchemaSet::builtin();
+    let mut o = Overview::default();
+    for r in file.records() {
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                o.fault = Some(e);
+                break;
+            }
+        };
+        o.records += 1;
+        summary::add(&mut o.payload_bytes, r.length);
+        let payload = read_payload(file.kind, &r.data, r.data_offset());
+        let t = payload.type_name();
+        match o.types.iter_mut().find(|(name, _)| *name == t) {
+            Some((_, n)) => *n += 1,
+            None => o.types.push((t, 1)),
+        }
+        if let Some(features_msg) = example_features(set, &payload) {
+            o.feature_records += 1;
+            let record_no = o.feature_records;
+            for (name, f) in features(set, features_msg) {
+                let v = feature_values(set, f);
+                add_column(&mut o, name, v.kind(), v.len() as u64, false, record_no);
+            }
+        } else if matches!(payload, Payload::Example(_) | Payload::SequenceExample(_)) {
+            o.feature_records += 1;
+        }
+        if let Payload::SequenceExample(m) = &payload {
+            let record_no = o.feature_records;
+            if let Some(lists) = m.message(set, SequenceExample::FEATURE_LISTS) {
+                for (name, items) in feature_lists(set, lists) {
+                    let kind = items
+                        .first()
+                        .map_or("none", |f| feature_values(set, f).kind());
+                    add_column(&mut o, name, kind, items.len() as u64, true, record_no);
+                }
+            }
+        }
+        if let Payload::Event(m) = &payload {
+            event_tags(set, m, &mut o);
+        }
+    }
+    o
+}
+
+fn add_column(
+    o: &mut Overview,
+    name: &[u8],
+    kind: &'static str,
+    len: u64,
+    list: bool,
+    record_no: u64,
+) {
+    if let Some(c) = o
+        .features
+        .iter_mut()
+        .find(|c| c.name == name && c.list == list)
+    {
+        // A feature repeated within one record counts once.
+        if c.present < record_no {
+            c.present += 1;
+        }
+        if c.kind != kind {
+            c.kind = "mixed";
+        }
+        c.min_len = c.min_len.min(len);
+        c.max_len = c.max_len.max(len);
+    } else if o.features.len() < MAX_TABLE_ROWS {
+        o.features.push(FeatureColumn {
+            name: name.to_vec(),
+            kind,
+            min_len: len,
+            max_len: len,
+            present: 1,
+            list,
+        });
+    } else {
+        o.dropped_rows += 1;
+    }
+}
+
+fn event_tags(set: &SchemaSet, event: &Message<'_>, o: &mut Overview) {
+    let step = event.int(set, Event::STEP).unwrap_or(0);
+    let Some(summary_msg) = event.message(set, Event::SUMMARY) else {
+        return;
+    };
+    for v in summary_msg.messages(set, SummaryProto::VALUE) {
+        let tag = v.bytes(set, SummaryProto::Value::TAG).unwrap_or(b"");
+        let plugin = v
+            .message(set, SummaryProto::Value::METADATA)
+            .and_then(|m| m.message(set, SummaryMetadata::PLUGIN_DATA))
+            .and_then(|p| p.bytes(set, SummaryMetadata::PluginData::PLUGIN_NAME))
+            .unwrap_or(b"");
+        let value = tag_value(set, v, plugin);
+        if let Some(row) = o.tags.iter_mut().find(|r| r.tag == tag) {
+            row.count += 1;
+            row.first_step = row.first_step.min(step);
+            row.last_step = step;
+            row.last = value;
+            if row.plugin.is_empty() {
+                row.plugin = plugin.to_vec();
+            }
+        } else if o.tags.len() < MAX_TABLE_ROWS {
+            o.tags.push(TagRow {
+                tag: tag.to_vec(),
+                plugin: plugin.to_vec(),
+                count: 1,
+                first_step: step,
+                last_step: step,
+                last: value,
+            });
+        } else {
+            o.dropped_rows += 1;
+        }
+    }
+}
+
+/// What a summary value holds, as the tag table shows it: TF 1's
+/// `simple_value`, `histo`, `image` and `audio`, and TF 2's tensors read by
+/// their plugin (a scalar tensor is a number, `histograms` a [k, 3] tensor
+/// of buckets, `images` a string tensor of width, height and encoded
+/// pictures, `text` strings).
+pub fn tag_value(set: &SchemaSet, v: &Message<'_>, plugin: &[u8]) -> TagValue {
+    use crate::decode::ScalarValue;
+    if let Some(ScalarValue::F32(x)) = v.scalar(set, SummaryProto::Value::SIMPLE_VALUE) {
+        return TagValue::Scalar32(x);
+    }
+    if let Some(h) = v.message(set, SummaryProto::Value::HISTO) {
+        return TagValue::Histogram(h.scalars(set, HistogramProto::BUCKET).count() as u64);
+    }
+    if let Some(img) = v.message(set, SummaryProto::Value::IMAGE) {
+        let bytes = img
+            .bytes(set, SummaryProto::Image::ENCODED_IMAGE_STRING)
+            .unwrap_or(b"");
+        return match image_size(bytes) {
+            Some((f, w, h)) => TagValue::Image(f, w, h),
+            None => TagValue::Image("", 0, 0),
+        };
+    }
+    if v.has(set, SummaryProto::Value::AUDIO) {
+        return TagValue::Audio;
+    }
+    let Some(t) = v.message(set, SummaryProto::Value::TENSOR) else {
+        return TagValue::Other;
+    };
+    tensor_tag_value(set, t, plugin)
+}
+
+fn tensor_tag_value(set: &SchemaSet, t: &Message<'_>, plugin: &[u8]) -> TagValue {
+    use crate::tensor::{Element, LoadedValues, for_each_element, load_values};
+    let view = tensorflow::view(set, t);
+    let elements = view.elements;
+    let type_name = view.type_name.clone();
+    let rank = view.dims.as_ref().map(Vec::len);
+    let mut first: Vec<TagValue> = Vec::new();
+    let mut strings: Vec<Vec<u8>> = Vec::new();
+    let mut loaded = load_values(&view, None);
+    if matches!(loaded, LoadedValues::Ready(..)) {
+        let _ = for_each_element(&mut loaded, |e| {
+            if let Element::Str(s) = e {
+                strings.push(s.to_vec());
+            } else {
+                first.push(match e {
+                    Element::F32(x) => TagValue::Scalar32(x),
+                    other => other.as_f64().map_or(TagValue::Other, TagValue::Scalar),
+                });
+            }
+            if first.len() + strings.len() >= 3 {
+                Err(())
+            } else {
+                Ok(())
+            }
+        });
+    }
+    match plugin {
+        b"histograms" if rank == Some(2) => TagValue::Histogram(elements / 3),
+        b"images" => {
+            let size = strings.get(2).and_then(|b| image_size(b));
+            match size {
+                Some((f, w, h)) => TagValue::Image(f, w, h),
+                None => TagValue::Image("", 0, 0),
+            }
+        }
+        b"text" => TagValue::Text(strings.into_iter().next().unwrap_or_default()),
+        _ if elements == 1 && strings.is_empty() => {
+            first.into_iter().next().unwrap_or(TagValue::Other)
+        }
+        _ => TagValue::Tensor(type_name, elements),
+    }
+}
+
+/// The picture an event's summary value holds, encoded: TF 1's `image`
+/// or the third string of a TF 2 `images` tensor.
+pub fn summary_image<'a>(set: &SchemaSet, v: &Message<'a>) -> Option<&'a [u8]> {
+    if let Some(img) = v.message(set, SummaryProto::Value::IMAGE) {
+        return img.bytes(set, SummaryProto::Image::ENCODED_IMAGE_STRING);
+    }
+    let t = v.message(set, SummaryProto::Value::TENSOR)?;
+    crate::tensor::strings(t.field(set, TensorProto::STRING_VAL)).nth(2)
+}
+
+/// A scalar's (step, value).
+pub type Point = (i64, f64);
+/// A histogram bucket: (left edge, right edge, count).
+pub type Bucket = (f64, f64, f64);
+
+/// What the explorer draws of an event file: each scalar tag's points,
+/// the last histogram and the last picture of each tag.
+#[derive(Debug, Default)]
+pub struct Series {
+    /// (tag, points (step, value)), tags in order of first appearance; at
+    /// most `max_points` points a tag (the first ones).
+    pub scalars: Vec<(Vec<u8>, Vec<Point>)>,
+    /// Points past `max_points`, not kept.
+    pub dropped_points: u64,
+    /// (tag, step, buckets (left edge, right edge, count)): the last of
+    /// each tag.
+    pub histograms: Vec<(Vec<u8>, i64, Vec<Bucket>)>,
+    /// (tag, step, encoded picture): the last of each tag.
+    pub images: Vec<(Vec<u8>, i64, Vec<u8>)>,
+}
+
+/// The [`Series`] of an event file, in one pass (for other files, empty).
+/// Memory is bounded by the tags (at most [`MAX_TABLE_ROWS`]), the points
+/// kept and one histogram and picture a tag.
+pub fn series(file: &RecordFile<'_>, max_points: usize) -> Series {
+    let set = SchemaSet::builtin();
+    let mut s = Series::default();
+    if file.kind != FileKind::Events {
+        return s;
+    }
+    for r in file.records() {
+        let Ok(r) = r else { break };
+        let Payload::Event(event) = read_payload(file.kind, &r.data, r.data_offset()) else {
+            continue;
+        };
+        let step = event.int(set, Event::STEP).unwrap_or(0);
+        let Some(summary_msg) = event.message(set, Event::SUMMARY) else {
+            continue;
+        };
+        for v in summary_msg.messages(set, SummaryProto::VALUE) {
+            let tag = v
+                .bytes(set, SummaryProto::Value::TAG)
+                .unwrap_or(b"")
+                .to_vec();
+            let plugin = v
+                .message(set, SummaryProto::Value::METADATA)
+                .and_then(|m| m.message(set, SummaryMetadata::PLUGIN_DATA))
+                .and_then(|p| p.bytes(set, SummaryMetadata::PluginData::PLUGIN_NAME))
+                .unwrap_or(b"");
+            match tag_value(set, v, plugin) {
+                TagValue::Scalar(x) => push_point(&mut s, tag, step, x, max_points),
+                TagValue::Scalar32(x) => push_point(&mut s, tag, step, f64::from(x), max_points),
+                TagValue::Histogram(_) => {
+                    let buckets = histogram_buckets(set, v);
+                    keep_last(&mut s.histograms, (tag, step, buckets), |h| &h.0);
+                }
+                TagValue::Image(..) => {
+                    let picture = summary_image(set, v).unwrap_or(b"").to_vec();
+                    keep_last(&mut s.images, (tag, step, picture), |i| &i.0);
+                }
+                _ => {}
+            }
+        }
+    }
+    s
+}
+
+fn push_point(s: &mut Series, tag: Vec<u8>, step: i64, x: f64, max_points: usize) {
+    match s.scalars.iter().position(|(t, _)| *t == tag) {
+        Some(i) => match s.scalars.get_mut(i) {
+            Some((_, points)) if points.len() < max_points => points.push((step, x)),
+            _ => s.dropped_points += 1,
+        },
+        None if s.scalars.len() < MAX_TABLE_ROWS => s.scalars.push((tag, vec![(step, x)])),
+        None => s.dropped_points += 1,
+    }
+}
+
+/// Replaces the item of the same tag, or adds it while there are fewer
+/// than [`MAX_TABLE_ROWS`].
+fn keep_last<T>(list: &mut Vec<T>, item: T, tag: impl Fn(&T) -> &Vec<u8>) {
+    match list.iter().position(|x| tag(x) == tag(&item)) {
+        Some(i) => {
+            if let Some(slot) = list.get_mut(i) {
+                *slot = item;
+            }
+        }
+        None if list.len() < MAX_TABLE_ROWS => list.push(item),
+        None => {}
+    }
+}
+
+/// A histogram's buckets as (left edge, right edge, count): TF 1's
+/// `HistogramProto` (each bucket from the previous limit, the first from
+/// `min`), or TF 2's [k, 3] tensor of rows (left, right, count).
+fn histogram_buckets(set: &SchemaSet, v: &Message<'_>) -> Vec<Bucket> {
+    use crate::decode::ScalarValue;
+    let f = |x: ScalarValue| match x {
+        ScalarValue::F64(x) => x,
+        ScalarValue::F32(x) => f64::from(x),
+        _ => 0.0,
+    };
+    if let Some(h) = v.message(set, SummaryProto::Value::HISTO) {
+        let mut left = h.scalar(set, HistogramProto::MIN).map_or(0.0, f);
+        let limits: Vec<f64> = h
+            .scalars(set, HistogramProto::BUCKET_LIMIT)
+            .map(f)
+            .collect();
+        let counts = h.scalars(set, HistogramProto::BUCKET).map(f);
+        return limits
+            .into_iter()
+            .zip(counts)
+            .map(|(right, count)| {
+                let bucket = (left, right, count);
+                left = right;
+                bucket
+            })
+            .collect();
+    }
+    let Some(t) = v.message(set, SummaryProto::Value::TENSOR) else {
+        return Vec::new();
+    };
+    use crate::tensor::{LoadedValues, for_each_element, load_values};
+    let view = tensorflow::view(set, t);
+    let mut flat: Vec<f64> = Vec::new();
+    let mut loaded = load_values(&view, None);
+    // The buckets a picture can show; more are not kept.
+    const MAX_VALUES: usize = 3 * 1024;
+    if matches!(loaded, LoadedValues::Ready(..)) {
+        let _ = for_each_element(&mut loaded, |e| {
+            flat.push(e.as_f64().unwrap_or(0.0));
+            if flat.len() >= MAX_VALUES {
+                Err(())
+            } else {
+                Ok(())
+            }
+        });
+    }
+    flat.chunks_exact(3)
+        .filter_map(|c| match c {
+            [l, r, n] => Some((*l, *r, *n)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// An event's `graph_def`: a serialized GraphDef, read leniently (as the
+/// GraphDef format reads one; `base` is where its bytes start).
+pub fn decode_graph_def(bytes: &[u8], base: u64) -> Option<Message<'_>> {
+    decode_builtin("tensorflow.GraphDef", bytes, DecodeContext::lenient())
+        .ok()
+        .map(|m| rebase(m, base))
+}
+
+/// The bytes of an event's `graph_def` (a serialized GraphDef).
+pub fn graph_def_bytes<'a>(set: &SchemaSet, event: &Message<'a>) -> Option<&'a [u8]> {
+    event.bytes(set, Event::GRAPH_DEF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file_of(bytes: &[u8]) -> RecordFile<'_> {
+        match decode_records(bytes, &FormatOptions::default()) {
+            Ok(Body::Records(f)) => f,
+            _ => panic!("not a record file"),
+        }
+    }
+
+    #[test]
+    fn series_of_event_files() {
+        let tf2 = include_bytes!("../../tests/fixtures/tf-record/tf2.tfevents");
+        let s = series(&file_of(tf2), 10);
+        let tags: Vec<&[u8]> = s.scalars.iter().map(|(t, _)| t.as_slice()).collect();
+        assert_eq!(tags, [&b"loss"[..], b"accuracy"]);
+        let loss = &s.scalars[0].1;
+        assert_eq!(loss.len(), 5);
+        assert_eq!(loss[0], (0, 1.0));
+        assert_eq!(loss[4], (4, f64::from(0.2f32)));
+        assert_eq!(s.histograms.len(), 1);
+        let (tag, step, buckets) = &s.histograms[0];
+        assert_eq!(
+            (tag.as_slice(), *step, buckets.len()),
+            (&b"weights"[..], 2, 6)
+        );
+        assert_eq!(buckets.iter().map(|b| b.2).sum::<f64>(), 50.0);
+        assert_eq!(image_size(&s.images[0].2), Some(("PNG", 8, 8)));
+        // At most `max_points` a tag; the rest counted.
+        let s = series(&file_of(tf2), 3);
+        assert_eq!(s.scalars[0].1.len(), 3);
+        assert_eq!(s.dropped_points, 4);
+        // TF 1: HistogramProto buckets from `min`, each from the last limit.
+        let tf1 = include_bytes!("../../tests/fixtures/tf-record/tf1.tfevents");
+        let s = series(&file_of(tf1), 10);
+        let (_, _, buckets) = &s.histograms[0];
+        assert_eq!(buckets.len(), 4);
+        assert_eq!(buckets[0].0, 0.0);
+        assert_eq!(buckets[1].0, buckets[0].1);
+        assert_eq!(buckets.iter().map(|b| b.2).sum::<f64>(), 20.0);
+        // A file of Examples has none.
+        let ex = include_bytes!("../../tests/fixtures/tf-record/examples.tfrecord");
+        assert!(series(&file_of(ex), 10).scalars.is_empty());
+    }
+
+    #[test]
+    fn image_sizes() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+        png.extend_from_slice(&8u32.to_be_bytes());
+        png.extend_from_slice(&6u32.to_be_bytes());
+        assert_eq!(image_size(&png), Some(("PNG", 8, 6)));
+        assert_eq!(image_size(b"\xff\xd8\xff"), None);
+    }
+}

@@ -1,0 +1,177 @@
+//! The text view of a TensorFlow tensor bundle (its JSON is in `json.rs`): a header (format,
+//! version, shards, tensors, bytes, the checksums' summary), then every
+//! tensor with its key, type, shape, place in its shard, CRC32C status and
+//! values as the other tensor views print them, and a TensorFlow 2
+//! checkpoint's object tree.
+
+use super::RenderOptions;
+use super::fmt::indent;
+use crate::escape::{plain, quoted};
+use crate::fields::tensorflow::{BundleEntryProto, BundleHeaderProto};
+use crate::formats::tf_checkpoint::{
+    self as tfc, CrcStatus, ObjectGraph, Shards, header, object_graph, object_tree_lines,
+    with_entry,
+};
+use crate::formats::{Bundle, BundleVersion};
+use crate::schema::SchemaSet;
+use crate::tensor::{LoadedValues, TensorView};
+use std::io::{self, Write};
+
+fn version_word(v: BundleVersion) -> &'static str {
+    match v {
+        BundleVersion::V2 => "V2 (index and data shards)",
+        BundleVersion::V1 => "V1 (one file, values in the table)",
+    }
+}
+
+/// The key as text: the tensor's name, or for a slice key the name it
+/// is a slice of.
+fn key_label(key: &[u8]) -> String {
+    match tfc::parse_slice_key(key) {
+        Some(k) => format!(
+            "{} slice {}",
+            quoted(&k.name),
+            tfc::extents_text(&k.extents)
+        ),
+        None => quoted(key),
+    }
+}
+
+/// The text view.
+pub fn text(w: &mut dyn Write, bundle: &Bundle<'_>, opts: &RenderOptions) -> io::Result<()> {
+    let set = SchemaSet::builtin();
+    let dir = opts.dir.as_ref().and_then(crate::external::Folder::disk);
+    let shards = Shards::of(bundle, dir);
+    let h = header(bundle, &shards, dir);
+    writeln!(w, "version:   {}", version_word(bundle.version))?;
+    if bundle.version == BundleVersion::V2 {
+        let endianness = bundle
+            .header
+            .int(set, BundleHeaderProto::ENDIANNESS)
+            .unwrap_or(0);
+        let producer = bundle
+            .header
+            .message(set, BundleHeaderProto::VERSION)
+            .and_then(|v| v.int(set, crate::fields::tensorflow::VersionDef::PRODUCER))
+            .unwrap_or(0);
+        writeln!(
+            w,
+            "header:    {} endian, bundle format version {producer}",
+            if endianness == 1 { "big" } else { "little" }
+        )?;
+        match &shards.prefix {
+            Some(p) => writeln!(
+                w,
+                "shards:    {} ({})",
+                shards.count,
+                plain(&tfc::shard_name(p, 0, shards.count)).replace("00000-of", "SSSSS-of")
+            )?,
+            None => writeln!(
+                w,
+                "shards:    {} (not found: the index is not in its folder, or there is no folder)",
+                shards.count
+            )?,
+        }
+    }
+    writeln!(
+        w,
+        "tensors:   {}, {} bytes",
+        super::elide::grouped(h.tensors),
+        super::elide::grouped(h.bytes)
+    )?;
+    writeln!(
+        w,
+        "checksums: {} ok, {} mismatch, {} not checked",
+        h.crc.ok, h.crc.mismatch, h.crc.not_checked
+    )?;
+    for e in &bundle.entries {
+        writeln!(w)?;
+        writeln!(w, "tensor {}", key_label(&e.key))?;
+        with_entry(bundle, &shards, e, dir, |view, loaded, crc| {
+            entry_text(w, bundle, &shards, e, view, loaded, &crc, opts)
+        })?;
+    }
+    if let Some(graph) = object_graph(bundle, &shards, dir) {
+        writeln!(w)?;
+        writeln!(w, "object graph:")?;
+        object_tree_text(w, &graph)?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn entry_text(
+    w: &mut dyn Write,
+    bundle: &Bundle<'_>,
+    shards: &Shards,
+    e: &crate::formats::BundleEntry<'_>,
+    view: &TensorView<'_, '_>,
+    loaded: LoadedValues<'_>,
+    crc: &CrcStatus,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let set = SchemaSet::builtin();
+    let entry = &e.message;
+    indent(w, 1)?;
+    writeln!(w, "data type: {}", view.type_name)?;
+    indent(w, 1)?;
+    match &view.dims {
+        None => writeln!(w, "shape:     unknown rank")?,
+        Some(d) if d.is_empty() => writeln!(w, "shape:     scalar  (1 element)")?,
+        Some(d) => {
+            let parts: Vec<String> = d.iter().map(i64::to_string).collect();
+            writeln!(
+                w,
+                "shape:     [{}]  ({} element{})",
+                parts.join(", "),
+                super::elide::grouped(view.elements),
+                if view.elements == 1 { "" } else { "s" }
+            )?;
+        }
+    }
+    if bundle.version == BundleVersion::V2 {
+        let f = tfc::entry_facts(set, entry);
+        if f.slices > 0 {
+            let slices: Vec<String> = entry
+                .messages(set, BundleEntryProto::SLICES)
+                .map(|s| tfc::slice_text(set, s))
+                .collect();
+            indent(w, 1)?;
+            writeln!(w, "slices:    {}", slices.join(" "))?;
+        } else {
+            indent(w, 1)?;
+            let file = shards
+                .file(f.shard)
+                .map_or_else(String::new, |n| format!(" ({})", plain(&n)));
+            writeln!(
+                w,
+                "stored:    shard {}{file}, offset {}, {} bytes",
+                f.shard,
+                f.offset,
+                super::elide::grouped(u64::try_from(f.size).unwrap_or(0))
+            )?;
+        }
+    }
+    indent(w, 1)?;
+    match crc.detail() {
+        Some(d)
+            if !matches!(crc, CrcStatus::NotChecked(_)) || bundle.version == BundleVersion::V2 =>
+        {
+            writeln!(w, "crc32c:    {} ({})", crc.word(), plain(d))?
+        }
+        _ => writeln!(w, "crc32c:    {}", crc.word())?,
+    }
+    if e.key == tfc::OBJECT_GRAPH_KEY && !matches!(loaded, LoadedValues::Unavailable(_)) {
+        indent(w, 1)?;
+        return writeln!(w, "values:    the object graph (below)");
+    }
+    super::tree::view_values(w, view, loaded, 1, opts, false)
+}
+
+fn object_tree_text(w: &mut dyn Write, graph: &ObjectGraph) -> io::Result<()> {
+    for (depth, line) in object_tree_lines(graph) {
+        indent(w, depth + 1)?;
+        writeln!(w, "{line}")?;
+    }
+    Ok(())
+}

@@ -1,0 +1,712 @@
+//! TensorFlow tensor bundles (`tf-checkpoint`): text and JSON snapshots of
+//! the checkpoints in tests/fixtures/tf-checkpoint (written by TensorFlow
+//! 2.21 through scripts/make_tf_checkpoint_fixtures.py, see its README.md),
+//! their damaged copies, tables built here with lengths and counts no
+//! writer makes, and the facade's tensors of a bundle.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
+use crate::common;
+
+use common::Msg;
+use pbdecode::checksum::{crc32c, crc32c_extend, mask};
+use pbdecode::formats::{self, FormatOptions};
+use pbdecode::render::{RenderOptions, json, text};
+use std::path::{Path, PathBuf};
+
+const DIR: &str = "tests/fixtures/tf-checkpoint";
+
+fn path(rel: &str) -> PathBuf {
+    Path::new(DIR).join(rel)
+}
+
+fn read(rel: &str) -> Vec<u8> {
+    let p = path(rel);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The render options of a file opened in its folder (the shards beside it).
+fn in_folder(rel: &str) -> RenderOptions {
+    RenderOptions {
+        dir: path(rel)
+            .parent()
+            .map(|p| pbdecode::Folder::Disk(p.to_path_buf())),
+        ..RenderOptions::default()
+    }
+}
+
+fn text_of(rel: &str, opts: &RenderOptions) -> String {
+    let bytes = read(rel);
+    let decoded = formats::detect(&bytes, &FormatOptions::default())
+        .unwrap_or_else(|r| panic!("{rel}: not decoded: {}", r.error));
+    assert_eq!(decoded.format.id, "tf-checkpoint", "{rel}");
+    let mut out = Vec::new();
+    text::write_decoded(&mut out, &decoded, opts).expect("write to a Vec");
+    String::from_utf8(out).expect("UTF-8 text")
+}
+
+fn json_of(rel: &str, opts: &RenderOptions) -> String {
+    let bytes = read(rel);
+    let decoded = formats::detect(&bytes, &FormatOptions::default())
+        .unwrap_or_else(|r| panic!("{rel}: not decoded: {}", r.error));
+    let mut out = Vec::new();
+    json::write_decoded(&mut out, &decoded, opts).expect("write to a Vec");
+    String::from_utf8(out).expect("UTF-8 JSON")
+}
+
+fn snapshot(name: &str, value: String) {
+    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!(format!("tf_checkpoint__{name}"), value);
+    });
+}
+
+fn snapshot_both(name: &str, rel: &str) {
+    let opts = in_folder(rel);
+    snapshot(&format!("{name}_text"), text_of(rel, &opts));
+    let j = json_of(rel, &opts);
+    serde_json::from_str::<serde_json::Value>(&j).expect("the JSON parses");
+    snapshot(&format!("{name}_json"), common::json::pretty(&j));
+}
+
+/// Why detection turns the input down: (check, offset).
+fn rejection(bytes: &[u8]) -> (String, u64, String) {
+    match formats::detect(bytes, &FormatOptions::default()) {
+        Ok(d) => panic!("read as {}", d.format.id),
+        Err(r) => (
+            r.error.check().to_string(),
+            r.error.offset(),
+            r.error.to_string(),
+        ),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Fixtures written by TensorFlow
+
+#[test]
+fn tf2_checkpoint_with_optimizer_slots_and_object_graph() {
+    snapshot_both("train", "train/ckpt.index");
+    let t = text_of("train/ckpt.index", &in_folder("train/ckpt.index"));
+    assert!(
+        t.contains("checksums: 8 ok, 0 mismatch, 0 not checked"),
+        "{t}"
+    );
+    assert!(t.contains("\"kernel\": node 11 -> \"model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE\""));
+}
+
+#[test]
+fn saved_model_variables_of_every_memcpy_type_and_strings() {
+    let rel = "saved_model_all_types/variables/variables.index";
+    snapshot_both("saved_model_variables", rel);
+    let all = RenderOptions {
+        values: Some(u64::MAX),
+        ..in_folder(rel)
+    };
+    let t = text_of(rel, &all);
+    // The string variable as TensorFlow wrote it, bytes that are not
+    // UTF-8 escaped.
+    assert!(t.contains("\"alpha\""), "{t}");
+    assert!(
+        t.contains("checksums: 18 ok, 0 mismatch, 0 not checked"),
+        "{t}"
+    );
+}
+
+#[test]
+fn partitioned_variable_is_assembled_from_its_slices() {
+    let rel = "partitioned/model.ckpt.index";
+    snapshot_both("partitioned", rel);
+    let all = RenderOptions {
+        values: Some(u64::MAX),
+        ..in_folder(rel)
+    };
+    let t = text_of(rel, &all);
+    // Row r of w holds 3r, 3r+1, 3r+2 whichever part it was saved in.
+    let row9 = "[9,0] 27.0  28.0  29.0";
+    assert!(t.contains(row9), "{t}");
+    assert!(t.contains("tensor \"w\" slice [4:3, 0:3]"), "{t}");
+}
+
+#[test]
+fn sharded_checkpoint_reads_every_shard() {
+    let rel = "sharded/ckpt.index";
+    snapshot_both("sharded", rel);
+    let t = text_of(rel, &in_folder(rel));
+    assert!(t.contains("shards:    8"), "{t}");
+    assert!(t.contains("0 mismatch"), "{t}");
+    assert!(t.contains("(ckpt.data-00007-of-00008)"), "{t}");
+}
+
+#[test]
+fn ten_shards_each_read() {
+    let rel = "sharded10/ckpt.index";
+    let t = text_of(rel, &in_folder(rel));
+    assert!(
+        t.contains("shards:    10 (ckpt.data-SSSSS-of-00010)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("checksums: 11 ok, 0 mismatch, 0 not checked"),
+        "{t}"
+    );
+    snapshot("sharded10_text", t);
+}
+
+#[test]
+fn v1_checkpoint_values_are_in_the_table() {
+    snapshot_both("v1", "v1/model.ckpt");
+}
+
+#[test]
+fn six_thousand_variables() {
+    let rel = "many/ckpt.index";
+    let t = text_of(rel, &in_folder(rel));
+    assert!(t.contains("tensors:   6,001, "), "{}", &t[..400]);
+    assert!(t.contains("checksums: 6001 ok, 0 mismatch, 0 not checked"));
+    assert!(t.contains("tensor \"layer5999/.ATTRIBUTES/VARIABLE_VALUE\""));
+    let doc = pbdecode::open(path(rel)).unwrap();
+    assert_eq!(doc.tensors().len(), 6001);
+    let t = doc
+        .tensor_by_name("layer4321/.ATTRIBUTES/VARIABLE_VALUE")
+        .unwrap();
+    assert_eq!(
+        t.values().unwrap(),
+        pbdecode::Values::F32(vec![4321.0, 4321.0])
+    );
+}
+
+#[test]
+fn without_its_folder_the_index_still_lists_its_tensors() {
+    let t = text_of("train/ckpt.index", &RenderOptions::default());
+    assert!(t.contains("shards:    1 (not found"), "{t}");
+    assert!(
+        t.contains("checksums: 0 ok, 0 mismatch, 8 not checked"),
+        "{t}"
+    );
+    assert!(
+        t.contains("values:    not available: the shard is unknown"),
+        "{t}"
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Damaged copies (scripts/make_tf_checkpoint_fixtures.py)
+
+#[test]
+fn damaged_indexes_are_turned_down_by_the_check_that_fails() {
+    for (name, check) in [
+        ("bad_block_crc", "table-checksum"),
+        ("cut_index", "table-footer"),
+        ("huge_restart_count", "table-block"),
+        ("long_shared_prefix", "table-entry"),
+        ("snappy_block", "table-compression"),
+    ] {
+        let bytes = read(&format!("damaged/{name}/ckpt.index"));
+        let (got, offset, message) = rejection(&bytes);
+        assert_eq!(got, check, "{name}: {message}");
+        assert!(offset < bytes.len() as u64, "{name}: offset {offset}");
+        snapshot(&format!("damaged_{name}"), message);
+    }
+}
+
+#[test]
+fn damaged_shards_leave_the_other_tensors_readable() {
+    for (name, status) in [
+        ("bad_value_crc", "1 mismatch"),
+        ("cut_shard", "1 not checked"),
+        ("offset_past_end", "7 not checked"),
+    ] {
+        let rel = format!("damaged/{name}/ckpt.index");
+        let t = text_of(&rel, &in_folder(&rel));
+        assert!(t.contains(status), "{name}: {t}");
+        snapshot(&format!("damaged_{name}_text"), t);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_shard_linked_out_of_the_folder_is_not_read() {
+    let rel = "damaged/shard_link_escapes/ckpt.index";
+    let t = text_of(rel, &in_folder(rel));
+    assert!(
+        t.contains("checksums: 0 ok, 0 mismatch, 8 not checked"),
+        "{t}"
+    );
+    assert!(
+        t.contains("leads out of the tensor's folder through a symbolic link"),
+        "{t}"
+    );
+    // The file outside holds the very values: none of them is shown.
+    assert!(!t.contains("0.10000001"), "{t}");
+}
+
+#[test]
+fn a_changed_float_fails_its_checksum_alone() {
+    let dir = std::env::temp_dir().join(format!("pbdecode-tfc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(path("train/ckpt.index"), dir.join("ckpt.index")).unwrap();
+    let mut shard = read("train/ckpt.data-00000-of-00001");
+    // The kernel is at offset 20 (48 bytes).
+    shard[21] ^= 0x10;
+    std::fs::write(dir.join("ckpt.data-00000-of-00001"), &shard).unwrap();
+    let doc = pbdecode::open(dir.join("ckpt.index")).unwrap();
+    let err = doc
+        .tensor_by_name("model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE")
+        .unwrap()
+        .values()
+        .unwrap_err();
+    assert!(err.to_string().contains("CRC32C mismatch"), "{err}");
+    let bias = doc
+        .tensor_by_name("model/dense/bias/.ATTRIBUTES/VARIABLE_VALUE")
+        .unwrap();
+    assert_eq!(
+        bias.values().unwrap(),
+        pbdecode::Values::F32(vec![-0.1, -0.4, 0.100_000_01])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ---------------------------------------------------------------------------
+// Tables built here: lengths and counts no writer makes.
+
+/// A block: its entries' bytes, then the restart array and count given.
+fn block(entries: &[u8], restarts: &[u32], count: u32) -> Vec<u8> {
+    let mut b = entries.to_vec();
+    for r in restarts {
+        b.extend_from_slice(&r.to_le_bytes());
+    }
+    b.extend_from_slice(&count.to_le_bytes());
+    b
+}
+
+/// An entry with the lengths it declares (which need not be its bytes').
+fn entry(shared: u64, unshared: u64, value_len: u64, rest: &[u8]) -> Vec<u8> {
+    let mut e = Vec::new();
+    common::put_varint(&mut e, shared);
+    common::put_varint(&mut e, unshared);
+    common::put_varint(&mut e, value_len);
+    e.extend_from_slice(rest);
+    e
+}
+
+/// Appends a block with its trailer (no compression, masked CRC32C) and
+/// returns its handle.
+fn push_block(file: &mut Vec<u8>, contents: &[u8]) -> (u64, u64) {
+    let at = file.len() as u64;
+    file.extend_from_slice(contents);
+    file.push(0);
+    let crc = mask(crc32c_extend(crc32c(contents), &[0]));
+    file.extend_from_slice(&crc.to_le_bytes());
+    (at, contents.len() as u64)
+}
+
+/// A table of one data block (and an empty metaindex), as TensorFlow
+/// lays it out.
+fn table(data_block: &[u8]) -> Vec<u8> {
+    let mut file = Vec::new();
+    let data = push_block(&mut file, data_block);
+    let meta = push_block(&mut file, &block(&[], &[0], 1));
+    let mut handle = Vec::new();
+    common::put_varint(&mut handle, data.0);
+    common::put_varint(&mut handle, data.1);
+    let mut index_entry = entry(0, 1, handle.len() as u64, b"z");
+    index_entry.extend_from_slice(&handle);
+    let index = push_block(&mut file, &block(&index_entry, &[0], 1));
+    let mut footer = Vec::new();
+    for v in [meta.0, meta.1, index.0, index.1] {
+        common::put_varint(&mut footer, v);
+    }
+    footer.resize(40, 0);
+    footer.extend_from_slice(&formats::tf_checkpoint::TABLE_MAGIC);
+    file.extend_from_slice(&footer);
+    file
+}
+
+/// The header entry (key ""), a BundleHeaderProto of one shard.
+fn header_entry() -> Vec<u8> {
+    let header = Msg::new()
+        .varint(1, 1)
+        .message(3, &Msg::new().varint(1, 1))
+        .bytes();
+    let mut e = entry(0, 0, header.len() as u64, &[]);
+    e.extend_from_slice(&header);
+    e
+}
+
+/// A float entry under `key` after the header.
+fn float_entry(shared: u64, key: &[u8]) -> Vec<u8> {
+    let value = Msg::new()
+        .varint(1, 1)
+        .message(2, &Msg::new().message(2, &Msg::new().varint(1, 2)))
+        .varint(5, 8)
+        .fixed32(6, 0)
+        .bytes();
+    let mut e = entry(shared, key.len() as u64, value.len() as u64, key);
+    e.extend_from_slice(&value);
+    e
+}
+
+#[test]
+fn a_table_built_here_reads() {
+    let mut entries = header_entry();
+    entries.extend(float_entry(0, b"a"));
+    entries.extend(float_entry(1, b"b"));
+    let bytes = table(&block(&entries, &[0], 1));
+    let d = formats::detect(&bytes, &FormatOptions::default())
+        .unwrap_or_else(|r| panic!("{}", r.error));
+    assert_eq!(d.format.id, "tf-checkpoint");
+    let mut out = Vec::new();
+    text::write_decoded(&mut out, &d, &RenderOptions::default()).unwrap();
+    let t = String::from_utf8(out).unwrap();
+    // The second key shares the first's byte: "a" then "ab".
+    assert!(
+        t.contains("tensor \"a\"\n") && t.contains("tensor \"ab\"\n"),
+        "{t}"
+    );
+}
+
+#[test]
+fn hostile_tables_are_turned_down_with_the_check_and_offset() {
+    let h = header_entry();
+    let with = |more: &[u8]| {
+        let mut e = h.clone();
+        e.extend_from_slice(more);
+        e
+    };
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "restart count 2^31-1",
+            table(&block(&h, &[], 0x7fff_ffff)),
+            "table-block",
+        ),
+        ("no restart point", table(&block(&h, &[], 0)), "table-block"),
+        (
+            "value length 2^31-1",
+            table(&block(&with(&entry(0, 1, 0x7fff_ffff, b"k")), &[0], 1)),
+            "table-entry",
+        ),
+        (
+            "key length 2^40",
+            table(&block(&with(&entry(0, 1 << 40, 1, b"k")), &[0], 1)),
+            "table-entry",
+        ),
+        (
+            "shared prefix longer than the key before",
+            table(&block(&with(&float_entry(3, b"x")), &[0], 1)),
+            "table-entry",
+        ),
+        (
+            "keys out of order",
+            table(&block(
+                &{
+                    let mut e = with(&float_entry(0, b"b"));
+                    e.extend(float_entry(0, b"a"));
+                    e
+                },
+                &[0],
+                1,
+            )),
+            "table-entry",
+        ),
+        (
+            "first key not the header",
+            table(&block(&float_entry(0, b"a"), &[0], 1)),
+            "bundle-header",
+        ),
+        (
+            "a varint that never ends",
+            table(&block(&[0xff; 12], &[0], 1)),
+            "table-entry",
+        ),
+    ];
+    for (what, bytes, check) in cases {
+        let (got, offset, message) = rejection(&bytes);
+        assert_eq!(got, check, "{what}: {message}");
+        assert!(offset < bytes.len() as u64, "{what}: {message}");
+    }
+    // A block handle past the end of the file.
+    let mut bytes = table(&block(&h, &[0], 1));
+    let footer = bytes.len() - 48;
+    bytes[footer + 2] = 0x7f; // the index block's offset
+    let (got, _, message) = rejection(&bytes);
+    assert!(
+        ["table-block", "table-footer"].contains(&got.as_str()),
+        "{message}"
+    );
+}
+
+#[test]
+fn every_prefix_and_byte_flip_of_an_index_is_an_error_or_a_reading() {
+    let bytes = read("train/ckpt.index");
+    let opts = RenderOptions::default();
+    let run = |b: &[u8]| {
+        if let Ok(d) = formats::detect(b, &FormatOptions::default()) {
+            let mut out = Vec::new();
+            text::write_decoded(&mut out, &d, &opts).unwrap();
+            json::write_decoded(&mut out, &d, &opts).unwrap();
+        }
+    };
+    for cut in 0..bytes.len() {
+        run(&bytes[..cut]);
+    }
+    for at in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[at] ^= 0x5a;
+        run(&b);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Detection and the facade
+
+#[test]
+fn no_other_fixture_is_read_as_a_bundle() {
+    for (name, bytes) in common::all_fixture_files() {
+        if name.contains("tf-checkpoint") {
+            continue;
+        }
+        let id = formats::detect(&bytes, &FormatOptions::default())
+            .map(|d| d.format.id)
+            .unwrap_or("-");
+        assert_ne!(id, "tf-checkpoint", "{name}");
+    }
+}
+
+#[test]
+fn the_facade_lists_a_bundles_variables_with_their_values() {
+    let doc = pbdecode::open(path("saved_model_all_types/variables/variables.index")).unwrap();
+    assert_eq!(doc.format().id, "tf-checkpoint");
+    let names: Vec<&str> = doc.tensors().iter().map(|t| t.name.as_str()).collect();
+    assert!(
+        names.contains(&"f32/.ATTRIBUTES/VARIABLE_VALUE"),
+        "{names:?}"
+    );
+    let f32s = doc
+        .tensor_by_name("f32/.ATTRIBUTES/VARIABLE_VALUE")
+        .unwrap();
+    assert_eq!(f32s.shape(), Some(&[2u64, 3][..]));
+    assert_eq!(
+        f32s.values().unwrap(),
+        pbdecode::Values::F32(vec![-1.5, -1.25, -1.0, -0.75, -0.5, -0.25])
+    );
+    let i8s = doc.tensor_by_name("i8/.ATTRIBUTES/VARIABLE_VALUE").unwrap();
+    assert_eq!(
+        i8s.values().unwrap(),
+        pbdecode::Values::I8(vec![-128, 127, 0, 1, 2, 3])
+    );
+    assert!(
+        doc.tensors()
+            .iter()
+            .all(|t| t.role == pbdecode::Role::Variable)
+    );
+    let stats = f32s.stats().unwrap();
+    assert_eq!(stats.count, 6);
+}
+
+#[test]
+fn a_data_shard_names_its_index() {
+    let name = "ckpt.data-00000-of-00001";
+    let hint = formats::other_files::looks_like(&read(&format!("train/{name}")), Some(name))
+        .expect("a hint");
+    assert!(hint.contains("decode ckpt.index"), "{hint}");
+}
+
+// ---------------------------------------------------------------------------
+// A SavedModel's variables
+
+#[test]
+fn a_saved_model_shows_its_variables_values_where_its_graph_shows_them() {
+    let rel = "saved_model_all_types/saved_model.pb";
+    let bytes = read(rel);
+    let decoded = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+    assert_eq!(decoded.format.id, "tf-saved-model");
+    let opts = in_folder(rel);
+    let mut out = Vec::new();
+    text::write_decoded(&mut out, &decoded, &opts).unwrap();
+    let t = String::from_utf8(out).unwrap();
+    // Node 1 is the variable f32, and its values follow its line.
+    let at = t
+        .find("[1] variable f32: DT_FLOAT [2, 3]")
+        .expect("the variable");
+    let after = &t[at..];
+    assert!(
+        after.starts_with(
+            "[1] variable f32: DT_FLOAT [2, 3] trainable\n        checkpoint: \"f32/.ATTRIBUTES/VARIABLE_VALUE\"  crc32c ok\n        values:\n          [0,0] -1.5  -1.25  -1.0\n"
+        ),
+        "{}",
+        &after[..300]
+    );
+    let objects: String = t
+        .lines()
+        .skip_while(|l| !l.contains("object graph ("))
+        .take_while(|l| !l.contains("[18] function"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    snapshot("saved_model_object_graph_text", objects);
+    let mut out = Vec::new();
+    json::write_decoded(&mut out, &decoded, &opts).unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let vars = j["variables"].as_array().unwrap();
+    assert_eq!(vars.len(), 17);
+    snapshot(
+        "saved_model_variables_member_json",
+        serde_json::to_string_pretty(&j["variables"]).unwrap(),
+    );
+    // Without the folder: the graph alone, as before.
+    let mut out = Vec::new();
+    json::write_decoded(&mut out, &decoded, &RenderOptions::default()).unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert!(j.get("variables").is_none());
+}
+
+#[test]
+fn the_facade_gives_a_saved_models_variables_as_tensors() {
+    let doc = pbdecode::open(path("saved_model_all_types/saved_model.pb")).unwrap();
+    let vars: Vec<&str> = doc
+        .tensors()
+        .iter()
+        .filter(|t| t.role == pbdecode::Role::Variable)
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(vars.len(), 17, "{vars:?}");
+    let u16s = doc.tensor_by_name("u16").unwrap();
+    assert_eq!(
+        u16s.values().unwrap(),
+        pbdecode::Values::U16(vec![0, 65535, 0, 1, 2, 3])
+    );
+    let c64 = doc.tensor_by_name("c64").unwrap();
+    assert_eq!(
+        c64.values().unwrap(),
+        pbdecode::Values::C64(vec![[0.0, -0.5], [1.0, 0.5], [2.0, 1.5]])
+    );
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn decode_diff_compares_the_variables_of_checkpoints_and_saved_models() {
+    let decode = env!("CARGO_BIN_EXE_decode");
+    let run = |x: &Path, y: &Path| {
+        let out = std::process::Command::new(decode)
+            .arg("diff")
+            .arg(x)
+            .arg(y)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // A SavedModel against its own variables: every variable the same.
+    let (code, text) = run(
+        &path("saved_model_all_types/variables/variables.index"),
+        &path("saved_model_all_types/saved_model.pb"),
+    );
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("variables: 16 the same, 0 differ"), "{text}");
+    // One float changed: that variable alone differs.
+    let dir = std::env::temp_dir().join(format!("pbdecode-tfc-diff-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut index = read("train/ckpt.index");
+    let mut shard = read("train/ckpt.data-00000-of-00001");
+    // The bias (offset 68) set to 0.5, 0.5, 0.5, its CRC32C made right in
+    // the index so that the values, not the checksum, differ.
+    for k in 0..3 {
+        shard[68 + 4 * k..72 + 4 * k].copy_from_slice(&0.5f32.to_le_bytes());
+    }
+    let old = mask(crc32c(&read("train/ckpt.data-00000-of-00001")[68..80])).to_le_bytes();
+    let new = mask(crc32c(&shard[68..80])).to_le_bytes();
+    let at = index
+        .windows(4)
+        .position(|w| w == old)
+        .expect("the bias's CRC");
+    index[at..at + 4].copy_from_slice(&new);
+    // The data block's trailer CRC over the changed block.
+    let f = &index[index.len() - 48..];
+    // The metaindex block's offset (a varint): the data block ends 5 bytes
+    // before it.
+    let mo = if f[0] < 0x80 {
+        usize::from(f[0])
+    } else {
+        usize::from(f[0] & 0x7f) | usize::from(f[1]) << 7
+    };
+    let size = mo - 5;
+    let crc = mask(crc32c_extend(crc32c(&index[..size]), &[0])).to_le_bytes();
+    index[size + 1..size + 5].copy_from_slice(&crc);
+    std::fs::write(dir.join("ckpt.index"), &index).unwrap();
+    std::fs::write(dir.join("ckpt.data-00000-of-00001"), &shard).unwrap();
+    let (code, text) = run(&path("train/ckpt.index"), &dir.join("ckpt.index"));
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("variables: 6 the same, 1 differ"), "{text}");
+    assert!(text.contains("\"model/dense/bias\": "), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn decode_dir_on_a_saved_model_folder_reads_its_graph_and_variables() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_decode"))
+        .arg(path("saved_model_all_types"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.starts_with("format: tf-saved-model"), "{text}");
+    assert!(
+        text.contains("checkpoint: \"i32/.ATTRIBUTES/VARIABLE_VALUE\"  crc32c ok"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_big_endian_bundle_is_read_in_this_machines_order() {
+    let values: Vec<u8> = [1.5f32, -2.0]
+        .iter()
+        .flat_map(|v| v.to_be_bytes())
+        .collect();
+    let header = Msg::new()
+        .varint(1, 1)
+        .varint(2, 1) // BIG
+        .message(3, &Msg::new().varint(1, 1))
+        .bytes();
+    let mut entries = entry(0, 0, header.len() as u64, &[]);
+    entries.extend_from_slice(&header);
+    let value = Msg::new()
+        .varint(1, 1)
+        .message(2, &Msg::new().message(2, &Msg::new().varint(1, 2)))
+        .varint(5, 8)
+        .fixed32(6, mask(crc32c(&values)))
+        .bytes();
+    entries.extend(entry(0, 1, value.len() as u64, b"w"));
+    entries.extend_from_slice(&value);
+    let dir = std::env::temp_dir().join(format!("pbdecode-tfc-be-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("be.index"), table(&block(&entries, &[0], 1))).unwrap();
+    std::fs::write(dir.join("be.data-00000-of-00001"), &values).unwrap();
+    let bytes = std::fs::read(dir.join("be.index")).unwrap();
+    let d = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+    let opts = RenderOptions {
+        dir: Some(pbdecode::Folder::Disk(dir.clone())),
+        ..RenderOptions::default()
+    };
+    let mut out = Vec::new();
+    text::write_decoded(&mut out, &d, &opts).unwrap();
+    let t = String::from_utf8(out).unwrap();
+    assert!(t.contains("header:    big endian"), "{t}");
+    assert!(t.contains("crc32c:    ok"), "{t}");
+    assert!(t.contains("[0] 1.5  -2.0"), "{t}");
+    // The library does not swap: it says so rather than give wrong values.
+    let doc = pbdecode::open(dir.join("be.index")).unwrap();
+    let err = doc.tensor_by_name("w").unwrap().values().unwrap_err();
+    assert!(err.to_string().contains("big-endian"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,284 @@
+//! TensorFlow record files (`tf-record`): text and JSON snapshots of the
+//! fixtures in tests/fixtures/tf-record (made by
+//! scripts/make_tf_record_fixtures.py with TensorFlow's own writers, see
+//! its README.md); GZIP and ZLIB copies read as the plain file; damaged
+//! copies showing every whole record, then the fault with its check, record
+//! and offset; framing built here (huge lengths, cut headers, compressed
+//! streams that claim more than they can hold, many records); and no other
+//! fixture taken for a record file.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)]
+
+use crate::common;
+
+use pbdecode::checksum::{crc32c, mask};
+use pbdecode::formats::records::{Compression, RecordReader};
+use pbdecode::formats::{self, Body, FormatOptions};
+use pbdecode::render::{RenderOptions, json, text};
+use std::io::Write as _;
+use std::path::Path;
+
+const DIR: &str = "tests/fixtures/tf-record";
+
+fn read(name: &str) -> Vec<u8> {
+    let path = Path::new(DIR).join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn text_of(bytes: &[u8], opts: &RenderOptions) -> String {
+    let decoded = formats::detect(bytes, &FormatOptions::default())
+        .unwrap_or_else(|r| panic!("not decoded: {}", r.error));
+    assert_eq!(decoded.format.id, "tf-record");
+    let mut out = Vec::new();
+    text::write_decoded(&mut out, &decoded, opts).expect("write to a Vec");
+    String::from_utf8(out).expect("UTF-8 text")
+}
+
+fn json_of(bytes: &[u8], opts: &RenderOptions) -> String {
+    let decoded = formats::detect(bytes, &FormatOptions::default())
+        .unwrap_or_else(|r| panic!("not decoded: {}", r.error));
+    let mut out = Vec::new();
+    json::write_decoded(&mut out, &decoded, opts).expect("write to a Vec");
+    String::from_utf8(out).expect("UTF-8 JSON")
+}
+
+/// The fault a whole pass over the records met, if any.
+fn fault_of(bytes: &[u8]) -> Option<(String, u64, String)> {
+    let decoded = formats::detect(bytes, &FormatOptions::default()).unwrap();
+    let Body::Records(file) = &decoded.body else {
+        panic!("not a record file")
+    };
+    file.check_framing()
+        .map(|e| (e.check().to_string(), e.offset(), e.path_string()))
+}
+
+fn snapshot(name: &str, value: String) {
+    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!(format!("tf_record__{name}"), value);
+    });
+}
+
+/// Text, then the JSON laid out.
+fn both(name: &str) -> String {
+    let bytes = read(name);
+    let text = text_of(&bytes, &RenderOptions::default());
+    let json = json_of(&bytes, &RenderOptions::default());
+    let value: serde_json::Value = serde_json::from_str(&json).expect("the JSON parses");
+    assert_eq!(value["format"], "tf-record");
+    format!("{text}\n---\n{}", common::json::pretty(&json))
+}
+
+macro_rules! fixture_snapshots {
+    ($($test:ident => $file:literal,)*) => {$(
+        #[test]
+        fn $test() {
+            snapshot(stringify!($test), both($file));
+        }
+    )*};
+}
+
+fixture_snapshots! {
+    examples => "examples.tfrecord",
+    sequence_examples => "sequence_examples.tfrecord",
+    tensors => "tensors.tfrecord",
+    strings => "strings.tfrecord",
+    tf2_events => "tf2.tfevents",
+    tf1_events => "tf1.tfevents",
+    cut => "cut.tfrecord",
+    bad_data_crc => "bad_data_crc.tfrecord",
+    bad_length_crc => "bad_length_crc.tfrecord",
+    huge_length => "huge_length.tfrecord",
+}
+
+#[test]
+fn compressed_copies_read_as_the_plain_file() {
+    let plain = read("examples.tfrecord");
+    let opts = RenderOptions::default();
+    for (name, compression) in [
+        ("examples.tfrecord.gz", "gzip"),
+        ("examples.tfrecord.zlib", "zlib"),
+    ] {
+        let bytes = read(name);
+        let expected = text_of(&plain, &opts).replace(
+            "compression:   none",
+            &format!("compression:   {compression}"),
+        );
+        assert_eq!(text_of(&bytes, &opts), expected, "{name}");
+        let expected = json_of(&plain, &opts).replace(
+            "\"compression\": \"none\"",
+            &format!("\"compression\": \"{compression}\""),
+        );
+        assert_eq!(json_of(&bytes, &opts), expected, "{name}");
+    }
+}
+
+#[test]
+fn damaged_files_show_their_whole_records_then_the_fault() {
+    let cases = [
+        // (file, check, records before the fault, path)
+        ("cut.tfrecord", "record-cut", 3, "record[3]"),
+        ("bad_data_crc.tfrecord", "record-data-crc", 0, "record[0]"),
+        (
+            "bad_length_crc.tfrecord",
+            "record-length-crc",
+            1,
+            "record[1]",
+        ),
+        ("huge_length.tfrecord", "record-cut", 1, "record[1]"),
+    ];
+    for (name, check, whole, path) in cases {
+        let bytes = read(name);
+        let (got, _, got_path) = fault_of(&bytes).unwrap_or_else(|| panic!("{name}: no fault"));
+        assert_eq!((got.as_str(), got_path.as_str()), (check, path), "{name}");
+        let text = text_of(&bytes, &RenderOptions::default());
+        assert_eq!(text.matches("\nrecord ").count(), whole, "{name}:\n{text}");
+        assert!(
+            text.contains(&format!("fault: {check} check failed at {path} @0x")),
+            "{name}:\n{text}"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&json_of(&bytes, &RenderOptions::default())).unwrap();
+        assert_eq!(json["records"].as_array().unwrap().len(), whole, "{name}");
+        assert_eq!(json["fault"]["check"], check, "{name}");
+    }
+    for name in ["examples.tfrecord", "tf2.tfevents", "examples.tfrecord.gz"] {
+        assert_eq!(fault_of(&read(name)), None, "{name}");
+    }
+}
+
+/// The bytes of one record: length, its masked CRC, data, its masked CRC.
+fn record(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let len = (data.len() as u64).to_le_bytes();
+    out.extend_from_slice(&len);
+    out.extend_from_slice(&mask(crc32c(&len)).to_le_bytes());
+    out.extend_from_slice(data);
+    out.extend_from_slice(&mask(crc32c(data)).to_le_bytes());
+    out
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+#[test]
+fn a_compressed_record_longer_than_its_stream_can_hold_is_refused_unread() {
+    // A 12-byte header claiming 2^33 bytes, then 64 KiB of zeros: a few
+    // hundred compressed bytes, which DEFLATE cannot expand past ~1032x.
+    let len = (1u64 << 33).to_le_bytes();
+    let mut stream = len.to_vec();
+    stream.extend_from_slice(&mask(crc32c(&len)).to_le_bytes());
+    stream.extend(std::iter::repeat_n(0u8, 1 << 16));
+    let gz = gzip(&stream);
+    assert!(gz.len() < 1024, "{}", gz.len());
+    let e = RecordReader::new(&gz, Compression::Gzip, None)
+        .next()
+        .unwrap()
+        .err()
+        .unwrap();
+    assert_eq!(e.check(), "record-length");
+    assert!(
+        e.to_string()
+            .contains("the most the compressed stream can hold"),
+        "{e}"
+    );
+    // A stream cut inside a record: the whole ones, then the cut.
+    let mut stream = record(b"first");
+    stream.extend_from_slice(&record(b"second")[..9]);
+    let gz = gzip(&stream);
+    let items: Vec<_> = RecordReader::new(&gz, Compression::Gzip, None).collect();
+    assert_eq!(items.len(), 2);
+    assert_eq!(&*items[0].as_ref().unwrap().data, b"first");
+    assert_eq!(items[1].as_ref().err().unwrap().check(), "record-cut");
+}
+
+#[test]
+fn a_damaged_compressed_stream_is_a_named_fault() {
+    let mut gz = gzip(&[record(b"one"), record(b"two")].concat());
+    let middle = gz.len() / 2;
+    gz[middle] ^= 0x55;
+    gz.truncate(gz.len() - 6);
+    let last = RecordReader::new(&gz, Compression::Gzip, None)
+        .last()
+        .unwrap();
+    let check = last.err().map(|e| e.check());
+    assert!(
+        matches!(
+            check,
+            Some("decompress" | "record-data-crc" | "record-cut" | "record-length-crc")
+        ),
+        "{check:?}"
+    );
+}
+
+#[test]
+fn many_records_stream_and_values_limits_the_records_shown() {
+    let mut file = Vec::new();
+    for i in 0..100_000u32 {
+        file.extend(record(&i.to_le_bytes()));
+    }
+    let opts = RenderOptions {
+        values: Some(3),
+        ..RenderOptions::default()
+    };
+    let text = text_of(&file, &opts);
+    assert!(text.contains("records:       100,000"), "{text}");
+    assert_eq!(text.matches("\nrecord ").count(), 3);
+    assert!(text.contains("… 99,997 more records"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&json_of(&file, &opts)).unwrap();
+    assert_eq!(json["records"].as_array().unwrap().len(), 3);
+    assert_eq!(json["records_total"], 100_000);
+}
+
+#[test]
+fn only_record_files_are_taken_for_record_files() {
+    let mut record_files = Vec::new();
+    for (name, bytes) in common::all_fixture_files() {
+        let is_record = formats::detect(&bytes, &FormatOptions::default())
+            .is_ok_and(|d| d.format.id == "tf-record");
+        if is_record {
+            record_files.push(name);
+        }
+    }
+    let expected: Vec<String> = [
+        "bad_data_crc.tfrecord",
+        "bad_length_crc.tfrecord",
+        "cut.tfrecord",
+        "examples.tfrecord",
+        "examples.tfrecord.gz",
+        "examples.tfrecord.zlib",
+        "huge_length.tfrecord",
+        "sequence_examples.tfrecord",
+        "strings.tfrecord",
+        "tensors.tfrecord",
+        "tf1.tfevents",
+        "tf2.tfevents",
+    ]
+    .iter()
+    .map(|n| format!("tf-record/{n}"))
+    .collect();
+    assert_eq!(record_files, expected);
+}
+
+#[test]
+fn a_single_event_or_example_message_is_no_record_file() {
+    // The decoys of tests/fixtures/tf: the messages without framing.
+    for name in [
+        "example.pb",
+        "event_summary.pb",
+        "event_file_version.pb",
+        "sequence_example.pb",
+    ] {
+        let bytes = std::fs::read(Path::new("tests/fixtures/tf").join(name)).unwrap();
+        let id = formats::detect(&bytes, &FormatOptions::default()).map(|d| d.format.id);
+        assert_ne!(id.ok(), Some("tf-record"), "{name}");
+    }
+}
