@@ -5,7 +5,7 @@
 //! answer the page through [`file_answer`], so the two back ends give the
 //! page the same bytes.
 //!
-//! A new endpoint that reads one file is one function of [`endpoints`]
+//! A new endpoint that reads one file is one function of `endpoints`
 //! and one line of [`file_handler`].
 
 mod endpoints;

@@ -15,7 +15,7 @@
 //! are in a shard) or `SavedTensorSlices` (V1: the values themselves).
 //!
 //! Nothing here reads a shard: a tensor's values are a side file's range
-//! ([`crate::external`]), read when asked.
+//! (`crate::external`), read when asked.
 
 use super::base::{Body, Bundle, BundleEntry, BundleVersion, Format, FormatOptions};
 use super::summary::no_summary;
