@@ -531,7 +531,8 @@ pub fn write_bundle(
     w.end_object()?;
     w.end_object()?;
     w.key("tensors")?;
-    w.begin_array_lines()?;
+    // One line: the decoded file is also a line of `--jsonl`.
+    w.begin_array()?;
     for e in &bundle.entries {
         w.begin_object()?;
         w.key("key")?;
@@ -625,7 +626,7 @@ fn write_saved_model_variables(
         ..opts.clone()
     };
     w.key("variables")?;
-    w.begin_array_lines()?;
+    w.begin_array()?;
     for v in found {
         let Some(Some(key)) = keys.get(v.node) else {
             continue;

@@ -710,3 +710,24 @@ fn a_big_endian_bundle_is_read_in_this_machines_order() {
     assert!(err.to_string().contains("big-endian"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `decode -r --jsonl` over the bundles (their SavedModel too): one line
+/// per file, each a JSON object naming its file (the tensors were once
+/// written one per line, which broke the lines apart).
+#[test]
+fn jsonl_lines_of_bundles_are_one_json_object_each() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(["-r", "--jsonl"])
+        .arg(path(""))
+        .output()
+        .expect("decode");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let mut bundles = 0;
+    for line in text.lines() {
+        let v: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line:.200}"));
+        assert!(v["file"].is_string(), "{line:.200}");
+        bundles += usize::from(v["format"] == "tf-checkpoint");
+    }
+    assert!(bundles >= 10, "{bundles} bundles in\n{text:.2000}");
+}
