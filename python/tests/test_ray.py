@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -42,7 +43,9 @@ def test_ray_data_rows_equal_decode_jsonl(tmp_path):
     except ImportError as e:
         pytest.fail(f"ray[data] is not installed ({e}): pip install 'ray[data]'")
     lines = cli("--jsonl", "-r", str(FIXTURES)).stdout.decode().splitlines()
-    expected = {Path(j["file"]).resolve(): j for j in map(json.loads, lines)}
+    # By the path as given: a link among the fixtures names the same file as
+    # another path (a tensor bundle's damaged copies hold one).
+    expected = {Path(os.path.abspath(j["file"])): j for j in map(json.loads, lines)}
     ray.init(
         num_cpus=2,
         include_dashboard=False,
@@ -55,7 +58,7 @@ def test_ray_data_rows_equal_decode_jsonl(tmp_path):
         ray.shutdown()
     assert len(rows) == len(expected)
     for row in rows:
-        path = Path(row["path"]).resolve()
+        path = Path(os.path.abspath(row["path"]))
         want = expected[path]
         error = json.loads(row["error"])
         if "error" in want:
