@@ -217,6 +217,27 @@ fn type_of<'d>(d: &'d Decoded<'_>) -> &'d str {
     }
 }
 
+/// A model-shaped comparison (two models, or two sets of variables) as
+/// one JSON line: the sides, `type`, `passed`, and the findings under `key`.
+fn model_diff_json(
+    out: &mut dyn Write,
+    (xp, yp): (&Path, &Path),
+    (ty, key): (&str, &str),
+    d: &diff::ModelDiff,
+    passed: bool,
+) -> io::Result<()> {
+    let mut w = JsonWriter::new(out);
+    w.begin_object()?;
+    sides_json(&mut w, xp, yp)?;
+    w.member("type", ty)?;
+    w.member("passed", passed)?;
+    w.key(key)?;
+    diff::write_model_json(&mut w, d)?;
+    w.end_object()?;
+    w.end_line()?;
+    w.finish()
+}
+
 /// The variables of two checkpoints (or a checkpoint and a SavedModel),
 /// matched by object path (a checkpoint key without its
 /// `/.ATTRIBUTES/VARIABLE_VALUE`), compared as tensors; a variable whose
@@ -349,16 +370,7 @@ fn pair(
         let d = compare_variables(&dx, &dy, dirs, opts);
         let passed = d.passes();
         if args.json {
-            let mut w = JsonWriter::new(out);
-            w.begin_object()?;
-            sides_json(&mut w, xp, yp)?;
-            w.member("type", "variables")?;
-            w.member("passed", passed)?;
-            w.key("variables")?;
-            diff::write_model_json(&mut w, &d)?;
-            w.end_object()?;
-            w.end_line()?;
-            w.finish()?;
+            model_diff_json(out, (xp, yp), ("variables", "variables"), &d, passed)?;
         } else {
             let mut out = TextLines::new(out);
             header(&mut out)?;
@@ -405,16 +417,7 @@ fn pair(
         let d = diff::compare_models((mx, xi.bytes(), dirs.0), (my, yi.bytes(), dirs.1), opts);
         let passed = d.passes();
         if args.json {
-            let mut w = JsonWriter::new(out);
-            w.begin_object()?;
-            sides_json(&mut w, xp, yp)?;
-            w.member("type", "onnx.ModelProto")?;
-            w.member("passed", passed)?;
-            w.key("model")?;
-            diff::write_model_json(&mut w, &d)?;
-            w.end_object()?;
-            w.end_line()?;
-            w.finish()?;
+            model_diff_json(out, (xp, yp), ("onnx.ModelProto", "model"), &d, passed)?;
         } else {
             let mut out = TextLines::new(out);
             header(&mut out)?;
