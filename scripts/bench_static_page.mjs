@@ -12,7 +12,8 @@
 // Measured, best and median of 3 (a fresh page each):
 // - the model: from the page getting the picked file (the input's change
 //   event) to its header (the summary) and its first nodes drawn; of which
-//   the copy into the module's memory (until the file is listed);
+//   reading it into the module (its structure, on demand; until the file
+//   is listed);
 // - the tensor: from the page getting it to its grid of values drawn;
 // - Netron (`netron FILE --port P`, the page opened on it): from opening
 //   the page to the first node of its graph drawn (a timeout says so).
@@ -86,7 +87,7 @@ for (let i = 0; i < 3; i++) {
   const t = await pick(tensor, (page) => page.waitForSelector('#grid td', { timeout: 120000 }));
   runs.tensor.push(t.total);
 }
-console.log(`static page, ${path.basename(model)}: header and first nodes in ${stats(runs.model)} (of which the copy into the module: ${stats(runs.copy)})`);
+console.log(`static page, ${path.basename(model)}: header and first nodes in ${stats(runs.model)} (of which reading it into the module: ${stats(runs.copy)})`);
 console.log(`static page, ${path.basename(tensor)}: grid of values in ${stats(runs.tensor)}`);
 
 // Netron on the same files: its own server, its page (every request

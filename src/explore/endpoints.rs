@@ -19,7 +19,8 @@ use crate::{picture, stats};
 
 /// Values sent per tensor in the decoded file's JSON (the page fetches the
 /// rest page by page).
-const PREVIEW_VALUES: u64 = 8;
+/// Values per tensor `/api/open` shows when the request does not say.
+pub const PREVIEW_VALUES: u64 = 8;
 /// The most values one request returns.
 const MAX_PAGE: u64 = 100_000;
 /// The most bytes one hex request returns.
@@ -601,6 +602,12 @@ fn file_document(req: &Query<'_>, file: &ExploredFile) -> Result<Document, Respo
     let doc = document_of(req, file, &decoded);
     file.keep(&key, doc.clone());
     Ok(doc)
+}
+
+/// The document of `file` for the format `req` asks for, made and kept
+/// when no request made it yet; None when the file does not decode so.
+pub fn file_document_for(req: &Query<'_>, file: &ExploredFile) -> Option<Document> {
+    file_document(req, file).ok()
 }
 
 /// `/api/tensor`: a tensor's facts, its message as the contract writes it

@@ -12,6 +12,7 @@ mod endpoints;
 mod file;
 mod message;
 
+pub use endpoints::{PREVIEW_VALUES, file_document_for};
 pub use file::ExploredFile;
 pub use message::{
     Listed, Query, Response, closed_answer, file_key, files_answer, json_answer, listed_answer,

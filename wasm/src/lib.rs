@@ -13,10 +13,25 @@
 //!
 //! The module is single-threaded, as a page's WebAssembly instance is: the
 //! state lives in a thread-local.
+//!
+//! A big file picked alone is read on demand ([`lazy`]): the module asks
+//! the page for the slices it needs (`lazy_next` while it finds the
+//! file's structure, then a `449` answer naming the slices a request
+//! needs), the page writes them into the file's buffer and asks again.
 
+mod lazy;
+#[cfg(target_arch = "wasm32")]
+mod pages;
+
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static PAGES: pages::Pages = pages::Pages::new();
+
+use lazy::{Ranges, Scan, ScanOptions, Step};
 use pbdecode::explore::{self, ExploredFile, Listed, Query, Response};
 use pbdecode::input::InputBytes;
-use pbdecode::{Folder, MemoryFolder};
+use pbdecode::tensor::TensorData;
+use pbdecode::{Document, Folder, MemoryFolder};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -31,7 +46,28 @@ struct Module {
     files: BTreeMap<u64, Arc<ExploredFile>>,
     next_file: u64,
     roots: Vec<Root>,
+    /// The files read on demand, by number, until every byte is read.
+    partial: HashMap<u64, Partial>,
 }
+
+/// A file picked alone and read on demand: what of it is read, and while
+/// the page writes slices into it, its bytes (the file is then out of
+/// `files`, so nothing borrows them).
+struct Partial {
+    name: String,
+    size: u64,
+    have: Ranges,
+    /// Until the structure is read.
+    scan: Option<Scan>,
+    /// Bytes taken as read at the start of every tensor payload, at the
+    /// least: the views read a tensor's first values.
+    prefix: u64,
+    writing: Option<Vec<u8>>,
+}
+
+/// The most bytes a tensor's first values take in the views (eight
+/// values of sixteen bytes), rounded up generously.
+const PREFIX: u64 = 4096;
 
 /// Files dropped together: the folder's name, and its files by their path
 /// inside it: arriving (`adding`), then, once all are in ([`finish_root`]),
@@ -66,10 +102,9 @@ impl Module {
     /// A zeroed buffer of `len` bytes, or None when memory runs out
     /// (a file bigger than what the page may still grow to).
     fn alloc(&mut self, len: usize) -> Option<usize> {
-        let mut buf = Vec::new();
         // At least a byte, so that every buffer has an address of its own.
-        buf.try_reserve_exact(len.max(1)).ok()?;
-        buf.resize(len, 0);
+        let mut buf = zeroed(len.max(1))?;
+        buf.truncate(len);
         let addr = buf.as_ptr() as usize;
         self.staged.insert(addr, buf);
         Some(addr)
@@ -103,6 +138,18 @@ impl Module {
         out.extend_from_slice(&resp.body);
         let addr = out.as_ptr() as usize;
         self.staged.insert(addr, out);
+        addr
+    }
+
+    /// Stages bytes as they are.
+    fn stage_bytes(&mut self, bytes: Vec<u8>) -> usize {
+        let mut bytes = bytes;
+        if bytes.is_empty() {
+            // Every buffer has an address of its own.
+            bytes.reserve(1);
+        }
+        let addr = bytes.as_ptr() as usize;
+        self.staged.insert(addr, bytes);
         addr
     }
 
@@ -210,8 +257,206 @@ impl Module {
         explore::listed_answer(&Listed { key, name, size })
     }
 
+    /// A file of `size` bytes to be read on demand: its number, or None
+    /// when the module's memory cannot hold it.
+    fn lazy_begin(
+        &mut self,
+        name: &str,
+        size: u64,
+        options: ScanOptions,
+        prefix: u64,
+    ) -> Option<u64> {
+        let len = usize::try_from(size).ok()?;
+        let buf = zeroed(len)?;
+        self.next_file = self.next_file.saturating_add(1);
+        let n = self.next_file;
+        let name: String = name.chars().filter(|c| !c.is_control()).take(200).collect();
+        self.partial.insert(
+            n,
+            Partial {
+                name,
+                size,
+                have: Ranges::default(),
+                scan: Some(Scan::new(size, options)),
+                prefix,
+                writing: Some(buf),
+            },
+        );
+        Some(n)
+    }
+
+    /// The next slice the scan of file `n` needs, as `START END`, or
+    /// nothing when its structure is read.
+    fn lazy_next(&mut self, n: u64) -> String {
+        let Some(p) = self.partial.get_mut(&n) else {
+            return String::new();
+        };
+        let (Some(scan), Some(buf)) = (p.scan.as_mut(), p.writing.as_deref()) else {
+            return String::new();
+        };
+        match scan.next(buf, &p.have) {
+            Step::Read(start, end) => format!("{start} {end}"),
+            Step::Done => {
+                p.scan = None;
+                String::new()
+            }
+        }
+    }
+
+    fn lazy_loaded(&mut self, n: u64, start: u64, end: u64) {
+        if let Some(p) = self.partial.get_mut(&n)
+            && p.writing.is_some()
+        {
+            p.have.insert(start, end.min(p.size));
+        }
+    }
+
+    /// The ranges of file `n` not read yet, one `START END` per line.
+    fn lazy_unread(&self, n: u64) -> String {
+        let Some(p) = self.partial.get(&n) else {
+            return String::new();
+        };
+        let lines: Vec<String> = p
+            .have
+            .missing(0, p.size)
+            .iter()
+            .map(|(s, e)| format!("{s} {e}"))
+            .collect();
+        lines.join("\n")
+    }
+
+    /// The page has written what it was asked for: file `n` is listed (a
+    /// new file) or listed again (its requests are answered again).
+    fn lazy_seal(&mut self, n: u64) -> Response {
+        let Some(p) = self.partial.get_mut(&n) else {
+            return Response::error(404, &format!("no file u{n} being read"));
+        };
+        let Some(bytes) = p.writing.take() else {
+            return Response::error(409, &format!("file u{n} is not being read"));
+        };
+        let key = format!("u{n}");
+        let listed = Listed {
+            key: key.clone(),
+            name: p.name.clone(),
+            size: p.size,
+        };
+        let file = ExploredFile::new(
+            key,
+            p.name.clone(),
+            Arc::new(InputBytes::Owned(bytes)),
+            None,
+        );
+        if p.have.covers(0, p.size) {
+            self.partial.remove(&n);
+        }
+        self.files.insert(n, Arc::new(file));
+        explore::listed_answer(&listed)
+    }
+
+    /// The slices a request for file `n` needs that are not read, when it
+    /// is read on demand, and the answer if the request was answered to
+    /// find out (`/api/open`).
+    fn needed(&self, n: u64, path: &str, query: &Query<'_>) -> (Vec<(u64, u64)>, Option<Response>) {
+        let (Some(p), Some(file)) = (self.partial.get(&n), self.files.get(&n)) else {
+            return (Vec::new(), None);
+        };
+        let unread = p.have.missing(0, p.size);
+        if unread.is_empty() {
+            return (Vec::new(), None);
+        }
+        let bytes = file.bytes.bytes();
+        match path {
+            // Answered, then checked: every byte it could not read must
+            // lie in a tensor payload, past the first values it shows (the
+            // graph shows none).
+            "/api/open" | "/api/graph" => {
+                let answer = explore::file_answer(path, query, file);
+                let payloads = explore::file_document_for(query, file)
+                    .map(|doc| payloads(&doc, bytes))
+                    .unwrap_or_default();
+                // `values=N`: N values of at most sixteen bytes each are
+                // shown; `all` (or any other word): every value.
+                let shown = match query.param("values") {
+                    None => explore::PREVIEW_VALUES.saturating_mul(16).max(p.prefix),
+                    Some(v) => v
+                        .parse::<u64>()
+                        .map_or(u64::MAX, |n| n.saturating_mul(16).max(p.prefix)),
+                };
+                let past_prefix: Vec<(u64, u64)> = payloads
+                    .iter()
+                    .map(|&(s, e)| (s.saturating_add(shown).min(e), e))
+                    .collect();
+                (outside(&unread, &past_prefix), answer)
+            }
+            // A tensor's facts, a page of its values, all its values.
+            "/api/tensor" | "/api/values" | "/api/stats" | "/api/picture" => {
+                let Some(doc) = explore::file_document_for(query, file) else {
+                    return (unread, None);
+                };
+                // Made with bytes unread: sound when they all lie in
+                // payloads, as for `/api/open`.
+                let mut allowed = Ranges::default();
+                for (s, e) in payloads(&doc, bytes) {
+                    allowed.insert(s, e);
+                }
+                let chosen = chosen_tensor(&doc, query);
+                let wanted = match (path, chosen) {
+                    ("/api/tensor", _) | (_, None) => None,
+                    ("/api/values", Some(i)) => values_window(query)
+                        .and_then(|(first, end)| payload_part(&doc, i, bytes, first, end))
+                        .or_else(|| payload(&doc, i, bytes)),
+                    (_, Some(i)) => payload(&doc, i, bytes),
+                };
+                let mut needed = Vec::new();
+                for &(s, e) in &unread {
+                    needed.extend(allowed.missing(s, e));
+                    if let Some((ws, we)) = wanted
+                        && ws.max(s) < we.min(e)
+                    {
+                        needed.push((ws.max(s), we.min(e)));
+                    }
+                }
+                (needed, None)
+            }
+            _ => (unread, None),
+        }
+    }
+
+    /// Takes file `n` back from `files` so that the page can write into
+    /// its bytes; their address.
+    fn unseal(&mut self, n: u64) -> Option<usize> {
+        let file = self.files.remove(&n)?;
+        let bytes = file.bytes.clone();
+        // The documents of its cache go with it: nothing borrows the bytes.
+        drop(file);
+        let vec = match Arc::try_unwrap(bytes) {
+            Ok(only) => into_vec(only),
+            Err(shared) => shared.bytes().to_vec(),
+        };
+        let p = self.partial.get_mut(&n)?;
+        let addr = vec.as_ptr() as usize;
+        p.writing = Some(vec);
+        Some(addr)
+    }
+
     fn respond(&mut self, path: &str, query: &[(String, String)]) -> Response {
         let query = Query(query);
+        if explore::file_handler(path).is_some()
+            && let Some(n) = explore::file_key(&query).ok().and_then(Self::number)
+            && self.partial.contains_key(&n)
+        {
+            let (needed, answer) = self.needed(n, path, &query);
+            if needed.is_empty() {
+                if let Some(answer) = answer {
+                    return answer;
+                }
+            } else {
+                return match self.unseal(n) {
+                    Some(addr) => needs_answer(addr, &needed),
+                    None => Response::error(404, &format!("no open file u{n}")),
+                };
+            }
+        }
         match path {
             "/api/files" => {
                 let roots: Vec<String> = self.roots.iter().map(|r| r.name.clone()).collect();
@@ -222,6 +467,9 @@ impl Module {
                     Ok(k) => k,
                     Err(r) => return r,
                 };
+                if let Some(n) = Self::number(key) {
+                    self.partial.remove(&n);
+                }
                 match Self::number(key).and_then(|n| self.files.remove(&n)) {
                     Some(_) => explore::closed_answer(),
                     None => Response::error(404, &format!("no open upload {key:?}")),
@@ -241,6 +489,144 @@ impl Module {
                 }
             }
         }
+    }
+}
+
+/// A zeroed buffer of `len` bytes without writing them: a big one is
+/// fresh pages ([`pages`]), so a file's buffer costs nothing until its
+/// slices are written.
+fn zeroed(len: usize) -> Option<Vec<u8>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
+    // SAFETY: `layout` has a non-zero size. The pointer, when not null, is
+    // an allocation of the global allocator for `len` bytes of alignment
+    // 1, all initialised (to zero), which is what `Vec::from_raw_parts`
+    // needs with length and capacity `len`.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout);
+        if ptr.is_null() {
+            return None;
+        }
+        Some(Vec::from_raw_parts(ptr, len, len))
+    }
+}
+
+/// Bytes of the module's own (a file's bytes here always are).
+#[allow(irrefutable_let_patterns)]
+fn into_vec(bytes: InputBytes) -> Vec<u8> {
+    if let InputBytes::Owned(v) = bytes {
+        v
+    } else {
+        bytes.bytes().to_vec()
+    }
+}
+
+/// The byte ranges of a document's tensor payloads (raw storage).
+fn payloads(doc: &Document, bytes: &[u8]) -> Vec<(u64, u64)> {
+    (0..doc.tensors().len())
+        .filter_map(|i| payload(doc, i, bytes))
+        .collect()
+}
+
+/// The byte range of tensor `i`'s payload in `bytes`, when it is raw
+/// storage there.
+fn payload(doc: &Document, i: usize, bytes: &[u8]) -> Option<(u64, u64)> {
+    let entry = doc.tensors().get(i)?;
+    let tensor = doc.tensor(entry).ok()?;
+    let TensorData::Raw(raw) = tensor.view().data else {
+        return None;
+    };
+    let start = (raw.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize)?;
+    let end = start.checked_add(raw.len())?;
+    (end <= bytes.len()).then_some((start as u64, end as u64))
+}
+
+/// The elements a `/api/values` request reads, `[first, end)`, read as
+/// the endpoint reads its parameters; None when they do not parse (the
+/// endpoint then answers an error).
+fn values_window(query: &Query<'_>) -> Option<(u64, u64)> {
+    let num = |name: &str, default: u64| match query.param(name) {
+        None => Some(default),
+        Some(v) => v.parse::<u64>().ok(),
+    };
+    let (offset, count, rows, stride) = (
+        num("offset", 0)?,
+        num("count", 1000)?,
+        num("rows", 1)?.max(1),
+        num("stride", 0)?,
+    );
+    let stride = stride.max(count);
+    let end = offset
+        .checked_add((rows - 1).checked_mul(stride)?)?
+        .checked_add(count)?;
+    Some((offset, end))
+}
+
+/// The bytes of elements `[first, end)` of tensor `i`'s payload (raw
+/// storage of a known element size).
+fn payload_part(
+    doc: &Document,
+    i: usize,
+    bytes: &[u8],
+    first: u64,
+    end: u64,
+) -> Option<(u64, u64)> {
+    let (start, stop) = payload(doc, i, bytes)?;
+    let entry = doc.tensors().get(i)?;
+    let tensor = doc.tensor(entry).ok()?;
+    let view = tensor.view();
+    let bits = view.elem?.bits();
+    // Sub-byte elements one per byte in TensorFlow's raw storage.
+    let bits = if view.byte_aligned { bits.max(8) } else { bits };
+    if bits == 0 {
+        return None;
+    }
+    let from = first.checked_mul(bits)? / 8;
+    let to = end.checked_mul(bits)?.div_ceil(8);
+    Some((
+        start.checked_add(from)?.min(stop),
+        start.checked_add(to)?.min(stop),
+    ))
+}
+
+/// The tensor a request names (`t=INDEX` or `name=NAME`), as the
+/// endpoints find it.
+fn chosen_tensor(doc: &Document, query: &Query<'_>) -> Option<usize> {
+    let tensors = doc.tensors();
+    match (query.param("t"), query.param("name")) {
+        (Some(t), _) => t.parse::<usize>().ok().filter(|i| *i < tensors.len()),
+        (None, Some(name)) => tensors.iter().position(|e| e.name == name),
+        (None, None) => None,
+    }
+}
+
+/// The parts of `ranges` outside every range of `inside`.
+fn outside(ranges: &[(u64, u64)], inside: &[(u64, u64)]) -> Vec<(u64, u64)> {
+    let mut allowed = Ranges::default();
+    for &(s, e) in inside {
+        allowed.insert(s, e);
+    }
+    ranges
+        .iter()
+        .flat_map(|&(s, e)| allowed.missing(s, e))
+        .collect()
+}
+
+/// `449`: the request needs slices not read yet: the buffer to write them
+/// into, then one `START END` per line. The page writes them, calls
+/// `lazy_loaded` for each and `lazy_seal`, and asks again.
+fn needs_answer(addr: usize, ranges: &[(u64, u64)]) -> Response {
+    let mut body = format!("{addr}\n");
+    for (s, e) in ranges {
+        body.push_str(&format!("{s} {e}\n"));
+    }
+    Response {
+        status: 449,
+        content_type: "text/plain",
+        headers: Vec::new(),
+        body: body.into_bytes(),
     }
 }
 
@@ -320,6 +706,74 @@ pub extern "C" fn request(path: usize, query: usize) -> usize {
             Some(q) => m.respond(&path, &q),
             None => Response::error(400, "bad query"),
         };
+        m.stage(&resp)
+    })
+}
+
+/// Starts reading a picked file on demand: its name (a staged buffer,
+/// taken over), its size, and how to scan it (0: the defaults; the tests
+/// pass small values to leave many bytes unread). Its number, or 0 when
+/// the module's memory cannot hold it.
+#[unsafe(no_mangle)]
+pub extern "C" fn lazy_begin(name: usize, size: f64, min_skip: f64, read: f64, prefix: f64) -> u32 {
+    let or = |v: f64, default: u64| if v >= 1.0 { v as u64 } else { default };
+    let defaults = ScanOptions::default();
+    let options = ScanOptions {
+        min_skip: or(min_skip, defaults.min_skip),
+        read: or(read, defaults.read),
+        max_read: defaults.max_read.max(or(read, defaults.read)),
+    };
+    MODULE.with_borrow_mut(|m| {
+        let name = m.take_text(name);
+        m.lazy_begin(&name, size as u64, options, or(prefix, PREFIX))
+            .and_then(|n| u32::try_from(n).ok())
+            .unwrap_or(0)
+    })
+}
+
+/// The address of file `n`'s bytes while the page writes into them (0
+/// when it does not).
+#[unsafe(no_mangle)]
+pub extern "C" fn lazy_buffer(n: u32) -> usize {
+    MODULE.with_borrow(|m| {
+        m.partial
+            .get(&u64::from(n))
+            .and_then(|p| p.writing.as_ref())
+            .map_or(0, |v| v.as_ptr() as usize)
+    })
+}
+
+/// The next slice file `n`'s scan needs, as a staged `START END`, or an
+/// empty one when its structure is read.
+#[unsafe(no_mangle)]
+pub extern "C" fn lazy_next(n: u32) -> usize {
+    MODULE.with_borrow_mut(|m| {
+        let next = m.lazy_next(u64::from(n));
+        m.stage_bytes(next.into_bytes())
+    })
+}
+
+/// The page wrote bytes `[start, end)` of file `n` into its buffer.
+#[unsafe(no_mangle)]
+pub extern "C" fn lazy_loaded(n: u32, start: f64, end: f64) {
+    MODULE.with_borrow_mut(|m| m.lazy_loaded(u64::from(n), start as u64, end as u64));
+}
+
+/// File `n`'s ranges not read yet, staged, one `START END` per line.
+#[unsafe(no_mangle)]
+pub extern "C" fn lazy_unread(n: u32) -> usize {
+    MODULE.with_borrow_mut(|m| {
+        let unread = m.lazy_unread(u64::from(n));
+        m.stage_bytes(unread.into_bytes())
+    })
+}
+
+/// File `n` is written as asked: listed (or listed again). Answers as the
+/// server's `/api/upload` does.
+#[unsafe(no_mangle)]
+pub extern "C" fn lazy_seal(n: u32) -> usize {
+    MODULE.with_borrow_mut(|m| {
+        let resp = m.lazy_seal(u64::from(n));
         m.stage(&resp)
     })
 }
