@@ -396,7 +396,6 @@ pub fn histogram(
     };
     let threads = crate::progress::threads();
     if let Some((bytes, elem, aligned, n)) = raw
-        && threads > 1
         && n >= kernel::BLOCK
         && kernel::raw_fast(elem, aligned)
     {
@@ -405,7 +404,17 @@ pub fn histogram(
             .ok()
             .and_then(|n| n.checked_mul(width))
             .and_then(|len| bytes.get(..len));
-        if let Some(body) = body {
+        // One core (or a WebAssembly page): the same loop over the bytes,
+        // on this thread.
+        if threads <= 1
+            && let Some(counts) = body.and_then(|b| h.count_raw(elem, b))
+        {
+            h.counts = counts;
+            return Some(h);
+        }
+        if let Some(body) = body
+            && threads > 1
+        {
             // Counts are sums: each thread bins a share of the values with
             // the same rule, and the counts are added.
             let per = (body.len() / width).div_ceil(threads).max(1) * width;
