@@ -89,7 +89,8 @@ globalThis.pbdecodeWasm = async function pbdecodeWasm(source) {
   // The files read on demand, by their number: the File the slices come from.
   const partial = new Map();
   // Reads `[start, end)` of file `n` into its buffer at `base`, in slices
-  // of at most 16 MiB, four at a time (a browser reads a File faster so).
+  // of at most 16 MiB, several at a time (a browser reads a File faster
+  // so): sixteen small ones (the scan's), four big ones.
   const fill = async (n, base, ranges, onProgress) => {
     const file = partial.get(n);
     const step = 16 << 20;
@@ -111,7 +112,8 @@ globalThis.pbdecodeWasm = async function pbdecodeWasm(source) {
         if (onProgress) onProgress(done, total);
       }
     };
-    await Promise.all([worker(), worker(), worker(), worker()]);
+    const width = total <= (16 << 20) ? 16 : 4;
+    await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, worker));
   };
   // Requests one after another (a request may read slices the next
   // needs), each after the page has drawn what the last one brought: an

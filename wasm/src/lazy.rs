@@ -100,8 +100,9 @@ impl Default for ScanOptions {
 /// What the scan needs next.
 #[derive(Debug, PartialEq)]
 pub enum Step {
-    /// Read `[start, end)` and call [`Scan::next`] again.
-    Read(u64, u64),
+    /// Read these ranges and call [`Scan::next`] again: the first is
+    /// needed, the others are guesses (see [`Scan::ahead`]).
+    Read(Vec<(u64, u64)>),
     /// The structure is read.
     Done,
 }
@@ -125,7 +126,14 @@ pub struct Scan {
     last_read: Option<(u64, u64)>,
     /// The top level stopped reading as fields: read the rest whole.
     whole: bool,
+    /// Where the last slice asked for after a jump began, and the distance
+    /// from the one before: see [`Scan::ahead`].
+    last_jump: Option<u64>,
+    stride: Option<u64>,
 }
+
+/// Slices guessed at once when the walk jumps by equal distances.
+const AHEAD: u64 = 16;
 
 /// The longest field header: a ten-byte tag and a ten-byte length.
 const HEADER: u64 = 20;
@@ -139,6 +147,8 @@ impl Scan {
             ends: Vec::new(),
             last_read: None,
             whole: false,
+            last_jump: None,
+            stride: None,
         }
     }
 
@@ -148,7 +158,11 @@ impl Scan {
         loop {
             if self.whole {
                 return match have.missing(0, self.size).first() {
-                    Some(&(s, e)) => self.read(s, e.min(s.saturating_add(self.options.max_read))),
+                    Some(&(s, e)) => {
+                        let end = e.min(s.saturating_add(self.options.max_read));
+                        self.last_read = Some((end, end - s));
+                        Step::Read(vec![(s, end)])
+                    }
                     None => Step::Done,
                 };
             }
@@ -161,7 +175,7 @@ impl Scan {
             }
             let head_end = end.min(self.at.saturating_add(HEADER));
             if let Some(&(s, _)) = have.missing(self.at, head_end).first() {
-                return self.read_from(s, end);
+                return self.read_from(s, end, have);
             }
             match field(buf, self.at, end) {
                 Some(Field::Short { next }) => self.at = next,
@@ -169,7 +183,7 @@ impl Scan {
                     if stop - start < self.options.min_skip {
                         // Read whole, not looked into.
                         if let Some(&(s, _)) = have.missing(start, stop).first() {
-                            return self.read_from(s, end);
+                            return self.read_from(s, end, have);
                         }
                         self.at = stop;
                     } else {
@@ -187,23 +201,58 @@ impl Scan {
         }
     }
 
-    /// A slice from `start`, not past `limit` (nor the file's end).
-    fn read_from(&mut self, start: u64, limit: u64) -> Step {
-        let len = match self.last_read {
-            Some((end, len)) if end == start => len
-                .saturating_mul(2)
-                .clamp(self.options.read, self.options.max_read),
-            _ => self.options.read,
+    /// A slice from `start`, not past `limit` (nor the file's end), and
+    /// the guesses of [`Scan::ahead`].
+    fn read_from(&mut self, start: u64, limit: u64, have: &Ranges) -> Step {
+        let (len, jumped) = match self.last_read {
+            Some((end, len)) if end == start => (
+                len.saturating_mul(2)
+                    .clamp(self.options.read, self.options.max_read),
+                false,
+            ),
+            _ => (self.options.read, true),
         };
         let stop = limit.min(self.size).min(start.saturating_add(len.max(1)));
         // At least the field header, even when the limit is nearer.
         let stop = stop.max(start.saturating_add(HEADER).min(self.size));
-        self.read(start, stop)
+        self.last_read = Some((stop, stop - start));
+        let mut reads = vec![(start, stop)];
+        if jumped {
+            reads.extend(self.ahead(start, have));
+        }
+        Step::Read(reads)
     }
 
-    fn read(&mut self, start: u64, end: u64) -> Step {
-        self.last_read = Some((end, end - start));
-        Step::Read(start, end)
+    /// A model's tensors are often of one size, so the walk passes over
+    /// payloads of one length and asks for the bytes after each: a slice
+    /// a payload apart. When the last two jumps were the same distance,
+    /// the slices the next [`AHEAD`] jumps would ask for are asked for at
+    /// once, to be read together: a wrong guess costs a slice read for
+    /// nothing, a right one saves a wait per tensor.
+    fn ahead(&mut self, start: u64, have: &Ranges) -> Vec<(u64, u64)> {
+        let distance = self
+            .last_jump
+            .and_then(|last| start.checked_sub(last))
+            .filter(|d| *d > 0);
+        let mut guesses = Vec::new();
+        if distance.is_some() && distance == self.stride {
+            let d = distance.unwrap_or_default();
+            let mut at = start;
+            for _ in 0..AHEAD {
+                at = match at.checked_add(d) {
+                    Some(a) if a < self.size => a,
+                    _ => break,
+                };
+                let end = at.saturating_add(self.options.read).min(self.size);
+                guesses.extend(have.missing(at, end).first().copied());
+            }
+            // The next jump after the guesses is the same distance again.
+            self.last_jump = Some(at);
+        } else {
+            self.stride = distance;
+            self.last_jump = Some(start);
+        }
+        guesses
     }
 }
 
@@ -294,18 +343,28 @@ mod tests {
 
     /// Runs a scan to its end as the page does; the bytes it read.
     fn scan(file: &[u8], options: ScanOptions) -> Ranges {
+        scan_counted(file, options).0
+    }
+
+    /// [`scan`], and the rounds of reads it took.
+    fn scan_counted(file: &[u8], options: ScanOptions) -> (Ranges, usize) {
         let mut buf = vec![0u8; file.len()];
         let mut have = Ranges::default();
         let mut scan = Scan::new(file.len() as u64, options);
+        let mut rounds = 0;
         for _ in 0..10_000 {
             match scan.next(&buf, &have) {
-                Step::Done => return have,
-                Step::Read(s, e) => {
-                    assert!(s < e && e <= file.len() as u64, "{s}..{e}");
+                Step::Done => return (have, rounds),
+                Step::Read(reads) => {
+                    rounds += 1;
+                    let (s, e) = reads[0];
                     assert!(!have.covers(s, e), "asked again for {s}..{e}");
-                    let (s, e) = (s as usize, e as usize);
-                    buf[s..e].copy_from_slice(&file[s..e]);
-                    have.insert(s as u64, e as u64);
+                    for (s, e) in reads {
+                        assert!(s < e && e <= file.len() as u64, "{s}..{e}");
+                        let (s, e) = (s as usize, e as usize);
+                        buf[s..e].copy_from_slice(&file[s..e]);
+                        have.insert(s as u64, e as u64);
+                    }
                 }
             }
         }
@@ -314,7 +373,7 @@ mod tests {
 
     /// A model-like file: a graph (field 7) of nodes and of tensors whose
     /// payloads (raw_data, field 9) are long and do not read as fields.
-    fn model() -> (Vec<u8>, Vec<(usize, usize)>) {
+    fn model(tensors: u64, same_size: bool) -> (Vec<u8>, Vec<(usize, usize)>) {
         let mut graph = Vec::new();
         for i in 0..50u8 {
             let mut node = Vec::new();
@@ -323,7 +382,8 @@ mod tests {
             len_field(1, &node.clone(), &mut graph);
         }
         let mut payloads = Vec::new();
-        for i in 0..3u64 {
+        for i in 0..tensors {
+            let i = if same_size { 0 } else { i };
             let mut tensor = Vec::new();
             varint_bytes(1 << 3, &mut tensor);
             varint_bytes(1000 + i, &mut tensor);
@@ -355,25 +415,40 @@ mod tests {
 
     #[test]
     fn payloads_are_passed_over_and_the_rest_is_read() {
-        let (file, payloads) = model();
         let options = ScanOptions {
             min_skip: 256,
             read: 64,
             max_read: 1024,
         };
-        let have = scan(&file, options);
-        let unread = have.missing(0, file.len() as u64);
-        assert!(!unread.is_empty());
-        // Everything unread is inside a payload, past its first bytes.
-        for (s, e) in &unread {
-            assert!(
-                payloads
-                    .iter()
-                    .any(|&(ps, pe)| ps as u64 <= *s && *e <= pe as u64),
-                "{s}..{e} is outside the payloads {payloads:?}"
-            );
+        for (tensors, same_size) in [(3, false), (40, false), (40, true)] {
+            let (file, payloads) = model(tensors, same_size);
+            let have = scan(&file, options);
+            let unread = have.missing(0, file.len() as u64);
+            assert!(!unread.is_empty());
+            // Everything unread is inside a payload, past its first bytes.
+            for (s, e) in &unread {
+                assert!(
+                    payloads
+                        .iter()
+                        .any(|&(ps, pe)| ps as u64 <= *s && *e <= pe as u64),
+                    "{s}..{e} is outside the payloads {payloads:?}"
+                );
+            }
+            assert!(have.total() < file.len() as u64 / 2, "{}", have.total());
         }
-        assert!(have.total() < file.len() as u64 / 2, "{}", have.total());
+    }
+
+    #[test]
+    fn tensors_of_one_size_are_read_a_round_for_many() {
+        let options = ScanOptions {
+            min_skip: 256,
+            read: 64,
+            max_read: 1024,
+        };
+        let (_, varied) = scan_counted(&model(40, false).0, options);
+        let (_, same) = scan_counted(&model(40, true).0, options);
+        assert!(varied >= 40, "{varied} rounds for 40 tensors of 40 sizes");
+        assert!(same <= 10, "{same} rounds for 40 tensors of one size");
     }
 
     #[test]

@@ -295,7 +295,10 @@ impl Module {
             return String::new();
         };
         match scan.next(buf, &p.have) {
-            Step::Read(start, end) => format!("{start} {end}"),
+            Step::Read(reads) => {
+                let lines: Vec<String> = reads.iter().map(|(s, e)| format!("{s} {e}")).collect();
+                lines.join("\n")
+            }
             Step::Done => {
                 p.scan = None;
                 String::new()
