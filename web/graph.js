@@ -749,11 +749,36 @@ class GraphView {
     this.findNote.textContent = `${this.hitAt + 1} of ${this.hits.length}`;
     this.goTo(this.hits[this.hitAt]);
   }
-  // Node `i` of the main graph (the page's search box).
-  focusIndex(i) {
-    const n = this.g && this.g.byIndex.get(i);
+  // The graph a search result of the page names by its route: the main
+  // graph, function `fn` (the model's k-th) or the TensorFlow function
+  // named `tfFunction`, then down `steps`, each [node index, attribute]
+  // as the graph list names a subgraph's owner (`body`, `graphs[1]`).
+  // Null when the file's graph list has no such graph.
+  graphOfRoute(route) {
+    let at = null;
+    if (route.tfFunction !== undefined) {
+      const f = this.graphs.find((x) => x.kind === 'function' && x.name === route.tfFunction);
+      at = f ? f.id : null;
+    } else if (route.fn !== null && route.fn !== undefined) {
+      const f = this.graphs.filter((x) => x.kind === 'function')[route.fn];
+      at = f ? f.id : null;
+    } else {
+      const m = this.graphs.find((x) => x.kind === 'main');
+      at = m ? m.id : null;
+    }
+    for (const [node, attribute] of route.steps || []) {
+      if (at === null) break;
+      const sub = this.graphs.find((x) => x.kind === 'subgraph' && x.owner && x.owner.graph === at && x.owner.node === node && x.owner.attribute === attribute);
+      at = sub ? sub.id : null;
+    }
+    return at;
+  }
+  // Node `i` of graph `id` (the page's search box): that graph drawn (the
+  // way back kept), the node centred and its panel opened.
+  async showNode(id, i) {
+    if (!this.g || this.g.id !== id) await this.openGraph(id);
+    const n = this.g && this.g.id === id ? this.g.byIndex.get(i) : null;
     if (n) this.goTo(n);
-    return !!n;
   }
 
   // ---------- the node panel ----------

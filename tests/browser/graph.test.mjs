@@ -201,6 +201,54 @@ test('If and Loop subgraphs open as their own view, with the way back; functions
   assert.equal((await graphData()).nodes, fn.node.length);
 });
 
+test('the page\'s search finds a node inside nested subgraphs and a function\'s subgraph: the Graph tab draws the graph holding it, the node centred', async () => {
+  const rel = 'onnx-model/nested.onnx';
+  await openGraph(rel);
+  // Each node's graph by the owners up to the main graph or a function:
+  // [attribute, owner node's name] innermost first.
+  const chains = {
+    deep_sigmoid: [['body', 'inner_loop'], ['then_branch', 'inner_if'], ['body', 'outer_loop']],
+    deep_neg: [['else_branch', 'inner_if'], ['body', 'outer_loop']],
+    fn_deep_add: [['then_branch', 'fn_if']],
+  };
+  for (const [name, chain] of Object.entries(chains)) {
+    await page.fill('#search', name);
+    await page.locator(`#results .r[data-kind="node"][data-name="${name}"]`).click();
+    await page.waitForFunction((n) => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === n && (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1', name);
+    assert.equal(await page.$eval('.tabs button.on', (b) => b.dataset.tab), 'graph');
+    await drawn();
+    const got = await page.evaluate(async () => {
+      const out = [];
+      let e = graphView.graphEntry(graphView.g.id);
+      while (e && e.owner) {
+        const parent = await graphFetch(graphView.key, graphView.as, e.owner.graph);
+        out.push([e.owner.attribute, parent.byIndex.get(e.owner.node).name]);
+        e = graphView.graphEntry(e.owner.graph);
+      }
+      return { chain: out, top: e && e.kind, kind: graphView.g.kind };
+    });
+    assert.deepEqual(got.chain, chain, name);
+    assert.equal(got.top, name.startsWith('fn_') ? 'function' : 'main', name);
+    // Centred beside the panel, as the graph's own search centres.
+    const where = await page.evaluate(() => {
+      const c = document.querySelector('#graph-canvas').getBoundingClientRect();
+      const p = document.querySelector('#node-panel').getBoundingClientRect();
+      const [x, y] = graphView.screenOf(graphView.sel);
+      return { dx: x - (c.left + (p.left - c.left) / 2), dy: y - (c.top + c.height / 2) };
+    });
+    assert.ok(Math.abs(where.dx) < 3 && Math.abs(where.dy) < 3, JSON.stringify(where));
+    await shot(page, `g16-nested-search-${name}`);
+    // The way back: the graph shown before.
+    assert.ok(await page.isVisible('#graph-back'));
+  }
+  // A value found by name opens the node that makes it, in its subgraph.
+  await page.fill('#search', 'v_out');
+  await page.locator('#results .r[data-kind="value"][data-name="v_out"]').click();
+  await page.waitForFunction(() => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === 'deep_sigmoid');
+  assert.equal(await page.$eval('.tabs button.on', (b) => b.dataset.tab), 'graph');
+  await page.fill('#search', '');
+});
+
 test('a Constant\'s value shows as the command line prints it and opens in the tensor view, whose page links back to the nodes', async () => {
   const rel = 'onnx-model/constants.onnx';
   await openGraph(rel);
