@@ -855,9 +855,20 @@ class GraphView {
           what ? h('div', { class: 'muted shape' }, what) : null,
           x.name ? h('div', { class: 'vl' }, this.valueLinks(x.name, side)) : null));
     };
+    // A list of tensors or graphs: each one opens (the tensor view, the
+    // graph's drawing), under the text the text view prints.
+    const tensorNames = new Map((S.open && S.open.tensors || []).filter(Boolean).map((t) => [t.index, t.name]));
+    const attrOpens = (a) => {
+      const links = [
+        ...(a.tensors || []).map((t, k) => (t === null || t === undefined ? null : this.tensorLink(t, tensorNames.get(t) || `[${k}]`))),
+        ...(a.graphs || []).map((id, k) => h('span', { class: 'link', 'data-attr-graph': id, title: 'open this graph', onclick: () => this.openGraph(id) },
+          `graph ${(a.graphs.length > 1 ? `[${k}] ` : '')}"${(this.graphEntry(id) || {}).name || id}"`)),
+      ].filter(Boolean);
+      return links.length ? h('div', { class: 'attr-opens' }, 'open ', links.map((l, k) => [k ? ', ' : '', l])) : null;
+    };
     const attrs = n.attributes.map((a) => h('tr', { 'data-attr': a.name },
       h('td', { class: 'mono nowrap' }, a.name),
-      h('td', { class: 'mono attr-text', 'data-text': a.text }, a.tensor !== null && a.tensor !== undefined ? this.tensorLink(a.tensor, attrValueText(a)) : attrValueText(a))));
+      h('td', { class: 'mono attr-text', 'data-text': a.text }, a.tensor !== null && a.tensor !== undefined ? this.tensorLink(a.tensor, attrValueText(a)) : attrValueText(a), attrOpens(a))));
     const opens = [...n.subgraphs.map((id) => ['subgraph', id]), ...n.calls.map((id) => ['function', id])];
     p.replaceChildren(...kids(
       h('div', { class: 'ph' }, h('h2', { title: n.name || '' }, n.name || `[${n.i}]`),

@@ -179,6 +179,11 @@ pub struct Attribute {
     pub text: String,
     /// The offset of its tensor message, for a tensor-valued attribute.
     pub tensor: Option<u64>,
+    /// The offsets of the tensor messages of a list of tensors (ONNX
+    /// TENSORS, a TensorFlow list of tensors), in order.
+    pub tensors: Vec<u64>,
+    /// The graphs it holds (ONNX GRAPH or GRAPHS), in order.
+    pub graphs: Vec<usize>,
 }
 
 impl Graph {
@@ -644,6 +649,11 @@ fn onnx_graph<'m, 'a>(
             if tensor.is_some() && node.op == "Constant" && node.domain.is_empty() {
                 constant_tensor = a.message(set, AttributeProto::T);
             }
+            let tensors = a
+                .messages(set, AttributeProto::TENSORS)
+                .map(|t| t.offset)
+                .collect();
+            let mut graphs = Vec::new();
             for (k, sub) in a
                 .messages(set, AttributeProto::G)
                 .chain(a.messages(set, AttributeProto::GRAPHS))
@@ -657,6 +667,7 @@ fn onnx_graph<'m, 'a>(
                 let id = *next_id;
                 *next_id += 1;
                 node.subgraphs.push(id);
+                graphs.push(id);
                 queue.push_back(Pending {
                     id,
                     msg: sub,
@@ -674,6 +685,8 @@ fn onnx_graph<'m, 'a>(
                 text: onnx_view::node_attribute_text(set, n, a, &opts),
                 name,
                 tensor,
+                tensors,
+                graphs,
             });
         }
         // A Constant's output is a weight of the nodes that read it.
@@ -942,10 +955,20 @@ fn tf_nodes<'m, 'a>(
                     .collect();
             }
             node.called.extend(tf_called(set, av));
+            let tensors = av
+                .message(set, tf::AttrValue::LIST)
+                .map(|list| {
+                    list.messages(set, tf::AttrValue::ListValue::TENSOR)
+                        .map(|t| t.offset)
+                        .collect()
+                })
+                .unwrap_or_default();
             node.attributes.push(Attribute {
                 text: format!("{key}={}", tf_view::node_attribute_text(av, &opts)),
                 name: key,
                 tensor: tensor.map(|t| t.offset),
+                tensors,
+                graphs: Vec::new(),
             });
         }
         for input in strings(set, n, tf::NodeDef::INPUT) {

@@ -187,6 +187,18 @@ pub fn graph_json(
             w.member("name", &a.name)?;
             w.member("text", &a.text)?;
             w.member("tensor", a.tensor.and_then(tensor_index))?;
+            w.key("tensors")?;
+            w.begin_array()?;
+            for &t in &a.tensors {
+                w.value(tensor_index(t))?;
+            }
+            w.end_array()?;
+            w.key("graphs")?;
+            w.begin_array()?;
+            for &id in &a.graphs {
+                w.value(id)?;
+            }
+            w.end_array()?;
             w.end_object()?;
         }
         w.end_array()?;

@@ -274,6 +274,36 @@ test('a Constant\'s value shows as the command line prints it and opens in the t
   assert.equal(await page.$eval('#node-panel #node-op', (e) => e.textContent), 'MatMul');
 });
 
+test('a list of tensors (TENSORS) opens each tensor in the tensor view; a list of graphs (GRAPHS) each graph', async () => {
+  const rel = 'onnx-model/everything.onnx';
+  const cli = cliJson(rel);
+  const node = cli.value.graph.node.find((n) => n.name === 'every_attr');
+  const names = node.attribute.find((a) => a.name === 'tensors').tensors.map((t) => t.name);
+  assert.deepEqual(names, ['t1', 't2']);
+  await openGraph(rel);
+  await clickNode('every_attr');
+  const links = page.locator('#node-attrs [data-attr="tensors"] [data-tensor-id]');
+  assert.equal(await links.count(), names.length);
+  await shot(page, 'g17-tensors-attribute');
+  for (let k = 0; k < names.length; k++) {
+    await page.locator('#node-attrs [data-attr="tensors"] [data-tensor-id]').nth(k).click();
+    await page.waitForSelector('#tensor-head h2');
+    assert.equal(await page.locator('#tensor-head h2').innerText(), names[k]);
+    if (k === 0) await shot(page, 'g18-tensors-attribute-opened');
+    await page.goBack();
+    await page.waitForFunction(() => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === 'every_attr');
+  }
+  // GRAPHS: both graphs, each its own view; GRAPH too.
+  const graphs = page.locator('#node-attrs [data-attr="graphs"] [data-attr-graph]');
+  assert.equal(await graphs.count(), 2);
+  const ids = await graphs.evaluateAll((els) => els.map((e) => e.dataset.attrGraph));
+  assert.notEqual(ids[0], ids[1]);
+  assert.equal(await page.locator('#node-attrs [data-attr="body_graph"] [data-attr-graph]').count(), 1);
+  await graphs.nth(1).click();
+  await page.waitForFunction((id) => (document.querySelector('#graph') || { dataset: {} }).dataset.graph === id && (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1', ids[1]);
+  assert.equal(await page.evaluate(() => graphView.graphEntry(graphView.g.id).owner.attribute), 'graphs[1]');
+});
+
 test('TensorFlow: a GraphDef\'s nodes and a SavedModel\'s functions', async () => {
   const rel = 'schemaless/sample/tf_fg_dense_frozen_frozen_graph.pb';
   const cli = cliJson(rel);
