@@ -103,6 +103,9 @@ const GRAPH_KIND_COLOURS = {
   logic: ['#e4e7ee', '#1d2330'], io: ['#f1f3f6', '#1d2330'], input: ['#f1f3f6', '#1d2330'],
   variable: ['#7a3e62', '#fff'],
 };
+// Open name scopes' frames: a translucent fill (nested frames deepen), a
+// grey-blue edge and title.
+const FRAME_FILL = 'rgba(59, 91, 219, 0.05)', FRAME_STROKE = '#aab3c8', FRAME_INK = '#4a5468';
 function kindColours(kind) {
   return GRAPH_KIND_COLOURS[String(kind || '').toLowerCase()] || ['#e4e7ee', '#1d2330'];
 }
@@ -393,17 +396,19 @@ class GraphView {
     const labels = k >= 0.65;  // edge labels readable
     let drawnNodes = 0, drawnEdges = 0;
 
-    // Open groups' frames, under everything.
+    // Open groups' frames under everything, outer ones first (groups come
+    // after their parents): a light fill that deepens with nesting, the
+    // scope's name on the top edge (a click there folds it).
     c.lineWidth = 1 / k;
-    c.strokeStyle = col.muted;
-    c.setLineDash([5 / k, 4 / k]);
-    c.beginPath();
-    for (const gr of g.groups) if (!gr.folded && on(gr.box)) c.rect(gr.box.x, gr.box.y, gr.box.w, gr.box.h);
-    c.stroke();
-    c.setLineDash([]);
+    c.strokeStyle = FRAME_STROKE;
+    c.fillStyle = FRAME_FILL;
+    for (const gr of g.groups) {
+      if (gr.folded || !on(gr.box)) continue;
+      roundRect(c, gr.box.x, gr.box.y, gr.box.w, gr.box.h, 8); c.fill(); c.stroke();
+    }
     if (detail) {
-      c.fillStyle = col.muted; c.font = '11px ' + col.mono; c.textBaseline = 'top'; c.textAlign = 'left';
-      for (const gr of g.groups) if (!gr.folded && on(gr.box)) fitText(c, '▾ ' + (gr.name || gr.path), gr.box.x + 5, gr.box.y + 4, gr.box.w - 10);
+      c.fillStyle = FRAME_INK; c.font = '600 11px ' + col.sans; c.textBaseline = 'middle'; c.textAlign = 'left';
+      for (const gr of g.groups) if (!gr.folded && on(gr.box)) fitText(c, '▾ ' + (gr.name || gr.path), gr.box.x + 8, gr.box.y + 11, gr.box.w - 16);
     }
     // Edges: one path for all, their heads, then their labels.
     // Lines a pixel wide however far out, a little more close up.
@@ -584,7 +589,7 @@ class GraphView {
     for (const gr of g.groups) {
       if (gr.folded || !gr.box) continue;
       const b = gr.box;
-      if (x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + 18 / Math.min(1, this.k) && (!best || b.w * b.h < best.box.w * best.box.h)) best = gr;
+      if (x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + 20 / Math.min(1, this.k) && (!best || b.w * b.h < best.box.w * best.box.h)) best = gr;
     }
     return best ? { group: best } : null;
   }
@@ -925,7 +930,7 @@ function graphSvg(g) {
   for (const gr of g.groups) {
     if (!gr.box || gr.folded) continue;
     const b = gr.box;
-    out.push(`<g class="group"><rect x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" fill="none" stroke="#667085" stroke-dasharray="5 4"/><text x="${b.x + 5}" y="${b.y + 14}" fill="#667085" font-size="11" font-family="monospace">${esc(gr.name || gr.path)}</text></g>`);
+    out.push(`<g class="group"><rect x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" rx="8" fill="${FRAME_FILL}" stroke="${FRAME_STROKE}"/><text x="${b.x + 8}" y="${b.y + 15}" fill="${FRAME_INK}" font-size="11" font-weight="600">${esc(gr.name || gr.path)}</text></g>`);
   }
   for (const e of g.edges) {
     if (e.pts.length < 2) continue;

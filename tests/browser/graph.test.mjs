@@ -403,6 +403,28 @@ test('name scopes fold into one box and open again; edges carry the declared sha
   await page.fill('#graph-find', '/model.20/act/Relu');
   await page.press('#graph-find', 'Enter');
   await page.waitForFunction(() => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === '/model.20/act/Relu' && graphView.sel && graphView.sel.box);
+  // The open scope: a frame around its two nodes and nothing else, its
+  // name on the top edge; every node still counted.
+  assert.equal((await graphData()).nodes, 80);
+  const frame = await page.evaluate(() => {
+    const gr = graphView.g.groups.find((x) => x.path === '/model.20');
+    const f = gr.box;
+    const meets = (b) => b.x < f.x + f.w && f.x < b.x + b.w && b.y < f.y + f.h && f.y < b.y + b.h;
+    const inside = (b) => b.x >= f.x && b.y >= f.y && b.x + b.w <= f.x + f.w && b.y + b.h <= f.y + f.h;
+    const members = graphView.g.nodes.filter((n) => n.box && n.name.startsWith('/model.20/'));
+    const others = [...graphView.g.nodes.filter((n) => n.box && !n.name.startsWith('/model.20/')).map((n) => n.box),
+      ...graphView.g.groups.filter((x) => x !== gr && x.box).map((x) => x.box), ...graphView.g.ios.map((p) => p.box)];
+    graphView.centreOn(f, false);
+    graphView.paint();
+    const r = graphView.canvas.getBoundingClientRect();
+    return { folded: gr.folded, members: members.length, around: members.every((n) => inside(n.box)), clear: !others.some(meets),
+      title: [r.left + graphView.tx + (f.x + 30) * graphView.k, r.top + graphView.ty + (f.y + 8) * graphView.k] };
+  });
+  assert.deepEqual({ ...frame, title: undefined }, { folded: false, members: 2, around: true, clear: true, title: undefined });
+  await shot(page, 'g13b-scope-frame');
+  // A click on its title folds it.
+  await page.mouse.click(frame.title[0], frame.title[1]);
+  await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && graphView.g.groups.some((g) => g.path === '/model.20' && g.folded));
   await page.click('#graph-unfold');
   await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && Number((document.querySelector('#graph') || { dataset: {} }).dataset.boxes) === 80);
 

@@ -124,12 +124,14 @@ fn end_rect(g: &Value, end: &Value) -> Rect {
 }
 
 /// The layout's promises: boxes of positive size inside the drawing, none
-/// overlapping another; every edge a polyline from a side of its
+/// overlapping another; each open group's frame inside the drawing, around
+/// every box of its members and meeting no other box or frame but those it
+/// holds or is held by; every edge a polyline from a side of its
 /// producer's box to a side of its consumer's; the counts those of the
 /// lists. Returns the boxes drawn.
 fn check_layout(name: &str, g: &Value) -> usize {
     let mut boxes: Vec<Rect> = Vec::new();
-    for list in ["inputs", "outputs", "nodes", "groups"] {
+    for list in ["inputs", "outputs", "nodes"] {
         boxes.extend(
             g[list]
                 .as_array()
@@ -138,6 +140,14 @@ fn check_layout(name: &str, g: &Value) -> usize {
                 .filter_map(|i| rect(&i["box"])),
         );
     }
+    let groups = g["groups"].as_array().unwrap();
+    boxes.extend(
+        groups
+            .iter()
+            .filter(|gr| gr["folded"] == true)
+            .filter_map(|gr| rect(&gr["box"])),
+    );
+    check_frames(name, g);
     let (width, height) = (n(&g["width"]), n(&g["height"]));
     for b in &boxes {
         assert!(b.w > 0 && b.h > 0, "{name}: {b:?}");
@@ -206,6 +216,87 @@ fn check_layout(name: &str, g: &Value) -> usize {
     assert_eq!(n(&counts["boxes"]) as usize, boxes.len(), "{name}");
     assert_eq!(n(&counts["drawn_edges"]) as usize, edges.len(), "{name}");
     boxes.len()
+}
+
+/// Open groups' frames: around their members' boxes (nodes, folded
+/// subgroups, frames of open subgroups), apart from every other box and
+/// frame. A group is folded, shown open with a frame, or inside a folded
+/// group with neither.
+fn check_frames(name: &str, g: &Value) {
+    let groups = g["groups"].as_array().unwrap();
+    let parent = |k: usize| groups[k]["parent"].as_u64().map(|p| p as usize);
+    // Whether group `k` is inside group `a` (or is it).
+    let within = |mut k: usize, a: usize| loop {
+        if k == a {
+            return true;
+        }
+        match parent(k) {
+            Some(p) => k = p,
+            None => return false,
+        }
+    };
+    let meets =
+        |a: Rect, b: Rect| a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    let inside = |a: Rect, f: Rect| {
+        a.x >= f.x && a.y >= f.y && a.x + a.w <= f.x + f.w && a.y + a.h <= f.y + f.h
+    };
+    // Every box with the innermost group it is drawn in (None: the graph).
+    let mut drawn: Vec<(Rect, Option<usize>)> = Vec::new();
+    for list in ["inputs", "outputs"] {
+        for p in g[list].as_array().unwrap() {
+            drawn.extend(rect(&p["box"]).map(|r| (r, None)));
+        }
+    }
+    for node in g["nodes"].as_array().unwrap() {
+        let grp = node["group"].as_u64().map(|k| k as usize);
+        drawn.extend(rect(&node["box"]).map(|r| (r, grp)));
+    }
+    for (k, gr) in groups.iter().enumerate() {
+        if gr["folded"] == true {
+            drawn.extend(rect(&gr["box"]).map(|r| (r, parent(k))));
+        }
+    }
+    let frames: Vec<(usize, Rect)> = groups
+        .iter()
+        .enumerate()
+        .filter(|(_, gr)| gr["folded"] == false)
+        .filter_map(|(k, gr)| rect(&gr["box"]).map(|r| (k, r)))
+        .collect();
+    let (width, height) = (n(&g["width"]), n(&g["height"]));
+    for &(k, f) in &frames {
+        assert!(
+            f.x >= 0 && f.y >= 0 && f.x + f.w <= width && f.y + f.h <= height,
+            "{name}: frame {k} {f:?} outside"
+        );
+        for &(r, grp) in &drawn {
+            let member = grp.is_some_and(|m| within(m, k));
+            if member {
+                assert!(
+                    inside(r, f),
+                    "{name}: {r:?} of group {k} outside its frame {f:?}"
+                );
+            } else {
+                assert!(
+                    !meets(r, f),
+                    "{name}: {r:?} not of group {k} meets its frame {f:?}"
+                );
+            }
+        }
+        for &(j, o) in &frames {
+            if j == k || within(j, k) || within(k, j) {
+                continue;
+            }
+            assert!(!meets(o, f), "{name}: frames {k} {f:?} and {j} {o:?} meet");
+        }
+        // Its parent's frame holds it.
+        if let Some(p) = parent(k) {
+            let pf = frames.iter().find(|(j, _)| *j == p).map(|(_, r)| *r);
+            assert!(
+                pf.is_some_and(|pf| inside(f, pf)),
+                "{name}: frame {k} outside its parent's"
+            );
+        }
+    }
 }
 
 /// Edges counted from the nodes' and ports' value names alone (no control
@@ -496,11 +587,20 @@ fn graphviz_accepts_every_dot_output() {
             assert!(graphviz("svg", &dot).contains("<svg"));
             let svg = run("svg");
             assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"));
+            // A group per box, and one per open group's frame.
+            let frames = svg.matches("<g class=\"frame\">").count();
             assert_eq!(
-                svg.matches("<g class=").count() as i64,
+                (svg.matches("<g class=").count() - frames) as i64,
                 n(&counts["boxes"]),
                 "{rel} {id}"
             );
+            let open = g["graph"]["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|gr| gr["folded"] == false && !gr["box"].is_null())
+                .count();
+            assert_eq!(frames, open, "{rel} {id}");
             assert_eq!(
                 svg.matches("<polyline ").count() as i64,
                 n(&counts["drawn_edges"]),
@@ -754,6 +854,23 @@ fn groups_fold() {
     let opened = &opened["graph"];
     assert_eq!(n(&opened["counts"]["boxes"]), 3 + 10 + 2);
     check_layout("opened", opened);
+    // The open group: a frame around its ten nodes (check_layout: nothing
+    // else inside it); the folded ones a box each.
+    let frames: Vec<&Value> = opened["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["folded"] == false)
+        .collect();
+    assert_eq!(frames.len(), 1);
+    assert!(rect(&frames[0]["box"]).is_some(), "{}", frames[0]);
+    assert!(
+        opened["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| rect(&g["box"]).is_some())
+    );
 
     let big = open_bytes(scoped_chain(3_000, 30));
     let auto = &graph_of(&big, 0, "auto")["graph"];
