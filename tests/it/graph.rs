@@ -904,6 +904,131 @@ fn twenty_thousand_nodes() {
     assert!(check_layout("20k auto", auto) <= 1_500);
 }
 
+/// TensorFlow's argument names (the generated `tf_op_defs` table) as
+/// formal names: a GraphDef's inputs and outputs by position (`node:K`),
+/// variadic arguments expanded by the node's `N` or type list; a function
+/// body's outputs by their argument (`MatMul:product:0`); the weights'
+/// labels by them, as ONNX's.
+#[test]
+fn tensorflow_formal_names() {
+    let formals = |node: &Value, key: &str| -> Vec<String> {
+        node[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["formal"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let node_named = |g: &Value, name: &str| -> Value {
+        g["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == name)
+            .unwrap_or_else(|| panic!("no node {name}"))
+            .clone()
+    };
+    // The frozen dense net: MatMul(a, b), BiasAdd(value, bias), the
+    // Identity of a Const labelled `input<4x64>`.
+    let doc = pbdecode::open(
+        fixtures_root().join("schemaless/sample/tf_fg_dense_frozen_frozen_graph.pb"),
+    )
+    .unwrap();
+    let g = &graph_of(&doc, 0, "none")["graph"];
+    let nodes = g["nodes"].as_array().unwrap();
+    let of_op = |op: &str| nodes.iter().find(|x| x["op"] == op).unwrap();
+    assert_eq!(formals(of_op("MatMul"), "inputs"), ["a", "b"]);
+    assert_eq!(formals(of_op("MatMul"), "outputs"), ["product"]);
+    assert_eq!(formals(of_op("BiasAdd"), "inputs"), ["value", "bias"]);
+    let identity = nodes
+        .iter()
+        .find(|x| x["op"] == "Identity" && x["label"].as_array().unwrap().len() == 2)
+        .unwrap();
+    assert!(
+        s(&identity["label"][1]).starts_with("input<"),
+        "{}",
+        identity["label"]
+    );
+
+    // The SavedModel: a function body's MatMul and AddV2; the saver's
+    // Pack(values*N) with a control input, which has no formal name.
+    let doc = pbdecode::open(fixtures_root().join("tf/saved_model_two_signatures.pb")).unwrap();
+    let list = graph_of(&doc, 0, "none")["graphs"].clone();
+    let predict = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| s(&e["name"]).starts_with("__inference_predict_"))
+        .unwrap();
+    let f = &graph_of(&doc, n(&predict["id"]) as usize, "none")["graph"];
+    assert_eq!(formals(&node_named(f, "MatMul"), "inputs"), ["a", "b"]);
+    assert_eq!(formals(&node_named(f, "MatMul"), "outputs"), ["product"]);
+    assert_eq!(formals(&node_named(f, "add"), "inputs"), ["x", "y"]);
+    // (In the saver's function.)
+    let pack = (0..list.as_array().unwrap().len())
+        .find_map(|id| {
+            graph_of(&doc, id, "none")["graph"]["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == "MergeV2Checkpoints/checkpoint_prefixes")
+                .cloned()
+        })
+        .unwrap();
+    assert_eq!(formals(&pack, "inputs"), ["values", ""]);
+
+    // Variadic: ConcatV2 of three values and an axis (N=3), IdentityN of
+    // two (T a list of two types), its outputs by position.
+    let tf_node = |name: &str, op: &str, inputs: &[&str]| {
+        let mut m = Msg::new().string(1, name).string(2, op);
+        for i in inputs {
+            m = m.string(3, i);
+        }
+        m
+    };
+    let attr = |key: &str, value: Msg| Msg::new().string(1, key).message(2, &value);
+    let graph = Msg::new()
+        .message(1, &tf_node("x", "Placeholder", &[]))
+        .message(
+            1,
+            &tf_node("cat", "ConcatV2", &["x", "x:0", "x", "x"])
+                .message(5, &attr("N", Msg::new().varint(3, 3))),
+        )
+        .message(
+            1,
+            &tf_node("ids", "IdentityN", &["cat", "x"]).message(
+                5,
+                &attr(
+                    "T",
+                    Msg::new().message(1, &Msg::new().varint(6, 1).varint(6, 1)),
+                ),
+            ),
+        )
+        .message(1, &tf_node("use", "AddV2", &["ids:1", "ids"]));
+    let doc = open_bytes(graph.buf);
+    let g = &graph_of(&doc, 0, "none")["graph"];
+    assert_eq!(
+        formals(&node_named(g, "cat"), "inputs"),
+        ["values", "values", "values", "axis"]
+    );
+    assert_eq!(formals(&node_named(g, "ids"), "inputs"), ["input", "input"]);
+    let ids = node_named(g, "ids");
+    let outs: Vec<(String, String)> = ids["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (s(&o["name"]).to_string(), s(&o["formal"]).to_string()))
+        .collect();
+    assert!(
+        outs.contains(&("ids:0".to_string(), "output".to_string())),
+        "{outs:?}"
+    );
+    assert!(
+        outs.contains(&("ids:1".to_string(), "output".to_string())),
+        "{outs:?}"
+    );
+}
+
 /// TensorFlow: a loop (NextIteration feeding Merge) is laid out (the cycle
 /// broken), `name:0` and `name` are one value, `^name` a control edge, the
 /// Const's tensor a weight of its reader.
