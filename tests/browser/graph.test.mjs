@@ -309,6 +309,12 @@ test('TensorFlow: a GraphDef\'s nodes and a SavedModel\'s functions', async () =
   const cli = cliJson(rel);
   await openGraph(rel);
   assert.equal((await graphData()).nodes, cli.summary.nodes.graph);
+  // Inputs and outputs by TensorFlow's argument names (its op registry).
+  const matmul = cli.value.node.find((n) => n.op === 'MatMul');
+  await clickNode(matmul.name);
+  assert.deepEqual(await page.$$eval('#node-inputs td.formal', (tds) => tds.map((td) => td.textContent)), ['a', 'b']);
+  assert.deepEqual(await page.$$eval('#node-outputs td.formal', (tds) => tds.map((td) => td.textContent)), ['product']);
+  await shot(page, 'g09a-graphdef-formal-names');
   const konst = cli.value.node.find((n) => n.op === 'Const');
   await clickNode(konst.name);
   assert.ok((await panelAttributes()).length >= 2);
@@ -329,6 +335,12 @@ test('TensorFlow: a GraphDef\'s nodes and a SavedModel\'s functions', async () =
     assert.ok(o, f.signature.name + ' is not listed');
     await showGraph(o.id);
     assert.equal((await graphData()).nodes, (f.node_def || []).length, f.signature.name);
+    // A function body's MatMul: its output named by its argument.
+    if ((f.node_def || []).some((n) => n.op === 'MatMul')) {
+      await clickNode(f.node_def.find((n) => n.op === 'MatMul').name);
+      assert.deepEqual(await page.$$eval('#node-inputs td.formal', (tds) => tds.map((td) => td.textContent)), ['a', 'b']);
+      assert.deepEqual(await page.$$eval('#node-outputs td.formal', (tds) => tds.map((td) => td.textContent)), ['product']);
+    }
   }
   await shot(page, 'g10-saved-model-function');
 });
