@@ -219,6 +219,55 @@ def constants_model():
                              opset_imports=[helper.make_opsetid("", 21)])
 
 
+def nested_model():
+    """Subgraphs inside subgraphs: the main graph's Loop body holds an If
+    whose then_branch holds another Loop; a function holds an If. Passes
+    onnx.checker.check_model(full_check=True)."""
+    ft = lambda name: helper.make_tensor_value_info(name, TensorProto.FLOAT, ["N", 3])
+    inner_body = helper.make_graph(
+        [helper.make_node("Identity", ["c_in"], ["c_out"], name="inner_cond"),
+         helper.make_node("Sigmoid", ["v_in"], ["v_out"], name="deep_sigmoid")],
+        "inner_loop_body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("c_in", TensorProto.BOOL, []), ft("v_in")],
+        [helper.make_tensor_value_info("c_out", TensorProto.BOOL, []), ft("v_out")])
+    then_g = helper.make_graph(
+        [helper.make_node("Loop", ["two", "", "acc_in"], ["t_out"], name="inner_loop", body=inner_body)],
+        "then_branch", [], [ft("t_out")])
+    else_g = helper.make_graph(
+        [helper.make_node("Neg", ["acc_in"], ["e_out"], name="deep_neg")],
+        "else_branch", [], [ft("e_out")])
+    outer_body = helper.make_graph(
+        [helper.make_node("Identity", ["cond_in"], ["cond_out"], name="outer_cond"),
+         helper.make_node("If", ["flag"], ["acc_out"], name="inner_if",
+                          then_branch=then_g, else_branch=else_g)],
+        "outer_loop_body",
+        [helper.make_tensor_value_info("iter", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []), ft("acc_in")],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []), ft("acc_out")])
+    graph = helper.make_graph(
+        [helper.make_node("Relu", ["X"], ["R"], name="pre"),
+         helper.make_node("Loop", ["trip", "", "R"], ["L"], name="outer_loop", body=outer_body),
+         helper.make_node("Twice", ["L", "flag"], ["Y"], name="call", domain="com.example")],
+        "nested",
+        [ft("X"), helper.make_tensor_value_info("flag", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("trip", TensorProto.INT64, [])],
+        [ft("Y")],
+        initializer=[helper.make_tensor("two", TensorProto.INT64, [], [2])])
+    fn_then = helper.make_graph(
+        [helper.make_node("Add", ["x", "x"], ["a"], name="fn_deep_add")], "fn_then", [], [ft("a")])
+    fn_else = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["b"], name="fn_deep_identity")], "fn_else", [], [ft("b")])
+    fn = helper.make_function(
+        "com.example", "Twice", ["x", "c"], ["y"],
+        [helper.make_node("If", ["c"], ["y"], name="fn_if", then_branch=fn_then, else_branch=fn_else)],
+        [helper.make_opsetid("", 21)])
+    return helper.make_model(
+        graph, producer_name="pbdecode-fixtures", producer_version="1.0",
+        opset_imports=[helper.make_opsetid("", 21), helper.make_opsetid("com.example", 1)],
+        functions=[fn], ir_version=10)
+
+
 def containers():
     t = lambda a, n=None: numpy_helper.from_array(np.array(a), n)
     inner1 = helper.make_sequence("inner1", onnx.SequenceProto.TENSOR,
@@ -266,6 +315,7 @@ def main():
     write(os.path.join(MODEL_DIR, "external.onnx"), external_model().SerializeToString())
     write(os.path.join(MODEL_DIR, "unknown_field.onnx"), unknown_field_model())
     write(os.path.join(MODEL_DIR, "constants.onnx"), constants_model().SerializeToString())
+    write(os.path.join(MODEL_DIR, "nested.onnx"), nested_model().SerializeToString())
     containers()
 
 

@@ -1429,33 +1429,37 @@ function searchIndex() {
   // Every graph: the main one, its nodes' subgraphs (If, Loop, Scan
   // bodies) and the functions, walked with a list rather than recursion.
   // `at` is the graph's place (see graphBlock), `where` names it for
-  // people ('' for the main graph).
-  const graphs = [{ g: top, at: '', where: '' }];
-  (v.functions || []).forEach((f, fi) => graphs.push({ g: { node: f.node, input: (f.input || []).map((name) => ({ name })), output: (f.output || []).map((name) => ({ name })) }, at: `F${fi}/`, where: 'function ' + f.name }));
+  // people ('' for the main graph), `route` for the Graph tab (see
+  // GraphView.graphOfRoute).
+  const graphs = [{ g: top, at: '', where: '', route: { fn: null, steps: [] } }];
+  (v.functions || []).forEach((f, fi) => graphs.push({ g: { node: f.node, input: (f.input || []).map((name) => ({ name })), output: (f.output || []).map((name) => ({ name })) }, at: `F${fi}/`, where: 'function ' + f.name, route: { fn: fi, steps: [] } }));
   const lib = S.open.format === 'tf-graph-def' && top.library ? top.library.function || [] : [];
-  // TensorFlow's functions are listed but not drawn: their nodes open the
-  // overview.
-  lib.forEach((f) => graphs.push({ g: { node: f.node_def }, at: null, where: 'function ' + ((f.signature || {}).name || '') }));
+  // TensorFlow's functions are not in the overview: their nodes open it,
+  // or in the Graph tab the function's drawing.
+  lib.forEach((f) => { const name = (f.signature || {}).name || ''; graphs.push({ g: { node: f.node_def }, at: null, where: 'function ' + name, route: { tfFunction: name, steps: [] } }); });
   const values = new Map(); // value name -> { at: the node that makes it (or null), name, where }
   const value = (name, maker, where) => { if (name && !values.has(name)) values.set(name, { maker, where }); };
   for (let gi = 0; gi < graphs.length; gi++) {
-    const { g, at, where } = graphs[gi];
+    const { g, at, where, route } = graphs[gi];
     const nodes = g.node || [];
     const inWhere = where ? ' · in ' + where : '';
     for (const io of g.input || []) value(io.name, null, where);
     nodes.forEach((n, i) => {
       const op = opOf(n);
       const path = at === null ? null : at + i;
-      const focus = () => focusNode(key, path);
+      const focus = () => focusNode(key, path, { ...route, node: i });
       add('node', nodeName(n, i), op + inWhere, focus);
       add('op', op, nodeName(n, i) + inWhere, focus);
-      for (const o of n.output || []) value(o, { path, name: nodeName(n, i) }, where);
+      for (const o of n.output || []) value(o, { path, name: nodeName(n, i), route: { ...route, node: i } }, where);
       for (const x of n.input || []) value(x, null, where);
       if (Array.isArray(n.attribute)) {
         n.attribute.forEach((a, ai) => {
           add('attribute', attrText(a), nodeName(n, i) + inWhere, focus);
           const subs = a.g ? [a.g] : a.graphs || [];
-          subs.forEach((sg, k) => graphs.push({ g: sg, at: at === null ? null : `${path}.${ai}.${k}/`, where: (where ? where + ' › ' : '') + nodeName(n, i) + '.' + a.name + (subs.length > 1 ? `[${k}]` : '') }));
+          // The route names the attribute as the graph list's owner does:
+          // `body`, or `graphs[1]` for a GRAPHS attribute.
+          subs.forEach((sg, k) => graphs.push({ g: sg, at: at === null ? null : `${path}.${ai}.${k}/`, where: (where ? where + ' › ' : '') + nodeName(n, i) + '.' + a.name + (subs.length > 1 ? `[${k}]` : ''),
+            route: { ...route, steps: [...route.steps, [i, a.g ? a.name : `${a.name}[${k}]`]] } }));
         });
       } else for (const [k, a] of Object.entries(n.attr || {})) add('attribute', k + '=' + tfAttr(a), nodeName(n, i) + inWhere, focus);
     });
@@ -1467,7 +1471,7 @@ function searchIndex() {
     const t = findTensor(name);
     const inWhere = where ? (maker ? ' in ' : 'in ') + where : '';
     add('value', name, (maker ? 'output of ' + maker.name : '') + inWhere,
-      t ? openTensor(t) : maker ? () => focusNode(key, maker.path) : () => go({ f: key, as, tab: 'overview', t: null, at: null }));
+      t ? openTensor(t) : maker ? () => focusNode(key, maker.path, maker.route) : () => go({ f: key, as, tab: 'overview', t: null, at: null }));
   }
   return items;
 }
@@ -1475,8 +1479,11 @@ function searchIndex() {
 // graph, '3.1.0/2' node 2 of the first graph of its second attribute,
 // 'F0/2' node 2 of the first function): its lists drawn and its subgraphs
 // opened down to it, scrolled to and lit, once the overview is drawn.
-// A path of null (a TensorFlow function's node) opens the overview.
-function focusNode(key, path) {
+// A path of null (a TensorFlow function's node) opens the overview. In
+// the Graph tab, the node is centred in the drawing of the graph that
+// holds it (`route`, see GraphView.graphOfRoute), a subgraph's or a
+// function's too.
+function focusNode(key, path, route) {
   if (key !== S.key) return;
   S.focus = () => {
     if (path === null || path === undefined) return;
@@ -1503,8 +1510,10 @@ function focusNode(key, path) {
     const el = document.querySelector(`.node[data-path="${path}"]`);
     if (el) { el.classList.add('hit'); el.scrollIntoView({ block: 'center' }); setTimeout(() => el.classList.remove('hit'), 2500); }
   };
-  // In the Graph tab, a node of the main graph is centred in its drawing.
-  if (S.tab === 'graph' && /^\d+$/.test(String(path)) && graphView && graphView.wrap.isConnected && graphView.g && graphView.g.kind === 'main' && graphView.focusIndex(Number(path))) { S.focus = null; return; }
+  if (S.tab === 'graph' && route && graphView && graphView.wrap.isConnected && graphView.g) {
+    const id = graphView.graphOfRoute(route);
+    if (id !== null) { S.focus = null; graphView.showNode(id, route.node); return; }
+  }
   if (S.tab !== 'overview' || S.tensorIndex !== null) go({ tab: 'overview', t: null, at: null });
   else { const f = S.focus; S.focus = null; f(); }
 }

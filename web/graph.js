@@ -103,6 +103,9 @@ const GRAPH_KIND_COLOURS = {
   logic: ['#e4e7ee', '#1d2330'], io: ['#f1f3f6', '#1d2330'], input: ['#f1f3f6', '#1d2330'],
   variable: ['#7a3e62', '#fff'],
 };
+// Open name scopes' frames: a translucent fill (nested frames deepen), a
+// grey-blue edge and title.
+const FRAME_FILL = 'rgba(59, 91, 219, 0.05)', FRAME_STROKE = '#aab3c8', FRAME_INK = '#4a5468';
 function kindColours(kind) {
   return GRAPH_KIND_COLOURS[String(kind || '').toLowerCase()] || ['#e4e7ee', '#1d2330'];
 }
@@ -393,17 +396,19 @@ class GraphView {
     const labels = k >= 0.65;  // edge labels readable
     let drawnNodes = 0, drawnEdges = 0;
 
-    // Open groups' frames, under everything.
+    // Open groups' frames under everything, outer ones first (groups come
+    // after their parents): a light fill that deepens with nesting, the
+    // scope's name on the top edge (a click there folds it).
     c.lineWidth = 1 / k;
-    c.strokeStyle = col.muted;
-    c.setLineDash([5 / k, 4 / k]);
-    c.beginPath();
-    for (const gr of g.groups) if (!gr.folded && on(gr.box)) c.rect(gr.box.x, gr.box.y, gr.box.w, gr.box.h);
-    c.stroke();
-    c.setLineDash([]);
+    c.strokeStyle = FRAME_STROKE;
+    c.fillStyle = FRAME_FILL;
+    for (const gr of g.groups) {
+      if (gr.folded || !on(gr.box)) continue;
+      roundRect(c, gr.box.x, gr.box.y, gr.box.w, gr.box.h, 8); c.fill(); c.stroke();
+    }
     if (detail) {
-      c.fillStyle = col.muted; c.font = '11px ' + col.mono; c.textBaseline = 'top'; c.textAlign = 'left';
-      for (const gr of g.groups) if (!gr.folded && on(gr.box)) fitText(c, '▾ ' + (gr.name || gr.path), gr.box.x + 5, gr.box.y + 4, gr.box.w - 10);
+      c.fillStyle = FRAME_INK; c.font = '600 11px ' + col.sans; c.textBaseline = 'middle'; c.textAlign = 'left';
+      for (const gr of g.groups) if (!gr.folded && on(gr.box)) fitText(c, '▾ ' + (gr.name || gr.path), gr.box.x + 8, gr.box.y + 11, gr.box.w - 16);
     }
     // Edges: one path for all, their heads, then their labels.
     // Lines a pixel wide however far out, a little more close up.
@@ -584,7 +589,7 @@ class GraphView {
     for (const gr of g.groups) {
       if (gr.folded || !gr.box) continue;
       const b = gr.box;
-      if (x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + 18 / Math.min(1, this.k) && (!best || b.w * b.h < best.box.w * best.box.h)) best = gr;
+      if (x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + 20 / Math.min(1, this.k) && (!best || b.w * b.h < best.box.w * best.box.h)) best = gr;
     }
     return best ? { group: best } : null;
   }
@@ -749,11 +754,36 @@ class GraphView {
     this.findNote.textContent = `${this.hitAt + 1} of ${this.hits.length}`;
     this.goTo(this.hits[this.hitAt]);
   }
-  // Node `i` of the main graph (the page's search box).
-  focusIndex(i) {
-    const n = this.g && this.g.byIndex.get(i);
+  // The graph a search result of the page names by its route: the main
+  // graph, function `fn` (the model's k-th) or the TensorFlow function
+  // named `tfFunction`, then down `steps`, each [node index, attribute]
+  // as the graph list names a subgraph's owner (`body`, `graphs[1]`).
+  // Null when the file's graph list has no such graph.
+  graphOfRoute(route) {
+    let at = null;
+    if (route.tfFunction !== undefined) {
+      const f = this.graphs.find((x) => x.kind === 'function' && x.name === route.tfFunction);
+      at = f ? f.id : null;
+    } else if (route.fn !== null && route.fn !== undefined) {
+      const f = this.graphs.filter((x) => x.kind === 'function')[route.fn];
+      at = f ? f.id : null;
+    } else {
+      const m = this.graphs.find((x) => x.kind === 'main');
+      at = m ? m.id : null;
+    }
+    for (const [node, attribute] of route.steps || []) {
+      if (at === null) break;
+      const sub = this.graphs.find((x) => x.kind === 'subgraph' && x.owner && x.owner.graph === at && x.owner.node === node && x.owner.attribute === attribute);
+      at = sub ? sub.id : null;
+    }
+    return at;
+  }
+  // Node `i` of graph `id` (the page's search box): that graph drawn (the
+  // way back kept), the node centred and its panel opened.
+  async showNode(id, i) {
+    if (!this.g || this.g.id !== id) await this.openGraph(id);
+    const n = this.g && this.g.id === id ? this.g.byIndex.get(i) : null;
     if (n) this.goTo(n);
-    return !!n;
   }
 
   // ---------- the node panel ----------
@@ -830,9 +860,20 @@ class GraphView {
           what ? h('div', { class: 'muted shape' }, what) : null,
           x.name ? h('div', { class: 'vl' }, this.valueLinks(x.name, side)) : null));
     };
+    // A list of tensors or graphs: each one opens (the tensor view, the
+    // graph's drawing), under the text the text view prints.
+    const tensorNames = new Map((S.open && S.open.tensors || []).filter(Boolean).map((t) => [t.index, t.name]));
+    const attrOpens = (a) => {
+      const links = [
+        ...(a.tensors || []).map((t, k) => (t === null || t === undefined ? null : this.tensorLink(t, tensorNames.get(t) || `[${k}]`))),
+        ...(a.graphs || []).map((id, k) => h('span', { class: 'link', 'data-attr-graph': id, title: 'open this graph', onclick: () => this.openGraph(id) },
+          `graph ${(a.graphs.length > 1 ? `[${k}] ` : '')}"${(this.graphEntry(id) || {}).name || id}"`)),
+      ].filter(Boolean);
+      return links.length ? h('div', { class: 'attr-opens' }, 'open ', links.map((l, k) => [k ? ', ' : '', l])) : null;
+    };
     const attrs = n.attributes.map((a) => h('tr', { 'data-attr': a.name },
       h('td', { class: 'mono nowrap' }, a.name),
-      h('td', { class: 'mono attr-text', 'data-text': a.text }, a.tensor !== null && a.tensor !== undefined ? this.tensorLink(a.tensor, attrValueText(a)) : attrValueText(a))));
+      h('td', { class: 'mono attr-text', 'data-text': a.text }, a.tensor !== null && a.tensor !== undefined ? this.tensorLink(a.tensor, attrValueText(a)) : attrValueText(a), attrOpens(a))));
     const opens = [...n.subgraphs.map((id) => ['subgraph', id]), ...n.calls.map((id) => ['function', id])];
     p.replaceChildren(...kids(
       h('div', { class: 'ph' }, h('h2', { title: n.name || '' }, n.name || `[${n.i}]`),
@@ -889,7 +930,7 @@ function graphSvg(g) {
   for (const gr of g.groups) {
     if (!gr.box || gr.folded) continue;
     const b = gr.box;
-    out.push(`<g class="group"><rect x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" fill="none" stroke="#667085" stroke-dasharray="5 4"/><text x="${b.x + 5}" y="${b.y + 14}" fill="#667085" font-size="11" font-family="monospace">${esc(gr.name || gr.path)}</text></g>`);
+    out.push(`<g class="group"><rect x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}" rx="8" fill="${FRAME_FILL}" stroke="${FRAME_STROKE}"/><text x="${b.x + 8}" y="${b.y + 15}" fill="${FRAME_INK}" font-size="11" font-weight="600">${esc(gr.name || gr.path)}</text></g>`);
   }
   for (const e of g.edges) {
     if (e.pts.length < 2) continue;

@@ -16,6 +16,10 @@
 //!    down and up;
 //! 6. edge polylines through the dummies.
 //!
+//! Open name-scope groups are laid out as frames ([`nested`]): each
+//! group's members by the steps above on their own, innermost group
+//! first, then the group as one box of that size in the level holding it.
+//!
 //! Every step is linear or `n log n` in the boxes and edges, without
 //! recursion; the layout of a 20,000-node model takes a fraction of a
 //! second (`scripts/bench_graph.sh`).
@@ -131,6 +135,9 @@ pub struct Layout {
     pub input_box: Vec<Option<usize>>,
     pub output_box: Vec<Option<usize>>,
     pub group_box: Vec<Option<usize>>,
+    /// The frame of each group shown open (not folded, not inside a
+    /// folded group): around its members, with its title on top.
+    pub group_frame: Vec<Option<Rect>>,
     pub edges: Vec<DrawnEdge>,
     pub width: i64,
     pub height: i64,
@@ -448,7 +455,20 @@ pub fn layout(g: &Graph, fold: Fold, open: &[usize]) -> Layout {
     let mut pairs: Vec<(usize, usize)> = drawn.iter().map(|&(_, f, t)| (f, t)).collect();
     pairs.sort_unstable();
     pairs.dedup();
-    let routes = sugiyama(&mut boxes, &pairs);
+    let box_group: Vec<Option<usize>> = boxes
+        .iter()
+        .map(|b| match b.item {
+            Item::Node(n) => node_group.get(n).copied().flatten(),
+            Item::Group(gi) => groups.get(gi).and_then(|g| g.parent),
+            Item::Input(_) | Item::Output(_) => None,
+        })
+        .collect();
+    let mut group_frame = vec![None; groups.len()];
+    let routes = if box_group.iter().any(Option::is_some) {
+        nested(&mut boxes, &pairs, &groups, &box_group, &mut group_frame)
+    } else {
+        sugiyama(&mut boxes, &pairs)
+    };
     let mut edges = Vec::with_capacity(drawn.len());
     for (value, from, to) in drawn {
         let points = pairs
@@ -467,8 +487,12 @@ pub fn layout(g: &Graph, fold: Fold, open: &[usize]) -> Layout {
             points,
         });
     }
-    let width = boxes.iter().map(|b| b.rect.x + b.rect.w).max().unwrap_or(0) + MARGIN;
-    let height = boxes.iter().map(|b| b.rect.y + b.rect.h).max().unwrap_or(0) + MARGIN;
+    let rects = boxes
+        .iter()
+        .map(|b| b.rect)
+        .chain(group_frame.iter().flatten().copied());
+    let width = rects.clone().map(|r| r.x + r.w).max().unwrap_or(0) + MARGIN;
+    let height = rects.map(|r| r.y + r.h).max().unwrap_or(0) + MARGIN;
     Layout {
         fold: Some(fold),
         groups,
@@ -478,10 +502,269 @@ pub fn layout(g: &Graph, fold: Fold, open: &[usize]) -> Layout {
         input_box,
         output_box,
         group_box,
+        group_frame,
         edges,
         width,
         height,
     }
+}
+
+/// Pixels between a frame and what it holds, and the height of its title.
+const FRAME_PAD: i64 = 12;
+const FRAME_TITLE: i64 = 20;
+
+/// What a level of the nesting lays out: a box, or an open group's frame
+/// with everything inside it already laid out.
+#[derive(Clone, Copy)]
+enum Member {
+    Box(usize),
+    Frame(usize),
+}
+
+/// Places `boxes` as [`sugiyama`] does, each open group's members kept
+/// together inside a frame that nothing else enters (the compound layout
+/// of Graphviz's clusters and of the frames Netron and TensorBoard draw):
+/// each group is laid out on its own, innermost first, then placed as one
+/// box in the level that holds it. `box_group` is each box's innermost
+/// open group; an edge is routed in the innermost level holding both its
+/// ends, from and to the frames that hold them, and on to the boxes inside
+/// in a straight line. Groups are numbered parents first, so the levels
+/// are walked without recursion.
+fn nested(
+    boxes: &mut [Placed],
+    pairs: &[(usize, usize)],
+    groups: &[Group],
+    box_group: &[Option<usize>],
+    frames: &mut [Option<Rect>],
+) -> Vec<Vec<(i64, i64)>> {
+    // The open groups that hold a box, and their open ancestors.
+    let mut shown = vec![false; groups.len()];
+    for &g in box_group.iter().flatten() {
+        let mut at = Some(g);
+        while let Some(gi) = at {
+            match shown.get_mut(gi) {
+                Some(s) if !*s => *s = true,
+                _ => break,
+            }
+            at = groups.get(gi).and_then(|x| x.parent);
+        }
+    }
+    // Each level's members: level 0 is the graph, level g + 1 group g.
+    let mut members: Vec<Vec<Member>> = vec![Vec::new(); groups.len() + 1];
+    let level_of = |g: Option<usize>| g.map_or(0, |g| g + 1);
+    for (b, g) in box_group.iter().enumerate() {
+        if let Some(m) = members.get_mut(level_of(*g)) {
+            m.push(Member::Box(b));
+        }
+    }
+    for (gi, g) in groups.iter().enumerate() {
+        if shown.get(gi) == Some(&true)
+            && let Some(m) = members.get_mut(level_of(g.parent))
+        {
+            m.push(Member::Frame(gi));
+        }
+    }
+    // The chain of levels of each box, innermost first.
+    let chain = |b: usize| -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut at = box_group.get(b).copied().flatten();
+        while let Some(gi) = at {
+            out.push(gi + 1);
+            at = groups.get(gi).and_then(|x| x.parent);
+        }
+        out.push(0);
+        out
+    };
+    // Each edge in the innermost level holding both ends, between the
+    // members of that level that hold them.
+    let mut member_at: Vec<HashMap<(bool, usize), usize>> = vec![HashMap::new(); members.len()];
+    for (l, ms) in members.iter().enumerate() {
+        if let Some(map) = member_at.get_mut(l) {
+            for (k, m) in ms.iter().enumerate() {
+                let key = match *m {
+                    Member::Box(b) => (false, b),
+                    Member::Frame(g) => (true, g),
+                };
+                map.insert(key, k);
+            }
+        }
+    }
+    let mut level_pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); members.len()];
+    // Per pair: its level and the members' pair there.
+    let mut routed: Vec<Option<(usize, (usize, usize))>> = Vec::with_capacity(pairs.len());
+    for &(f, t) in pairs {
+        let (cf, ct) = (chain(f), chain(t));
+        // Both chains end at the graph: the common tail is the levels
+        // holding both; its first is the innermost.
+        let common = cf
+            .iter()
+            .rev()
+            .zip(ct.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let level = cf
+            .len()
+            .checked_sub(common)
+            .and_then(|i| cf.get(i))
+            .copied();
+        let rep = |c: &[usize], b: usize| -> Option<usize> {
+            // The member of `level` on the way to box b: the frame of the
+            // level just inside it, or the box itself.
+            let inner = c.len().checked_sub(common + 1).and_then(|i| c.get(i));
+            let key = match inner {
+                Some(&l) => (true, l.checked_sub(1)?),
+                None => (false, b),
+            };
+            member_at.get(level?)?.get(&key).copied()
+        };
+        let entry = match (level, rep(&cf, f), rep(&ct, t)) {
+            (Some(l), Some(a), Some(b)) if a != b => {
+                if let Some(p) = level_pairs.get_mut(l) {
+                    p.push((a, b));
+                }
+                Some((l, (a, b)))
+            }
+            _ => None,
+        };
+        routed.push(entry);
+    }
+    for p in &mut level_pairs {
+        p.sort_unstable();
+        p.dedup();
+    }
+    // Innermost first: each group laid out in its own coordinates, its
+    // frame's size known before its parent's level is laid out.
+    let mut sizes: Vec<(i64, i64)> = vec![(0, 0); groups.len()];
+    let mut local: Vec<Vec<Rect>> = vec![Vec::new(); members.len()];
+    let mut routes: Vec<Vec<Vec<(i64, i64)>>> = vec![Vec::new(); members.len()];
+    for l in (0..members.len()).rev() {
+        let ms = members.get(l).map(Vec::as_slice).unwrap_or(&[]);
+        if l > 0 && ms.is_empty() {
+            continue;
+        }
+        let mut placed: Vec<Placed> = ms
+            .iter()
+            .map(|m| {
+                let (item, (w, h)) = match *m {
+                    Member::Box(b) => (
+                        boxes.get(b).map_or(Item::Node(0), |x| x.item),
+                        boxes.get(b).map_or((0, 0), |x| (x.rect.w, x.rect.h)),
+                    ),
+                    Member::Frame(g) => (Item::Group(g), sizes.get(g).copied().unwrap_or((0, 0))),
+                };
+                Placed {
+                    item,
+                    rect: Rect { x: 0, y: 0, w, h },
+                    label: Vec::new(),
+                }
+            })
+            .collect();
+        let lp = level_pairs.get(l).map(Vec::as_slice).unwrap_or(&[]);
+        let mut r = sugiyama(&mut placed, lp);
+        if l > 0 {
+            // Inside a frame: moved to start below its title.
+            let x0 = placed.iter().map(|p| p.rect.x).min().unwrap_or(0);
+            let y0 = placed.iter().map(|p| p.rect.y).min().unwrap_or(0);
+            let (dx, dy) = (FRAME_PAD - x0, FRAME_TITLE + FRAME_PAD - y0);
+            for p in &mut placed {
+                p.rect.x += dx;
+                p.rect.y += dy;
+            }
+            for pts in &mut r {
+                for pt in pts {
+                    pt.0 += dx;
+                    pt.1 += dy;
+                }
+            }
+            let right = placed
+                .iter()
+                .map(|p| p.rect.x + p.rect.w)
+                .max()
+                .unwrap_or(0);
+            let bottom = placed
+                .iter()
+                .map(|p| p.rect.y + p.rect.h)
+                .max()
+                .unwrap_or(0);
+            let title = groups.get(l - 1).map_or(0, |g| {
+                i64::try_from(g.name.chars().count().min(LABEL_CHARS)).unwrap_or(0) * CHAR_W
+                    + 2 * FRAME_PAD
+                    + 16
+            });
+            if let Some(s) = sizes.get_mut(l - 1) {
+                *s = ((right + FRAME_PAD).max(title), bottom + FRAME_PAD);
+            }
+        }
+        if let Some(x) = local.get_mut(l) {
+            *x = placed.into_iter().map(|p| p.rect).collect();
+        }
+        if let Some(x) = routes.get_mut(l) {
+            *x = r;
+        }
+    }
+    // Outermost first: each level's origin, its boxes and frames placed.
+    let mut origin: Vec<(i64, i64)> = vec![(0, 0); members.len()];
+    for l in 0..members.len() {
+        let (ox, oy) = origin.get(l).copied().unwrap_or((0, 0));
+        let ms = members.get(l).map(Vec::as_slice).unwrap_or(&[]);
+        let rects = local.get(l).map(Vec::as_slice).unwrap_or(&[]);
+        for (m, r) in ms.iter().zip(rects) {
+            let at = Rect {
+                x: r.x + ox,
+                y: r.y + oy,
+                ..*r
+            };
+            match *m {
+                Member::Box(b) => {
+                    if let Some(x) = boxes.get_mut(b) {
+                        x.rect = at;
+                    }
+                }
+                Member::Frame(g) => {
+                    if let Some(f) = frames.get_mut(g) {
+                        *f = Some(at);
+                    }
+                    if let Some(o) = origin.get_mut(g + 1) {
+                        *o = (at.x, at.y);
+                    }
+                }
+            }
+        }
+    }
+    // Each pair's polyline: its level's route, then straight on to the
+    // boxes inside the frames it joins.
+    pairs
+        .iter()
+        .zip(routed)
+        .map(|(&(f, t), entry)| {
+            let (Some(bf), Some(bt)) = (boxes.get(f), boxes.get(t)) else {
+                return Vec::new();
+            };
+            let (rf, rt) = (bf.rect, bt.rect);
+            let mut pts: Vec<(i64, i64)> = Vec::new();
+            if let Some((l, pair)) = entry {
+                let (ox, oy) = origin.get(l).copied().unwrap_or((0, 0));
+                let k = level_pairs.get(l).and_then(|p| p.binary_search(&pair).ok());
+                if let Some(route) = k.and_then(|k| routes.get(l)?.get(k)) {
+                    pts = route.iter().map(|&(x, y)| (x + ox, y + oy)).collect();
+                }
+            }
+            // A route that runs upwards (an edge closing a loop) leaves
+            // its producer's top and reaches its consumer's bottom.
+            let on_side = |p: Option<&(i64, i64)>, r: Rect| {
+                p.is_some_and(|&(x, y)| (y == r.y || y == r.y + r.h) && x >= r.x && x <= r.x + r.w)
+            };
+            if !on_side(pts.first(), rf) {
+                let up = pts.first().is_some_and(|&(_, y)| y < rf.y);
+                pts.insert(0, (rf.x + rf.w / 2, if up { rf.y } else { rf.y + rf.h }));
+            }
+            if !on_side(pts.last(), rt) {
+                let below = pts.last().is_some_and(|&(_, y)| y > rt.y + rt.h);
+                pts.push((rt.x + rt.w / 2, if below { rt.y + rt.h } else { rt.y }));
+            }
+            pts
+        })
+        .collect()
 }
 
 /// A vertex of the layered graph: a box or a dummy.

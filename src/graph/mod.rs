@@ -15,6 +15,7 @@ pub mod layout;
 pub mod op_schemas;
 pub mod ops;
 pub mod query;
+pub mod tf_op_defs;
 pub mod write;
 
 use crate::decode::{Message, Value};
@@ -179,6 +180,11 @@ pub struct Attribute {
     pub text: String,
     /// The offset of its tensor message, for a tensor-valued attribute.
     pub tensor: Option<u64>,
+    /// The offsets of the tensor messages of a list of tensors (ONNX
+    /// TENSORS, a TensorFlow list of tensors), in order.
+    pub tensors: Vec<u64>,
+    /// The graphs it holds (ONNX GRAPH or GRAPHS), in order.
+    pub graphs: Vec<usize>,
 }
 
 impl Graph {
@@ -644,6 +650,11 @@ fn onnx_graph<'m, 'a>(
             if tensor.is_some() && node.op == "Constant" && node.domain.is_empty() {
                 constant_tensor = a.message(set, AttributeProto::T);
             }
+            let tensors = a
+                .messages(set, AttributeProto::TENSORS)
+                .map(|t| t.offset)
+                .collect();
+            let mut graphs = Vec::new();
             for (k, sub) in a
                 .messages(set, AttributeProto::G)
                 .chain(a.messages(set, AttributeProto::GRAPHS))
@@ -657,6 +668,7 @@ fn onnx_graph<'m, 'a>(
                 let id = *next_id;
                 *next_id += 1;
                 node.subgraphs.push(id);
+                graphs.push(id);
                 queue.push_back(Pending {
                     id,
                     msg: sub,
@@ -674,6 +686,8 @@ fn onnx_graph<'m, 'a>(
                 text: onnx_view::node_attribute_text(set, n, a, &opts),
                 name,
                 tensor,
+                tensors,
+                graphs,
             });
         }
         // A Constant's output is a weight of the nodes that read it.
@@ -911,6 +925,10 @@ fn tf_nodes<'m, 'a>(
     // Each node's declared type and output shapes (`T`/`dtype`,
     // `_output_shapes`), for the values it makes.
     let mut facts: Vec<(String, Vec<String>)> = Vec::with_capacity(nodes.len());
+    // Each node's output arguments and its counting attributes, for the
+    // formal names of the values it makes.
+    type Counts = HashMap<String, (Option<i64>, Option<usize>)>;
+    let mut output_formals: Vec<Option<(&'static str, Counts)>> = Vec::with_capacity(nodes.len());
     for (index, n) in nodes.iter().enumerate() {
         let op = text(n.bytes(set, tf::NodeDef::OP));
         let mut node = Node {
@@ -922,7 +940,14 @@ fn tf_nodes<'m, 'a>(
         let mut const_tensor = None;
         let mut dtype = String::new();
         let mut output_shapes: Vec<String> = Vec::new();
+        // The attributes that count variadic arguments: integers (`N`) and
+        // lengths of type lists (`Tin`).
+        let mut counts: HashMap<String, (Option<i64>, Option<usize>)> = HashMap::new();
         for (key, av) in tf_attrs(set, n, tf::NodeDef::ATTR) {
+            let types = av
+                .message(set, tf::AttrValue::LIST)
+                .map(|l| l.scalars(set, tf::AttrValue::ListValue::TYPE).count());
+            counts.insert(key.clone(), (av.int(set, tf::AttrValue::I), types));
             let tensor = av.message(set, tf::AttrValue::TENSOR);
             if key == "value" && node.kind == Some(Kind::Constant) {
                 const_tensor = tensor;
@@ -942,24 +967,57 @@ fn tf_nodes<'m, 'a>(
                     .collect();
             }
             node.called.extend(tf_called(set, av));
+            let tensors = av
+                .message(set, tf::AttrValue::LIST)
+                .map(|list| {
+                    list.messages(set, tf::AttrValue::ListValue::TENSOR)
+                        .map(|t| t.offset)
+                        .collect()
+                })
+                .unwrap_or_default();
             node.attributes.push(Attribute {
                 text: format!("{key}={}", tf_view::node_attribute_text(av, &opts)),
                 name: key,
                 tensor: tensor.map(|t| t.offset),
+                tensors,
+                graphs: Vec::new(),
             });
         }
-        for input in strings(set, n, tf::NodeDef::INPUT) {
+        let inputs = strings(set, n, tf::NodeDef::INPUT);
+        // TensorFlow's argument names for the op's inputs and outputs.
+        let def = ops::tf_op_def(&node.op);
+        let count = |attr: &str, type_list: bool| {
+            let &(int, types) = counts.get(attr)?;
+            if type_list {
+                types
+            } else {
+                int.and_then(|i| usize::try_from(i).ok())
+            }
+        };
+        let data_inputs = inputs.iter().filter(|i| !i.starts_with('^')).count();
+        let input_formals = def.map_or_else(Vec::new, |(ins, _)| {
+            ops::tf_formals(ins, count, data_inputs)
+        });
+        let mut data_k = 0usize;
+        for input in inputs {
             let control = input.starts_with('^');
             let id = tf_value(g, &input, in_function);
             if let Some(v) = g.value_mut(id) {
                 v.add_consumer(End::Node(index));
             }
+            let formal = if control {
+                ""
+            } else {
+                data_k += 1;
+                input_formals.get(data_k - 1).copied().unwrap_or("")
+            };
             node.inputs.push(Slot {
                 value: Some(id),
-                formal: String::new(),
+                formal: formal.to_string(),
                 control,
             });
         }
+        output_formals.push(def.map(|(_, outs)| (outs, counts)));
         if let Some(t) = const_tensor {
             // Its output, `name:0` (a GraphDef) or `name:output:0`.
             let key = if in_function {
@@ -998,7 +1056,52 @@ fn tf_nodes<'m, 'a>(
             }
         }
     }
-    for ((n, outs), (dtype, shapes)) in g.nodes.iter_mut().zip(outputs).zip(facts) {
+    for (((n, outs), (dtype, shapes)), formals) in g
+        .nodes
+        .iter_mut()
+        .zip(outputs)
+        .zip(facts)
+        .zip(output_formals)
+    {
+        // A GraphDef names output K of the op's flat output list
+        // (`node:K`), a function body the argument itself (`node:out:K`).
+        let index_of = |name: &str| {
+            name.rsplit(':')
+                .next()
+                .and_then(|k| k.parse::<usize>().ok())
+        };
+        let highest = outs
+            .iter()
+            .filter_map(|&id| g.values.get(id))
+            .filter_map(|v| index_of(&v.name))
+            .max();
+        let flat: Vec<&'static str> = match (&formals, in_function) {
+            (Some((args, counts)), false) => {
+                let count = |attr: &str, type_list: bool| {
+                    let &(int, types) = counts.get(attr)?;
+                    if type_list {
+                        types
+                    } else {
+                        int.and_then(|i| usize::try_from(i).ok())
+                    }
+                };
+                ops::tf_formals(args, count, highest.map_or(0, |h| h.saturating_add(1)))
+            }
+            _ => Vec::new(),
+        };
+        let formal_of = |name: &str| -> String {
+            if in_function {
+                // `node:out:K`: the argument between the colons.
+                let parts: Vec<&str> = name.rsplitn(3, ':').collect();
+                return match parts.as_slice() {
+                    [_, arg, _] => (*arg).to_string(),
+                    _ => String::new(),
+                };
+            }
+            index_of(name)
+                .and_then(|k| flat.get(k))
+                .map_or_else(String::new, |s| (*s).to_string())
+        };
         for &id in &outs {
             let Some(v) = g.values.get_mut(id) else {
                 continue;
@@ -1022,7 +1125,10 @@ fn tf_nodes<'m, 'a>(
             .into_iter()
             .map(|id| Slot {
                 value: Some(id),
-                formal: String::new(),
+                formal: g
+                    .values
+                    .get(id)
+                    .map_or_else(String::new, |v| formal_of(&v.name)),
                 control: false,
             })
             .collect();

@@ -3,6 +3,7 @@
 //! drawn as.
 
 use super::op_schemas::{OP_SCHEMAS, OpSchema, Param};
+use super::tf_op_defs::TF_OP_DEFS;
 
 /// The schema of `domain.op` at opset `version` (the newest one not after
 /// it; the newest of all when the version is unknown). `ai.onnx` is the
@@ -29,6 +30,53 @@ pub fn formal(params: &[(&'static str, Param)], k: usize) -> Option<&'static str
             _ => None,
         },
     }
+}
+
+/// TensorFlow op `op`'s input and output arguments, as the generated
+/// table writes them (`values*N,axis`, `args+Tin`).
+pub fn tf_op_def(op: &str) -> Option<(&'static str, &'static str)> {
+    let i = TF_OP_DEFS
+        .binary_search_by(|row| row.split('|').next().unwrap_or("").cmp(op))
+        .ok()?;
+    let mut parts = TF_OP_DEFS.get(i)?.split('|').skip(1);
+    Some((parts.next()?, parts.next()?))
+}
+
+/// The formal name of each of the first `limit` values of TensorFlow
+/// arguments `args` (see [`tf_op_def`]): an argument's name once, or as
+/// many times as the node's attribute says (`count(attr, type_list)`: the
+/// integer `N` of a `number_attr`, the length of a `type_list_attr`). An
+/// argument whose count is unknown ends the list, and when it is the last
+/// one takes every value left. At most `limit` names: the node's own values
+/// bound what an attribute declares.
+pub fn tf_formals(
+    args: &'static str,
+    count: impl Fn(&str, bool) -> Option<usize>,
+    limit: usize,
+) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let list: Vec<&'static str> = args.split(',').filter(|a| !a.is_empty()).collect();
+    for (k, arg) in list.iter().enumerate() {
+        if out.len() >= limit {
+            break;
+        }
+        let (name, n) = if let Some((name, attr)) = arg.split_once('*') {
+            (name, count(attr, false))
+        } else if let Some((name, attr)) = arg.split_once('+') {
+            (name, count(attr, true))
+        } else {
+            (*arg, Some(1))
+        };
+        let last = k + 1 == list.len();
+        let n = match n {
+            Some(n) => n,
+            None if last => usize::MAX,
+            None => break,
+        };
+        let take = n.min(limit - out.len());
+        out.extend(std::iter::repeat_n(name, take));
+    }
+    out
 }
 
 /// What an op does, for the colour of its box.
@@ -243,5 +291,52 @@ pub fn kind_of(op: &str) -> Kind {
         | "Dequantize"
         | "FakeQuantWithMinMaxVars" => Kind::Quantize,
         _ => Kind::Other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{TF_OP_DEFS, tf_formals, tf_op_def};
+
+    /// The look-up is a binary search by op name: the table is sorted by
+    /// it (not by the whole row: `IdentityN|` sorts before `Identity|`),
+    /// each row `op|inputs|outputs`.
+    #[test]
+    fn tf_table_is_sorted_by_op() {
+        let op = |row: &str| row.split('|').next().unwrap_or("").to_string();
+        for pair in TF_OP_DEFS.windows(2) {
+            if let [a, b] = pair {
+                assert!(op(a) < op(b), "{a} before {b}");
+            }
+        }
+        assert!(TF_OP_DEFS.iter().all(|r| r.split('|').count() == 3));
+        assert_eq!(tf_op_def("Identity"), Some(("input", "output")));
+        assert_eq!(tf_op_def("IdentityN"), Some(("input+T", "output+T")));
+        assert_eq!(tf_op_def("NoSuchOp"), None);
+    }
+
+    #[test]
+    fn tf_variadic_arguments_expand() {
+        let n3 = |attr: &str, list: bool| (attr == "N" && !list).then_some(3);
+        assert_eq!(
+            tf_formals("values*N,axis", n3, 10),
+            ["values", "values", "values", "axis"]
+        );
+        // Bounded by the node's own values, whatever N says.
+        let huge = |_: &str, _: bool| Some(usize::MAX);
+        assert_eq!(tf_formals("values*N,axis", huge, 2), ["values", "values"]);
+        // A type list's length; an unknown count ends the list, or takes
+        // what is left when last.
+        let two = |attr: &str, list: bool| (attr == "Tin" && list).then_some(2);
+        assert_eq!(
+            tf_formals("cond,input+Tin", two, 5),
+            ["cond", "input", "input"]
+        );
+        let unknown = |_: &str, _: bool| None;
+        assert_eq!(
+            tf_formals("cond,input+Tin", unknown, 4),
+            ["cond", "input", "input", "input"]
+        );
+        assert_eq!(tf_formals("values*N,axis", unknown, 4), Vec::<&str>::new());
     }
 }

@@ -187,6 +187,18 @@ pub fn graph_json(
             w.member("name", &a.name)?;
             w.member("text", &a.text)?;
             w.member("tensor", a.tensor.and_then(tensor_index))?;
+            w.key("tensors")?;
+            w.begin_array()?;
+            for &t in &a.tensors {
+                w.value(tensor_index(t))?;
+            }
+            w.end_array()?;
+            w.key("graphs")?;
+            w.begin_array()?;
+            for &id in &a.graphs {
+                w.value(id)?;
+            }
+            w.end_array()?;
             w.end_object()?;
         }
         w.end_array()?;
@@ -221,9 +233,12 @@ pub fn graph_json(
         w.member("nodes", grp.nodes)?;
         w.member("folded", grp.folded)?;
         w.key("box")?;
+        // A folded group's box, or an open group's frame.
         rect_json(
             w,
-            placed(layout, layout.group_box.get(k).copied().flatten()).map(|b| b.rect),
+            placed(layout, layout.group_box.get(k).copied().flatten())
+                .map(|b| b.rect)
+                .or_else(|| layout.group_frame.get(k).copied().flatten()),
         )?;
         w.end_object()?;
     }
@@ -396,6 +411,22 @@ pub fn write_svg(out: &mut dyn Write, g: &Graph, layout: &Layout) -> io::Result<
         "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#555\"/></marker></defs>"
     )?;
     writeln!(out, "<title>{}</title>", xml_text(&g.name))?;
+    // Open groups' frames, outer ones first (groups are numbered parents
+    // first), under the edges and boxes.
+    for (grp, frame) in layout.groups.iter().zip(&layout.group_frame) {
+        let Some(r) = frame else { continue };
+        writeln!(
+            out,
+            "<g class=\"frame\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"8\" fill=\"#eef1f8\" fill-opacity=\"0.6\" stroke=\"#9aa3b5\"/><text x=\"{}\" y=\"{}\" fill=\"#4a5468\" font-weight=\"bold\">{}</text></g>",
+            r.x,
+            r.y,
+            r.w,
+            r.h,
+            r.x + 10,
+            r.y + 14,
+            xml_text(&grp.name)
+        )?;
+    }
     for e in &layout.edges {
         let pts: Vec<String> = e.points.iter().map(|(x, y)| format!("{x},{y}")).collect();
         let dash = if g.values.get(e.value).is_some_and(|v| v.control) {

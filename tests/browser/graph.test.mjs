@@ -201,6 +201,54 @@ test('If and Loop subgraphs open as their own view, with the way back; functions
   assert.equal((await graphData()).nodes, fn.node.length);
 });
 
+test('the page\'s search finds a node inside nested subgraphs and a function\'s subgraph: the Graph tab draws the graph holding it, the node centred', async () => {
+  const rel = 'onnx-model/nested.onnx';
+  await openGraph(rel);
+  // Each node's graph by the owners up to the main graph or a function:
+  // [attribute, owner node's name] innermost first.
+  const chains = {
+    deep_sigmoid: [['body', 'inner_loop'], ['then_branch', 'inner_if'], ['body', 'outer_loop']],
+    deep_neg: [['else_branch', 'inner_if'], ['body', 'outer_loop']],
+    fn_deep_add: [['then_branch', 'fn_if']],
+  };
+  for (const [name, chain] of Object.entries(chains)) {
+    await page.fill('#search', name);
+    await page.locator(`#results .r[data-kind="node"][data-name="${name}"]`).click();
+    await page.waitForFunction((n) => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === n && (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1', name);
+    assert.equal(await page.$eval('.tabs button.on', (b) => b.dataset.tab), 'graph');
+    await drawn();
+    const got = await page.evaluate(async () => {
+      const out = [];
+      let e = graphView.graphEntry(graphView.g.id);
+      while (e && e.owner) {
+        const parent = await graphFetch(graphView.key, graphView.as, e.owner.graph);
+        out.push([e.owner.attribute, parent.byIndex.get(e.owner.node).name]);
+        e = graphView.graphEntry(e.owner.graph);
+      }
+      return { chain: out, top: e && e.kind, kind: graphView.g.kind };
+    });
+    assert.deepEqual(got.chain, chain, name);
+    assert.equal(got.top, name.startsWith('fn_') ? 'function' : 'main', name);
+    // Centred beside the panel, as the graph's own search centres.
+    const where = await page.evaluate(() => {
+      const c = document.querySelector('#graph-canvas').getBoundingClientRect();
+      const p = document.querySelector('#node-panel').getBoundingClientRect();
+      const [x, y] = graphView.screenOf(graphView.sel);
+      return { dx: x - (c.left + (p.left - c.left) / 2), dy: y - (c.top + c.height / 2) };
+    });
+    assert.ok(Math.abs(where.dx) < 3 && Math.abs(where.dy) < 3, JSON.stringify(where));
+    await shot(page, `g16-nested-search-${name}`);
+    // The way back: the graph shown before.
+    assert.ok(await page.isVisible('#graph-back'));
+  }
+  // A value found by name opens the node that makes it, in its subgraph.
+  await page.fill('#search', 'v_out');
+  await page.locator('#results .r[data-kind="value"][data-name="v_out"]').click();
+  await page.waitForFunction(() => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === 'deep_sigmoid');
+  assert.equal(await page.$eval('.tabs button.on', (b) => b.dataset.tab), 'graph');
+  await page.fill('#search', '');
+});
+
 test('a Constant\'s value shows as the command line prints it and opens in the tensor view, whose page links back to the nodes', async () => {
   const rel = 'onnx-model/constants.onnx';
   await openGraph(rel);
@@ -226,11 +274,47 @@ test('a Constant\'s value shows as the command line prints it and opens in the t
   assert.equal(await page.$eval('#node-panel #node-op', (e) => e.textContent), 'MatMul');
 });
 
+test('a list of tensors (TENSORS) opens each tensor in the tensor view; a list of graphs (GRAPHS) each graph', async () => {
+  const rel = 'onnx-model/everything.onnx';
+  const cli = cliJson(rel);
+  const node = cli.value.graph.node.find((n) => n.name === 'every_attr');
+  const names = node.attribute.find((a) => a.name === 'tensors').tensors.map((t) => t.name);
+  assert.deepEqual(names, ['t1', 't2']);
+  await openGraph(rel);
+  await clickNode('every_attr');
+  const links = page.locator('#node-attrs [data-attr="tensors"] [data-tensor-id]');
+  assert.equal(await links.count(), names.length);
+  await shot(page, 'g17-tensors-attribute');
+  for (let k = 0; k < names.length; k++) {
+    await page.locator('#node-attrs [data-attr="tensors"] [data-tensor-id]').nth(k).click();
+    await page.waitForSelector('#tensor-head h2');
+    assert.equal(await page.locator('#tensor-head h2').innerText(), names[k]);
+    if (k === 0) await shot(page, 'g18-tensors-attribute-opened');
+    await page.goBack();
+    await page.waitForFunction(() => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === 'every_attr');
+  }
+  // GRAPHS: both graphs, each its own view; GRAPH too.
+  const graphs = page.locator('#node-attrs [data-attr="graphs"] [data-attr-graph]');
+  assert.equal(await graphs.count(), 2);
+  const ids = await graphs.evaluateAll((els) => els.map((e) => e.dataset.attrGraph));
+  assert.notEqual(ids[0], ids[1]);
+  assert.equal(await page.locator('#node-attrs [data-attr="body_graph"] [data-attr-graph]').count(), 1);
+  await graphs.nth(1).click();
+  await page.waitForFunction((id) => (document.querySelector('#graph') || { dataset: {} }).dataset.graph === id && (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1', ids[1]);
+  assert.equal(await page.evaluate(() => graphView.graphEntry(graphView.g.id).owner.attribute), 'graphs[1]');
+});
+
 test('TensorFlow: a GraphDef\'s nodes and a SavedModel\'s functions', async () => {
   const rel = 'schemaless/sample/tf_fg_dense_frozen_frozen_graph.pb';
   const cli = cliJson(rel);
   await openGraph(rel);
   assert.equal((await graphData()).nodes, cli.summary.nodes.graph);
+  // Inputs and outputs by TensorFlow's argument names (its op registry).
+  const matmul = cli.value.node.find((n) => n.op === 'MatMul');
+  await clickNode(matmul.name);
+  assert.deepEqual(await page.$$eval('#node-inputs td.formal', (tds) => tds.map((td) => td.textContent)), ['a', 'b']);
+  assert.deepEqual(await page.$$eval('#node-outputs td.formal', (tds) => tds.map((td) => td.textContent)), ['product']);
+  await shot(page, 'g09a-graphdef-formal-names');
   const konst = cli.value.node.find((n) => n.op === 'Const');
   await clickNode(konst.name);
   assert.ok((await panelAttributes()).length >= 2);
@@ -251,6 +335,12 @@ test('TensorFlow: a GraphDef\'s nodes and a SavedModel\'s functions', async () =
     assert.ok(o, f.signature.name + ' is not listed');
     await showGraph(o.id);
     assert.equal((await graphData()).nodes, (f.node_def || []).length, f.signature.name);
+    // A function body's MatMul: its output named by its argument.
+    if ((f.node_def || []).some((n) => n.op === 'MatMul')) {
+      await clickNode(f.node_def.find((n) => n.op === 'MatMul').name);
+      assert.deepEqual(await page.$$eval('#node-inputs td.formal', (tds) => tds.map((td) => td.textContent)), ['a', 'b']);
+      assert.deepEqual(await page.$$eval('#node-outputs td.formal', (tds) => tds.map((td) => td.textContent)), ['product']);
+    }
   }
   await shot(page, 'g10-saved-model-function');
 });
@@ -325,6 +415,28 @@ test('name scopes fold into one box and open again; edges carry the declared sha
   await page.fill('#graph-find', '/model.20/act/Relu');
   await page.press('#graph-find', 'Enter');
   await page.waitForFunction(() => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === '/model.20/act/Relu' && graphView.sel && graphView.sel.box);
+  // The open scope: a frame around its two nodes and nothing else, its
+  // name on the top edge; every node still counted.
+  assert.equal((await graphData()).nodes, 80);
+  const frame = await page.evaluate(() => {
+    const gr = graphView.g.groups.find((x) => x.path === '/model.20');
+    const f = gr.box;
+    const meets = (b) => b.x < f.x + f.w && f.x < b.x + b.w && b.y < f.y + f.h && f.y < b.y + b.h;
+    const inside = (b) => b.x >= f.x && b.y >= f.y && b.x + b.w <= f.x + f.w && b.y + b.h <= f.y + f.h;
+    const members = graphView.g.nodes.filter((n) => n.box && n.name.startsWith('/model.20/'));
+    const others = [...graphView.g.nodes.filter((n) => n.box && !n.name.startsWith('/model.20/')).map((n) => n.box),
+      ...graphView.g.groups.filter((x) => x !== gr && x.box).map((x) => x.box), ...graphView.g.ios.map((p) => p.box)];
+    graphView.centreOn(f, false);
+    graphView.paint();
+    const r = graphView.canvas.getBoundingClientRect();
+    return { folded: gr.folded, members: members.length, around: members.every((n) => inside(n.box)), clear: !others.some(meets),
+      title: [r.left + graphView.tx + (f.x + 30) * graphView.k, r.top + graphView.ty + (f.y + 8) * graphView.k] };
+  });
+  assert.deepEqual({ ...frame, title: undefined }, { folded: false, members: 2, around: true, clear: true, title: undefined });
+  await shot(page, 'g13b-scope-frame');
+  // A click on its title folds it.
+  await page.mouse.click(frame.title[0], frame.title[1]);
+  await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && graphView.g.groups.some((g) => g.path === '/model.20' && g.folded));
   await page.click('#graph-unfold');
   await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && Number((document.querySelector('#graph') || { dataset: {} }).dataset.boxes) === 80);
 

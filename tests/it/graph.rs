@@ -124,12 +124,14 @@ fn end_rect(g: &Value, end: &Value) -> Rect {
 }
 
 /// The layout's promises: boxes of positive size inside the drawing, none
-/// overlapping another; every edge a polyline from a side of its
+/// overlapping another; each open group's frame inside the drawing, around
+/// every box of its members and meeting no other box or frame but those it
+/// holds or is held by; every edge a polyline from a side of its
 /// producer's box to a side of its consumer's; the counts those of the
 /// lists. Returns the boxes drawn.
 fn check_layout(name: &str, g: &Value) -> usize {
     let mut boxes: Vec<Rect> = Vec::new();
-    for list in ["inputs", "outputs", "nodes", "groups"] {
+    for list in ["inputs", "outputs", "nodes"] {
         boxes.extend(
             g[list]
                 .as_array()
@@ -138,6 +140,14 @@ fn check_layout(name: &str, g: &Value) -> usize {
                 .filter_map(|i| rect(&i["box"])),
         );
     }
+    let groups = g["groups"].as_array().unwrap();
+    boxes.extend(
+        groups
+            .iter()
+            .filter(|gr| gr["folded"] == true)
+            .filter_map(|gr| rect(&gr["box"])),
+    );
+    check_frames(name, g);
     let (width, height) = (n(&g["width"]), n(&g["height"]));
     for b in &boxes {
         assert!(b.w > 0 && b.h > 0, "{name}: {b:?}");
@@ -206,6 +216,87 @@ fn check_layout(name: &str, g: &Value) -> usize {
     assert_eq!(n(&counts["boxes"]) as usize, boxes.len(), "{name}");
     assert_eq!(n(&counts["drawn_edges"]) as usize, edges.len(), "{name}");
     boxes.len()
+}
+
+/// Open groups' frames: around their members' boxes (nodes, folded
+/// subgroups, frames of open subgroups), apart from every other box and
+/// frame. A group is folded, shown open with a frame, or inside a folded
+/// group with neither.
+fn check_frames(name: &str, g: &Value) {
+    let groups = g["groups"].as_array().unwrap();
+    let parent = |k: usize| groups[k]["parent"].as_u64().map(|p| p as usize);
+    // Whether group `k` is inside group `a` (or is it).
+    let within = |mut k: usize, a: usize| loop {
+        if k == a {
+            return true;
+        }
+        match parent(k) {
+            Some(p) => k = p,
+            None => return false,
+        }
+    };
+    let meets =
+        |a: Rect, b: Rect| a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+    let inside = |a: Rect, f: Rect| {
+        a.x >= f.x && a.y >= f.y && a.x + a.w <= f.x + f.w && a.y + a.h <= f.y + f.h
+    };
+    // Every box with the innermost group it is drawn in (None: the graph).
+    let mut drawn: Vec<(Rect, Option<usize>)> = Vec::new();
+    for list in ["inputs", "outputs"] {
+        for p in g[list].as_array().unwrap() {
+            drawn.extend(rect(&p["box"]).map(|r| (r, None)));
+        }
+    }
+    for node in g["nodes"].as_array().unwrap() {
+        let grp = node["group"].as_u64().map(|k| k as usize);
+        drawn.extend(rect(&node["box"]).map(|r| (r, grp)));
+    }
+    for (k, gr) in groups.iter().enumerate() {
+        if gr["folded"] == true {
+            drawn.extend(rect(&gr["box"]).map(|r| (r, parent(k))));
+        }
+    }
+    let frames: Vec<(usize, Rect)> = groups
+        .iter()
+        .enumerate()
+        .filter(|(_, gr)| gr["folded"] == false)
+        .filter_map(|(k, gr)| rect(&gr["box"]).map(|r| (k, r)))
+        .collect();
+    let (width, height) = (n(&g["width"]), n(&g["height"]));
+    for &(k, f) in &frames {
+        assert!(
+            f.x >= 0 && f.y >= 0 && f.x + f.w <= width && f.y + f.h <= height,
+            "{name}: frame {k} {f:?} outside"
+        );
+        for &(r, grp) in &drawn {
+            let member = grp.is_some_and(|m| within(m, k));
+            if member {
+                assert!(
+                    inside(r, f),
+                    "{name}: {r:?} of group {k} outside its frame {f:?}"
+                );
+            } else {
+                assert!(
+                    !meets(r, f),
+                    "{name}: {r:?} not of group {k} meets its frame {f:?}"
+                );
+            }
+        }
+        for &(j, o) in &frames {
+            if j == k || within(j, k) || within(k, j) {
+                continue;
+            }
+            assert!(!meets(o, f), "{name}: frames {k} {f:?} and {j} {o:?} meet");
+        }
+        // Its parent's frame holds it.
+        if let Some(p) = parent(k) {
+            let pf = frames.iter().find(|(j, _)| *j == p).map(|(_, r)| *r);
+            assert!(
+                pf.is_some_and(|pf| inside(f, pf)),
+                "{name}: frame {k} outside its parent's"
+            );
+        }
+    }
 }
 
 /// Edges counted from the nodes' and ports' value names alone (no control
@@ -496,11 +587,20 @@ fn graphviz_accepts_every_dot_output() {
             assert!(graphviz("svg", &dot).contains("<svg"));
             let svg = run("svg");
             assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"));
+            // A group per box, and one per open group's frame.
+            let frames = svg.matches("<g class=\"frame\">").count();
             assert_eq!(
-                svg.matches("<g class=").count() as i64,
+                (svg.matches("<g class=").count() - frames) as i64,
                 n(&counts["boxes"]),
                 "{rel} {id}"
             );
+            let open = g["graph"]["groups"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|gr| gr["folded"] == false && !gr["box"].is_null())
+                .count();
+            assert_eq!(frames, open, "{rel} {id}");
             assert_eq!(
                 svg.matches("<polyline ").count() as i64,
                 n(&counts["drawn_edges"]),
@@ -754,6 +854,23 @@ fn groups_fold() {
     let opened = &opened["graph"];
     assert_eq!(n(&opened["counts"]["boxes"]), 3 + 10 + 2);
     check_layout("opened", opened);
+    // The open group: a frame around its ten nodes (check_layout: nothing
+    // else inside it); the folded ones a box each.
+    let frames: Vec<&Value> = opened["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["folded"] == false)
+        .collect();
+    assert_eq!(frames.len(), 1);
+    assert!(rect(&frames[0]["box"]).is_some(), "{}", frames[0]);
+    assert!(
+        opened["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| rect(&g["box"]).is_some())
+    );
 
     let big = open_bytes(scoped_chain(3_000, 30));
     let auto = &graph_of(&big, 0, "auto")["graph"];
@@ -785,6 +902,131 @@ fn twenty_thousand_nodes() {
     assert_eq!(n(&none["counts"]["edges"]), 20_000 + 20_000 / 25 + 1);
     let auto = &graph_of(&doc, 0, "auto")["graph"];
     assert!(check_layout("20k auto", auto) <= 1_500);
+}
+
+/// TensorFlow's argument names (the generated `tf_op_defs` table) as
+/// formal names: a GraphDef's inputs and outputs by position (`node:K`),
+/// variadic arguments expanded by the node's `N` or type list; a function
+/// body's outputs by their argument (`MatMul:product:0`); the weights'
+/// labels by them, as ONNX's.
+#[test]
+fn tensorflow_formal_names() {
+    let formals = |node: &Value, key: &str| -> Vec<String> {
+        node[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["formal"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let node_named = |g: &Value, name: &str| -> Value {
+        g["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == name)
+            .unwrap_or_else(|| panic!("no node {name}"))
+            .clone()
+    };
+    // The frozen dense net: MatMul(a, b), BiasAdd(value, bias), the
+    // Identity of a Const labelled `input<4x64>`.
+    let doc = pbdecode::open(
+        fixtures_root().join("schemaless/sample/tf_fg_dense_frozen_frozen_graph.pb"),
+    )
+    .unwrap();
+    let g = &graph_of(&doc, 0, "none")["graph"];
+    let nodes = g["nodes"].as_array().unwrap();
+    let of_op = |op: &str| nodes.iter().find(|x| x["op"] == op).unwrap();
+    assert_eq!(formals(of_op("MatMul"), "inputs"), ["a", "b"]);
+    assert_eq!(formals(of_op("MatMul"), "outputs"), ["product"]);
+    assert_eq!(formals(of_op("BiasAdd"), "inputs"), ["value", "bias"]);
+    let identity = nodes
+        .iter()
+        .find(|x| x["op"] == "Identity" && x["label"].as_array().unwrap().len() == 2)
+        .unwrap();
+    assert!(
+        s(&identity["label"][1]).starts_with("input<"),
+        "{}",
+        identity["label"]
+    );
+
+    // The SavedModel: a function body's MatMul and AddV2; the saver's
+    // Pack(values*N) with a control input, which has no formal name.
+    let doc = pbdecode::open(fixtures_root().join("tf/saved_model_two_signatures.pb")).unwrap();
+    let list = graph_of(&doc, 0, "none")["graphs"].clone();
+    let predict = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| s(&e["name"]).starts_with("__inference_predict_"))
+        .unwrap();
+    let f = &graph_of(&doc, n(&predict["id"]) as usize, "none")["graph"];
+    assert_eq!(formals(&node_named(f, "MatMul"), "inputs"), ["a", "b"]);
+    assert_eq!(formals(&node_named(f, "MatMul"), "outputs"), ["product"]);
+    assert_eq!(formals(&node_named(f, "add"), "inputs"), ["x", "y"]);
+    // (In the saver's function.)
+    let pack = (0..list.as_array().unwrap().len())
+        .find_map(|id| {
+            graph_of(&doc, id, "none")["graph"]["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == "MergeV2Checkpoints/checkpoint_prefixes")
+                .cloned()
+        })
+        .unwrap();
+    assert_eq!(formals(&pack, "inputs"), ["values", ""]);
+
+    // Variadic: ConcatV2 of three values and an axis (N=3), IdentityN of
+    // two (T a list of two types), its outputs by position.
+    let tf_node = |name: &str, op: &str, inputs: &[&str]| {
+        let mut m = Msg::new().string(1, name).string(2, op);
+        for i in inputs {
+            m = m.string(3, i);
+        }
+        m
+    };
+    let attr = |key: &str, value: Msg| Msg::new().string(1, key).message(2, &value);
+    let graph = Msg::new()
+        .message(1, &tf_node("x", "Placeholder", &[]))
+        .message(
+            1,
+            &tf_node("cat", "ConcatV2", &["x", "x:0", "x", "x"])
+                .message(5, &attr("N", Msg::new().varint(3, 3))),
+        )
+        .message(
+            1,
+            &tf_node("ids", "IdentityN", &["cat", "x"]).message(
+                5,
+                &attr(
+                    "T",
+                    Msg::new().message(1, &Msg::new().varint(6, 1).varint(6, 1)),
+                ),
+            ),
+        )
+        .message(1, &tf_node("use", "AddV2", &["ids:1", "ids"]));
+    let doc = open_bytes(graph.buf);
+    let g = &graph_of(&doc, 0, "none")["graph"];
+    assert_eq!(
+        formals(&node_named(g, "cat"), "inputs"),
+        ["values", "values", "values", "axis"]
+    );
+    assert_eq!(formals(&node_named(g, "ids"), "inputs"), ["input", "input"]);
+    let ids = node_named(g, "ids");
+    let outs: Vec<(String, String)> = ids["outputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (s(&o["name"]).to_string(), s(&o["formal"]).to_string()))
+        .collect();
+    assert!(
+        outs.contains(&("ids:0".to_string(), "output".to_string())),
+        "{outs:?}"
+    );
+    assert!(
+        outs.contains(&("ids:1".to_string(), "output".to_string())),
+        "{outs:?}"
+    );
 }
 
 /// TensorFlow: a loop (NextIteration feeding Merge) is laid out (the cycle
