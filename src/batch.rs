@@ -23,6 +23,9 @@ pub struct Outcome {
     pub warnings: usize,
     /// Not read at all (I/O).
     pub io_error: bool,
+    /// A fault ended the reading after its records were written (records
+    /// written one per line).
+    pub fault: bool,
 }
 
 /// Settings shared by every file of a batch.
@@ -36,6 +39,10 @@ pub struct BatchOptions<'c> {
     /// Folders of the walk that could not be read, with the reason: each
     /// is a line (a row) of its own among the files.
     pub not_read: BTreeMap<PathBuf, String>,
+    /// A record file written a line per record
+    /// ([`json::write_record_lines`]) instead of one line (`decode --jsonl`
+    /// on one file).
+    pub record_lines: bool,
 }
 
 /// `{"file", "error": {check, path, offset, message}}`, a line.
@@ -99,13 +106,22 @@ pub fn json_line(w: &mut dyn Write, path: &Path, opts: &BatchOptions<'_>) -> io:
                 dir: Some(parent_dir(path).into()),
                 ..RenderOptions::default()
             };
+            if let (true, Body::Records(file)) = (opts.record_lines, &d.body) {
+                let fault = json::write_record_lines(w, path, d.format, file, &ropts)?;
+                return Ok(Outcome {
+                    format: Some(d.format.id),
+                    warnings,
+                    io_error: false,
+                    fault: fault.is_some(),
+                });
+            }
             json::write_decoded_with(w, &d, &ropts, Some(path), &mut |w| {
                 testdata::json_tail(w, naming.as_ref())
             })?;
             Ok(Outcome {
                 format: Some(d.format.id),
                 warnings,
-                io_error: false,
+                ..Outcome::default()
             })
         }
         Err(r) => {
@@ -113,7 +129,7 @@ pub fn json_line(w: &mut dyn Write, path: &Path, opts: &BatchOptions<'_>) -> io:
             Ok(Outcome {
                 format: None,
                 warnings,
-                io_error: false,
+                ..Outcome::default()
             })
         }
     }
@@ -207,7 +223,7 @@ pub fn table_row(path: &Path, opts: &BatchOptions<'_>) -> (Result<Row, String>, 
                 Outcome {
                     format: Some(d.format.id),
                     warnings,
-                    io_error: false,
+                    ..Outcome::default()
                 },
             )
         }
@@ -216,7 +232,7 @@ pub fn table_row(path: &Path, opts: &BatchOptions<'_>) -> (Result<Row, String>, 
             Outcome {
                 format: None,
                 warnings,
-                io_error: false,
+                ..Outcome::default()
             },
         ),
     }

@@ -76,6 +76,7 @@ fn a_batch_of_large_tensors_holds_one_window() {
         model: None,
         cache: &cache,
         not_read: Default::default(),
+        record_lines: false,
     };
     let (batch_out, peak) = process_peak_during(|| {
         let mut sink = Sink(0);

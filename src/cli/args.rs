@@ -43,7 +43,9 @@ pub struct Args {
     /// Decode every file under the folder(s), as a batch.
     #[arg(short = 'r', long)]
     pub(crate) recursive: bool,
-    /// One JSON object per line per file (with "file"), for batches.
+    /// JSON Lines: in a batch (several files, -r) one object per file
+    /// (with "file"); a record file named alone, a line per record between
+    /// a first line on the file and a last with its summary.
     #[arg(long)]
     pub(crate) jsonl: bool,
     /// Read tensor files as test data of this model (the default: the

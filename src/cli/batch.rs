@@ -50,7 +50,16 @@ pub fn run(args: &Args, values: Option<u64>) -> io::Result<Outcome> {
         Ok(f) => f,
         Err(msg) => return super::usage(&msg),
     };
-    run_files(args, values, files, not_read, args.model.as_deref())
+    // One file named (no -r): a record file is written a line per record.
+    let record_lines = args.jsonl && !args.recursive && args.more.is_empty();
+    run_files(
+        args,
+        values,
+        files,
+        not_read,
+        args.model.as_deref(),
+        record_lines,
+    )
 }
 
 /// Decodes `files` as a batch: JSON Lines with --jsonl/--json, else a table.
@@ -60,6 +69,7 @@ pub fn run_files(
     files: Vec<PathBuf>,
     not_read: BTreeMap<PathBuf, String>,
     model: Option<&Path>,
+    record_lines: bool,
 ) -> io::Result<Outcome> {
     let started = Instant::now();
     let cache = ModelCache::default();
@@ -72,6 +82,7 @@ pub fn run_files(
         model: model.map(Path::to_path_buf),
         cache: &cache,
         not_read,
+        record_lines,
     };
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let progress = io::stderr().is_terminal() && files.len() > 1;
@@ -136,7 +147,9 @@ pub fn run_files(
     let warnings: usize = outcomes.iter().map(|o| o.warnings).sum();
     Ok(if outcomes.iter().any(|o| o.io_error) {
         Outcome::Failed
-    } else if outcomes.iter().any(|o| o.format.is_none()) || (args.strict && warnings > 0) {
+    } else if outcomes.iter().any(|o| o.format.is_none() || o.fault)
+        || (args.strict && warnings > 0)
+    {
         Outcome::Rejected
     } else {
         Outcome::Done

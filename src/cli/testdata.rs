@@ -60,7 +60,14 @@ pub fn folder(args: &Args, values: Option<u64>) -> io::Result<Outcome> {
     };
     let model_arg = args.model.clone().unwrap_or(model);
     if args.json {
-        return super::batch::run_files(args, values, files, Default::default(), Some(&model_arg));
+        return super::batch::run_files(
+            args,
+            values,
+            files,
+            Default::default(),
+            Some(&model_arg),
+            false,
+        );
     }
     let mut stdout = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     let mut out = TextLines::new(&mut stdout);

@@ -9,7 +9,7 @@
 //! SequenceExample, an Example, a TensorProto, or without a schema.
 
 use super::base::{Body, Format, FormatOptions, decode_builtin, is_text};
-use super::records::{FileKind, RecordFile, RecordReader};
+use super::records::{FileKind, Record, RecordFile, RecordReader};
 use super::summary::{self, Summary, Value as SummaryValue};
 use super::tensorflow;
 use crate::decode::{DecodeContext, Message, Value};
@@ -514,50 +514,60 @@ pub fn line(file: &RecordFile<'_>) -> String {
 
 /// One pass over every record: the [`Overview`].
 pub fn overview(file: &RecordFile<'_>) -> Overview {
-    let set = SchemaSet::builtin();
     let mut o = Overview::default();
     for r in file.records() {
-        let r = match r {
-            Ok(r) => r,
+        match r {
+            Ok(r) => {
+                let payload = read_payload(file.kind, &r.data, r.data_offset());
+                o.add(&r, &payload);
+            }
             Err(e) => {
                 o.fault = Some(e);
                 break;
             }
-        };
+        }
+    }
+    o
+}
+
+impl Overview {
+    /// Counts one record, whose payload the caller read (a pass that also
+    /// writes the records reads each payload once).
+    pub fn add(&mut self, r: &Record<'_>, payload: &Payload<'_>) {
+        let set = SchemaSet::builtin();
+        let o = self;
         o.records += 1;
         summary::add(&mut o.payload_bytes, r.length);
-        let payload = read_payload(file.kind, &r.data, r.data_offset());
         let t = payload.type_name();
         match o.types.iter_mut().find(|(name, _)| *name == t) {
             Some((_, n)) => *n += 1,
             None => o.types.push((t, 1)),
         }
-        if let Some(features_msg) = example_features(set, &payload) {
+        if let Some(features_msg) = example_features(set, payload) {
             o.feature_records += 1;
             let record_no = o.feature_records;
             for (name, f) in features(set, features_msg) {
                 let v = feature_values(set, f);
-                add_column(&mut o, name, v.kind(), v.len() as u64, false, record_no);
+                add_column(o, name, v.kind(), v.len() as u64, false, record_no);
             }
         } else if matches!(payload, Payload::Example(_) | Payload::SequenceExample(_)) {
             o.feature_records += 1;
         }
-        if let Payload::SequenceExample(m) = &payload {
+        if let Payload::SequenceExample(m) = payload {
             let record_no = o.feature_records;
             if let Some(lists) = m.message(set, SequenceExample::FEATURE_LISTS) {
                 for (name, items) in feature_lists(set, lists) {
                     let kind = items
                         .first()
                         .map_or("none", |f| feature_values(set, f).kind());
-                    add_column(&mut o, name, kind, items.len() as u64, true, record_no);
+                    add_column(o, name, kind, items.len() as u64, true, record_no);
                 }
             }
         }
-        if let Payload::Event(m) = &payload {
-            event_tags(set, m, &mut o);
+        if let Payload::Event(m) = payload {
+            event_tags(set, m, o);
         }
     }
-    o
 }
 
 fn add_column(

@@ -14,7 +14,7 @@ use crate::escape::{base64, non_finite_text};
 use crate::formats::records::{FileKind, Record, RecordFile};
 use crate::formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
 use crate::formats::tf_checkpoint as tfc;
-use crate::formats::tf_record::{Payload, read_payload};
+use crate::formats::tf_record::{Overview, Payload, read_payload};
 use crate::formats::{Body, Decoded, Format, TensorAdapter, tensor_adapter};
 use crate::json_writer::{JsonWriter, Null, SEPARATOR};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
@@ -1023,13 +1023,7 @@ pub fn write_json_records(
         w.member("records_total", total)?;
     }
     if let Some(fault) = fault {
-        w.key("fault")?;
-        w.begin_object()?;
-        w.member("path", &*fault.path_string())?;
-        w.member("offset", fault.offset())?;
-        w.member("check", fault.check())?;
-        w.member("message", &*fault.message())?;
-        w.end_object()?;
+        write_fault(w, &fault)?;
     }
     Ok(())
 }
@@ -1047,6 +1041,18 @@ pub fn write_record_json(
     let payload = read_payload(kind, &r.data, r.data_offset());
     w.begin_object()?;
     w.member("index", r.index)?;
+    write_record_members(w, set, r, &payload, opts)?;
+    w.end_object()
+}
+
+/// A record's members after its index: `"offset"` to `"value"`.
+fn write_record_members(
+    w: &mut JsonWriter<'_>,
+    set: &SchemaSet,
+    r: &Record<'_>,
+    payload: &Payload<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
     w.member("offset", r.offset)?;
     w.member("length", r.length)?;
     w.member("crc", r.crc)?;
@@ -1059,15 +1065,85 @@ pub fn write_record_json(
         }
         w.end_array()?;
     }
-    match &payload {
-        Payload::Schemaless(raw) => super::schemaless::write_json_body(w, raw, opts)?,
-        Payload::Bytes(b) => w.member("bytes", &*crate::escape::base64(b))?,
-        _ => {
-            if let Some(m) = payload.message() {
+    match payload {
+        Payload::Schemaless(raw) => super::schemaless::write_json_body(w, raw, opts),
+        Payload::Bytes(b) => w.member("bytes", &*crate::escape::base64(b)),
+        _ => match payload.message() {
+            Some(m) => {
                 w.key("value")?;
-                write_message(w, set, m, opts)?;
+                write_message(w, set, m, opts)
             }
+            None => Ok(()),
+        },
+    }
+}
+
+/// A record file as JSON Lines (`decode --jsonl FILE` on one record file),
+/// in one pass that holds one record at a time: a first line
+/// `{"file", "format", "type", "compression", "kind"}`; a line per record
+/// (the first `--values N`), its object of `"records"` with `"file"`
+/// first and its index as `"record"`; a last line `{"file",
+/// "records_total", "summary", "fault"}` (the summary and the count known
+/// only once every record was read; `"fault"` when one ended the file).
+/// Returns the fault.
+pub fn write_record_lines(
+    out: &mut dyn Write,
+    path: &std::path::Path,
+    format: &Format,
+    file: &RecordFile<'_>,
+    opts: &RenderOptions,
+) -> io::Result<Option<DecodeError>> {
+    let set = SchemaSet::builtin();
+    let mut w = JsonWriter::new(out);
+    w.begin_object()?;
+    w.path_member("file", path)?;
+    w.member("format", format.id)?;
+    w.member("type", Null)?;
+    write_records_head(&mut w, file)?;
+    w.end_object()?;
+    w.end_line()?;
+    let limit = opts.values.unwrap_or(u64::MAX);
+    let mut overview = Overview::default();
+    for r in file.records() {
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                overview.fault = Some(e);
+                break;
+            }
+        };
+        let payload = read_payload(file.kind, &r.data, r.data_offset());
+        overview.add(&r, &payload);
+        if overview.records <= limit {
+            w.begin_object()?;
+            w.path_member("file", path)?;
+            w.member("record", r.index)?;
+            write_record_members(&mut w, set, &r, &payload, opts)?;
+            w.end_object()?;
+            w.end_line()?;
         }
     }
+    w.begin_object()?;
+    w.path_member("file", path)?;
+    w.member("records_total", overview.records)?;
+    w.key("summary")?;
+    summary_object(&mut w, &overview.summary(file))?;
+    if let Some(fault) = &overview.fault {
+        write_fault(&mut w, fault)?;
+    }
+    w.end_object()?;
+    w.end_line()?;
+    w.finish()?;
+    Ok(overview.fault)
+}
+
+/// `"fault": {"path", "offset", "check", "message"}`.
+fn write_fault(w: &mut JsonWriter<'_>, fault: &DecodeError) -> io::Result<()> {
+    w.key("fault")?;
+    w.begin_object()?;
+    w.member("path", &*fault.path_string())?;
+    w.member("offset", fault.offset())?;
+    w.member("check", fault.check())?;
+    w.member("message", &*fault.message())?;
     w.end_object()
 }

@@ -1,4 +1,4 @@
-//! The tests that measure heap use per thread (`alloc_bounds`, `blowup`),
+//! The tests that measure heap use per thread (`alloc_bounds`, `blowup`, `record_lines`),
 //! linked as one test binary under the counting global allocator. They are
 //! kept out of `tests/it/`: a global allocator is the whole binary's, so
 //! there it would count, and slow, every other test. (`batch_memory`
@@ -11,6 +11,7 @@ mod counting_alloc;
 
 mod alloc_bounds;
 mod blowup;
+mod record_lines;
 
 #[global_allocator]
 static ALLOC: counting_alloc::Counting = counting_alloc::Counting;

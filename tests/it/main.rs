@@ -64,6 +64,8 @@ mod testdata;
 mod tf_checkpoint;
 mod tf_formats;
 mod tf_record;
+#[cfg(feature = "cli")]
+mod tf_record_cli;
 mod user_schema;
 mod view_fields;
 mod view_paths;
