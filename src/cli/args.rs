@@ -112,11 +112,13 @@ pub struct Args {
     #[arg(long)]
     pub(crate) allow_implied: bool,
     /// Draw an image-shaped tensor as a PNG file (- for standard output);
-    /// in a model or sequence, name it with --tensor.
+    /// in a model or sequence, name it with --tensor. In a record file,
+    /// write a picture a record holds as it is stored.
     #[arg(long, value_name = "OUT.png")]
     pub(crate) picture: Option<PathBuf>,
     /// The tensor to draw, export or show, by name (an ONNX tensor's name, a
-    /// TensorFlow Const node's name).
+    /// TensorFlow Const node's name; a record file's picture,
+    /// record/K/NAME).
     #[arg(long, value_name = "NAME")]
     pub(crate) tensor: Option<String>,
     /// Write the tensor as a NumPy .npy file (- for standard output).

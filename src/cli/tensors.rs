@@ -3,6 +3,8 @@
 
 use super::{Args, Outcome};
 use pbdecode::escape::TextLines;
+use pbdecode::formats::records::RecordFile;
+use pbdecode::formats::tf_record::{image_size, read_payload, record_pictures};
 use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::InputBytes;
 use pbdecode::json_writer::JsonWriter;
@@ -15,6 +17,7 @@ use pbdecode::tensor::TensorView;
 use pbdecode::{Document, Error, Reading, Tensor, TensorRef};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -50,6 +53,18 @@ pub(crate) fn tensor_outputs(
     fopts: &FormatOptions,
     ropts: &RenderOptions,
 ) -> io::Result<Outcome> {
+    if let Body::Records(file) = &decoded.body {
+        return match (&args.picture, args.npy.is_none() && args.npy_dir.is_none()) {
+            (Some(path), true) => write_record_picture(args, file, path),
+            _ => {
+                say!(
+                    "decode: {}: a record file holds no tensors to pick; --picture OUT writes a picture its records hold",
+                    args.file
+                );
+                Ok(Outcome::Rejected)
+            }
+        };
+    }
     if !matches!(decoded.body, Body::Message { .. } | Body::Bundle(_)) {
         say!(
             "decode: {}: read without a schema, so it has no tensors to pick",
@@ -141,6 +156,124 @@ fn choose<'d>(args: &Args, doc: &'d Document) -> Result<&'d TensorRef, Stop> {
             }
         },
     }
+}
+
+/// The file name extensions of a picture format written as it is.
+fn extensions(format: &str) -> &'static [&'static str] {
+    match format {
+        "PNG" => &["png"],
+        "JPEG" => &["jpg", "jpeg"],
+        "GIF" => &["gif"],
+        _ => &[],
+    }
+}
+
+/// --picture on a record file: a picture a record holds (an event's
+/// summary image, a picture in an Example's bytes feature), chosen by
+/// --tensor NAME or as the file's only one, written as it is stored (it
+/// is encoded already; pbdecode decodes no JPEG, so the output's
+/// extension must name the picture's own format).
+fn write_record_picture(args: &Args, file: &RecordFile<'_>, path: &Path) -> io::Result<Outcome> {
+    let target = plan_named(path)?;
+    let wanted = args.tensor.as_deref().map(str::as_bytes);
+    // The chosen picture (the first, without --tensor), the count and the
+    // first names: one record in memory at a time.
+    let mut chosen: Option<(Vec<u8>, &'static str, Vec<u8>)> = None;
+    let mut count = 0u64;
+    let mut first_names: Vec<String> = Vec::new();
+    for r in file.records() {
+        let Ok(r) = r else { break };
+        let payload = read_payload(file.kind, &r.data, r.data_offset());
+        let flow = record_pictures(r.index, &payload, &mut |p| {
+            count += 1;
+            if first_names.len() < 10 {
+                first_names.push(format!("{:?}", String::from_utf8_lossy(&p.name)));
+            }
+            let hit = wanted.is_none_or(|w| w == p.name.as_slice());
+            if hit && chosen.is_none() {
+                chosen = Some((p.name, p.format, p.bytes.to_vec()));
+            }
+            match (wanted, &chosen) {
+                // Found what was named: the rest need not be read.
+                (Some(_), Some(_)) => ControlFlow::Break(()),
+                _ => ControlFlow::Continue(()),
+            }
+        });
+        if flow.is_break() {
+            break;
+        }
+    }
+    let names = || {
+        let mut names = first_names.join(", ");
+        if count > first_names.len() as u64 {
+            names.push_str(&format!(", … {count} in all"));
+        }
+        names
+    };
+    let fault = || match file.fault() {
+        Some(e) => format!(" (the records end in a fault: {e})"),
+        None => String::new(),
+    };
+    let (name, format, bytes) = match (chosen, wanted) {
+        (Some(c), Some(_)) => c,
+        (Some(c), None) if count == 1 => c,
+        (_, _) if count == 0 => {
+            say!(
+                "decode: {}: no record holds a picture{}",
+                args.file,
+                fault()
+            );
+            return Ok(Outcome::Rejected);
+        }
+        (None, Some(w)) => {
+            say!(
+                "decode: {}: no picture {:?}{}; pictures: {}",
+                args.file,
+                String::from_utf8_lossy(w),
+                fault(),
+                names()
+            );
+            return Ok(Outcome::Rejected);
+        }
+        (_, None) => {
+            say!(
+                "decode: {}: the records hold {count} pictures: name one with --tensor NAME ({})",
+                args.file,
+                names()
+            );
+            return Ok(Outcome::Usage);
+        }
+    };
+    let name = String::from_utf8_lossy(&name).into_owned();
+    let size = image_size(&bytes).map_or(String::new(), |(_, w, h)| format!(" {w}x{h}"));
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let fits = extensions(format).contains(&ext.as_deref().unwrap_or(""));
+    if !fits && !matches!(target, Output::Stdout) {
+        say!(
+            "decode: {}: picture {name:?} is a {format}{size}, written as it is stored (pbdecode decodes no JPEG or GIF): name the output .{}",
+            args.file,
+            extensions(format).first().unwrap_or(&"png")
+        );
+        return Ok(Outcome::Usage);
+    }
+    match target.write(|w| w.write_all(&bytes))? {
+        Ok(()) => say!(
+            "decode: wrote {}: picture {name:?}, {format}{size}, {} bytes",
+            path.display(),
+            bytes.len()
+        ),
+        Err(e) => return Err(io::Error::other(format!("{}: {e}", path.display()))),
+    }
+    // A fault met on the way: the file's only picture is only the only one
+    // before the fault; the exit status says the file is damaged, as the
+    // view's does.
+    if let Some(e) = file.fault() {
+        say!("decode: {}: the records end in a fault: {e}", args.file);
+        return Ok(Outcome::Rejected);
+    }
+    Ok(Outcome::Done)
 }
 
 /// --picture: the tensor drawn as a PNG file.

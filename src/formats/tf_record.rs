@@ -20,6 +20,7 @@ use crate::fields::tensorflow::{
 };
 use crate::schema::SchemaSet;
 use crate::schemaless::{self, RawMessage};
+use std::ops::ControlFlow;
 
 /// `tf-record.proto`: Example, SequenceExample, Event, Summary.
 pub const RECORD_FILE: (&str, &str) = (
@@ -724,6 +725,98 @@ pub fn summary_image<'a>(set: &SchemaSet, v: &Message<'a>) -> Option<&'a [u8]> {
     }
     let t = v.message(set, SummaryProto::Value::TENSOR)?;
     crate::tensor::strings(t.field(set, TensorProto::STRING_VAL)).nth(2)
+}
+
+/// The format of a picture stored encoded, from its signature: `PNG`,
+/// `JPEG` or `GIF` (what the explorer draws), else None.
+pub fn picture_format(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some("PNG")
+    } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
+        Some("JPEG")
+    } else if bytes.starts_with(b"GIF8") {
+        Some("GIF")
+    } else {
+        None
+    }
+}
+
+/// A picture a record holds, encoded: an event's summary image (TF 1's
+/// `image`, each picture of a TF 2 `images` tensor) or a bytes value of an
+/// Example's feature (a SequenceExample's context) that is a PNG, JPEG or
+/// GIF. Its name is `record/K/TAG` or `record/K/FEATURE` (K the record's
+/// index, as the text view and the explorer number records), with `/J`
+/// added when the value holds several (J the picture's place among a
+/// tensor's pictures, or the bytes value's index in the feature's list).
+pub struct RecordPicture<'p> {
+    pub name: Vec<u8>,
+    /// `PNG`, `JPEG` or `GIF`.
+    pub format: &'static str,
+    pub bytes: &'p [u8],
+}
+
+/// Calls `visit` with each picture of one record, in order, until it
+/// breaks.
+pub fn record_pictures(
+    index: u64,
+    payload: &Payload<'_>,
+    visit: &mut dyn FnMut(RecordPicture<'_>) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    let set = SchemaSet::builtin();
+    let mut named = |label: &[u8], pictures: &[&[u8]], several: bool| {
+        for (j, bytes) in pictures.iter().enumerate() {
+            let Some(format) = picture_format(bytes) else {
+                continue;
+            };
+            let mut name = format!("record/{index}/").into_bytes();
+            name.extend_from_slice(label);
+            if several {
+                name.extend_from_slice(format!("/{j}").as_bytes());
+            }
+            visit(RecordPicture {
+                name,
+                format,
+                bytes,
+            })?;
+        }
+        ControlFlow::Continue(())
+    };
+    if let Payload::Event(event) = payload {
+        let Some(summary_msg) = event.message(set, Event::SUMMARY) else {
+            return ControlFlow::Continue(());
+        };
+        for v in summary_msg.messages(set, SummaryProto::VALUE) {
+            let tag = v.bytes(set, SummaryProto::Value::TAG).unwrap_or(b"");
+            if let Some(img) = v.message(set, SummaryProto::Value::IMAGE) {
+                let bytes = img
+                    .bytes(set, SummaryProto::Image::ENCODED_IMAGE_STRING)
+                    .unwrap_or(b"");
+                named(tag, &[bytes], false)?;
+                continue;
+            }
+            let plugin = v
+                .message(set, SummaryProto::Value::METADATA)
+                .and_then(|m| m.message(set, SummaryMetadata::PLUGIN_DATA))
+                .and_then(|p| p.bytes(set, SummaryMetadata::PluginData::PLUGIN_NAME));
+            if let (Some(b"images"), Some(t)) =
+                (plugin, v.message(set, SummaryProto::Value::TENSOR))
+            {
+                // Width, height, then the encoded pictures.
+                let pictures: Vec<&[u8]> =
+                    crate::tensor::strings(t.field(set, TensorProto::STRING_VAL))
+                        .skip(2)
+                        .collect();
+                named(tag, &pictures, pictures.len() > 1)?;
+            }
+        }
+    } else if let Some(features_msg) = example_features(set, payload) {
+        for (name, f) in features(set, features_msg) {
+            if let FeatureValues::Bytes(values) = feature_values(set, f) {
+                named(name, &values, values.len() > 1)?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
 }
 
 /// A scalar's (step, value).

@@ -1,7 +1,9 @@
 //! The `decode` command on TensorFlow record files: `--jsonl` on one
 //! record file writes a line per record (a first line on the file, the
 //! records, a last line with the count, summary and fault), streamed, while
-//! a batch keeps one line per file.
+//! a batch keeps one line per file; `--picture` writes a picture a record
+//! holds (an event's summary image, a picture in an Example's bytes
+//! feature), named `record/K/NAME[/J]`, as it is stored.
 
 #![allow(
     clippy::unwrap_used,
@@ -12,6 +14,8 @@
 )]
 
 use crate::common;
+
+use common::Msg;
 
 use pbdecode::checksum::{crc32c, mask};
 use serde_json::Value;
@@ -209,4 +213,196 @@ fn a_batch_keeps_one_line_per_file() {
     let (lines, _) = jsonl(&onnx, &["--jsonl", "everything.onnx"]);
     assert_eq!(lines.len(), 1);
     assert_eq!(lines[0]["format"], "onnx-model");
+}
+
+/// `decode --picture OUT ARGS FILE` in `dir`: exit status, stderr, and
+/// the bytes written (None when nothing was).
+fn picture(
+    dir: &Path,
+    out: &Path,
+    args: &[&str],
+    file: &str,
+) -> (Option<i32>, String, Option<Vec<u8>>) {
+    let _ = std::fs::remove_file(out);
+    let mut all = vec!["--picture", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    all.push(file);
+    let o = decode_in(dir, &all);
+    let err = String::from_utf8(o.stderr).unwrap();
+    (o.status.code(), err, std::fs::read(out).ok())
+}
+
+/// Whether `needle` occurs in `haystack`.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn picture_writes_a_records_picture_as_it_is_stored() {
+    let dir = fixtures();
+    let tmp = temp_dir("record-pictures");
+    let png = tmp.join("p.png");
+    // An Example's image feature, named by record and feature.
+    let (status, err, written) = picture(
+        &dir,
+        &png,
+        &["--tensor", "record/1/image"],
+        "examples.tfrecord",
+    );
+    assert_eq!(status, Some(0), "{err}");
+    let written = written.unwrap();
+    assert!(written.starts_with(b"\x89PNG\r\n\x1a\n"));
+    assert!(contains(
+        &std::fs::read(dir.join("examples.tfrecord")).unwrap(),
+        &written
+    ));
+    assert!(err.contains("picture \"record/1/image\", PNG 8x8"), "{err}");
+    // The same from the compressed copies.
+    for copy in ["examples.tfrecord.gz", "examples.tfrecord.zlib"] {
+        let (status, _, again) = picture(&dir, &png, &["--tensor", "record/1/image"], copy);
+        assert_eq!(
+            (status, again.as_ref()),
+            (Some(0), Some(&written)),
+            "{copy}"
+        );
+    }
+    // A JPEG goes to a .jpg as it is.
+    let jpg = tmp.join("p.JPG");
+    let (status, err, written) = picture(
+        &dir,
+        &jpg,
+        &["--tensor", "record/2/image"],
+        "examples.tfrecord",
+    );
+    assert_eq!(status, Some(0), "{err}");
+    assert!(written.unwrap().starts_with(&[0xff, 0xd8, 0xff]));
+    // An event file's only picture, without --tensor: TF 1's image, TF 2's
+    // `images` tensor.
+    for (file, name) in [
+        ("tf1.tfevents", "record/7/picture"),
+        ("tf2.tfevents", "record/15/sample"),
+    ] {
+        let (status, err, written) = picture(&dir, &png, &[], file);
+        assert_eq!(status, Some(0), "{file}: {err}");
+        assert!(err.contains(&format!("picture {name:?}")), "{err}");
+        let written = written.unwrap();
+        assert!(written.starts_with(b"\x89PNG"), "{file}");
+        assert!(contains(&std::fs::read(dir.join(file)).unwrap(), &written));
+    }
+    // The only picture before a fault is written, and the fault said.
+    let (status, err, written) = picture(&dir, &png, &[], "bad_length_crc.tfrecord");
+    assert_eq!(status, Some(1));
+    assert!(written.is_some());
+    assert!(err.contains("record-length-crc"), "{err}");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+/// A fake PNG: the signature and an IHDR of `w` x `h`.
+fn png_bytes(w: u32, h: u32, tail: u8) -> Vec<u8> {
+    let mut b = b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR".to_vec();
+    b.extend_from_slice(&w.to_be_bytes());
+    b.extend_from_slice(&h.to_be_bytes());
+    b.extend_from_slice(&[8, 2, 0, 0, 0, tail]);
+    b
+}
+
+/// Several pictures in one value: each with its place, `/J`.
+#[test]
+fn pictures_of_one_value_are_numbered() {
+    let tmp = temp_dir("record-pictures-numbered");
+    let (a, b) = (png_bytes(2, 3, 1), png_bytes(4, 5, 2));
+    // An event file: its version, then an event whose `images` tensor holds
+    // width, height and two pictures.
+    let version = Msg::new().double(1, 1.0).string(3, "brain.Event:2");
+    let tensor = Msg::new()
+        .varint(1, 7)
+        .len_field(8, b"4")
+        .len_field(8, b"5")
+        .len_field(8, &a)
+        .len_field(8, &b);
+    let value = Msg::new()
+        .string(1, "batch")
+        .message(9, &Msg::new().message(1, &Msg::new().string(1, "images")))
+        .message(8, &tensor);
+    let event = Msg::new()
+        .double(1, 2.0)
+        .int(2, 3)
+        .message(5, &Msg::new().message(1, &value));
+    let events = [record(&version.bytes()), record(&event.bytes())].concat();
+    std::fs::write(tmp.join("events.out.tfevents.1"), events).unwrap();
+    // An Example whose bytes feature holds text, then two pictures.
+    let bytes_list = Msg::new()
+        .len_field(1, b"text")
+        .len_field(1, &a)
+        .len_field(1, &b);
+    let entry = Msg::new()
+        .string(1, "frames")
+        .message(2, &Msg::new().message(1, &bytes_list));
+    let example = Msg::new().message(1, &Msg::new().message(1, &entry));
+    std::fs::write(tmp.join("ex.tfrecord"), record(&example.bytes())).unwrap();
+    let out = tmp.join("p.png");
+    let (status, err, _) = picture(&tmp, &out, &[], "events.out.tfevents.1");
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("(\"record/1/batch/0\", \"record/1/batch/1\")"),
+        "{err}"
+    );
+    let (status, _, written) = picture(
+        &tmp,
+        &out,
+        &["--tensor", "record/1/batch/1"],
+        "events.out.tfevents.1",
+    );
+    assert_eq!((status, written), (Some(0), Some(b.clone())));
+    let (status, err, _) = picture(&tmp, &out, &[], "ex.tfrecord");
+    assert_eq!(status, Some(2));
+    assert!(
+        err.contains("(\"record/0/frames/1\", \"record/0/frames/2\")"),
+        "{err}"
+    );
+    let (status, _, written) = picture(
+        &tmp,
+        &out,
+        &["--tensor", "record/0/frames/1"],
+        "ex.tfrecord",
+    );
+    assert_eq!((status, written), (Some(0), Some(a)));
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+/// What `--picture` says when it cannot choose or write, and its exit
+/// status; nothing is written.
+#[test]
+fn picture_errors_name_the_pictures() {
+    let dir = fixtures();
+    let tmp = temp_dir("record-picture-errors");
+    let png = tmp.join("p.png");
+    let cases: &[(&[&str], &str)] = &[
+        (&[], "examples.tfrecord"),
+        (&["--tensor", "record/9/image"], "examples.tfrecord"),
+        (&["--tensor", "record/2/image"], "examples.tfrecord"),
+        (&[], "strings.tfrecord"),
+        (&[], "bad_data_crc.tfrecord"),
+    ];
+    let mut s = String::new();
+    for (args, file) in cases {
+        let (status, err, written) = picture(&dir, &png, args, file);
+        assert!(written.is_none(), "{file}");
+        s.push_str(&format!(
+            "--picture p.png {} {file}: exit {status:?}\n{err}\n",
+            args.join(" ")
+        ));
+    }
+    for args in [["--npy", "x.npy"], ["--tensor", "record/0/image"]] {
+        let o = decode_in(&dir, &[args[0], args[1], "examples.tfrecord"]);
+        s.push_str(&format!(
+            "{} examples.tfrecord: exit {:?}\n{}\n",
+            args.join(" "),
+            o.status.code(),
+            String::from_utf8(o.stderr).unwrap()
+        ));
+    }
+    let s = s.replace(png.to_str().unwrap(), "p.png");
+    snapshot("picture_errors", s);
+    std::fs::remove_dir_all(&tmp).unwrap();
 }
