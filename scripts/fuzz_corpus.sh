@@ -7,7 +7,8 @@
 set -eu
 out=fuzz/corpus
 mkdir -p "$out/decode" "$out/schemaless" "$out/tensor_outputs" \
-    "$out/proto_schema" "$out/descriptor_set" "$out/api"
+    "$out/proto_schema" "$out/descriptor_set" "$out/api" \
+    "$out/tf_bundle" "$out/tf_record"
 seed() { # seed TARGET FILE [NAME]
     name=${3:-$(basename "$2")}
     cp "$2" "$1/$name"
@@ -67,6 +68,48 @@ done
 api_seed tests/fixtures/example_x_3x4x5.pb "$out/api/as-protobuf" protobuf
 api_seed tests/fixtures/example_x_3x4x5.pb "$out/api/as-onnx-tensor" onnx-tensor
 rm -f "$out/api/.requests"
-for t in decode schemaless tensor_outputs proto_schema descriptor_set api; do
+# Tensor bundles: flags 3 (seal the table's CRCs, a shard follows), the
+# index's length (u32), the index, then its first data shard; and the index
+# alone (flags 0, as it is).
+find tests/fixtures/tf-checkpoint -name '*.index' | sort | while read -r f; do
+    name=$(echo "$f" | sed 's|^tests/fixtures/||; s|/|_|g')
+    shard=$(ls "${f%.index}".data-00000-of-* 2>/dev/null | head -n 1)
+    python3 -c 'import sys; n = len(open(sys.argv[1], "rb").read()); sys.stdout.buffer.write(bytes([3]) + n.to_bytes(4, "little"))' "$f" > "$out/tf_bundle/$name"
+    cat "$f" >> "$out/tf_bundle/$name"
+    if [ -n "$shard" ]; then cat "$shard" >> "$out/tf_bundle/$name"; fi
+    printf '\0\0\0\0\0' > "$out/tf_bundle/$name.alone"
+    cat "$f" >> "$out/tf_bundle/$name.alone"
+done
+for f in tests/fixtures/tf-checkpoint/v1/*; do
+    python3 -c 'import sys; n = len(open(sys.argv[1], "rb").read()); sys.stdout.buffer.write(bytes([1]) + n.to_bytes(4, "little"))' "$f" > "$out/tf_bundle/v1_$(basename "$f")"
+    cat "$f" >> "$out/tf_bundle/v1_$(basename "$f")"
+done
+# Record files: mode 4 (the file as it is), and each file's records
+# unframed (a u16 length and the data each; the target frames them with
+# their CRCs) plain, GZIP and ZLIB (modes 0, 1, 2).
+for f in tests/fixtures/tf-record/*.tfrecord* tests/fixtures/tf-record/*.tfevents; do
+    name=$(basename "$f")
+    printf '\4' > "$out/tf_record/$name"
+    cat "$f" >> "$out/tf_record/$name"
+    python3 - "$f" "$out/tf_record/$name" <<'PY'
+import gzip, sys, zlib
+raw = open(sys.argv[1], "rb").read()
+if raw[:2] == b"\x1f\x8b":
+    raw = gzip.decompress(raw)
+elif raw[:1] == b"\x78":
+    raw = zlib.decompress(raw)
+chunks, at = b"", 0
+while at + 12 <= len(raw):
+    n = int.from_bytes(raw[at:at + 8], "little")
+    data = raw[at + 12:at + 12 + n]
+    if len(data) < n or n > 65535:
+        break
+    chunks += n.to_bytes(2, "little") + data
+    at += 16 + n
+for mode in (0, 1, 2):
+    open(sys.argv[2] + ".%d" % mode, "wb").write(bytes([mode]) + chunks)
+PY
+done
+for t in decode schemaless tensor_outputs proto_schema descriptor_set api tf_bundle tf_record; do
     echo "$out/$t: $(ls "$out/$t" | wc -l) files"
 done

@@ -610,3 +610,322 @@ pub fn api(bytes: &[u8]) -> Outcome {
     }
     out
 }
+
+// TensorFlow readers: the tensor bundle's table (`tf_bundle`) and record
+// files (`tf_record`). Both formats carry masked CRC32Cs that a mutated
+// input almost never keeps, so each target can seal its input first (a
+// flag bit), to reach what lies behind the checks as well as the checks.
+
+/// A varint64 at `at` in `bytes`: its value and the offset after it.
+fn varint_at(bytes: &[u8], mut at: usize) -> Option<(u64, usize)> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(at)?;
+        at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Some((v, at));
+        }
+    }
+    None
+}
+
+/// Rewrites the trailer CRC of the block at `offset` of `size` bytes (its
+/// contents and type byte), when the block and trailer lie before the
+/// footer.
+fn reseal_block(table: &mut [u8], offset: u64, size: u64) {
+    use pbdecode::checksum::{crc32c, crc32c_extend, mask};
+    let blocks_end = table.len().saturating_sub(48) as u64;
+    let (Ok(offset), Ok(size)) = (usize::try_from(offset), usize::try_from(size)) else {
+        return;
+    };
+    let Some(type_at) = offset.checked_add(size) else {
+        return;
+    };
+    if type_at as u64 + 5 > blocks_end {
+        return;
+    }
+    let (Some(contents), Some(&kind)) = (table.get(offset..type_at), table.get(type_at)) else {
+        return;
+    };
+    let crc = mask(crc32c_extend(crc32c(contents), &[kind]));
+    if let Some(slot) = table.get_mut(type_at + 1..type_at + 5) {
+        slot.copy_from_slice(&crc.to_le_bytes());
+    }
+}
+
+/// The block handles (offset, size) an index block's values hold.
+fn index_handles(block: &[u8]) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    let Some(n) = block
+        .len()
+        .checked_sub(4)
+        .and_then(|at| block.get(at..))
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map(u32::from_le_bytes)
+    else {
+        return out;
+    };
+    let Some(end) = (n as usize)
+        .checked_mul(4)
+        .and_then(|r| r.checked_add(4))
+        .and_then(|r| block.len().checked_sub(r))
+    else {
+        return out;
+    };
+    let mut at = 0usize;
+    while at < end && out.len() < 4096 {
+        let Some((_, a)) = varint_at(block, at) else {
+            break;
+        };
+        let Some((own, a)) = varint_at(block, a) else {
+            break;
+        };
+        let Some((len, a)) = varint_at(block, a) else {
+            break;
+        };
+        let Some(value_at) = usize::try_from(own).ok().and_then(|o| a.checked_add(o)) else {
+            break;
+        };
+        let Some(next) = usize::try_from(len)
+            .ok()
+            .and_then(|l| value_at.checked_add(l))
+        else {
+            break;
+        };
+        if let Some((offset, b)) = varint_at(block, value_at)
+            && let Some((size, _)) = varint_at(block, b)
+        {
+            out.push((offset, size));
+        }
+        at = next;
+    }
+    out
+}
+
+/// Seals a table: the footer's metaindex and index blocks and every block
+/// the index names get the CRC their bytes call for.
+pub fn reseal_table(table: &mut [u8]) {
+    let Some(footer) = table.len().checked_sub(48) else {
+        return;
+    };
+    let Some((meta_off, a)) = varint_at(table, footer) else {
+        return;
+    };
+    let Some((meta_size, a)) = varint_at(table, a) else {
+        return;
+    };
+    let Some((index_off, a)) = varint_at(table, a) else {
+        return;
+    };
+    let Some((index_size, _)) = varint_at(table, a) else {
+        return;
+    };
+    reseal_block(table, meta_off, meta_size);
+    reseal_block(table, index_off, index_size);
+    let handles = usize::try_from(index_off)
+        .ok()
+        .zip(usize::try_from(index_size).ok())
+        .and_then(|(o, s)| table.get(o..o.checked_add(s)?))
+        .map(index_handles)
+        .unwrap_or_default();
+    for (offset, size) in handles {
+        reseal_block(table, offset, size);
+    }
+}
+
+/// A folder of its own for the files of one `tf_bundle` input.
+struct BundleDir(std::path::PathBuf);
+
+impl BundleDir {
+    fn new() -> Option<BundleDir> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("pbdecode-fuzz-bundle-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).ok()?;
+        Some(BundleDir(dir))
+    }
+}
+
+impl Drop for BundleDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Target `tf_bundle`: a tensor bundle's index (`decode ckpt.index`),
+/// alone or with a data shard beside it. The input is a flags byte (1:
+/// seal the table's block CRCs first; 2: a data shard follows), a
+/// little-endian u32 length, that many bytes of index, then the shard's
+/// bytes. With a shard, both are written to a folder of their own
+/// (`ckpt.index`, the shard as `ckpt.data-00000-of-N` for N = 1 and the
+/// header's shard count up to 16); every reading of the index is rendered
+/// as text and JSON with that folder, and every tensor of the library's
+/// `open` read (values and statistics).
+pub fn tf_bundle(bytes: &[u8]) -> Outcome {
+    use pbdecode::formats::tf_checkpoint;
+    let mut out = Outcome::default();
+    let (flags, index, shard) = match bytes {
+        [flags, a, b, c, d, rest @ ..] => {
+            let n = usize::try_from(u32::from_le_bytes([*a, *b, *c, *d]))
+                .unwrap_or(usize::MAX)
+                .min(rest.len());
+            let (index, shard) = rest.split_at(n);
+            (*flags, index, shard)
+        }
+        _ => return out,
+    };
+    let mut index = index.to_vec();
+    if flags & 1 != 0 {
+        reseal_table(&mut index);
+    }
+    let fopts = FormatOptions::default();
+    let folder = if flags & 2 != 0 {
+        let Some(dir) = BundleDir::new() else {
+            return out;
+        };
+        let mut shards = vec![1i64];
+        if let Ok(b) = tf_checkpoint::read_bundle(&index, &fopts) {
+            let n = tf_checkpoint::num_shards(SchemaSet::builtin(), &b.header);
+            if (2..=16).contains(&n) {
+                shards.push(n);
+            }
+        }
+        let mut ok = std::fs::write(dir.0.join("ckpt.index"), &index).is_ok();
+        for n in shards {
+            let name = tf_checkpoint::shard_name("ckpt", 0, n);
+            ok &= std::fs::write(dir.0.join(name), shard).is_ok();
+        }
+        if !ok {
+            return out;
+        }
+        Some(dir)
+    } else {
+        None
+    };
+    let decodings = formats::detect(&index, &fopts).ok().into_iter().chain(
+        formats::find("tf-checkpoint").and_then(|f| formats::decode_as(f, &index, &fopts).ok()),
+    );
+    for d in decodings {
+        out.decoded += 1;
+        for mut ropts in option_sets(true) {
+            ropts.dir = folder.as_ref().map(|f| f.0.clone().into());
+            let mut w = Capped::default();
+            let _ = text::write_decoded(&mut w, &d, &ropts);
+            out.add(&w);
+            let mut w = Capped::default();
+            let _ = json::write_decoded(&mut w, &d, &ropts);
+            out.add(&w);
+        }
+    }
+    if let Some(dir) = &folder
+        && let Ok(doc) = pbdecode::open(dir.0.join("ckpt.index"))
+    {
+        for r in doc.tensors() {
+            if let Ok(t) = doc.tensor(r) {
+                let _ = t.values();
+                let _ = t.stats();
+            }
+        }
+    }
+    out
+}
+
+/// The bytes of one record, its CRCs right: length, its masked CRC, data,
+/// its masked CRC.
+fn framed(data: &[u8]) -> Vec<u8> {
+    use pbdecode::checksum::{crc32c, mask};
+    let len = (data.len() as u64).to_le_bytes();
+    let mut out = len.to_vec();
+    out.extend_from_slice(&mask(crc32c(&len)).to_le_bytes());
+    out.extend_from_slice(data);
+    out.extend_from_slice(&mask(crc32c(data)).to_le_bytes());
+    out
+}
+
+/// Target `tf_record`: a TensorFlow record file (`decode data.tfrecord`,
+/// an event file). The input is a mode byte, then the stream: with mode
+/// bit 4 the bytes as they are, else records as a little-endian u16 length
+/// and that many bytes each, framed here with their CRCs (bytes after the
+/// last whole one appended as they are: a cut record); mode & 3 then
+/// compresses the stream (1 GZIP, 2 ZLIB). The file is rendered as text and
+/// JSON, written as JSON Lines (`--jsonl`), its pictures (`--picture`),
+/// series (the explorer's charts) and batch line read.
+pub fn tf_record(bytes: &[u8]) -> Outcome {
+    use flate2::Compression as Level;
+    use pbdecode::formats::records::{Compression, RecordReader};
+    use pbdecode::formats::tf_record;
+    let mut out = Outcome::default();
+    let Some((&mode, rest)) = bytes.split_first() else {
+        return out;
+    };
+    let stream = if mode & 4 != 0 {
+        rest.to_vec()
+    } else {
+        let mut stream = Vec::new();
+        let mut left = rest;
+        while let [a, b, tail @ ..] = left {
+            let n = usize::from(u16::from_le_bytes([*a, *b]));
+            let Some((data, after)) = tail.split_at_checked(n) else {
+                break;
+            };
+            stream.extend(framed(data));
+            left = after;
+        }
+        stream.extend_from_slice(left);
+        stream
+    };
+    let file = match mode & 3 {
+        1 => {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), Level::fast());
+            let _ = e.write_all(&stream);
+            e.finish().unwrap_or_default()
+        }
+        2 => {
+            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), Level::fast());
+            let _ = e.write_all(&stream);
+            e.finish().unwrap_or_default()
+        }
+        _ => stream,
+    };
+    // The reader alone, as each compression, whatever the file looks like.
+    for c in [Compression::None, Compression::Gzip, Compression::Zlib] {
+        for r in RecordReader::new(&file, c, None).take(1 << 16) {
+            if r.is_err() {
+                break;
+            }
+        }
+    }
+    let fopts = FormatOptions::default();
+    let decodings = formats::detect(&file, &fopts).ok().into_iter().chain(
+        formats::find(tf_record::ID).and_then(|f| formats::decode_as(f, &file, &fopts).ok()),
+    );
+    for d in decodings {
+        out.decoded += 1;
+        render_all(&d, file.len(), &mut out);
+        let Body::Records(records) = &d.body else {
+            continue;
+        };
+        for ropts in option_sets(true) {
+            let mut w = Capped::default();
+            let path = std::path::Path::new("f.tfrecord");
+            let _ = json::write_record_lines(&mut w, path, d.format, records, &ropts);
+            out.add(&w);
+        }
+        let mut pictures = 0u64;
+        for r in records.records() {
+            let Ok(r) = r else { break };
+            let payload = tf_record::read_payload(records.kind, &r.data, r.data_offset());
+            let _ = tf_record::record_pictures(r.index, &payload, &mut |p| {
+                pictures += 1;
+                let _ = tf_record::image_size(p.bytes);
+                std::ops::ControlFlow::Continue(())
+            });
+        }
+        let _ = tf_record::series(records, 1000);
+        let _ = tf_record::line(records);
+    }
+    out
+}

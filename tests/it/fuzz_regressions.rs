@@ -31,6 +31,8 @@ const TARGETS: &[(&str, Target, u64)] = &[
     ("descriptor_set", paths::descriptor_set, OUTPUT_BASE),
     ("tensor_outputs", paths::tensor_outputs, OUTPUT_BASE),
     ("api", paths::api, paths::API_OUTPUT_BASE),
+    ("tf_bundle", paths::tf_bundle, OUTPUT_BASE),
+    ("tf_record", paths::tf_record, OUTPUT_BASE),
 ];
 
 /// Inputs whose fix belongs to code being reworked elsewhere: replayed only
@@ -169,6 +171,102 @@ fn fixtures_replay_through_every_target() {
         let out = paths::descriptor_set(&input);
         assert!(out.decoded >= 2 && out.rendered > 0, "{out:?}");
     }
+}
+
+/// The TensorFlow fixtures go through their targets as their corpus starts
+/// (`scripts/fuzz_corpus.sh`): every bundle index under 64 KiB with its first shard,
+/// sealed and as it is, and every record file as it is and unframed into
+/// the target's records (plain, GZIP, ZLIB); each is read, and a sealed
+/// copy of a bundle whose data block was damaged passes its block check.
+#[test]
+fn tf_fixtures_replay_through_their_targets() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut indexes = Vec::new();
+    let mut stack = vec![root.join("tf-checkpoint")];
+    while let Some(d) = stack.pop() {
+        for path in std::fs::read_dir(&d).unwrap().map(|e| e.unwrap().path()) {
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "index")
+                // What a fuzz input holds (`-max_len=65536`).
+                && std::fs::metadata(&path).unwrap().len() < 1 << 16
+            {
+                indexes.push(path);
+            }
+        }
+    }
+    assert!(indexes.len() > 10, "{indexes:?}");
+    for index in &indexes {
+        let bytes = std::fs::read(index).unwrap();
+        let shard = index.with_extension("data-00000-of-00001");
+        let shard = std::fs::read(&shard).unwrap_or_default();
+        for flags in [0u8, 3] {
+            let mut input = vec![flags];
+            input.extend(u32::try_from(bytes.len()).unwrap().to_le_bytes());
+            input.extend(&bytes);
+            input.extend(&shard);
+            let out = replay(paths::tf_bundle, OUTPUT_BASE, &write_input(&input));
+            let damaged = index.to_string_lossy().contains("damaged");
+            assert!(damaged || out.decoded > 0, "{}: {out:?}", index.display());
+        }
+    }
+    // Sealing keeps a sound table as it is, and gives a block whose byte
+    // was flipped the CRC its bytes call for.
+    let good = std::fs::read(root.join("tf-checkpoint/train/ckpt.index")).unwrap();
+    let mut sealed = good.clone();
+    paths::reseal_table(&mut sealed);
+    assert_eq!(sealed, good);
+    let bad = std::fs::read(root.join("tf-checkpoint/damaged/bad_block_crc/ckpt.index")).unwrap();
+    let mut sealed = bad.clone();
+    paths::reseal_table(&mut sealed);
+    assert_ne!(sealed, bad);
+    let fopts = pbdecode::formats::FormatOptions::default();
+    let read = |b: &[u8]| pbdecode::formats::tf_checkpoint::read_bundle(b, &fopts).map(|_| ());
+    assert_eq!(read(&bad).map_err(|e| e.check()), Err("table-checksum"));
+    let sealed_check = read(&sealed).map_err(|e| e.to_string());
+    assert!(
+        !matches!(&sealed_check, Err(e) if e.contains("table-checksum")),
+        "{sealed_check:?}"
+    );
+    let records = root.join("tf-record");
+    for path in std::fs::read_dir(&records)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+    {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let mut input = vec![4];
+        input.extend(&bytes);
+        let out = replay(paths::tf_record, OUTPUT_BASE, &write_input(&input));
+        assert!(out.decoded > 0, "{name}: {out:?}");
+    }
+    // Records given by length: framed by the target, read back whole.
+    let mut chunks = Vec::new();
+    for data in [&b"one"[..], b"\x0a\x02\x08\x01", b""] {
+        chunks.extend(u16::try_from(data.len()).unwrap().to_le_bytes());
+        chunks.extend(data);
+    }
+    for mode in [0u8, 1, 2] {
+        let mut input = vec![mode];
+        input.extend(&chunks);
+        let out = replay(paths::tf_record, OUTPUT_BASE, &write_input(&input));
+        assert!(out.decoded > 0 && out.rendered > 0, "mode {mode}: {out:?}");
+    }
+}
+
+/// An input written to a file of its own (replay reads a path).
+fn write_input(input: &[u8]) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("pbdecode-fuzz-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("input-{n}"));
+    std::fs::write(&path, input).unwrap();
+    path
 }
 
 /// Replays a whole folder (a fuzz corpus, say) through one target on the
