@@ -240,8 +240,9 @@ fn model_diff_json(
 
 /// The variables of two checkpoints (or a checkpoint and a SavedModel),
 /// matched by object path (a checkpoint key without its
-/// `/.ATTRIBUTES/VARIABLE_VALUE`), compared as tensors; a variable whose
-/// values neither side can read (strings, partitioned ones) is left out.
+/// `/.ATTRIBUTES/VARIABLE_VALUE`), compared as tensors (strings,
+/// partitioned and big-endian ones included); a variable whose values
+/// neither side can read is left out.
 fn compare_variables(
     x: &pbdecode::Document,
     y: &pbdecode::Document,

@@ -131,7 +131,7 @@ fn entry_text(
     }
     if bundle.version == BundleVersion::V2 {
         let f = tfc::entry_facts(set, entry);
-        if f.slices > 0 {
+        if !f.slices.is_empty() {
             let slices: Vec<String> = entry
                 .messages(set, BundleEntryProto::SLICES)
                 .map(|s| tfc::slice_text(set, s))

@@ -568,7 +568,7 @@ pub fn write_bundle(
             if bundle.version == crate::formats::BundleVersion::V2 {
                 let f = tfc::entry_facts(set, &e.message);
                 w.key("shard_file")?;
-                match shards.file(f.shard).filter(|_| f.slices == 0) {
+                match shards.file(f.shard).filter(|_| f.slices.is_empty()) {
                     Some(n) => w.value(n.as_str())?,
                     None => w.null()?,
                 }
