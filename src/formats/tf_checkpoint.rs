@@ -19,6 +19,7 @@
 
 use super::base::{Body, Bundle, BundleEntry, BundleVersion, Format, FormatOptions};
 use super::summary::no_summary;
+use super::tensorflow::{dtype_name, shape_dims, tensor_head};
 use crate::checksum;
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, Result, Rule};
@@ -28,10 +29,10 @@ use crate::external::{ExternalBytes, ExternalRef};
 use crate::fields::tensorflow::TrackableObjectGraph;
 use crate::fields::tensorflow::{
     BundleEntryProto, BundleHeaderProto, SavedSlice, SavedSliceMeta, SavedTensorSliceMeta,
-    SavedTensorSlices, TensorShapeProto, TensorSliceProto,
+    SavedTensorSlices, TensorSliceProto,
 };
 use crate::schema::SchemaSet;
-use crate::tensor::{Elem, LoadedValues, TensorData, TensorView, element_count, raw_size};
+use crate::tensor::{Elem, LoadedValues, TensorData, TensorView, raw_size};
 use std::path::Path;
 
 /// The table's magic number, the footer's last 8 bytes.
@@ -446,25 +447,6 @@ pub fn entry_facts(set: &SchemaSet, e: &Message<'_>) -> EntryFacts {
     }
 }
 
-/// A TensorShapeProto's dimensions (None: unknown rank).
-pub fn shape_dims(set: &SchemaSet, shape: Option<&Message<'_>>) -> Option<Vec<i64>> {
-    let Some(shape) = shape else {
-        return Some(Vec::new());
-    };
-    if shape
-        .scalar(set, TensorShapeProto::UNKNOWN_RANK)
-        .is_some_and(|v| v.as_i64() == Some(1))
-    {
-        return None;
-    }
-    Some(
-        shape
-            .messages(set, TensorShapeProto::DIM)
-            .map(|d| d.int(set, TensorShapeProto::Dim::SIZE).unwrap_or(0))
-            .collect(),
-    )
-}
-
 /// The extents of a TensorSliceProto as `start:length` per axis (`-`: the
 /// whole axis).
 pub fn slice_text(set: &SchemaSet, s: &Message<'_>) -> String {
@@ -499,38 +481,11 @@ pub fn facts_view<'a>(
     f: &EntryFacts,
     shard: Option<String>,
 ) -> TensorView<'static, 'a> {
-    let type_name = set
-        .find_enum("tensorflow.DataType")
-        .and_then(|e| set.enum_def(e).name_of(f.dtype))
-        .map_or_else(|| f.dtype.to_string(), str::to_string);
-    let mut v = TensorView {
-        type_name,
-        elem: None,
-        dims: f.dims.clone(),
-        byte_aligned: true,
-        elements: 0,
-        data: TensorData::None,
-    };
-    let Some((elem, _)) = super::tensorflow::tf_type(f.dtype) else {
-        v.data =
-            TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
+    let (mut v, head) = tensor_head(dtype_name(set, f.dtype), f.dtype, f.dims.clone());
+    let Some((elem, _)) = head else {
         return v;
     };
-    v.elem = Some(elem);
-    let elements = f
-        .dims
-        .as_deref()
-        .and_then(|d| {
-            d.iter()
-                .map(|&x| u64::try_from(x).ok())
-                .collect::<Option<Vec<u64>>>()
-        })
-        .and_then(|d| element_count(&d));
-    let Some(elements) = elements else {
-        v.data = TensorData::Unavailable("the shape is not fully known".into());
-        return v;
-    };
-    v.elements = elements;
+    let elements = v.elements;
     if !f.slices.is_empty() {
         v.data = TensorData::Unavailable(format!(
             "saved as {} slice{} (a partitioned variable), listed under it",
@@ -660,22 +615,16 @@ pub fn v1_slice_view<'m, 'a>(
     meta: &V1Meta,
     entry: &'m Message<'a>,
 ) -> TensorView<'m, 'a> {
-    let mut v = TensorView {
-        type_name: "DT_INVALID".into(),
-        elem: None,
-        dims: None,
-        byte_aligned: true,
-        elements: 0,
-        data: TensorData::Unavailable("the entry holds no slice".into()),
-    };
     let Some(data) = entry.message(set, SavedTensorSlices::DATA) else {
-        return v;
+        return TensorView {
+            type_name: "DT_INVALID".into(),
+            elem: None,
+            dims: None,
+            byte_aligned: true,
+            elements: 0,
+            data: TensorData::Unavailable("the entry holds no slice".into()),
+        };
     };
-    let code = meta.dtype;
-    v.type_name = set
-        .find_enum("tensorflow.DataType")
-        .and_then(|e| set.enum_def(e).name_of(code))
-        .map_or_else(|| code.to_string(), str::to_string);
     let full = &meta.dims;
     let extents: Vec<Option<i64>> = data
         .message(set, SavedSlice::SLICE)
@@ -688,23 +637,11 @@ pub fn v1_slice_view<'m, 'a>(
         .enumerate()
         .map(|(k, &d)| extents.get(k).copied().flatten().unwrap_or(d))
         .collect();
-    v.dims = Some(dims.clone());
-    let Some((elem, typed)) = super::tensorflow::tf_type(code) else {
-        v.data =
-            TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
+    let code = meta.dtype;
+    let (mut v, head) = tensor_head(dtype_name(set, code), code, Some(dims));
+    let Some((elem, typed)) = head else {
         return v;
     };
-    v.elem = Some(elem);
-    let elements = dims
-        .iter()
-        .map(|&x| u64::try_from(x).ok())
-        .collect::<Option<Vec<u64>>>()
-        .and_then(|d| element_count(&d));
-    let Some(elements) = elements else {
-        v.data = TensorData::Unavailable("the shape is not fully known".into());
-        return v;
-    };
-    v.elements = elements;
     let Some(tensor) = data.message(set, SavedSlice::DATA) else {
         v.data = TensorData::Unavailable("the slice holds no values".into());
         return v;
