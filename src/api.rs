@@ -333,7 +333,7 @@ impl Document {
             };
             (
                 format_info(&decoded),
-                index(&decoded, root_role, dir.as_ref().and_then(Folder::disk)),
+                index(&decoded, root_role, dir.as_ref()),
                 summary_of(&decoded),
                 passed_over_of(&decoded),
             )
@@ -374,12 +374,7 @@ impl Document {
         reading: Reading,
         decoded: &Decoded<'_>,
     ) -> Document {
-        let tensors = index(
-            decoded,
-            Role::TensorFile,
-            dir.as_ref().and_then(Folder::disk),
-        )
-        .into();
+        let tensors = index(decoded, Role::TensorFile, dir.as_ref()).into();
         Document {
             held: Arc::new(Held::Input(input)),
             dir,
@@ -831,7 +826,7 @@ enum Place<'m, 'a> {
 /// merged from several places in the input holds fields outside its own
 /// range), the whole tree is walked once instead. A tensor bundle's
 /// tensors are its entries.
-fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Path>) -> Vec<TensorRef> {
+fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Folder>) -> Vec<TensorRef> {
     if let Body::Bundle(b) = &decoded.body {
         return bundle_index(b, dir);
     }
@@ -1020,7 +1015,7 @@ fn walk_tree<'m, 'a>(
 /// but the slices of partitioned variables, which are read as part of
 /// their tensor) or by its name (V1: each tensor saved whole); its message
 /// is its entry in the index.
-fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Path>) -> Vec<TensorRef> {
+fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Folder>) -> Vec<TensorRef> {
     use crate::formats::tf_checkpoint as tfc;
     let set = SchemaSet::builtin();
     let variable = |name: String, e: &crate::formats::BundleEntry<'_>, bundle| TensorRef {

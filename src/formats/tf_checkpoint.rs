@@ -25,7 +25,7 @@ use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, Result, Rule};
 use crate::escape::quoted;
 use crate::external::ExternalError;
-use crate::external::{ExternalBytes, ExternalRef};
+use crate::external::{ExternalBytes, ExternalRef, Folder};
 use crate::fields::tensorflow::TrackableObjectGraph;
 use crate::fields::tensorflow::{
     BundleEntryProto, BundleHeaderProto, SavedSlice, SavedSliceMeta, SavedTensorSliceMeta,
@@ -33,7 +33,6 @@ use crate::fields::tensorflow::{
 };
 use crate::schema::SchemaSet;
 use crate::tensor::{Elem, LoadedValues, TensorData, TensorView, raw_size};
-use std::path::Path;
 
 /// The table's magic number, the footer's last 8 bytes.
 pub const TABLE_MAGIC: [u8; 8] = 0xdb47_7524_8b80_fb57_u64.to_le_bytes();
@@ -376,32 +375,21 @@ pub fn shard_name(prefix: &str, shard: i64, shards: i64) -> String {
     format!("{prefix}.data-{shard:05}-of-{shards:05}")
 }
 
-/// A folder on disk as the side-file reader takes it (a bundle's shards
-/// are found by listing the folder, which only a folder on disk allows).
-fn disk_folder(dir: Option<&Path>) -> Option<crate::external::Folder> {
-    dir.map(|d| crate::external::Folder::Disk(d.to_path_buf()))
-}
-
-/// The prefix of the index file in `dir` that holds exactly `index`
+/// The prefix of the index file in `folder` that holds exactly `index`
 /// (`PREFIX.index`): the shards are named after it. The decoder reads
 /// bytes, not names, so the index is found again by its content among the
-/// folder's `*.index` files of its size; None when it is not there.
-pub fn find_prefix(dir: &Path, index: &[u8]) -> Option<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".index"))
-        .collect();
-    names.sort();
-    names.into_iter().find_map(|name| {
-        let path = dir.join(&name);
-        let meta = std::fs::metadata(&path).ok()?;
-        if !meta.is_file() || meta.len() != index.len() as u64 {
-            return None;
+/// folder's `*.index` files (each read under the side files' rules); None
+/// when it is not there.
+pub fn find_prefix(folder: &Folder, index: &[u8]) -> Option<String> {
+    folder.file_names().into_iter().find_map(|name| {
+        let prefix = name.strip_suffix(".index")?;
+        let file = ExternalRef {
+            location: Some(name.clone()),
+            ..ExternalRef::default()
         }
-        let same = crate::input::open_input(&path).ok()?.bytes() == index;
-        same.then(|| name.trim_end_matches(".index").to_string())
+        .load(Some(folder))
+        .ok()?;
+        (file.bytes() == index).then(|| prefix.to_string())
     })
 }
 
@@ -919,11 +907,11 @@ pub struct Shards {
 }
 
 impl Shards {
-    pub fn of(bundle: &Bundle<'_>, dir: Option<&std::path::Path>) -> Shards {
+    pub fn of(bundle: &Bundle<'_>, folder: Option<&Folder>) -> Shards {
         let set = SchemaSet::builtin();
         match bundle.version {
             BundleVersion::V2 => Shards {
-                prefix: dir.and_then(|d| find_prefix(d, bundle.bytes)),
+                prefix: folder.and_then(|f| find_prefix(f, bundle.bytes)),
                 count: num_shards(set, &bundle.header),
             },
             BundleVersion::V1 => Shards {
@@ -947,14 +935,11 @@ pub fn with_entry<R>(
     bundle: &Bundle<'_>,
     shards: &Shards,
     e: &BundleEntry<'_>,
-    dir: Option<&std::path::Path>,
+    folder: Option<&Folder>,
     f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
 ) -> R {
     let set = SchemaSet::builtin();
     let entry = &e.message;
-    // The shards are side files of the index's folder on disk.
-    let folder = disk_folder(dir);
-    let folder = folder.as_ref();
     if bundle.version == BundleVersion::V1 {
         let no_crc = || CrcStatus::NotChecked("a V1 checkpoint has no checksum per tensor".into());
         let view = v1_view(set, &bundle.header, entry);
@@ -997,10 +982,10 @@ impl ObjectGraph {
 pub fn object_graph(
     bundle: &Bundle<'_>,
     shards: &Shards,
-    dir: Option<&std::path::Path>,
+    folder: Option<&Folder>,
 ) -> Option<ObjectGraph> {
     let e = bundle.entries.iter().find(|e| e.key == OBJECT_GRAPH_KEY)?;
-    with_entry(bundle, shards, e, dir, |_, mut loaded, _| {
+    with_entry(bundle, shards, e, folder, |_, mut loaded, _| {
         let mut first: Option<Vec<u8>> = None;
         loaded.with_elements(|it| {
             if let Some(crate::tensor::Element::Str(s)) = it.next() {
@@ -1297,7 +1282,7 @@ pub struct Header {
     pub crc: CrcCounts,
 }
 
-pub fn header(bundle: &Bundle<'_>, shards: &Shards, dir: Option<&std::path::Path>) -> Header {
+pub fn header(bundle: &Bundle<'_>, shards: &Shards, folder: Option<&Folder>) -> Header {
     let set = SchemaSet::builtin();
     let mut h = Header {
         tensors: bundle.entries.len() as u64,
@@ -1309,7 +1294,7 @@ pub fn header(bundle: &Bundle<'_>, shards: &Shards, dir: Option<&std::path::Path
             let size = e.message.int(set, BundleEntryProto::SIZE).unwrap_or(0);
             h.bytes = h.bytes.saturating_add(u64::try_from(size).unwrap_or(0));
         }
-        let status = with_entry(bundle, shards, e, dir, |_, _, crc| crc);
+        let status = with_entry(bundle, shards, e, folder, |_, _, crc| crc);
         match status {
             CrcStatus::Ok => h.crc.ok += 1,
             CrcStatus::Mismatch(_) => h.crc.mismatch += 1,
@@ -1331,14 +1316,13 @@ pub struct SavedVariables {
 pub const VARIABLES_DIR: &str = "variables";
 
 impl SavedVariables {
-    /// The variables of the SavedModel in `model_dir`, if it has them.
-    pub fn read(model_dir: &std::path::Path) -> Option<SavedVariables> {
+    /// The variables of the SavedModel in `model`, if it has them.
+    pub fn read(model: &Folder) -> Option<SavedVariables> {
         let r = ExternalRef {
             location: Some(format!("{VARIABLES_DIR}/variables.index")),
             ..ExternalRef::default()
         };
-        let folder = crate::external::Folder::Disk(model_dir.to_path_buf());
-        let bytes = r.load(Some(&folder)).ok()?;
+        let bytes = r.load(Some(model)).ok()?;
         Some(SavedVariables {
             index: bytes.bytes().to_vec(),
         })
@@ -1349,17 +1333,26 @@ impl SavedVariables {
     }
 }
 
+/// The shards of a SavedModel's variables, named inside the model's
+/// folder (`variables/variables.data-SSSSS-of-NNNNN`).
+pub fn saved_model_shards(bundle: &Bundle<'_>) -> Shards {
+    Shards {
+        prefix: Some(format!("{VARIABLES_DIR}/variables")),
+        count: num_shards(SchemaSet::builtin(), &bundle.header),
+    }
+}
+
 /// For each node of the bundle's object graph, the checkpoint key of its
 /// `VARIABLE_VALUE` (TensorFlow 2: node i of a SavedModel's object graph is
 /// node i of its checkpoint's).
 pub fn variable_keys(
     bundle: &Bundle<'_>,
     shards: &Shards,
-    dir: Option<&std::path::Path>,
+    folder: Option<&Folder>,
 ) -> Vec<Option<Vec<u8>>> {
     use crate::fields::tensorflow::TrackableObjectGraph::TrackableObject as T;
     let set = SchemaSet::builtin();
-    let Some(graph) = object_graph(bundle, shards, dir) else {
+    let Some(graph) = object_graph(bundle, shards, folder) else {
         return Vec::new();
     };
     let Some(m) = graph.message() else {
@@ -1691,30 +1684,26 @@ pub struct ModelVariable<'m, 'a> {
     pub values: BundleValues,
 }
 
-/// The variables of a SavedModel (`root`, read from `dir`) whose values
-/// are in its `variables/` bundle, each once, in the order of the meta
-/// graphs' object graphs.
+/// The variables of a SavedModel (`root`, read from the folder `model`)
+/// whose values are in its `variables/` bundle, each once, in the order of
+/// the meta graphs' object graphs; their shards named inside `model`.
 pub fn saved_model_variables<'m, 'a>(
     set: &SchemaSet,
     root: &'m Message<'a>,
-    dir: &std::path::Path,
+    model: &Folder,
 ) -> Vec<ModelVariable<'m, 'a>> {
     use crate::fields::tensorflow::{MetaGraphDef, SavedModel, SavedObject, SavedObjectGraph};
     if root.def(set).full_name != "tensorflow.SavedModel" {
         return Vec::new();
     }
-    let Some(vars) = SavedVariables::read(dir) else {
+    let Some(vars) = SavedVariables::read(model) else {
         return Vec::new();
     };
     let Ok(bundle) = vars.bundle() else {
         return Vec::new();
     };
-    let vdir = dir.join(VARIABLES_DIR);
-    let shards = Shards {
-        prefix: Some("variables".into()),
-        count: num_shards(set, &bundle.header),
-    };
-    let keys = variable_keys(&bundle, &shards, Some(&vdir));
+    let shards = saved_model_shards(&bundle);
+    let keys = variable_keys(&bundle, &shards, Some(model));
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for mg in root.messages(set, SavedModel::META_GRAPHS) {
@@ -1734,12 +1723,11 @@ pub fn saved_model_variables<'m, 'a>(
             let Some(e) = find_entry(&bundle, key) else {
                 continue;
             };
-            let in_model_dir = |shard| shards.file(shard).map(|f| format!("{VARIABLES_DIR}/{f}"));
             out.push(ModelVariable {
                 node: i,
                 name: variable_name(key),
                 message: var,
-                values: entry_values(set, &bundle, e, &in_model_dir),
+                values: entry_values(set, &bundle, e, &|shard| shards.file(shard)),
             });
         }
     }

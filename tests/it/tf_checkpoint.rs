@@ -968,3 +968,113 @@ fn decode_diff_compares_partitioned_and_string_variables() {
     assert!(t.contains("variables: 1 the same, 0 differ"), "{t}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+// ---------------------------------------------------------------------------
+// Shards found by listing the side files' folder, on disk or in memory
+// (the static page's dropped files).
+
+/// The files under `rel` (a fixture folder), held in memory by their paths
+/// inside it, as the page holds a dropped folder.
+fn in_memory(
+    rel: &str,
+) -> std::sync::Arc<std::collections::BTreeMap<String, std::sync::Arc<pbdecode::input::InputBytes>>>
+{
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let name = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .replace('\\', "/");
+                out.push((name, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let root = path(rel);
+    let mut files = Vec::new();
+    walk(&root, &root, &mut files);
+    std::sync::Arc::new(
+        files
+            .into_iter()
+            .map(|(n, b)| {
+                (
+                    n,
+                    std::sync::Arc::new(pbdecode::input::InputBytes::Owned(b)),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// A checkpoint and a SavedModel read with their files in memory show the
+/// same text and JSON as with their folder on disk: the shards are found by
+/// listing the folder, whichever kind it is (they were once found only on
+/// disk, and the page's dropped files showed no values).
+#[test]
+fn bundles_read_the_same_from_files_in_memory_as_from_disk() {
+    for (folder, file) in [
+        ("train", "ckpt.index"),
+        ("sharded", "ckpt.index"),
+        ("partitioned", "model.ckpt.index"),
+        ("saved_model_all_types", "saved_model.pb"),
+        ("saved_model_all_types", "variables/variables.index"),
+    ] {
+        let rel = format!("{folder}/{file}");
+        let bytes = read(&rel);
+        let decoded = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+        let at = Path::new(file).parent().unwrap().to_str().unwrap();
+        let memory = RenderOptions {
+            dir: Some(pbdecode::Folder::Memory(pbdecode::MemoryFolder::new(
+                in_memory(folder),
+                at,
+            ))),
+            ..RenderOptions::default()
+        };
+        let disk = in_folder(&rel);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        text::write_decoded(&mut a, &decoded, &memory).unwrap();
+        text::write_decoded(&mut b, &decoded, &disk).unwrap();
+        let t = String::from_utf8(a).unwrap();
+        assert_eq!(t, String::from_utf8(b).unwrap(), "{rel}");
+        assert!(!t.contains("not available"), "{rel}: {t}");
+        assert!(t.contains("crc32c"), "{rel}");
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        json::write_decoded(&mut a, &decoded, &memory).unwrap();
+        json::write_decoded(&mut b, &decoded, &disk).unwrap();
+        assert_eq!(a, b, "{rel}");
+    }
+}
+
+/// The explorer's values of a variable (the library's tensor) from files
+/// in memory: a checkpoint's partitioned variable and a SavedModel's
+/// string variable.
+#[test]
+fn the_explorers_values_of_variables_in_memory() {
+    use pbdecode::explore::{self, ExploredFile, Query};
+    let answer = |folder: &str, file: &str, tensor: &str| {
+        let files = in_memory(folder);
+        let bytes = files[file].clone();
+        let f = ExploredFile::new(
+            "0/x".into(),
+            file.into(),
+            bytes,
+            Some(pbdecode::Folder::Memory(pbdecode::MemoryFolder::new(
+                files, "",
+            ))),
+        );
+        let q = [("name".to_string(), tensor.to_string())];
+        let r = explore::file_answer("/api/values", &Query(&q), &f).unwrap();
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        serde_json::from_slice::<serde_json::Value>(&r.body).unwrap()
+    };
+    let w = answer("partitioned", "model.ckpt.index", "w");
+    assert_eq!(w["total"], 30, "{w}");
+    assert_eq!(w["text"][0][29], "29.0", "{w}");
+    let s = answer("saved_model_all_types", "saved_model.pb", "s");
+    assert_eq!(s["text"][0][0], "\"alpha\"", "{s}");
+}
