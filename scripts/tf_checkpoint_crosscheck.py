@@ -3,8 +3,10 @@
 bundles in tests/fixtures/tf-checkpoint with what TensorFlow reads:
 tf.train.load_checkpoint(PREFIX).get_tensor(NAME) for each name of
 list_variables (a partitioned variable's full tensor included), by dtype,
-shape and bytes (strings: each element's bytes). Prints the counts and
-every difference; exits 1 on any.
+shape and bytes (strings: each element's bytes). Then the same through the
+library's tensors: every numeric tensor as `decode --npy-dir` writes it
+(bfloat16 as float32), every string tensor as `decode --tensor NAME --json`
+gives it. Prints the counts and every difference; exits 1 on any.
 
 Needs TensorFlow (pip install tensorflow-cpu); the tests do not.
 
@@ -14,8 +16,10 @@ import argparse
 import base64
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
@@ -55,11 +59,53 @@ def decoded_array(t, dtype):
     return np.array(values, dtype=np_dtype).reshape(t["shape"])
 
 
+def npy_name(name):
+    """The file `decode --npy-dir` writes a tensor to (the fixtures' names
+    do not collide)."""
+    base = re.sub(r"[^A-Za-z0-9._-]", "_", name)[:120]
+    if not base or base.startswith("."):
+        base = "_" + base
+    return base + ".npy"
+
+
+def library_differences(decoder, index, reader, dtypes):
+    """Each tensor TensorFlow reads against the library's: (compared,
+    differences)."""
+    path = os.path.join(FIXTURES, index)
+    compared = differences = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "npy")
+        subprocess.run([decoder, "--npy-dir", out, path], check=True, capture_output=True)
+        for name in sorted(dtypes):
+            want, dtype = reader.get_tensor(name), dtypes[name]
+            if dtype == tf.string:
+                doc = json.loads(subprocess.run(
+                    [decoder, "--json", "--values", "all", "--tensor", name, path],
+                    check=True, capture_output=True).stdout)
+                got = [element_bytes(v) for v in doc["value"]["values"]]
+                same = got == [bytes(x) for x in np.array(want, dtype=object).reshape(-1)]
+            else:
+                file = os.path.join(out, npy_name(name))
+                if not os.path.exists(file):
+                    print(f"{index}: {name}: no {npy_name(name)} written")
+                    differences += 1
+                    continue
+                got, want = np.load(file), np.asarray(want)
+                if dtype == tf.bfloat16:
+                    want = want.astype(np.float32)
+                same = got.shape == want.shape and got.dtype == want.dtype and got.tobytes() == want.tobytes()
+            compared += 1
+            if not same:
+                print(f"{index}: {name}: the library's values differ")
+                differences += 1
+    return compared, differences
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--decoder", default=os.path.join(ROOT, "target", "debug", "decode"))
     args = ap.parse_args()
-    compared = differences = 0
+    compared = differences = through_library = 0
     for index, prefix in BUNDLES:
         out = subprocess.run([args.decoder, "--json", "--values", "all", os.path.join(FIXTURES, index)],
                              check=True, capture_output=True).stdout
@@ -109,7 +155,11 @@ def main():
         compared += n_here
         print(f"{index}: {n_here} of {len(names)} tensors equal TensorFlow's" if n_here == len(names)
               else f"{index}: {n_here} compared of {len(names)}")
-    print(f"{compared} tensors compared, {differences} differences")
+        n_lib, d_lib = library_differences(args.decoder, index, reader, dtypes)
+        through_library += n_lib
+        differences += d_lib
+        print(f"{index}: {n_lib - d_lib} of {len(names)} through the library equal TensorFlow's")
+    print(f"{compared} tensors compared, {through_library} through the library, {differences} differences")
     return 1 if differences else 0
 
 

@@ -23,6 +23,7 @@ use crate::schema::{MsgId, SchemaSet};
 use crate::tensor::{Elem, Element, Elements, LoadedValues, Source, TensorData, TensorView};
 use crate::testdata::{self, FileContext, ModelCache};
 use half::{bf16, f16};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, Write};
@@ -207,6 +208,7 @@ pub struct FormatInfo {
 }
 
 use crate::formats::TensorRole as Role;
+use crate::formats::tf_checkpoint::{BundleData, BundleTensor};
 
 /// One step of the path from the root message to a tensor, as the JSON
 /// output nests it.
@@ -241,7 +243,7 @@ pub struct TensorRef {
     /// A tensor bundle's variable (of a checkpoint, or of a SavedModel's
     /// `variables/`): where its values are.
     #[doc(hidden)]
-    pub bundle: Option<formats::tf_checkpoint::BundleValues>,
+    pub bundle: Option<formats::tf_checkpoint::BundleTensor>,
     /// Its message type, to decode the range again.
     def: MsgId,
 }
@@ -331,7 +333,7 @@ impl Document {
             };
             (
                 format_info(&decoded),
-                index(&decoded, root_role, dir.as_ref().and_then(Folder::disk)),
+                index(&decoded, root_role, dir.as_ref()),
                 summary_of(&decoded),
                 passed_over_of(&decoded),
             )
@@ -372,12 +374,7 @@ impl Document {
         reading: Reading,
         decoded: &Decoded<'_>,
     ) -> Document {
-        let tensors = index(
-            decoded,
-            Role::TensorFile,
-            dir.as_ref().and_then(Folder::disk),
-        )
-        .into();
+        let tensors = index(decoded, Role::TensorFile, dir.as_ref()).into();
         Document {
             held: Arc::new(Held::Input(input)),
             dir,
@@ -474,18 +471,27 @@ impl Document {
             .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?;
         let message = decode_message(set, r.def, slice, r.range.start, DecodeContext::lenient())?;
         let source = match &r.bundle {
-            Some(values) => ViewSource::Bundle(values.clone()),
+            Some(BundleTensor::V2(values)) => ViewSource::Bundle {
+                whole: values.read_whole(set),
+                values: values.clone(),
+            },
+            Some(BundleTensor::V1(meta)) => ViewSource::BundleV1(meta.clone()),
             None => ViewSource::Adapter(
                 formats::tensor_adapter(&message.def(set).full_name)
                     .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?,
             ),
         };
         let view = source.view(set, &message);
+        // Values read whole from a bundle's shards are read when asked;
+        // until then the view says only what they are.
+        let read_whole = matches!(source, ViewSource::Bundle { whole: true, .. });
         let storage = match &view.data {
+            _ if read_whole => Storage::External,
             TensorData::Raw(_) => Storage::Raw,
-            TensorData::Typed { .. } | TensorData::Strings { .. } | TensorData::PaddedBytes(_) => {
-                Storage::Typed
-            }
+            TensorData::Typed { .. }
+            | TensorData::Strings { .. }
+            | TensorData::StringRanges { .. }
+            | TensorData::PaddedBytes(_) => Storage::Typed,
             TensorData::External(_) => Storage::External,
             TensorData::Zeros => Storage::Implied,
             TensorData::Unavailable(_) => Storage::Unavailable,
@@ -501,7 +507,11 @@ impl Document {
             }),
             dims: view.dims.clone(),
             len: view.elements,
-            implied: view.implied_elements(),
+            implied: if read_whole {
+                0
+            } else {
+                view.implied_elements()
+            },
             storage,
         };
         Ok(Tensor {
@@ -512,6 +522,7 @@ impl Document {
             message,
             facts,
             external: OnceLock::new(),
+            read: OnceLock::new(),
         })
     }
 
@@ -815,7 +826,7 @@ enum Place<'m, 'a> {
 /// merged from several places in the input holds fields outside its own
 /// range), the whole tree is walked once instead. A tensor bundle's
 /// tensors are its entries.
-fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Path>) -> Vec<TensorRef> {
+fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Folder>) -> Vec<TensorRef> {
     if let Body::Bundle(b) = &decoded.body {
         return bundle_index(b, dir);
     }
@@ -878,7 +889,7 @@ fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Path>) -> Vec<Tens
                 path: Vec::new(),
                 range: v.message.offset..v.message.end,
                 external: None,
-                bundle: Some(v.values),
+                bundle: Some(BundleTensor::V2(v.values)),
                 def: v.message.def,
             });
         }
@@ -1000,36 +1011,44 @@ fn walk_tree<'m, 'a>(
     (nodes, at)
 }
 
-/// A tensor bundle's variables (a V2 bundle's entries, except the slices
-/// of partitioned ones, which the views list under their tensor), each
-/// named by its key; its message is its `BundleEntryProto` in the index.
-fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Path>) -> Vec<TensorRef> {
+/// A tensor bundle's tensors, each named by its key (V2: every entry
+/// but the slices of partitioned variables, which are read as part of
+/// their tensor) or by its name (V1: each tensor saved whole); its message
+/// is its entry in the index.
+fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Folder>) -> Vec<TensorRef> {
     use crate::formats::tf_checkpoint as tfc;
-    if b.version != crate::formats::BundleVersion::V2 {
-        return Vec::new();
-    }
     let set = SchemaSet::builtin();
+    let variable = |name: String, e: &crate::formats::BundleEntry<'_>, bundle| TensorRef {
+        name,
+        role: Role::Variable,
+        weight: true,
+        path: Vec::new(),
+        range: e.message.offset..e.message.end,
+        external: None,
+        bundle: Some(bundle),
+        def: e.message.def,
+    };
+    if b.version == crate::formats::BundleVersion::V1 {
+        return b
+            .entries
+            .iter()
+            .filter_map(|e| {
+                let meta = tfc::v1_meta(set, &b.header, &e.message)?;
+                let (name, _) = tfc::v1_tensor(set, &e.message)?;
+                // A tensor saved in parts is listed by the views only.
+                tfc::v1_is_whole(set, &meta, &e.message)
+                    .then(|| variable(name.to_string(), e, BundleTensor::V1(meta)))
+            })
+            .collect();
+    }
     let prefix = dir.and_then(|d| tfc::find_prefix(d, b.bytes));
     let shards = tfc::num_shards(set, &b.header);
-    b.entries
-        .iter()
-        .filter(|e| tfc::parse_slice_key(&e.key).is_none())
-        .map(|e| {
-            let shard = tfc::entry_facts(set, &e.message).shard;
-            TensorRef {
-                name: String::from_utf8_lossy(&e.key).into_owned(),
-                role: Role::Variable,
-                weight: true,
-                path: Vec::new(),
-                range: e.message.offset..e.message.end,
-                external: None,
-                bundle: Some(tfc::BundleValues {
-                    facts: tfc::entry_facts(set, &e.message),
-                    shard: prefix.as_deref().map(|p| tfc::shard_name(p, shard, shards)),
-                    big_endian: tfc::big_endian(set, &b.header),
-                }),
-                def: e.message.def,
-            }
+    let file = |shard| prefix.as_deref().map(|p| tfc::shard_name(p, shard, shards));
+    tfc::bundle_tensors(set, b, &file)
+        .into_iter()
+        .map(|(e, values)| {
+            let name = String::from_utf8_lossy(&e.key).into_owned();
+            variable(name, e, BundleTensor::V2(values))
         })
         .collect()
 }
@@ -1238,7 +1257,7 @@ impl DataType {
 
 /// A tensor's values, each element at its own width; strings borrowed
 /// from the input (a string TensorFlow's padding rule repeats is not
-/// copied for each element).
+/// copied for each element), owned when read from a side file.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Values<'t> {
@@ -1272,8 +1291,9 @@ pub enum Values<'t> {
     C64(Vec<[f32; 2]>),
     /// complex128 as (real, imaginary).
     C128(Vec<[f64; 2]>),
-    /// Byte strings.
-    Str(Vec<&'t [u8]>),
+    /// Byte strings: borrowed from the document, or owned when they were
+    /// read into memory (a tensor bundle's, from its shard).
+    Str(Vec<Cow<'t, [u8]>>),
     /// float8, float6, float4, int4, int2, uint4 and uint2: each element's
     /// bit code in one byte (ml_dtypes' layout); [`Values::widen`] decodes
     /// them.
@@ -1357,15 +1377,23 @@ struct Facts {
 enum ViewSource {
     /// Its format's tensor adapter.
     Adapter(&'static TensorAdapter),
-    /// A tensor bundle's variable.
-    Bundle(formats::tf_checkpoint::BundleValues),
+    /// A V2 tensor bundle's variable; `whole`: its values are read into
+    /// memory by the bundle reader (strings, a partitioned variable's
+    /// slices, a big-endian bundle's values), not streamed from a range.
+    Bundle {
+        values: formats::tf_checkpoint::BundleValues,
+        whole: bool,
+    },
+    /// A V1 checkpoint's tensor, its values in its entry.
+    BundleV1(formats::tf_checkpoint::V1Meta),
 }
 
 impl ViewSource {
     fn view<'m, 'a>(&self, set: &SchemaSet, message: &'m Message<'a>) -> TensorView<'m, 'a> {
         match self {
             ViewSource::Adapter(a) => (a.view)(set, message),
-            ViewSource::Bundle(v) => v.view(set),
+            ViewSource::Bundle { values, .. } => values.view(set),
+            ViewSource::BundleV1(meta) => formats::tf_checkpoint::v1_slice_view(set, meta, message),
         }
     }
 }
@@ -1381,6 +1409,9 @@ pub struct Tensor<'d> {
     facts: Facts,
     /// The side file, mapped on first use by [`Tensor::raw_le`].
     external: OnceLock<Option<ExternalBytes>>,
+    /// A bundle variable's values read whole on first use (see
+    /// [`ViewSource::Bundle`]): held by the tensor, freed with it.
+    read: OnceLock<Result<BundleData, String>>,
 }
 
 impl fmt::Debug for Tensor<'_> {
@@ -1459,7 +1490,33 @@ impl<'d> Tensor<'d> {
     /// or draws it with them (made again on each call: it only borrows the
     /// message).
     #[doc(hidden)]
-    pub fn view(&self) -> TensorView<'_, 'd> {
+    pub fn view(&self) -> TensorView<'_, '_> {
+        let set = SchemaSet::builtin();
+        let ViewSource::Bundle {
+            values,
+            whole: true,
+        } = &self.source
+        else {
+            return self.message_view();
+        };
+        let facts = values.view(set);
+        let read = self.read.get_or_init(|| {
+            values
+                .load(set, self.dir())
+                .map(|(data, _)| data)
+                .map_err(|(why, _)| why)
+        });
+        match read {
+            Ok(data) => data.view(&facts),
+            Err(why) => TensorView {
+                data: TensorData::Unavailable(why.clone()),
+                ..facts
+            },
+        }
+    }
+
+    /// The view of the tensor's message, borrowing from the document.
+    fn message_view(&self) -> TensorView<'_, 'd> {
         self.source.view(SchemaSet::builtin(), &self.message)
     }
 
@@ -1482,7 +1539,7 @@ impl<'d> Tensor<'d> {
         let order = match &self.source {
             ViewSource::Adapter(a) => a.kernel_order,
             // TensorFlow's variables keep its kernels' order.
-            ViewSource::Bundle(_) => formats::KernelOrder::Hwio,
+            ViewSource::Bundle { .. } | ViewSource::BundleV1(_) => formats::KernelOrder::Hwio,
         };
         match self.role {
             Role::Initializer | Role::Constant | Role::Variable => {
@@ -1531,6 +1588,10 @@ impl<'d> Tensor<'d> {
     /// that hand the bytes out beyond the tensor's lifetime (a binding's
     /// array views). The side file is mapped again for the handle.
     pub fn stored_array(&self) -> Option<StoredArray> {
+        if matches!(self.source, ViewSource::Bundle { whole: true, .. }) {
+            // Read into the tensor's memory, not lent beyond it.
+            return None;
+        }
         let bytes = self.raw_le()?;
         let inner = match self.view().data {
             TensorData::Raw(_) => {
@@ -1565,7 +1626,7 @@ impl<'d> Tensor<'d> {
                 limit,
             });
         }
-        if let TensorData::Strings { fields, pad } = &view.data {
+        if let TensorData::Strings { fields, pad } = &self.message_view().data {
             // Taken from the fields, so that they borrow from the document
             // rather than from this tensor's message.
             // TensorFlow's padding: the last string repeated ("" when
@@ -1574,7 +1635,14 @@ impl<'d> Tensor<'d> {
             let last: &[u8] = stored.clone().next_back().unwrap_or(b"");
             let fill = std::iter::repeat_n(last, if *pad { usize::MAX } else { 0 });
             let n = usize::try_from(view.elements).unwrap_or(usize::MAX);
-            return Ok(Values::Str(stored.chain(fill).take(n).collect()));
+            return Ok(Values::Str(
+                stored.chain(fill).take(n).map(Cow::Borrowed).collect(),
+            ));
+        }
+        if let TensorData::StringRanges { bytes, ranges } = &view.data {
+            // Read into this tensor's memory (a bundle's shard): copied.
+            let owned = |r: &Range<usize>| Cow::Owned(bytes.get(r.clone()).unwrap_or(&[]).to_vec());
+            return Ok(Values::Str(ranges.iter().map(owned).collect()));
         }
         let loaded = crate::tensor::load_values(&view, self.dir());
         let (elem, elements) = match loaded {
@@ -1808,10 +1876,10 @@ fn push_element<'v>(out: &mut Values<'v>, e: Element<'v>) {
             Element::C128(re, im) => [re, im],
             _ => [f64::NAN; 2],
         }),
-        Values::Str(v) => v.push(match e {
+        Values::Str(v) => v.push(Cow::Borrowed(match e {
             Element::Str(s) => s,
             _ => &[],
-        }),
+        })),
         Values::Codes(dt, v) => {
             // Sub-byte codes come unmasked from typed fields (an int4 in
             // an int32); keep the element's own bits.

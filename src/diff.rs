@@ -1529,12 +1529,33 @@ pub fn compare_models(
     out
 }
 
-pub fn write_model_text(w: &mut TextLines<'_>, d: &ModelDiff) -> io::Result<()> {
+/// What a model-shaped comparison ([`ModelDiff`]) compared: two models
+/// (their initializers and nodes), or two sets of variables (TensorFlow
+/// checkpoints and SavedModels: its initializers are the variables).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compared {
+    Models,
+    Variables,
+}
+
+/// The text report of a model-shaped comparison: the tensors' counts and
+/// each one that differs or is on one side only, then (models) the nodes.
+pub fn write_model_text(
+    w: &mut TextLines<'_>,
+    d: &ModelDiff,
+    compared: Compared,
+) -> io::Result<()> {
     let differing = d.initializers.len();
-    w.line(format_args!(
-        "initializers: {} the same or within tolerance, {differing} differ",
-        d.same_initializers
-    ))?;
+    match compared {
+        Compared::Models => w.line(format_args!(
+            "initializers: {} the same or within tolerance, {differing} differ",
+            d.same_initializers
+        ))?,
+        Compared::Variables => w.line(format_args!(
+            "variables: {} the same, {differing} differ",
+            d.same_initializers
+        ))?,
+    }
     for (name, f) in &d.initializers {
         match f {
             InitFinding::OnlyExpected => w.line(format_args!("  {name:?}: only in expected"))?,
@@ -1544,6 +1565,9 @@ pub fn write_model_text(w: &mut TextLines<'_>, d: &ModelDiff) -> io::Result<()> 
                 write_tensor_text(w, t, "    ")?;
             }
         }
+    }
+    if compared == Compared::Variables {
+        return Ok(());
     }
     w.line(format_args!(
         "nodes: {} in expected, {} in actual, {} difference{}",

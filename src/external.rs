@@ -27,14 +27,26 @@ pub enum Folder {
 }
 
 impl Folder {
-    /// The folder's path, when it is on disk (the formats that look for
-    /// more than one named side file, such as a tensor bundle's shards,
-    /// read the folder itself).
-    pub fn disk(&self) -> Option<&Path> {
-        match self {
-            Folder::Disk(p) => Some(p),
-            Folder::Memory(_) => None,
-        }
+    /// The names of the files directly in the folder, sorted, for a format
+    /// that finds its side files by listing them (a tensor bundle's index
+    /// among `*.index`): on disk the entries that are regular files once
+    /// links are followed, in memory the files given in this folder. Only
+    /// names are listed; each file is read as any side file is (confined
+    /// to the folder, links resolved, a regular file). A name that is not
+    /// UTF-8, which no side file's location can spell, is left out.
+    pub fn file_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = match self {
+            Folder::Disk(dir) => std::fs::read_dir(dir)
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.ok())
+                .filter(|e| std::fs::metadata(e.path()).is_ok_and(|m| m.is_file()))
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect(),
+            Folder::Memory(folder) => folder.file_names(),
+        };
+        names.sort();
+        names
     }
 }
 
@@ -72,6 +84,23 @@ impl MemoryFolder {
             files,
             at: at.trim_matches('/').to_string(),
         }
+    }
+
+    /// The files directly in this folder (not in a folder inside it).
+    fn file_names(&self) -> Vec<String> {
+        let prefix = if self.at.is_empty() {
+            String::new()
+        } else {
+            format!("{}/", self.at)
+        };
+        self.files
+            .range(prefix.clone()..)
+            .map(|(name, _)| name)
+            .take_while(|name| name.starts_with(&prefix))
+            .filter_map(|name| name.get(prefix.len()..))
+            .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+            .map(str::to_string)
+            .collect()
     }
 
     /// The file `rel` (plain components and `.`, checked by the caller)
@@ -561,6 +590,49 @@ mod tests {
         // The top folder sees its own files.
         let top = Folder::Memory(MemoryFolder::new(files, ""));
         assert_eq!(load(&top, "secret.bin", None).unwrap().bytes(), &[9u8; 4]);
+    }
+
+    /// A folder lists only its own files: in memory, none of a folder
+    /// inside it or beside it; on disk, no folder, and a link out of it is
+    /// listed but not read.
+    #[test]
+    fn a_folder_lists_its_own_files() {
+        let files: BTreeMap<String, Arc<InputBytes>> = [
+            "model.index",
+            "model/a.index",
+            "model/b.data",
+            "model/sub/c.index",
+            "modelx/d.index",
+        ]
+        .into_iter()
+        .map(|n| (n.to_string(), Arc::new(InputBytes::Owned(vec![1]))))
+        .collect();
+        let files = Arc::new(files);
+        let model = Folder::Memory(MemoryFolder::new(files.clone(), "model"));
+        assert_eq!(model.file_names(), ["a.index", "b.data"]);
+        let top = Folder::Memory(MemoryFolder::new(files.clone(), ""));
+        assert_eq!(top.file_names(), ["model.index"]);
+        let sub = Folder::Memory(MemoryFolder::new(files, "model/sub"));
+        assert_eq!(sub.file_names(), ["c.index"]);
+        #[cfg(unix)]
+        {
+            let root = std::env::temp_dir().join(format!("pbdecode-list-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&root);
+            let dir = root.join("model");
+            std::fs::create_dir_all(dir.join("sub")).unwrap();
+            std::fs::write(dir.join("a.index"), [1u8]).unwrap();
+            std::fs::write(root.join("outside.index"), [2u8]).unwrap();
+            std::os::unix::fs::symlink(root.join("outside.index"), dir.join("link.index")).unwrap();
+            let disk = Folder::Disk(dir.clone());
+            assert_eq!(disk.file_names(), ["a.index", "link.index"]);
+            let link = ExternalRef {
+                location: Some("link.index".into()),
+                ..ExternalRef::default()
+            };
+            let err = link.load(Some(&disk)).err().unwrap();
+            assert!(matches!(err, ExternalError::LinkEscapes { .. }), "{err}");
+            let _ = std::fs::remove_dir_all(&root);
+        }
     }
 
     #[test]

@@ -660,6 +660,12 @@ pub enum TensorData<'m, 'a> {
         fields: &'m [crate::decode::Field<'a>],
         pad: bool,
     },
+    /// Strings at these ranges of `bytes`, one per element (a tensor
+    /// bundle's strings, read with their lengths from their shard).
+    StringRanges {
+        bytes: &'a [u8],
+        ranges: &'m [std::ops::Range<usize>],
+    },
     External(crate::external::ExternalRef),
     /// One element per byte, the last repeated up to the element count
     /// (TensorFlow's float8_val, a bytes field padded by the usual rule).
@@ -751,6 +757,13 @@ pub fn load_values<'v>(
             } else {
                 it
             })
+        }
+        TensorData::StringRanges { bytes, ranges } => {
+            let bytes: &'v [u8] = bytes;
+            let strings = ranges
+                .iter()
+                .map(move |r| bytes.get(r.clone()).unwrap_or(&[]));
+            ready(Elements::new(elem, Source::Strings(Box::new(strings)), n))
         }
         TensorData::External(r) => match r.load(dir) {
             Ok(bytes) => LoadedValues::External(bytes, elem, n),

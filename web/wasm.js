@@ -69,12 +69,19 @@ globalThis.pbdecodeWasm = async function pbdecodeWasm(source) {
     const at = x.alloc(file.size) >>> 0;
     if (!at) throw new Error('the page has no room for ' + file.size + ' more bytes (a WebAssembly memory is at most 4 GiB): close a file, or open it with decode serve');
     const step = 16 << 20;
-    for (let done = 0; done < file.size;) {
-      const chunk = new Uint8Array(await file.slice(done, done + step).arrayBuffer());
-      // The memory may have grown (and its buffer changed) since the last slice.
-      new Uint8Array(x.memory.buffer, at + done, chunk.length).set(chunk);
-      done += chunk.length;
-      if (onProgress) onProgress(before + done, total);
+    try {
+      for (let done = 0; done < file.size;) {
+        const chunk = new Uint8Array(await file.slice(done, done + step).arrayBuffer());
+        // The memory may have grown (and its buffer changed) since the last slice.
+        new Uint8Array(x.memory.buffer, at + done, chunk.length).set(chunk);
+        done += chunk.length;
+        if (onProgress) onProgress(before + done, total);
+      }
+    } catch (e) {
+      // A file that cannot be read (removed, or changed, since it was
+      // picked): its buffer is given back.
+      x.release(at);
+      throw e;
     }
     return at;
   };
@@ -199,10 +206,23 @@ globalThis.pbdecodeWasm = async function pbdecodeWasm(source) {
     const root = x.add_root(put(enc.encode(name))) >>> 0;
     const out = [];
     let done = 0;
-    for (const { path, file } of entries) {
-      const at = await copyIn(file, done, total, onProgress);
-      done += file.size;
-      out.push(answer(x.add_root_file(root, put(enc.encode(path)), at) >>> 0));
+    try {
+      for (const { path, file } of entries) {
+        const at = await copyIn(file, done, total, onProgress);
+        done += file.size;
+        let rel;
+        try {
+          rel = put(enc.encode(path));
+        } catch (e) {
+          x.release(at);
+          throw e;
+        }
+        out.push(answer(x.add_root_file(root, rel, at) >>> 0));
+      }
+    } catch (e) {
+      // The files already copied are freed; the folder is not listed.
+      x.abort_root(root);
+      throw e;
     }
     x.finish_root(root);
     return out;

@@ -479,9 +479,9 @@ fn flat<'py>(py: Python<'py>, values: Values<'_>) -> PyResult<(String, Bound<'py
         Values::Str(v) => {
             let list = PyList::empty(py);
             for s in v {
-                match std::str::from_utf8(s) {
+                match std::str::from_utf8(&s) {
                     Ok(text) => list.append(PyString::new(py, text))?,
-                    Err(_) => list.append(PyBytes::new(py, s))?,
+                    Err(_) => list.append(PyBytes::new(py, &s))?,
                 }
             }
             Ok(("object".to_string(), list.into_any()))

@@ -4,7 +4,7 @@
 //! 2 usage or I/O errors.
 
 use super::Outcome;
-use pbdecode::diff::{self, DiffOptions, Entry};
+use pbdecode::diff::{self, Compared, DiffOptions, Entry};
 use pbdecode::escape::TextLines;
 use pbdecode::formats::{Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input};
@@ -217,31 +217,59 @@ fn type_of<'d>(d: &'d Decoded<'_>) -> &'d str {
     }
 }
 
-/// A model-shaped comparison (two models, or two sets of variables) as
-/// one JSON line: the sides, `type`, `passed`, and the findings under `key`.
-fn model_diff_json(
+/// A model-shaped comparison (two models, or two sets of variables): one
+/// JSON line (the sides, `type`, `passed`, the findings under `model` or
+/// `variables`), or its text report and result line.
+fn model_diff(
     out: &mut dyn Write,
     (xp, yp): (&Path, &Path),
-    (ty, key): (&str, &str),
+    single: bool,
+    compared: Compared,
     d: &diff::ModelDiff,
-    passed: bool,
-) -> io::Result<()> {
-    let mut w = JsonWriter::new(out);
-    w.begin_object()?;
-    sides_json(&mut w, xp, yp)?;
-    w.member("type", ty)?;
-    w.member("passed", passed)?;
-    w.key(key)?;
-    diff::write_model_json(&mut w, d)?;
-    w.end_object()?;
-    w.end_line()?;
-    w.finish()
+    header: &dyn Fn(&mut TextLines<'_>) -> io::Result<()>,
+    json: bool,
+) -> io::Result<Pair> {
+    let passed = d.passes();
+    let (ty, key, differ) = match compared {
+        Compared::Models => ("onnx.ModelProto", "model", "the models differ"),
+        Compared::Variables => ("variables", "variables", "the variables differ"),
+    };
+    if json {
+        let mut w = JsonWriter::new(out);
+        w.begin_object()?;
+        sides_json(&mut w, xp, yp)?;
+        w.member("type", ty)?;
+        w.member("passed", passed)?;
+        w.key(key)?;
+        diff::write_model_json(&mut w, d)?;
+        w.end_object()?;
+        w.end_line()?;
+        w.finish()?;
+    } else {
+        let mut out = TextLines::new(out);
+        header(&mut out)?;
+        if single {
+            out.line(format_args!("expected: {} ({ty})", xp.display()))?;
+            out.line(format_args!("actual:   {} ({ty})", yp.display()))?;
+        }
+        diff::write_model_text(&mut out, d, compared)?;
+        out.line(format_args!(
+            "result: {}",
+            if passed {
+                "the same within tolerance"
+            } else {
+                differ
+            }
+        ))?;
+    }
+    Ok(if passed { Pair::Passed } else { Pair::Failed })
 }
 
 /// The variables of two checkpoints (or a checkpoint and a SavedModel),
 /// matched by object path (a checkpoint key without its
-/// `/.ATTRIBUTES/VARIABLE_VALUE`), compared as tensors; a variable whose
-/// values neither side can read (strings, partitioned ones) is left out.
+/// `/.ATTRIBUTES/VARIABLE_VALUE`), compared as tensors (strings,
+/// partitioned and big-endian ones included); a variable whose values
+/// neither side can read is left out.
 fn compare_variables(
     x: &pbdecode::Document,
     y: &pbdecode::Document,
@@ -368,45 +396,15 @@ fn pair(
             (Err(e), _) | (_, Err(e)) => return fail(out, e.to_string()),
         };
         let d = compare_variables(&dx, &dy, dirs, opts);
-        let passed = d.passes();
-        if args.json {
-            model_diff_json(out, (xp, yp), ("variables", "variables"), &d, passed)?;
-        } else {
-            let mut out = TextLines::new(out);
-            header(&mut out)?;
-            if single {
-                out.line(format_args!("expected: {} (variables)", shown(xp)))?;
-                out.line(format_args!("actual:   {} (variables)", shown(yp)))?;
-            }
-            out.line(format_args!(
-                "variables: {} the same, {} differ",
-                d.same_initializers,
-                d.initializers.len()
-            ))?;
-            for (name, f) in &d.initializers {
-                match f {
-                    diff::InitFinding::OnlyExpected => {
-                        out.line(format_args!("  {name:?}: only in expected"))?
-                    }
-                    diff::InitFinding::OnlyActual => {
-                        out.line(format_args!("  {name:?}: only in actual"))?
-                    }
-                    diff::InitFinding::Tensor(t) => {
-                        out.line(format_args!("  {name:?}: {}", t.verdict.text()))?;
-                        diff::write_tensor_text(&mut out, t, "    ")?;
-                    }
-                }
-            }
-            out.line(format_args!(
-                "result: {}",
-                if passed {
-                    "the same within tolerance"
-                } else {
-                    "the variables differ"
-                }
-            ))?;
-        }
-        return Ok(if passed { Pair::Passed } else { Pair::Failed });
+        return model_diff(
+            out,
+            (xp, yp),
+            single,
+            Compared::Variables,
+            &d,
+            &header,
+            args.json,
+        );
     }
     let (Body::Message { message: mx, .. }, Body::Message { message: my, .. }) = (&x.body, &y.body)
     else {
@@ -415,27 +413,15 @@ fn pair(
     let (tx, ty) = (type_of(&x).to_string(), type_of(&y).to_string());
     if tx == "onnx.ModelProto" && ty == "onnx.ModelProto" {
         let d = diff::compare_models((mx, xi.bytes(), dirs.0), (my, yi.bytes(), dirs.1), opts);
-        let passed = d.passes();
-        if args.json {
-            model_diff_json(out, (xp, yp), ("onnx.ModelProto", "model"), &d, passed)?;
-        } else {
-            let mut out = TextLines::new(out);
-            header(&mut out)?;
-            if single {
-                out.line(format_args!("expected: {} (onnx.ModelProto)", shown(xp)))?;
-                out.line(format_args!("actual:   {} (onnx.ModelProto)", shown(yp)))?;
-            }
-            diff::write_model_text(&mut out, &d)?;
-            out.line(format_args!(
-                "result: {}",
-                if passed {
-                    "the same within tolerance"
-                } else {
-                    "the models differ"
-                }
-            ))?;
-        }
-        return Ok(if passed { Pair::Passed } else { Pair::Failed });
+        return model_diff(
+            out,
+            (xp, yp),
+            single,
+            Compared::Models,
+            &d,
+            &header,
+            args.json,
+        );
     }
     if let Some(png) = &picture_out {
         let set = pbdecode::schema::SchemaSet::builtin();

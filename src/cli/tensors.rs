@@ -13,7 +13,6 @@ use pbdecode::output::{Output, OutputError, Policy};
 use pbdecode::picture::PictureError;
 use pbdecode::render::{RenderOptions, json, tree};
 use pbdecode::schema::SchemaSet;
-use pbdecode::tensor::TensorView;
 use pbdecode::{Document, Error, Reading, Tensor, TensorRef};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
@@ -452,28 +451,33 @@ fn write_npy_dir(
     let (mut written, mut failed) = (0u64, 0u64);
     // One bar for the whole export when its values come to more than
     // about a second of writing, moved by each tensor's own steps.
-    let size = |view: &TensorView<'_, '_>| {
-        view.elem
-            .and_then(|e| pbdecode::tensor::raw_size(e, view.elements))
-            .unwrap_or(0)
+    // From the tensor's facts: its view would read values a bundle
+    // reads whole (strings, slices, a big-endian bundle's).
+    let size = |tensor: &Tensor<'_>| {
+        tensor
+            .data_type()
+            .and_then(|d| d.size_bits())
+            .and_then(|bits| u64::from(bits).checked_mul(tensor.len()))
+            .map_or(0, |bits| bits.div_ceil(8))
     };
     let total = planned.iter().fold(0u64, |acc, (_, tensor, ..)| {
-        acc.saturating_add(size(&tensor.view()))
+        acc.saturating_add(size(tensor))
     });
     let whole = total >= pbdecode::progress::THRESHOLD_BYTES;
     let bar = ropts.progress.get();
     if whole {
         bar.start("writing .npy files", total);
     }
-    for (t, tensor, path, target) in &planned {
+    // Each tensor dropped once written, with any values it read whole.
+    for (t, tensor, path, target) in planned {
         let part = pbdecode::progress::Part::new(bar);
         let mut nopts = npy_options(ropts);
         if whole {
             nopts.progress = Some(&part);
         }
-        let result = npy_to(tensor, path, target, &nopts);
+        let result = npy_to(&tensor, &path, &target, &nopts);
         if whole {
-            bar.advance(size(&tensor.view()).saturating_sub(part.done()));
+            bar.advance(size(&tensor).saturating_sub(part.done()));
         }
         match result {
             Ok(info) => {

@@ -158,7 +158,7 @@ fn storage(view: &TensorView<'_, '_>) -> &'static str {
     match view.data {
         TensorData::Raw(_) => "raw",
         TensorData::Typed { .. } | TensorData::PaddedBytes(_) => "typed",
-        TensorData::Strings { .. } => "strings",
+        TensorData::Strings { .. } | TensorData::StringRanges { .. } => "strings",
         TensorData::External(_) => "external",
         TensorData::Zeros => "zeros",
         TensorData::Unavailable(_) => "unavailable",

@@ -83,9 +83,15 @@ pub fn wire_of(field: FieldId) -> WireType {
     }
 }
 
-/// The shape: None for unknown rank; -1 marks an unknown dimension.
+/// A tensor's shape: None for unknown rank; -1 marks an unknown dimension.
 fn shape(set: &SchemaSet, msg: &Message<'_>) -> Option<Vec<i64>> {
-    let Some(shape) = msg.message(set, TensorProto::TENSOR_SHAPE) else {
+    shape_dims(set, msg.message(set, TensorProto::TENSOR_SHAPE))
+}
+
+/// A TensorShapeProto's dimensions (none: a scalar; None: unknown rank;
+/// -1 marks an unknown dimension).
+pub fn shape_dims(set: &SchemaSet, shape: Option<&Message<'_>>) -> Option<Vec<i64>> {
+    let Some(shape) = shape else {
         return Some(Vec::new());
     };
     if shape
@@ -113,25 +119,29 @@ fn count(fields: &[Field<'_>], field: FieldId) -> u64 {
         .sum()
 }
 
-/// tensorflow.TensorProto as a renderer sees it, with TensorFlow's rule for
-/// typed fields: a short list is padded with its last value, none means
-/// zeros.
-pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a> {
-    let code = msg.int(set, TensorProto::DTYPE).unwrap_or(0);
-    let type_name = match msg.scalar(set, TensorProto::DTYPE) {
-        Some(_) => set
-            .find_enum("tensorflow.DataType")
-            .and_then(|e| set.enum_def(e).name_of(code))
-            .map_or_else(|| code.to_string(), str::to_string),
-        None => "DT_INVALID".to_string(),
-    };
-    let dims = shape(set, msg);
-    // TensorFlow keeps sub-byte types one per byte of tensor_content and one
-    // per int_val value.
+/// A DataType's name (`DT_FLOAT`; the number when it has none).
+pub fn dtype_name(set: &SchemaSet, code: i64) -> String {
+    set.find_enum("tensorflow.DataType")
+        .and_then(|e| set.enum_def(e).name_of(code))
+        .map_or_else(|| code.to_string(), str::to_string)
+}
+
+/// A TensorFlow tensor of DataType `code` and dimensions `dims`, before
+/// its values, with its element type and the typed field that holds its
+/// values; None when it has no values, and the view's data says why (a
+/// type that is not numbers or strings, a shape not fully known). Every TensorFlow
+/// tensor is read through it: a TensorProto, a bundle's entry, a V1
+/// checkpoint's slice. TensorFlow keeps sub-byte types one per byte of
+/// raw storage and one per typed value.
+pub fn tensor_head<'m, 'a>(
+    type_name: String,
+    code: i64,
+    dims: Option<Vec<i64>>,
+) -> (TensorView<'m, 'a>, Option<(Elem, FieldId)>) {
     let mut v = TensorView {
         type_name,
         elem: None,
-        dims: dims.clone(),
+        dims,
         byte_aligned: true,
         elements: 0,
         data: TensorData::None,
@@ -139,10 +149,11 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
     let Some((elem, typed)) = tf_type(code) else {
         v.data =
             TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
-        return v;
+        return (v, None);
     };
     v.elem = Some(elem);
-    let elements = dims
+    let elements = v
+        .dims
         .as_deref()
         .and_then(|d| {
             d.iter()
@@ -152,9 +163,26 @@ pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a>
         .and_then(|d| element_count(&d));
     let Some(elements) = elements else {
         v.data = TensorData::Unavailable("the shape is not fully known".into());
-        return v;
+        return (v, None);
     };
     v.elements = elements;
+    (v, Some((elem, typed)))
+}
+
+/// tensorflow.TensorProto as a renderer sees it, with TensorFlow's rule for
+/// typed fields: a short list is padded with its last value, none means
+/// zeros.
+pub fn view<'m, 'a>(set: &SchemaSet, msg: &'m Message<'a>) -> TensorView<'m, 'a> {
+    let code = msg.int(set, TensorProto::DTYPE).unwrap_or(0);
+    let type_name = match msg.scalar(set, TensorProto::DTYPE) {
+        Some(_) => dtype_name(set, code),
+        None => "DT_INVALID".to_string(),
+    };
+    let (mut v, head) = tensor_head(type_name, code, shape(set, msg));
+    let Some((elem, typed)) = head else {
+        return v;
+    };
+    let elements = v.elements;
     if let Some(content) = tensor_content(set, msg) {
         v.elements = elements.min(crate::tensor::raw_capacity(
             byte_elem(elem),

@@ -19,22 +19,20 @@
 
 use super::base::{Body, Bundle, BundleEntry, BundleVersion, Format, FormatOptions};
 use super::summary::no_summary;
+use super::tensorflow::{dtype_name, shape_dims, tensor_head};
 use crate::checksum;
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, Result, Rule};
 use crate::escape::quoted;
 use crate::external::ExternalError;
-use crate::external::ExternalRef;
+use crate::external::{ExternalBytes, ExternalRef, Folder};
 use crate::fields::tensorflow::TrackableObjectGraph;
 use crate::fields::tensorflow::{
     BundleEntryProto, BundleHeaderProto, SavedSlice, SavedSliceMeta, SavedTensorSliceMeta,
-    SavedTensorSlices, TensorShapeProto, TensorSliceProto,
+    SavedTensorSlices, TensorSliceProto,
 };
 use crate::schema::SchemaSet;
-use crate::tensor::{
-    Elem, Elements, LoadedValues, Source, TensorData, TensorView, element_count, raw_size,
-};
-use std::path::Path;
+use crate::tensor::{Elem, LoadedValues, TensorData, TensorView, raw_size};
 
 /// The table's magic number, the footer's last 8 bytes.
 pub const TABLE_MAGIC: [u8; 8] = 0xdb47_7524_8b80_fb57_u64.to_le_bytes();
@@ -377,32 +375,21 @@ pub fn shard_name(prefix: &str, shard: i64, shards: i64) -> String {
     format!("{prefix}.data-{shard:05}-of-{shards:05}")
 }
 
-/// A folder on disk as the side-file reader takes it (a bundle's shards
-/// are found by listing the folder, which only a folder on disk allows).
-fn disk_folder(dir: Option<&Path>) -> Option<crate::external::Folder> {
-    dir.map(|d| crate::external::Folder::Disk(d.to_path_buf()))
-}
-
-/// The prefix of the index file in `dir` that holds exactly `index`
+/// The prefix of the index file in `folder` that holds exactly `index`
 /// (`PREFIX.index`): the shards are named after it. The decoder reads
 /// bytes, not names, so the index is found again by its content among the
-/// folder's `*.index` files of its size; None when it is not there.
-pub fn find_prefix(dir: &Path, index: &[u8]) -> Option<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".index"))
-        .collect();
-    names.sort();
-    names.into_iter().find_map(|name| {
-        let path = dir.join(&name);
-        let meta = std::fs::metadata(&path).ok()?;
-        if !meta.is_file() || meta.len() != index.len() as u64 {
-            return None;
+/// folder's `*.index` files (each read under the side files' rules); None
+/// when it is not there.
+pub fn find_prefix(folder: &Folder, index: &[u8]) -> Option<String> {
+    folder.file_names().into_iter().find_map(|name| {
+        let prefix = name.strip_suffix(".index")?;
+        let file = ExternalRef {
+            location: Some(name.clone()),
+            ..ExternalRef::default()
         }
-        let same = crate::input::open_input(&path).ok()?.bytes() == index;
-        same.then(|| name.trim_end_matches(".index").to_string())
+        .load(Some(folder))
+        .ok()?;
+        (file.bytes() == index).then(|| prefix.to_string())
     })
 }
 
@@ -416,8 +403,9 @@ pub struct EntryFacts {
     pub size: i64,
     /// The masked CRC32C TensorFlow stored.
     pub crc32c: Option<u32>,
-    /// How many slices the tensor is saved as (partitioned variables).
-    pub slices: usize,
+    /// The slices the tensor is saved as (a partitioned variable), each
+    /// (start, length) per axis, -1 the whole axis: as the entry lists them.
+    pub slices: Vec<Vec<(i64, i64)>>,
 }
 
 pub fn entry_facts(set: &SchemaSet, e: &Message<'_>) -> EntryFacts {
@@ -431,27 +419,20 @@ pub fn entry_facts(set: &SchemaSet, e: &Message<'_>) -> EntryFacts {
             .scalar(set, BundleEntryProto::CRC32C)
             .and_then(|v| v.as_i64())
             .and_then(|v| u32::try_from(v).ok()),
-        slices: e.messages(set, BundleEntryProto::SLICES).count(),
-    }
-}
-
-/// A TensorShapeProto's dimensions (None: unknown rank).
-pub fn shape_dims(set: &SchemaSet, shape: Option<&Message<'_>>) -> Option<Vec<i64>> {
-    let Some(shape) = shape else {
-        return Some(Vec::new());
-    };
-    if shape
-        .scalar(set, TensorShapeProto::UNKNOWN_RANK)
-        .is_some_and(|v| v.as_i64() == Some(1))
-    {
-        return None;
-    }
-    Some(
-        shape
-            .messages(set, TensorShapeProto::DIM)
-            .map(|d| d.int(set, TensorShapeProto::Dim::SIZE).unwrap_or(0))
+        slices: e
+            .messages(set, BundleEntryProto::SLICES)
+            .map(|s| {
+                s.messages(set, TensorSliceProto::EXTENT)
+                    .map(|x| {
+                        (
+                            x.int(set, TensorSliceProto::Extent::START).unwrap_or(0),
+                            x.int(set, TensorSliceProto::Extent::LENGTH).unwrap_or(-1),
+                        )
+                    })
+                    .collect()
+            })
             .collect(),
-    )
+    }
 }
 
 /// The extents of a TensorSliceProto as `start:length` per axis (`-`: the
@@ -488,43 +469,16 @@ pub fn facts_view<'a>(
     f: &EntryFacts,
     shard: Option<String>,
 ) -> TensorView<'static, 'a> {
-    let type_name = set
-        .find_enum("tensorflow.DataType")
-        .and_then(|e| set.enum_def(e).name_of(f.dtype))
-        .map_or_else(|| f.dtype.to_string(), str::to_string);
-    let mut v = TensorView {
-        type_name,
-        elem: None,
-        dims: f.dims.clone(),
-        byte_aligned: true,
-        elements: 0,
-        data: TensorData::None,
-    };
-    let Some((elem, _)) = super::tensorflow::tf_type(f.dtype) else {
-        v.data =
-            TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
+    let (mut v, head) = tensor_head(dtype_name(set, f.dtype), f.dtype, f.dims.clone());
+    let Some((elem, _)) = head else {
         return v;
     };
-    v.elem = Some(elem);
-    let elements = f
-        .dims
-        .as_deref()
-        .and_then(|d| {
-            d.iter()
-                .map(|&x| u64::try_from(x).ok())
-                .collect::<Option<Vec<u64>>>()
-        })
-        .and_then(|d| element_count(&d));
-    let Some(elements) = elements else {
-        v.data = TensorData::Unavailable("the shape is not fully known".into());
-        return v;
-    };
-    v.elements = elements;
-    if f.slices > 0 {
+    let elements = v.elements;
+    if !f.slices.is_empty() {
         v.data = TensorData::Unavailable(format!(
             "saved as {} slice{} (a partitioned variable), listed under it",
-            f.slices,
-            if f.slices == 1 { "" } else { "s" }
+            f.slices.len(),
+            if f.slices.len() == 1 { "" } else { "s" }
         ));
         return v;
     }
@@ -568,6 +522,30 @@ pub fn v1_tensor<'m, 'a>(
     ))
 }
 
+/// A V1 tensor's data type and full shape, as the header lists them by
+/// its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct V1Meta {
+    pub dtype: i64,
+    pub dims: Vec<i64>,
+}
+
+/// The header's facts of the tensor a V1 entry holds a slice of (None
+/// when the entry holds no slice or the header does not list its tensor).
+pub fn v1_meta(set: &SchemaSet, header: &Message<'_>, entry: &Message<'_>) -> Option<V1Meta> {
+    let data = entry.message(set, SavedTensorSlices::DATA)?;
+    let name = data.bytes(set, SavedSlice::NAME).unwrap_or_default();
+    let meta = header
+        .message(set, SavedTensorSlices::META)
+        .into_iter()
+        .flat_map(|m| m.messages(set, SavedTensorSliceMeta::TENSOR))
+        .find(|t| t.bytes(set, SavedSliceMeta::NAME).unwrap_or_default() == name)?;
+    Some(V1Meta {
+        dtype: meta.int(set, SavedSliceMeta::TYPE).unwrap_or(0),
+        dims: shape_dims(set, meta.message(set, SavedSliceMeta::SHAPE)).unwrap_or_default(),
+    })
+}
+
 /// A V1 entry's slice as a tensor: the data type and full shape are the
 /// header's (`SavedSliceMeta`, by name), the slice's extents its shape
 /// (an axis without a length is whole), the values the TensorProto's typed
@@ -577,33 +555,65 @@ pub fn v1_view<'m, 'a>(
     header: &Message<'_>,
     entry: &'m Message<'a>,
 ) -> TensorView<'m, 'a> {
-    let mut v = TensorView {
-        type_name: "DT_INVALID".into(),
-        elem: None,
-        dims: None,
-        byte_aligned: true,
-        elements: 0,
-        data: TensorData::Unavailable("the entry holds no slice".into()),
-    };
-    let Some(data) = entry.message(set, SavedTensorSlices::DATA) else {
-        return v;
-    };
-    let name = data.bytes(set, SavedSlice::NAME).unwrap_or_default();
-    let meta = header
-        .message(set, SavedTensorSlices::META)
+    match v1_meta(set, header, entry) {
+        Some(meta) => v1_slice_view(set, &meta, entry),
+        None => TensorView {
+            type_name: "DT_INVALID".into(),
+            elem: None,
+            dims: None,
+            byte_aligned: true,
+            elements: 0,
+            data: TensorData::Unavailable(
+                if entry.message(set, SavedTensorSlices::DATA).is_none() {
+                    "the entry holds no slice"
+                } else {
+                    "the header does not list this tensor"
+                }
+                .into(),
+            ),
+        },
+    }
+}
+
+/// Whether a V1 entry's slice is its whole tensor (every axis without a
+/// length, or starting at 0 with the axis's length).
+pub fn v1_is_whole(set: &SchemaSet, meta: &V1Meta, entry: &Message<'_>) -> bool {
+    let extents: Vec<(i64, Option<i64>)> = entry
+        .message(set, SavedTensorSlices::DATA)
+        .and_then(|d| d.message(set, SavedSlice::SLICE))
         .into_iter()
-        .flat_map(|m| m.messages(set, SavedTensorSliceMeta::TENSOR))
-        .find(|t| t.bytes(set, SavedSliceMeta::NAME).unwrap_or_default() == name);
-    let Some(meta) = meta else {
-        v.data = TensorData::Unavailable("the header does not list this tensor".into());
-        return v;
+        .flat_map(|s| s.messages(set, TensorSliceProto::EXTENT))
+        .map(|x| {
+            (
+                x.int(set, TensorSliceProto::Extent::START).unwrap_or(0),
+                x.int(set, TensorSliceProto::Extent::LENGTH),
+            )
+        })
+        .collect();
+    extents.len() <= meta.dims.len()
+        && extents
+            .iter()
+            .zip(&meta.dims)
+            .all(|(&(start, len), &d)| len.is_none() || (start == 0 && len == Some(d)))
+}
+
+/// [`v1_view`] with the header's facts already found.
+pub fn v1_slice_view<'m, 'a>(
+    set: &SchemaSet,
+    meta: &V1Meta,
+    entry: &'m Message<'a>,
+) -> TensorView<'m, 'a> {
+    let Some(data) = entry.message(set, SavedTensorSlices::DATA) else {
+        return TensorView {
+            type_name: "DT_INVALID".into(),
+            elem: None,
+            dims: None,
+            byte_aligned: true,
+            elements: 0,
+            data: TensorData::Unavailable("the entry holds no slice".into()),
+        };
     };
-    let code = meta.int(set, SavedSliceMeta::TYPE).unwrap_or(0);
-    v.type_name = set
-        .find_enum("tensorflow.DataType")
-        .and_then(|e| set.enum_def(e).name_of(code))
-        .map_or_else(|| code.to_string(), str::to_string);
-    let full = shape_dims(set, meta.message(set, SavedSliceMeta::SHAPE)).unwrap_or_default();
+    let full = &meta.dims;
     let extents: Vec<Option<i64>> = data
         .message(set, SavedSlice::SLICE)
         .into_iter()
@@ -615,23 +625,11 @@ pub fn v1_view<'m, 'a>(
         .enumerate()
         .map(|(k, &d)| extents.get(k).copied().flatten().unwrap_or(d))
         .collect();
-    v.dims = Some(dims.clone());
-    let Some((elem, typed)) = super::tensorflow::tf_type(code) else {
-        v.data =
-            TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
+    let code = meta.dtype;
+    let (mut v, head) = tensor_head(dtype_name(set, code), code, Some(dims));
+    let Some((elem, typed)) = head else {
         return v;
     };
-    v.elem = Some(elem);
-    let elements = dims
-        .iter()
-        .map(|&x| u64::try_from(x).ok())
-        .collect::<Option<Vec<u64>>>()
-        .and_then(|d| element_count(&d));
-    let Some(elements) = elements else {
-        v.data = TensorData::Unavailable("the shape is not fully known".into());
-        return v;
-    };
-    v.elements = elements;
     let Some(tensor) = data.message(set, SavedSlice::DATA) else {
         v.data = TensorData::Unavailable("the slice holds no values".into());
         return v;
@@ -671,6 +669,20 @@ pub fn read_strings(
     n: u64,
     expected: Option<u32>,
 ) -> std::result::Result<(Vec<&[u8]>, Option<bool>), StringsError> {
+    let (places, ok) = string_places(range, n, expected)?;
+    let strings = places
+        .into_iter()
+        .map(|p| range.get(p).unwrap_or(&[]))
+        .collect();
+    Ok((strings, ok))
+}
+
+/// [`read_strings`] as each string's place in `range`.
+pub fn string_places(
+    range: &[u8],
+    n: u64,
+    expected: Option<u32>,
+) -> std::result::Result<(Vec<std::ops::Range<usize>>, Option<bool>), StringsError> {
     if n > range.len() as u64 {
         return Err(StringsError(format!(
             "{n} strings need at least {n} bytes of lengths, the range has {}",
@@ -702,6 +714,8 @@ pub fn read_strings(
     crc = checksum::crc32c_extend(crc, stored);
     rest = left;
     let mut out = Vec::with_capacity(lengths.len());
+    // Where the bytes begin: what the lengths and their checksum took.
+    let mut at = range.len() - rest.len();
     for (k, len) in lengths.into_iter().enumerate() {
         let Some((s, left)) = usize::try_from(len)
             .ok()
@@ -714,7 +728,8 @@ pub fn read_strings(
             )));
         };
         crc = checksum::crc32c_extend(crc, s);
-        out.push(s);
+        out.push(at..at + s.len());
+        at += s.len();
         rest = left;
     }
     let ok = expected.map(|e| checksum::mask(crc) == e);
@@ -892,11 +907,11 @@ pub struct Shards {
 }
 
 impl Shards {
-    pub fn of(bundle: &Bundle<'_>, dir: Option<&std::path::Path>) -> Shards {
+    pub fn of(bundle: &Bundle<'_>, folder: Option<&Folder>) -> Shards {
         let set = SchemaSet::builtin();
         match bundle.version {
             BundleVersion::V2 => Shards {
-                prefix: dir.and_then(|d| find_prefix(d, bundle.bytes)),
+                prefix: folder.and_then(|f| find_prefix(f, bundle.bytes)),
                 count: num_shards(set, &bundle.header),
             },
             BundleVersion::V1 => Shards {
@@ -914,127 +929,36 @@ impl Shards {
 }
 
 /// The tensor an entry holds with its values loaded (or why not) and its
-/// checksum checked, handed to `f`.
+/// checksum checked, handed to `f`: V1's from the table, V2's through
+/// [`BundleValues::load`], the one reader of a bundle's shards.
 pub fn with_entry<R>(
     bundle: &Bundle<'_>,
     shards: &Shards,
     e: &BundleEntry<'_>,
-    dir: Option<&std::path::Path>,
+    folder: Option<&Folder>,
     f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
 ) -> R {
     let set = SchemaSet::builtin();
     let entry = &e.message;
-    // The shards are side files of the index's folder on disk.
-    let folder = disk_folder(dir);
-    let folder = folder.as_ref();
     if bundle.version == BundleVersion::V1 {
         let no_crc = || CrcStatus::NotChecked("a V1 checkpoint has no checksum per tensor".into());
         let view = v1_view(set, &bundle.header, entry);
         let loaded = crate::tensor::load_values(&view, folder);
         return f(&view, loaded, no_crc());
     }
-    let facts = entry_facts(set, entry);
-    let shard = shards.file(facts.shard);
-    let mut view = entry_view(set, entry, shard.clone());
-    if view.elem == Some(Elem::Str)
-        && facts.slices == 0
-        && view.dims.is_some()
-        && let Some(location) = shard
-    {
-        // Strings: lengths, their checksum, then the bytes (not a plain
-        // range: the entry's CRC32C covers the lengths as u32s).
-        let r = crate::external::ExternalRef {
-            location: Some(location),
-            offset: Some(facts.offset.to_string()),
-            length: Some(facts.size.to_string()),
-            ..Default::default()
-        };
-        let n = view.elements;
-        let ext = match r.load(folder) {
-            Ok(ext) => ext,
-            Err(e) => {
-                let why = e.to_string();
-                view.data = TensorData::Unavailable(why.clone());
-                return f(
-                    &view,
-                    LoadedValues::Unavailable(why.clone()),
-                    CrcStatus::NotChecked(why),
-                );
-            }
-        };
-        return match read_strings(ext.bytes(), n, facts.crc32c) {
-            Ok((strings, ok)) => {
-                let crc = match ok {
-                    Some(true) => CrcStatus::Ok,
-                    Some(false) => {
-                        CrcStatus::Mismatch("the strings' masked CRC32C is not the index's".into())
-                    }
-                    None => CrcStatus::NotChecked("the index has no checksum".into()),
-                };
-                if let CrcStatus::Mismatch(why) = &crc {
-                    return f(&view, LoadedValues::Unavailable(why.clone()), crc.clone());
-                }
-                let it =
-                    Elements::new(Elem::Str, Source::Strings(Box::new(strings.into_iter())), n);
-                f(&view, LoadedValues::Ready(it, n), crc)
-            }
-            Err(StringsError(why)) => f(
-                &view,
-                LoadedValues::Unavailable(why.clone()),
-                CrcStatus::NotChecked(why),
-            ),
-        };
-    }
-    if facts.slices > 0 && view.dims.is_some() && view.elem.is_some() {
-        return match assemble(bundle, shards, e, &view, dir) {
-            Ok((mut bytes, crc)) => {
-                if big_endian(set, &bundle.header) {
-                    swap_elements(&mut bytes, view.elem.unwrap_or(Elem::U8));
-                }
-                with_owned(&view, &bytes, crc, f)
-            }
-            Err((why, crc)) => f(&view, LoadedValues::Unavailable(why), crc),
-        };
-    }
-    match &view.data {
-        TensorData::External(r) => match r.load(folder) {
-            Ok(ext) => {
-                let crc = if r.crc32c.is_some() {
-                    CrcStatus::Ok
-                } else {
-                    CrcStatus::NotChecked("the index has no checksum".into())
-                };
-                let (elem, n) = (view.elem.unwrap_or(Elem::U8), view.elements);
-                if big_endian(set, &bundle.header) && swap_unit(elem) > 1 {
-                    // Checked as stored, then read in this machine's order.
-                    let mut owned = ext.bytes().to_vec();
-                    swap_elements(&mut owned, elem);
-                    return with_owned(&view, &owned, crc, f);
-                }
-                f(&view, LoadedValues::External(ext, elem, n), crc)
-            }
-            Err(e) => {
-                let why = e.to_string();
-                let crc = if matches!(e, ExternalError::Crc32cMismatch { .. }) {
-                    CrcStatus::Mismatch(why.clone())
-                } else {
-                    CrcStatus::NotChecked(why.clone())
-                };
-                f(&view, LoadedValues::Unavailable(why), crc)
-            }
-        },
-        TensorData::Unavailable(why) => {
-            let why = why.clone();
-            f(
-                &view,
-                LoadedValues::Unavailable(why.clone()),
-                CrcStatus::NotChecked(why),
-            )
+    let values = entry_values(set, bundle, e, &|shard| shards.file(shard));
+    let view = values.view(set);
+    match values.load(set, folder) {
+        Ok((BundleData::Mapped(ext), crc)) => {
+            let (elem, n) = (view.elem.unwrap_or(Elem::U8), view.elements);
+            f(&view, LoadedValues::External(ext, elem, n), crc)
         }
-        _ => {
-            let loaded = crate::tensor::load_values(&view, folder);
-            f(&view, loaded, CrcStatus::NotChecked("no values".into()))
+        Ok((data, crc)) => {
+            let whole = data.view(&view);
+            let loaded = crate::tensor::load_values(&whole, folder);
+            f(&whole, loaded, crc)
         }
+        Err((why, crc)) => f(&view, LoadedValues::Unavailable(why), crc),
     }
 }
 
@@ -1058,10 +982,10 @@ impl ObjectGraph {
 pub fn object_graph(
     bundle: &Bundle<'_>,
     shards: &Shards,
-    dir: Option<&std::path::Path>,
+    folder: Option<&Folder>,
 ) -> Option<ObjectGraph> {
     let e = bundle.entries.iter().find(|e| e.key == OBJECT_GRAPH_KEY)?;
-    with_entry(bundle, shards, e, dir, |_, mut loaded, _| {
+    with_entry(bundle, shards, e, folder, |_, mut loaded, _| {
         let mut first: Option<Vec<u8>> = None;
         loaded.with_elements(|it| {
             if let Some(crate::tensor::Element::Str(s)) = it.next() {
@@ -1155,12 +1079,11 @@ pub fn object_tree_lines(graph: &ObjectGraph) -> Vec<(usize, String)> {
 /// slices the entry lists that have no data. The buffer is allocated only
 /// once the slices' bytes, read from the shards, add up to it.
 fn assemble(
-    bundle: &Bundle<'_>,
-    shards: &Shards,
-    e: &BundleEntry<'_>,
+    slices: &[SliceValues],
+    listed: &[Vec<(i64, i64)>],
     view: &TensorView<'_, '_>,
-    dir: Option<&std::path::Path>,
-) -> std::result::Result<(Vec<u8>, CrcStatus), (String, CrcStatus)> {
+    folder: Option<&crate::external::Folder>,
+) -> std::result::Result<(Vec<u8>, CrcStatus), NotRead> {
     let set = SchemaSet::builtin();
     let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
     let elem = view.elem.unwrap_or(Elem::U8);
@@ -1185,13 +1108,7 @@ fn assemble(
         .ok_or_else(|| unchecked("the tensor's size overflows".into()))?;
     // Every slice of this tensor, its extents whole-axis resolved.
     let mut parts = Vec::new();
-    for s in &bundle.entries {
-        let Some(k) = parse_slice_key(&s.key) else {
-            continue;
-        };
-        if k.name != e.key {
-            continue;
-        }
+    for k in slices {
         if k.extents.len() != dims.len() {
             return Err(unchecked(format!(
                 "a slice of rank {} for a tensor of rank {}",
@@ -1216,16 +1133,12 @@ fn assemble(
             };
             ext.push((start, len));
         }
-        parts.push((k, ext, s));
+        parts.push((k, ext));
     }
     let mut loaded = Vec::new();
     let mut stored: u64 = 0;
-    for (k, ext, s) in &parts {
-        let sv = entry_view(
-            set,
-            &s.message,
-            shards.file(entry_facts(set, &s.message).shard),
-        );
+    for (k, ext) in &parts {
+        let sv = facts_view(set, &k.facts, k.shard.clone());
         let count = ext.iter().try_fold(1u64, |a, &(_, l)| a.checked_mul(l));
         if count != Some(sv.elements) || sv.elem != Some(elem) {
             return Err(unchecked(format!(
@@ -1242,41 +1155,23 @@ fn assemble(
                 extents_text(&k.extents)
             )));
         };
-        match r.load(disk_folder(dir).as_ref()) {
+        match r.load(folder) {
             Ok(bytes) => {
                 stored = stored.saturating_add(bytes.bytes().len() as u64);
                 loaded.push((ext, bytes));
             }
             Err(err) => {
-                let why = format!("slice {}: {err}", extents_text(&k.extents));
-                let crc = if matches!(err, ExternalError::Crc32cMismatch { .. }) {
-                    CrcStatus::Mismatch(why.clone())
-                } else {
-                    CrcStatus::NotChecked(why.clone())
-                };
-                return Err((why, crc));
+                return Err(range_error(
+                    format!("slice {}: {err}", extents_text(&k.extents)),
+                    &err,
+                ));
             }
         }
     }
     // The slices the entry lists whose data is missing.
-    let listed: Vec<Vec<(i64, i64)>> = e
-        .message
-        .messages(set, BundleEntryProto::SLICES)
-        .map(|s| {
-            s.messages(set, TensorSliceProto::EXTENT)
-                .map(|x| {
-                    let start = x.int(set, TensorSliceProto::Extent::START).unwrap_or(0);
-                    (
-                        start,
-                        x.int(set, TensorSliceProto::Extent::LENGTH).unwrap_or(-1),
-                    )
-                })
-                .collect()
-        })
-        .collect();
     let missing: Vec<String> = listed
         .iter()
-        .filter(|want| !parts.iter().any(|(k, _, _)| &&k.extents == want))
+        .filter(|want| !parts.iter().any(|(k, _)| &k.extents == *want))
         .map(|x| extents_text(x))
         .collect();
     if stored < full_bytes || !missing.is_empty() {
@@ -1348,31 +1243,6 @@ fn assemble(
     Ok((out, CrcStatus::Ok))
 }
 
-/// Hands `f` a tensor whose values are `bytes`, read into memory (byte
-/// swapped, or assembled from slices): its raw storage, which the
-/// statistics and pictures read again.
-fn with_owned<R>(
-    view: &TensorView<'_, '_>,
-    bytes: &[u8],
-    crc: CrcStatus,
-    f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
-) -> R {
-    let (elem, n) = (view.elem.unwrap_or(Elem::U8), view.elements);
-    let whole = TensorView {
-        type_name: view.type_name.clone(),
-        elem: view.elem,
-        dims: view.dims.clone(),
-        byte_aligned: view.byte_aligned,
-        elements: n,
-        data: TensorData::Raw(bytes),
-    };
-    f(
-        &whole,
-        LoadedValues::Ready(Elements::new(elem, Source::Raw(bytes), n), n),
-        crc,
-    )
-}
-
 /// Whether a V2 bundle's header says its values are big-endian.
 pub fn big_endian(set: &SchemaSet, header: &Message<'_>) -> bool {
     header.def(set).full_name == "tensorflow.BundleHeaderProto"
@@ -1412,7 +1282,7 @@ pub struct Header {
     pub crc: CrcCounts,
 }
 
-pub fn header(bundle: &Bundle<'_>, shards: &Shards, dir: Option<&std::path::Path>) -> Header {
+pub fn header(bundle: &Bundle<'_>, shards: &Shards, folder: Option<&Folder>) -> Header {
     let set = SchemaSet::builtin();
     let mut h = Header {
         tensors: bundle.entries.len() as u64,
@@ -1424,7 +1294,7 @@ pub fn header(bundle: &Bundle<'_>, shards: &Shards, dir: Option<&std::path::Path
             let size = e.message.int(set, BundleEntryProto::SIZE).unwrap_or(0);
             h.bytes = h.bytes.saturating_add(u64::try_from(size).unwrap_or(0));
         }
-        let status = with_entry(bundle, shards, e, dir, |_, _, crc| crc);
+        let status = with_entry(bundle, shards, e, folder, |_, _, crc| crc);
         match status {
             CrcStatus::Ok => h.crc.ok += 1,
             CrcStatus::Mismatch(_) => h.crc.mismatch += 1,
@@ -1446,14 +1316,13 @@ pub struct SavedVariables {
 pub const VARIABLES_DIR: &str = "variables";
 
 impl SavedVariables {
-    /// The variables of the SavedModel in `model_dir`, if it has them.
-    pub fn read(model_dir: &std::path::Path) -> Option<SavedVariables> {
+    /// The variables of the SavedModel in `model`, if it has them.
+    pub fn read(model: &Folder) -> Option<SavedVariables> {
         let r = ExternalRef {
             location: Some(format!("{VARIABLES_DIR}/variables.index")),
             ..ExternalRef::default()
         };
-        let folder = crate::external::Folder::Disk(model_dir.to_path_buf());
-        let bytes = r.load(Some(&folder)).ok()?;
+        let bytes = r.load(Some(model)).ok()?;
         Some(SavedVariables {
             index: bytes.bytes().to_vec(),
         })
@@ -1464,17 +1333,26 @@ impl SavedVariables {
     }
 }
 
+/// The shards of a SavedModel's variables, named inside the model's
+/// folder (`variables/variables.data-SSSSS-of-NNNNN`).
+pub fn saved_model_shards(bundle: &Bundle<'_>) -> Shards {
+    Shards {
+        prefix: Some(format!("{VARIABLES_DIR}/variables")),
+        count: num_shards(SchemaSet::builtin(), &bundle.header),
+    }
+}
+
 /// For each node of the bundle's object graph, the checkpoint key of its
 /// `VARIABLE_VALUE` (TensorFlow 2: node i of a SavedModel's object graph is
 /// node i of its checkpoint's).
 pub fn variable_keys(
     bundle: &Bundle<'_>,
     shards: &Shards,
-    dir: Option<&std::path::Path>,
+    folder: Option<&Folder>,
 ) -> Vec<Option<Vec<u8>>> {
     use crate::fields::tensorflow::TrackableObjectGraph::TrackableObject as T;
     let set = SchemaSet::builtin();
-    let Some(graph) = object_graph(bundle, shards, dir) else {
+    let Some(graph) = object_graph(bundle, shards, folder) else {
         return Vec::new();
     };
     let Some(m) = graph.message() else {
@@ -1499,31 +1377,300 @@ pub fn variable_name(key: &[u8]) -> String {
         .to_string()
 }
 
+/// A slice of a partitioned variable, as its key in the table names it:
+/// its extents (start, length per axis; length -1: the whole axis) and
+/// where its values are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SliceValues {
+    pub extents: Vec<(i64, i64)>,
+    pub facts: EntryFacts,
+    pub shard: Option<String>,
+}
+
 /// Where a bundle tensor's values are: its entry's facts and its shard
-/// file (relative to the document's folder; None when not found).
+/// file (relative to the document's folder; None when not found), and a
+/// partitioned variable's slices.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BundleValues {
     pub facts: EntryFacts,
     pub shard: Option<String>,
     /// The bundle's values are big-endian.
     pub big_endian: bool,
+    /// The slices the table holds for this tensor (a partitioned
+    /// variable), in key order.
+    pub slices: Vec<SliceValues>,
 }
 
-impl BundleValues {
-    /// The tensor, its values a side file's range; a big-endian bundle's
-    /// values of more than a byte are not (the views swap them in memory).
-    pub fn view<'a>(&self, set: &SchemaSet) -> TensorView<'static, 'a> {
-        let mut v = facts_view(set, &self.facts, self.shard.clone());
-        if self.big_endian
-            && v.elem.is_some_and(|e| swap_unit(e) > 1)
-            && matches!(v.data, TensorData::External(_))
-        {
-            v.data = TensorData::Unavailable(
-                "a big-endian bundle: its values are byte-swapped by the text and JSON views, not read here".into(),
-            );
+/// How a bundle tensor's values are read.
+enum Plan {
+    /// Assembled from its slices.
+    Assemble,
+    /// Strings, with their lengths, from the range of this shard.
+    Strings(String),
+    /// The shard's range, byte-swapped to this machine's order or not.
+    Range { swap: bool },
+    /// Not read: the view says why.
+    None,
+}
+
+/// A bundle tensor's values read from its shards.
+pub enum BundleData {
+    /// The range as stored, already the little-endian array: read in
+    /// place from the mapped shard.
+    Mapped(ExternalBytes),
+    /// The little-endian array read into memory: byte-swapped from a
+    /// big-endian bundle, or assembled from slices.
+    Owned(Vec<u8>),
+    /// Strings: the range, and the place of each string in it.
+    Strings(ExternalBytes, Vec<std::ops::Range<usize>>),
+}
+
+impl BundleData {
+    /// The tensor `facts` describes ([`BundleValues::view`]) over these
+    /// values.
+    pub fn view<'d>(&'d self, facts: &TensorView<'_, '_>) -> TensorView<'d, 'd> {
+        let data = match self {
+            BundleData::Mapped(ext) => TensorData::Raw(ext.bytes()),
+            BundleData::Owned(bytes) => TensorData::Raw(bytes),
+            BundleData::Strings(ext, places) => TensorData::StringRanges {
+                bytes: ext.bytes(),
+                ranges: places,
+            },
+        };
+        TensorView {
+            type_name: facts.type_name.clone(),
+            elem: facts.elem,
+            dims: facts.dims.clone(),
+            byte_aligned: facts.byte_aligned,
+            elements: facts.elements,
+            data,
         }
-        v
     }
+}
+
+/// The reason a value is not read, checked or not.
+type NotRead = (String, CrcStatus);
+
+impl BundleValues {
+    /// The tensor with its values a side file's range: what is known
+    /// without reading a shard (strings, slices and a big-endian bundle's
+    /// values are read by [`BundleValues::load`]).
+    pub fn view<'a>(&self, set: &SchemaSet) -> TensorView<'static, 'a> {
+        facts_view(set, &self.facts, self.shard.clone())
+    }
+
+    fn plan(&self, view: &TensorView<'_, '_>) -> Plan {
+        let Some(elem) = view.elem else {
+            return Plan::None;
+        };
+        if view.dims.is_none() {
+            return Plan::None;
+        }
+        if !self.facts.slices.is_empty() {
+            return Plan::Assemble;
+        }
+        if let (Elem::Str, Some(shard)) = (elem, &self.shard) {
+            return Plan::Strings(shard.clone());
+        }
+        match view.data {
+            TensorData::External(_) => Plan::Range {
+                swap: self.big_endian && swap_unit(elem) > 1,
+            },
+            _ => Plan::None,
+        }
+    }
+
+    /// Whether the values are read into memory by [`BundleValues::load`]
+    /// rather than streamed from the shard's range as [`BundleValues::view`]
+    /// says: strings, slices, a big-endian bundle's values.
+    pub fn read_whole(&self, set: &SchemaSet) -> bool {
+        let view = self.view(set);
+        matches!(
+            self.plan(&view),
+            Plan::Assemble | Plan::Strings(_) | Plan::Range { swap: true }
+        )
+    }
+
+    /// The values read from the shards in `folder`, each range's masked
+    /// CRC32C checked against the index: a plain range mapped; strings
+    /// with their lengths; a big-endian bundle's values swapped to this
+    /// machine's order; a partitioned variable assembled from its slices.
+    /// Else why not.
+    pub fn load(
+        &self,
+        set: &SchemaSet,
+        folder: Option<&crate::external::Folder>,
+    ) -> std::result::Result<(BundleData, CrcStatus), NotRead> {
+        let view = self.view(set);
+        let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
+        let elem = view.elem.unwrap_or(Elem::U8);
+        match self.plan(&view) {
+            Plan::Assemble => {
+                let (mut bytes, crc) = assemble(&self.slices, &self.facts.slices, &view, folder)?;
+                if self.big_endian {
+                    swap_elements(&mut bytes, elem);
+                }
+                Ok((BundleData::Owned(bytes), crc))
+            }
+            Plan::Strings(location) => {
+                // Lengths, their checksum, then the bytes (not a plain
+                // range: the entry's CRC32C covers the lengths as u32s).
+                let r = ExternalRef {
+                    location: Some(location),
+                    offset: Some(self.facts.offset.to_string()),
+                    length: Some(self.facts.size.to_string()),
+                    ..Default::default()
+                };
+                let ext = r.load(folder).map_err(|e| unchecked(e.to_string()))?;
+                let (places, ok) = string_places(ext.bytes(), view.elements, self.facts.crc32c)
+                    .map_err(|StringsError(why)| unchecked(why))?;
+                match ok {
+                    Some(true) => Ok((BundleData::Strings(ext, places), CrcStatus::Ok)),
+                    Some(false) => {
+                        let why = "the strings' masked CRC32C is not the index's".to_string();
+                        Err((why.clone(), CrcStatus::Mismatch(why)))
+                    }
+                    None => Ok((
+                        BundleData::Strings(ext, places),
+                        CrcStatus::NotChecked("the index has no checksum".into()),
+                    )),
+                }
+            }
+            Plan::Range { swap } => {
+                let TensorData::External(r) = &view.data else {
+                    return Err(unchecked("no values".into()));
+                };
+                match r.load(folder) {
+                    Ok(ext) => {
+                        let crc = if r.crc32c.is_some() {
+                            CrcStatus::Ok
+                        } else {
+                            CrcStatus::NotChecked("the index has no checksum".into())
+                        };
+                        if swap {
+                            // Checked as stored, then read in this machine's order.
+                            let mut owned = ext.bytes().to_vec();
+                            swap_elements(&mut owned, elem);
+                            return Ok((BundleData::Owned(owned), crc));
+                        }
+                        Ok((BundleData::Mapped(ext), crc))
+                    }
+                    Err(e) => Err(range_error(e.to_string(), &e)),
+                }
+            }
+            Plan::None => Err(unchecked(match &view.data {
+                TensorData::Unavailable(why) => why.clone(),
+                _ => "no values".into(),
+            })),
+        }
+    }
+}
+
+/// A range that did not load: a checksum mismatch, or not checked.
+fn range_error(why: String, e: &ExternalError) -> NotRead {
+    let crc = if matches!(e, ExternalError::Crc32cMismatch { .. }) {
+        CrcStatus::Mismatch(why.clone())
+    } else {
+        CrcStatus::NotChecked(why.clone())
+    };
+    (why, crc)
+}
+
+/// Where the values of entry `e` of a V2 bundle are, `file` naming the
+/// shard of a number; a partitioned variable's slices are looked up in
+/// the table.
+pub fn entry_values(
+    set: &SchemaSet,
+    bundle: &Bundle<'_>,
+    e: &BundleEntry<'_>,
+    file: &dyn Fn(i64) -> Option<String>,
+) -> BundleValues {
+    let facts = entry_facts(set, &e.message);
+    let slices = if facts.slices.is_empty() {
+        Vec::new()
+    } else {
+        bundle
+            .entries
+            .iter()
+            .filter_map(|s| {
+                let k = parse_slice_key(&s.key).filter(|k| k.name == e.key)?;
+                Some(slice_values(set, k, s, file))
+            })
+            .collect()
+    };
+    BundleValues {
+        shard: file(facts.shard),
+        big_endian: big_endian(set, &bundle.header),
+        slices,
+        facts,
+    }
+}
+
+fn slice_values(
+    set: &SchemaSet,
+    key: SliceKey,
+    s: &BundleEntry<'_>,
+    file: &dyn Fn(i64) -> Option<String>,
+) -> SliceValues {
+    let facts = entry_facts(set, &s.message);
+    SliceValues {
+        extents: key.extents,
+        shard: file(facts.shard),
+        facts,
+    }
+}
+
+/// The tensors of a V2 bundle with where their values are: every entry
+/// but the slices of partitioned variables (read as part of their
+/// tensor), in key order; `file` names the shard of a number. The table
+/// is read once (its slices grouped by tensor).
+pub fn bundle_tensors<'b, 'a>(
+    set: &SchemaSet,
+    bundle: &'b Bundle<'a>,
+    file: &dyn Fn(i64) -> Option<String>,
+) -> Vec<(&'b BundleEntry<'a>, BundleValues)> {
+    let mut slices: std::collections::HashMap<Vec<u8>, Vec<SliceValues>> =
+        std::collections::HashMap::new();
+    for s in &bundle.entries {
+        if let Some(k) = parse_slice_key(&s.key) {
+            let name = k.name.clone();
+            slices
+                .entry(name)
+                .or_default()
+                .push(slice_values(set, k, s, file));
+        }
+    }
+    let big = big_endian(set, &bundle.header);
+    bundle
+        .entries
+        .iter()
+        .filter(|e| parse_slice_key(&e.key).is_none())
+        .map(|e| {
+            let facts = entry_facts(set, &e.message);
+            let slices = if facts.slices.is_empty() {
+                Vec::new()
+            } else {
+                slices.remove(&e.key).unwrap_or_default()
+            };
+            let values = BundleValues {
+                shard: file(facts.shard),
+                big_endian: big,
+                slices,
+                facts,
+            };
+            (e, values)
+        })
+        .collect()
+}
+
+/// A tensor of a bundle as the library lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BundleTensor {
+    /// A V2 bundle's tensor: where its values are.
+    V2(BundleValues),
+    /// A V1 checkpoint's tensor: its type and shape (its values are in
+    /// its entry).
+    V1(V1Meta),
 }
 
 /// A variable of a SavedModel, found through its object graph.
@@ -1537,30 +1684,26 @@ pub struct ModelVariable<'m, 'a> {
     pub values: BundleValues,
 }
 
-/// The variables of a SavedModel (`root`, read from `dir`) whose values
-/// are in its `variables/` bundle, each once, in the order of the meta
-/// graphs' object graphs.
+/// The variables of a SavedModel (`root`, read from the folder `model`)
+/// whose values are in its `variables/` bundle, each once, in the order of
+/// the meta graphs' object graphs; their shards named inside `model`.
 pub fn saved_model_variables<'m, 'a>(
     set: &SchemaSet,
     root: &'m Message<'a>,
-    dir: &std::path::Path,
+    model: &Folder,
 ) -> Vec<ModelVariable<'m, 'a>> {
     use crate::fields::tensorflow::{MetaGraphDef, SavedModel, SavedObject, SavedObjectGraph};
     if root.def(set).full_name != "tensorflow.SavedModel" {
         return Vec::new();
     }
-    let Some(vars) = SavedVariables::read(dir) else {
+    let Some(vars) = SavedVariables::read(model) else {
         return Vec::new();
     };
     let Ok(bundle) = vars.bundle() else {
         return Vec::new();
     };
-    let vdir = dir.join(VARIABLES_DIR);
-    let shards = Shards {
-        prefix: Some("variables".into()),
-        count: num_shards(set, &bundle.header),
-    };
-    let keys = variable_keys(&bundle, &shards, Some(&vdir));
+    let shards = saved_model_shards(&bundle);
+    let keys = variable_keys(&bundle, &shards, Some(model));
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for mg in root.messages(set, SavedModel::META_GRAPHS) {
@@ -1580,19 +1723,11 @@ pub fn saved_model_variables<'m, 'a>(
             let Some(e) = find_entry(&bundle, key) else {
                 continue;
             };
-            let facts = entry_facts(set, &e.message);
-            let shard = shards
-                .file(facts.shard)
-                .map(|f| format!("{VARIABLES_DIR}/{f}"));
             out.push(ModelVariable {
                 node: i,
                 name: variable_name(key),
                 message: var,
-                values: BundleValues {
-                    facts,
-                    shard,
-                    big_endian: big_endian(set, &bundle.header),
-                },
+                values: entry_values(set, &bundle, e, &|shard| shards.file(shard)),
             });
         }
     }

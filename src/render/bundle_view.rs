@@ -40,7 +40,7 @@ fn key_label(key: &[u8]) -> String {
 /// The text view.
 pub fn text(w: &mut dyn Write, bundle: &Bundle<'_>, opts: &RenderOptions) -> io::Result<()> {
     let set = SchemaSet::builtin();
-    let dir = opts.dir.as_ref().and_then(crate::external::Folder::disk);
+    let dir = opts.dir.as_ref();
     let shards = Shards::of(bundle, dir);
     let h = header(bundle, &shards, dir);
     writeln!(w, "version:   {}", version_word(bundle.version))?;
@@ -131,7 +131,7 @@ fn entry_text(
     }
     if bundle.version == BundleVersion::V2 {
         let f = tfc::entry_facts(set, entry);
-        if f.slices > 0 {
+        if !f.slices.is_empty() {
             let slices: Vec<String> = entry
                 .messages(set, BundleEntryProto::SLICES)
                 .map(|s| tfc::slice_text(set, s))

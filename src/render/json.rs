@@ -499,7 +499,7 @@ pub fn write_bundle(
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let set = SchemaSet::builtin();
-    let dir = opts.dir.as_ref().and_then(crate::external::Folder::disk);
+    let dir = opts.dir.as_ref();
     let shards = tfc::Shards::of(bundle, dir);
     let h = tfc::header(bundle, &shards, dir);
     w.key("bundle")?;
@@ -568,7 +568,7 @@ pub fn write_bundle(
             if bundle.version == crate::formats::BundleVersion::V2 {
                 let f = tfc::entry_facts(set, &e.message);
                 w.key("shard_file")?;
-                match shards.file(f.shard).filter(|_| f.slices == 0) {
+                match shards.file(f.shard).filter(|_| f.slices.is_empty()) {
                     Some(n) => w.value(n.as_str())?,
                     None => w.null()?,
                 }
@@ -601,7 +601,7 @@ fn write_saved_model_variables(
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let set = SchemaSet::builtin();
-    let Some(dir) = opts.dir.as_ref().and_then(crate::external::Folder::disk) else {
+    let Some(dir) = opts.dir.as_ref() else {
         return Ok(());
     };
     let found = tfc::saved_model_variables(set, message, dir);
@@ -614,17 +614,9 @@ fn write_saved_model_variables(
     let Ok(bundle) = saved.bundle() else {
         return Ok(());
     };
-    let vdir = dir.join(tfc::VARIABLES_DIR);
-    let shards = tfc::Shards {
-        prefix: Some("variables".into()),
-        count: tfc::num_shards(set, &bundle.header),
-    };
-    let keys = tfc::variable_keys(&bundle, &shards, Some(&vdir));
-    // The shards are named relative to the variables' folder.
-    let vopts = RenderOptions {
-        dir: Some(crate::external::Folder::Disk(vdir.clone())),
-        ..opts.clone()
-    };
+    // The shards are named inside the model's folder.
+    let shards = tfc::saved_model_shards(&bundle);
+    let keys = tfc::variable_keys(&bundle, &shards, Some(dir));
     w.key("variables")?;
     w.begin_array()?;
     for v in found {
@@ -639,7 +631,7 @@ fn write_saved_model_variables(
         w.member("node", v.node)?;
         w.key("key")?;
         text_or_base64(w, key)?;
-        tfc::with_entry(&bundle, &shards, e, Some(&vdir), |view, loaded, crc| {
+        tfc::with_entry(&bundle, &shards, e, Some(dir), |view, loaded, crc| {
             w.member("data_type", &*view.type_name)?;
             w.key("shape")?;
             match &view.dims {
@@ -656,7 +648,7 @@ fn write_saved_model_variables(
             if let Some(d) = crc.detail() {
                 w.member("crc32c_detail", d)?;
             }
-            write_view_values(w, view, loaded, &vopts, false)
+            write_view_values(w, view, loaded, opts, false)
         })?;
         w.end_object()?;
     }

@@ -45,7 +45,6 @@ struct Vars<'o> {
     bundle: crate::formats::Bundle<'o>,
     shards: tfc::Shards,
     keys: Vec<Option<Vec<u8>>>,
-    dir: std::path::PathBuf,
 }
 
 /// `tensorflow.SavedModel`: see the module comment.
@@ -55,28 +54,16 @@ pub fn saved_model(
     msg: &Message<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    let saved = opts
-        .dir
-        .as_ref()
-        .and_then(crate::external::Folder::disk)
-        .and_then(tfc::SavedVariables::read);
+    let saved = opts.dir.as_ref().and_then(tfc::SavedVariables::read);
     let vars = saved.as_ref().and_then(|s| {
         let bundle = s.bundle().ok()?;
-        let dir = opts
-            .dir
-            .as_ref()
-            .and_then(crate::external::Folder::disk)?
-            .join(tfc::VARIABLES_DIR);
-        let shards = tfc::Shards {
-            prefix: Some("variables".into()),
-            count: tfc::num_shards(SchemaSet::builtin(), &bundle.header),
-        };
-        let keys = tfc::variable_keys(&bundle, &shards, Some(&dir));
+        // The shards are named inside the model's folder.
+        let shards = tfc::saved_model_shards(&bundle);
+        let keys = tfc::variable_keys(&bundle, &shards, opts.dir.as_ref());
         Some(Vars {
             bundle,
             shards,
             keys,
-            dir,
         })
     });
     let cx = Ctx {
@@ -1629,17 +1616,12 @@ fn variable_values(w: &mut dyn Write, cx: &Ctx<'_>, i: usize) -> io::Result<()> 
             quoted(key)
         );
     };
-    // The shards are named relative to the variables' folder, where the
-    // statistics read them again.
-    let opts = RenderOptions {
-        dir: Some(crate::external::Folder::Disk(vars.dir.clone())),
-        ..cx.opts.clone()
-    };
+    let opts = cx.opts;
     tfc::with_entry(
         &vars.bundle,
         &vars.shards,
         e,
-        Some(&vars.dir),
+        opts.dir.as_ref(),
         |view, loaded, crc| {
             writeln!(
                 w,
@@ -1647,7 +1629,7 @@ fn variable_values(w: &mut dyn Write, cx: &Ctx<'_>, i: usize) -> io::Result<()> 
                 quoted(key),
                 crc.word()
             )?;
-            super::tree::view_values(w, view, loaded, 4, &opts, false)
+            super::tree::view_values(w, view, loaded, 4, opts, false)
         },
     )
 }

@@ -7,17 +7,19 @@
 // test_data_set_N folder is read by the page alone (the command reads it
 // against the model beside it), so it is compared with the command
 // reading it from standard input. A tensor bundle's shards (and a
-// SavedModel's variables/ folder) are found by listing a folder on disk,
-// which the page's folder of dropped files does not offer yet: the page
-// reads a bundle's index alone, as the command reads it from standard
-// input, and is compared with that. One message differs by design: a side
-// file that is missing is "not among the files given with this one" on
-// the page, where the command says the OS's "No such file or directory".
+// SavedModel's variables/ folder) are found among the files read
+// together, as the command finds them by listing the folder on disk; the
+// shard that is a link out of its folder is not among the files the
+// browser gives for a picked folder (it leaves links out), so that bundle
+// is compared with the command reading a copy of its folder without the
+// link. One message differs by design: a side file that is missing is
+// "not among the files given with this one" on the page, where the
+// command says the OS's "No such file or directory".
 // No request leaves the page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { decode, field, fixtures, msg, shot, startStatic } from './harness.mjs';
@@ -29,8 +31,16 @@ after(async () => { if (env) await env.stop(); });
 // The command's output (its exit status aside: a file it turns down
 // still prints its JSON), from the fixtures folder.
 function cli(args, rel) {
-  const alone = /(^|\/)test_data_set_\d+\//.test(rel) || rel.startsWith('tf-checkpoint/');
+  const alone = /(^|\/)test_data_set_\d+\//.test(rel);
   const opts = { cwd: fixtures, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'] };
+  const linked = 'tf-checkpoint/damaged/shard_link_escapes/';
+  if (rel.startsWith(linked)) {
+    opts.cwd = mkdtempSync(path.join(os.tmpdir(), 'pbdecode-links-'));
+    cpSync(path.join(fixtures, linked), path.join(opts.cwd, linked), {
+      recursive: true,
+      filter: (from) => !lstatSync(from).isSymbolicLink(),
+    });
+  }
   if (alone) opts.input = readFileSync(path.join(fixtures, rel));
   let out;
   try {
@@ -38,6 +48,7 @@ function cli(args, rel) {
   } catch (e) {
     out = e.stdout.toString();
   }
+  if (opts.cwd !== fixtures) rmSync(opts.cwd, { recursive: true, force: true });
   return out.replace(/cannot read (?:[^"\s]*\/)?([^"\s/]+): No such file or directory \(os error 2\)/g, '$1 is not among the files given with this one');
 }
 

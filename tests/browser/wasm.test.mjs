@@ -148,3 +148,46 @@ test('a file read on demand answers as the file read whole', async () => {
   // The check is only as good as the files it leaves bytes unread in.
   assert.ok(unreadAfterOpen >= 20, 'files opened with bytes unread: ' + unreadAfterOpen);
 });
+
+// A folder whose files do not all arrive (one cannot be read) is given up:
+// the glue rejects, nothing of it is listed, and the copies already placed
+// in the module's memory are freed: dropping it again and again does not
+// grow the memory by the copies each time (they were once kept).
+test('a folder drop that fails part way frees what it copied', async () => {
+  const realInstantiate = WebAssembly.instantiate;
+  let instance;
+  WebAssembly.instantiate = async (...args) => {
+    const made = await realInstantiate(...args);
+    instance = made.instance;
+    return made;
+  };
+  let mod;
+  try {
+    mod = await loadModule();
+  } finally {
+    WebAssembly.instantiate = realInstantiate;
+  }
+  const memory = () => instance.exports.memory.buffer.byteLength;
+  const big = new File([new Uint8Array(8 << 20)], 'big.bin');
+  const gone = {
+    name: 'gone.bin',
+    size: 16,
+    slice: () => ({ arrayBuffer: async () => { throw new Error('the file is gone'); } }),
+  };
+  const entries = [{ path: 'a.bin', file: big }, { path: 'sub/b.bin', file: big }, { path: 'gone.bin', file: gone }];
+  await assert.rejects(mod.addFolder('dropped', entries), /the file is gone/);
+  const first = memory();
+  for (let k = 0; k < 12; k++) {
+    await assert.rejects(mod.addFolder('dropped', entries), /the file is gone/);
+  }
+  // Twelve more drops of 16 MiB each: kept, they would take 192 MiB more.
+  assert.ok(memory() - first < 32 << 20, `the memory grew from ${first} to ${memory()} bytes`);
+  const listed = JSON.parse(await (await mod.fetch('/api/files')).text());
+  assert.deepEqual(listed.files, []);
+  assert.deepEqual(listed.roots ?? [], []);
+  // A drop that works after them is listed alone.
+  const ok = await mod.addFolder('model', [{ path: 'x.bin', file: new File([new Uint8Array(4)], 'x.bin') }]);
+  assert.equal(ok.length, 1);
+  const names = JSON.parse(await (await mod.fetch('/api/files')).text()).files.map((f) => f.name);
+  assert.deepEqual(names, ['model/x.bin']);
+});

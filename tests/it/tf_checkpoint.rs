@@ -588,6 +588,40 @@ fn the_facade_gives_a_saved_models_variables_as_tensors() {
     );
 }
 
+/// A copy in `dir` of the one-shard checkpoint `prefix` (one data block)
+/// with `new` written over the start of an entry's `range` of its shard,
+/// the entry's CRC32C and the data block's trailer made right, so that the
+/// values, not the checksums, differ.
+fn changed_copy(prefix: &str, range: std::ops::Range<usize>, new: &[u8], dir: &Path) {
+    let name = |p: &str| Path::new(p).file_name().unwrap().to_owned();
+    let shard_rel = format!("{prefix}.data-00000-of-00001");
+    let index_rel = format!("{prefix}.index");
+    let (mut index, old_shard) = (read(&index_rel), read(&shard_rel));
+    let mut shard = old_shard.clone();
+    shard[range.start..range.start + new.len()].copy_from_slice(new);
+    let old = mask(crc32c(&old_shard[range.clone()])).to_le_bytes();
+    let new_crc = mask(crc32c(&shard[range])).to_le_bytes();
+    let k = index
+        .windows(4)
+        .position(|w| w == old)
+        .expect("the entry's CRC");
+    index[k..k + 4].copy_from_slice(&new_crc);
+    // The data block's trailer CRC over the changed block: the metaindex
+    // block's offset (a varint) is 5 bytes after the data block's end.
+    let f = &index[index.len() - 48..];
+    let mo = if f[0] < 0x80 {
+        usize::from(f[0])
+    } else {
+        usize::from(f[0] & 0x7f) | usize::from(f[1]) << 7
+    };
+    let size = mo - 5;
+    let crc = mask(crc32c_extend(crc32c(&index[..size]), &[0])).to_le_bytes();
+    index[size + 1..size + 5].copy_from_slice(&crc);
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join(name(&index_rel)), &index).unwrap();
+    std::fs::write(dir.join(name(&shard_rel)), &shard).unwrap();
+}
+
 #[cfg(feature = "cli")]
 #[test]
 fn decode_diff_compares_the_variables_of_checkpoints_and_saved_models() {
@@ -610,39 +644,14 @@ fn decode_diff_compares_the_variables_of_checkpoints_and_saved_models() {
         &path("saved_model_all_types/saved_model.pb"),
     );
     assert_eq!(code, Some(0), "{text}");
-    assert!(text.contains("variables: 16 the same, 0 differ"), "{text}");
+    // The string variable too.
+    assert!(text.contains("variables: 17 the same, 0 differ"), "{text}");
     // One float changed: that variable alone differs.
     let dir = std::env::temp_dir().join(format!("pbdecode-tfc-diff-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut index = read("train/ckpt.index");
-    let mut shard = read("train/ckpt.data-00000-of-00001");
-    // The bias (offset 68) set to 0.5, 0.5, 0.5, its CRC32C made right in
-    // the index so that the values, not the checksum, differ.
-    for k in 0..3 {
-        shard[68 + 4 * k..72 + 4 * k].copy_from_slice(&0.5f32.to_le_bytes());
-    }
-    let old = mask(crc32c(&read("train/ckpt.data-00000-of-00001")[68..80])).to_le_bytes();
-    let new = mask(crc32c(&shard[68..80])).to_le_bytes();
-    let at = index
-        .windows(4)
-        .position(|w| w == old)
-        .expect("the bias's CRC");
-    index[at..at + 4].copy_from_slice(&new);
-    // The data block's trailer CRC over the changed block.
-    let f = &index[index.len() - 48..];
-    // The metaindex block's offset (a varint): the data block ends 5 bytes
-    // before it.
-    let mo = if f[0] < 0x80 {
-        usize::from(f[0])
-    } else {
-        usize::from(f[0] & 0x7f) | usize::from(f[1]) << 7
-    };
-    let size = mo - 5;
-    let crc = mask(crc32c_extend(crc32c(&index[..size]), &[0])).to_le_bytes();
-    index[size + 1..size + 5].copy_from_slice(&crc);
-    std::fs::write(dir.join("ckpt.index"), &index).unwrap();
-    std::fs::write(dir.join("ckpt.data-00000-of-00001"), &shard).unwrap();
+    // The bias (offset 68) set to 0.5, 0.5, 0.5.
+    let half: Vec<u8> = [0.5f32; 3].iter().flat_map(|v| v.to_le_bytes()).collect();
+    changed_copy("train/ckpt", 68..80, &half, &dir);
     let (code, text) = run(&path("train/ckpt.index"), &dir.join("ckpt.index"));
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("variables: 6 the same, 1 differ"), "{text}");
@@ -704,10 +713,15 @@ fn a_big_endian_bundle_is_read_in_this_machines_order() {
     assert!(t.contains("header:    big endian"), "{t}");
     assert!(t.contains("crc32c:    ok"), "{t}");
     assert!(t.contains("[0] 1.5  -2.0"), "{t}");
-    // The library does not swap: it says so rather than give wrong values.
+    // The library swaps them as the views do (it once refused them).
     let doc = pbdecode::open(dir.join("be.index")).unwrap();
-    let err = doc.tensor_by_name("w").unwrap().values().unwrap_err();
-    assert!(err.to_string().contains("big-endian"), "{err}");
+    let w = doc.tensor_by_name("w").unwrap();
+    assert_eq!(w.values().unwrap(), pbdecode::Values::F32(vec![1.5, -2.0]));
+    assert_eq!(
+        w.raw_le(),
+        Some(&[1.5f32.to_le_bytes(), (-2.0f32).to_le_bytes()].concat()[..])
+    );
+    assert_eq!(w.stats().unwrap().count, 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -730,4 +744,337 @@ fn jsonl_lines_of_bundles_are_one_json_object_each() {
         bundles += usize::from(v["format"] == "tf-checkpoint");
     }
     assert!(bundles >= 10, "{bundles} bundles in\n{text:.2000}");
+}
+
+// ---------------------------------------------------------------------------
+// Every kind of variable through the library: strings, partitioned
+// variables, a big-endian bundle's, a V1 checkpoint's.
+
+/// `decode ARGS`: (status, stdout, stderr).
+#[cfg(feature = "cli")]
+fn decode(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_decode"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The floats of a little-endian float32 .npy file.
+#[cfg(feature = "cli")]
+fn npy_f32(file: &Path) -> Vec<f32> {
+    let bytes = std::fs::read(file).unwrap();
+    let header_len = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+    let header = String::from_utf8_lossy(&bytes[10..10 + header_len]);
+    assert!(header.contains("'descr': '<f4'"), "{header}");
+    bytes[10 + header_len..]
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn strings_slices_and_v1_tensors_come_through_tensor_stats_and_npy_dir() {
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let at = |rel: &str| path(rel).into_os_string();
+    // A partitioned variable, assembled: its last row and its statistics.
+    let (code, t, e) = decode(&[
+        &os("--stats"),
+        &os("--values"),
+        &os("all"),
+        &os("--tensor"),
+        &os("w"),
+        &at("partitioned/model.ckpt.index"),
+    ]);
+    assert_eq!(code, Some(0), "{e}");
+    assert!(t.contains("[9,0] 27.0  28.0  29.0"), "{t}");
+    assert!(t.contains("count 30  min 0.0  max 29.0  mean 14.5"), "{t}");
+    // A string variable of a checkpoint, and of its SavedModel by path.
+    let (code, j, e) = decode(&[
+        &os("--json"),
+        &os("--tensor"),
+        &os("s/.ATTRIBUTES/VARIABLE_VALUE"),
+        &at("saved_model_all_types/variables/variables.index"),
+    ]);
+    assert_eq!(code, Some(0), "{e}");
+    let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+    let strings = serde_json::json!(["alpha", "", {"base64": "AP8gYnl0ZXM="}, "grüß"]);
+    assert_eq!(v["value"]["values"], strings, "{j}");
+    let (code, j, e) = decode(&[
+        &os("--json"),
+        &os("--tensor"),
+        &os("s"),
+        &at("saved_model_all_types/saved_model.pb"),
+    ]);
+    assert_eq!(code, Some(0), "{e}");
+    let v: serde_json::Value = serde_json::from_str(&j).unwrap();
+    assert_eq!(v["value"]["values"], strings, "{j}");
+    // A V1 checkpoint's tensor.
+    let (code, t, e) = decode(&[
+        &os("--stats"),
+        &os("--tensor"),
+        &os("a"),
+        &at("v1/model.ckpt"),
+    ]);
+    assert_eq!(code, Some(0), "{e}");
+    assert!(t.contains("[1,0] 3.0  4.0  5.0"), "{t}");
+    assert!(t.contains("count 6  min 0.0  max 5.0  mean 2.5"), "{t}");
+    // --npy-dir writes each of them.
+    let out = std::env::temp_dir().join(format!("pbdecode-tfc-npy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    for (rel, files) in [
+        ("partitioned/model.ckpt.index", &["b.npy", "w.npy"][..]),
+        ("v1/model.ckpt", &["a.npy", "n.npy"]),
+        (
+            "saved_model_all_types/variables/variables.index",
+            &["s_.ATTRIBUTES_VARIABLE_VALUE.npy"],
+        ),
+    ] {
+        let dir = out.join(rel.replace('/', "_"));
+        let (code, _, e) = decode(&[&os("--npy-dir"), dir.as_os_str(), &at(rel)]);
+        assert_eq!(code, Some(0), "{rel}: {e}");
+        for f in files {
+            assert!(dir.join(f).is_file(), "{rel}: {f}: {e}");
+        }
+    }
+    let w = npy_f32(&out.join("partitioned_model.ckpt.index/w.npy"));
+    assert_eq!(w, (0..30).map(|x| x as f32).collect::<Vec<_>>());
+    let a = npy_f32(&out.join("v1_model.ckpt/a.npy"));
+    assert_eq!(a, vec![0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn the_library_reads_strings_slices_and_v1_tensors() {
+    let doc = pbdecode::open(path("partitioned/model.ckpt.index")).unwrap();
+    let names: Vec<&str> = doc.tensors().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["b", "w"]);
+    let w = doc.tensor_by_name("w").unwrap();
+    assert_eq!(w.shape(), Some(&[10u64, 3][..]));
+    assert_eq!(
+        w.values().unwrap(),
+        pbdecode::Values::F32((0..30).map(|x| x as f32).collect())
+    );
+    // Assembled in the tensor's memory: not lent as the document's bytes.
+    assert!(w.stored_array().is_none());
+    assert_eq!(w.raw_le().map(<[u8]>::len), Some(120));
+    let doc = pbdecode::open(path("saved_model_all_types/saved_model.pb")).unwrap();
+    let s = doc.tensor_by_name("s").unwrap();
+    let pbdecode::Values::Str(strings) = s.values().unwrap() else {
+        panic!("not strings");
+    };
+    let strings: Vec<&[u8]> = strings.iter().map(|s| &s[..]).collect();
+    assert_eq!(
+        strings,
+        [&b"alpha"[..], b"", b"\x00\xff bytes", "grüß".as_bytes()]
+    );
+    let doc = pbdecode::open(path("v1/model.ckpt")).unwrap();
+    let names: Vec<&str> = doc.tensors().iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["a", "n"]);
+    assert_eq!(
+        doc.tensor_by_name("n").unwrap().values().unwrap(),
+        pbdecode::Values::I64(vec![7, 8, 9])
+    );
+    assert_eq!(
+        doc.tensor_by_name("a").unwrap().dims(),
+        Some(&[2i64, 3][..])
+    );
+}
+
+/// A bundle of one string vector `s`, its strings as TensorFlow writes
+/// them (their lengths, the lengths' masked CRC32C, the bytes), in `dir`.
+fn string_bundle(dir: &Path, strings: &[&[u8]]) {
+    let mut range = Vec::new();
+    let mut crc = 0u32;
+    for s in strings {
+        common::put_varint(&mut range, s.len() as u64);
+        crc = crc32c_extend(crc, &(s.len() as u32).to_le_bytes());
+    }
+    let len_crc = mask(crc).to_le_bytes();
+    range.extend_from_slice(&len_crc);
+    crc = crc32c_extend(crc, &len_crc);
+    for s in strings {
+        range.extend_from_slice(s);
+        crc = crc32c_extend(crc, s);
+    }
+    let value = Msg::new()
+        .varint(1, 7) // DT_STRING
+        .message(
+            2,
+            &Msg::new().message(2, &Msg::new().varint(1, strings.len() as u64)),
+        )
+        .varint(5, range.len() as u64)
+        .fixed32(6, mask(crc))
+        .bytes();
+    let mut entries = header_entry();
+    entries.extend(entry(0, 1, value.len() as u64, b"s"));
+    entries.extend_from_slice(&value);
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("ckpt.index"), table(&block(&entries, &[0], 1))).unwrap();
+    std::fs::write(dir.join("ckpt.data-00000-of-00001"), &range).unwrap();
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn decode_diff_compares_partitioned_and_string_variables() {
+    let root = std::env::temp_dir().join(format!("pbdecode-tfc-diff2-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    // Row 4 of the partitioned `w` (its second slice, at offset 56) changed.
+    let changed = root.join("partitioned");
+    changed_copy(
+        "partitioned/model.ckpt",
+        56..92,
+        &100f32.to_le_bytes(),
+        &changed,
+    );
+    let (code, t, e) = decode(&[
+        &std::ffi::OsString::from("diff"),
+        path("partitioned/model.ckpt.index").as_os_str(),
+        changed.join("model.ckpt.index").as_os_str(),
+    ]);
+    assert_eq!(code, Some(1), "{t}{e}");
+    assert!(t.contains("variables: 1 the same, 1 differ"), "{t}");
+    assert!(t.contains("  \"w\": "), "{t}");
+    // Against itself: the same.
+    let (code, t, _) = decode(&[
+        &std::ffi::OsString::from("diff"),
+        path("partitioned/model.ckpt.index").as_os_str(),
+        path("partitioned/model.ckpt.index").as_os_str(),
+    ]);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(t.contains("variables: 2 the same, 0 differ"), "{t}");
+    // Two string variables, one string apart.
+    string_bundle(&root.join("x"), &[b"alpha", b"beta"]);
+    string_bundle(&root.join("y"), &[b"alpha", b"gamma"]);
+    let (code, t, e) = decode(&[
+        &std::ffi::OsString::from("diff"),
+        root.join("x/ckpt.index").as_os_str(),
+        root.join("y/ckpt.index").as_os_str(),
+    ]);
+    assert_eq!(code, Some(1), "{t}{e}");
+    assert!(t.contains("variables: 0 the same, 1 differ"), "{t}");
+    string_bundle(&root.join("z"), &[b"alpha", b"beta"]);
+    let (code, t, _) = decode(&[
+        &std::ffi::OsString::from("diff"),
+        root.join("x/ckpt.index").as_os_str(),
+        root.join("z/ckpt.index").as_os_str(),
+    ]);
+    assert_eq!(code, Some(0), "{t}");
+    assert!(t.contains("variables: 1 the same, 0 differ"), "{t}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+// ---------------------------------------------------------------------------
+// Shards found by listing the side files' folder, on disk or in memory
+// (the static page's dropped files).
+
+/// The files under `rel` (a fixture folder), held in memory by their paths
+/// inside it, as the page holds a dropped folder.
+fn in_memory(
+    rel: &str,
+) -> std::sync::Arc<std::collections::BTreeMap<String, std::sync::Arc<pbdecode::input::InputBytes>>>
+{
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                let name = p
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .replace('\\', "/");
+                out.push((name, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let root = path(rel);
+    let mut files = Vec::new();
+    walk(&root, &root, &mut files);
+    std::sync::Arc::new(
+        files
+            .into_iter()
+            .map(|(n, b)| {
+                (
+                    n,
+                    std::sync::Arc::new(pbdecode::input::InputBytes::Owned(b)),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// A checkpoint and a SavedModel read with their files in memory show the
+/// same text and JSON as with their folder on disk: the shards are found by
+/// listing the folder, whichever kind it is (they were once found only on
+/// disk, and the page's dropped files showed no values).
+#[test]
+fn bundles_read_the_same_from_files_in_memory_as_from_disk() {
+    for (folder, file) in [
+        ("train", "ckpt.index"),
+        ("sharded", "ckpt.index"),
+        ("partitioned", "model.ckpt.index"),
+        ("saved_model_all_types", "saved_model.pb"),
+        ("saved_model_all_types", "variables/variables.index"),
+    ] {
+        let rel = format!("{folder}/{file}");
+        let bytes = read(&rel);
+        let decoded = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+        let at = Path::new(file).parent().unwrap().to_str().unwrap();
+        let memory = RenderOptions {
+            dir: Some(pbdecode::Folder::Memory(pbdecode::MemoryFolder::new(
+                in_memory(folder),
+                at,
+            ))),
+            ..RenderOptions::default()
+        };
+        let disk = in_folder(&rel);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        text::write_decoded(&mut a, &decoded, &memory).unwrap();
+        text::write_decoded(&mut b, &decoded, &disk).unwrap();
+        let t = String::from_utf8(a).unwrap();
+        assert_eq!(t, String::from_utf8(b).unwrap(), "{rel}");
+        assert!(!t.contains("not available"), "{rel}: {t}");
+        assert!(t.contains("crc32c"), "{rel}");
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        json::write_decoded(&mut a, &decoded, &memory).unwrap();
+        json::write_decoded(&mut b, &decoded, &disk).unwrap();
+        assert_eq!(a, b, "{rel}");
+    }
+}
+
+/// The explorer's values of a variable (the library's tensor) from files
+/// in memory: a checkpoint's partitioned variable and a SavedModel's
+/// string variable.
+#[test]
+fn the_explorers_values_of_variables_in_memory() {
+    use pbdecode::explore::{self, ExploredFile, Query};
+    let answer = |folder: &str, file: &str, tensor: &str| {
+        let files = in_memory(folder);
+        let bytes = files[file].clone();
+        let f = ExploredFile::new(
+            "0/x".into(),
+            file.into(),
+            bytes,
+            Some(pbdecode::Folder::Memory(pbdecode::MemoryFolder::new(
+                files, "",
+            ))),
+        );
+        let q = [("name".to_string(), tensor.to_string())];
+        let r = explore::file_answer("/api/values", &Query(&q), &f).unwrap();
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        serde_json::from_slice::<serde_json::Value>(&r.body).unwrap()
+    };
+    let w = answer("partitioned", "model.ckpt.index", "w");
+    assert_eq!(w["total"], 30, "{w}");
+    assert_eq!(w["text"][0][29], "29.0", "{w}");
+    let s = answer("saved_model_all_types", "saved_model.pb", "s");
+    assert_eq!(s["text"][0][0], "\"alpha\"", "{s}");
 }

@@ -76,6 +76,9 @@ struct Root {
     name: String,
     adding: BTreeMap<String, Arc<InputBytes>>,
     files: BTreeMap<String, Arc<ExploredFile>>,
+    /// Given up ([`abort_root`]): holds nothing and is not listed (it
+    /// keeps its place, so that the other roots keep their keys).
+    aborted: bool,
 }
 
 /// A path inside a dropped folder, if it is plain components (none empty,
@@ -164,7 +167,7 @@ impl Module {
     /// The roots' files, in order of their paths, then the files dropped
     /// alone (as the server lists its roots, then its uploads).
     fn listed(&self) -> Vec<Listed> {
-        let roots = self.roots.iter().flat_map(|r| {
+        let roots = self.roots.iter().filter(|r| !r.aborted).flat_map(|r| {
             r.files.iter().map(|(rel, f)| Listed {
                 key: f.key.clone(),
                 name: format!("{}/{rel}", r.name),
@@ -197,15 +200,25 @@ impl Module {
             name,
             adding: BTreeMap::new(),
             files: BTreeMap::new(),
+            aborted: false,
         });
         self.roots.len() - 1
+    }
+
+    /// Gives up `root`: the copies of its files already here are freed.
+    fn abort_root(&mut self, root: usize) {
+        if let Some(r) = self.roots.get_mut(root) {
+            r.adding = BTreeMap::new();
+            r.files = BTreeMap::new();
+            r.aborted = true;
+        }
     }
 
     fn add_root_file(&mut self, root: usize, rel: &str, bytes: Vec<u8>) -> Response {
         let Some(rel) = plain_path(rel) else {
             return Response::error(403, &format!("{rel:?} is not a plain relative path"));
         };
-        let Some(r) = self.roots.get_mut(root) else {
+        let Some(r) = self.roots.get_mut(root).filter(|r| !r.aborted) else {
             return Response::error(404, &format!("no folder {root}"));
         };
         let key = format!("{root}/{}", key_part(rel));
@@ -462,7 +475,12 @@ impl Module {
         }
         match path {
             "/api/files" => {
-                let roots: Vec<String> = self.roots.iter().map(|r| r.name.clone()).collect();
+                let roots: Vec<String> = self
+                    .roots
+                    .iter()
+                    .filter(|r| !r.aborted)
+                    .map(|r| r.name.clone())
+                    .collect();
                 explore::files_answer(&roots, false, &self.listed())
             }
             "/api/close" => {
@@ -696,6 +714,14 @@ pub extern "C" fn add_root_file(root: usize, rel: usize, bytes: usize) -> usize 
 #[unsafe(no_mangle)]
 pub extern "C" fn finish_root(root: usize) {
     MODULE.with_borrow_mut(|m| m.finish_root(root));
+}
+
+/// Gives up the folder `root` when its files did not all arrive (one could
+/// not be read, or memory ran out): the copies already placed are freed,
+/// and it is not listed.
+#[unsafe(no_mangle)]
+pub extern "C" fn abort_root(root: usize) {
+    MODULE.with_borrow_mut(|m| m.abort_root(root));
 }
 
 /// Answers a request: its path and its query string (`f=u1&t=0`), two
