@@ -303,7 +303,6 @@ pub(super) fn open(req: &Query<'_>, file: &ExploredFile) -> Response {
         let set = SchemaSet::builtin();
         if let (Body::Message { message, .. }, Some(doc)) = (&decoded.body, doc) {
             let named = formats::named_tensors(set, message);
-            file.keep(asked(req), doc);
             for (i, t) in named.iter().enumerate() {
                 match t.view(set) {
                     Some(view) => tensor_head_json(
@@ -317,6 +316,22 @@ pub(super) fn open(req: &Query<'_>, file: &ExploredFile) -> Response {
                     None => w.null()?,
                 }
             }
+            // A SavedModel's variables (their values in `variables/`
+            // beside it) follow its tensors in the document.
+            for (i, entry) in doc.tensors().iter().enumerate().skip(named.len()) {
+                match doc.tensor(entry) {
+                    Ok(t) => tensor_head_json(
+                        w,
+                        i,
+                        &entry.name,
+                        entry.weight,
+                        &t.view(),
+                        &t.message().def(set).full_name,
+                    )?,
+                    Err(_) => w.null()?,
+                }
+            }
+            file.keep(asked(req), doc);
         }
         w.end_array()?;
         w.key("decoded")?;

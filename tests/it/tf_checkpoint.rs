@@ -1078,3 +1078,34 @@ fn the_explorers_values_of_variables_in_memory() {
     let s = answer("saved_model_all_types", "saved_model.pb", "s");
     assert_eq!(s["text"][0][0], "\"alpha\"", "{s}");
 }
+
+/// The explorer's model page lists a SavedModel's variables among its
+/// tensors (after the graph's own), each with the index the tensor
+/// endpoints take.
+#[test]
+fn the_explorers_model_page_lists_a_saved_models_variables() {
+    use pbdecode::explore::{self, ExploredFile, Query};
+    let files = in_memory("saved_model_all_types");
+    let f = ExploredFile::new(
+        "0/x".into(),
+        "saved_model.pb".into(),
+        files["saved_model.pb"].clone(),
+        Some(pbdecode::Folder::Memory(pbdecode::MemoryFolder::new(
+            files.clone(),
+            "",
+        ))),
+    );
+    let r = explore::file_answer("/api/open", &Query(&[]), &f).unwrap();
+    assert_eq!(r.status, 200);
+    let open: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    let tensors = open["tensors"].as_array().unwrap();
+    let s = tensors
+        .iter()
+        .find(|t| t["name"] == "s")
+        .unwrap_or_else(|| panic!("no variable s among {tensors:?}"));
+    assert_eq!(s["dtype"], "DT_STRING", "{s}");
+    let q = [("t".to_string(), s["index"].to_string())];
+    let r = explore::file_answer("/api/values", &Query(&q), &f).unwrap();
+    let values: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!(values["text"][0][0], "\"alpha\"", "{values}");
+}
