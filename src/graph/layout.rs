@@ -16,7 +16,7 @@
 //!    down and up;
 //! 6. edge polylines through the dummies.
 //!
-//! Open name-scope groups are laid out as frames ([`nested`]): each
+//! Open name-scope groups are laid out as frames (`nested`): each
 //! group's members by the steps above on their own, innermost group
 //! first, then the group as one box of that size in the level holding it.
 //!
