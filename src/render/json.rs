@@ -553,18 +553,7 @@ pub fn write_bundle(
         w.key("entry")?;
         write_message(w, set, &e.message, opts)?;
         tfc::with_entry(bundle, &shards, e, dir, |view, loaded, crc| {
-            w.member("data_type", &*view.type_name)?;
-            w.key("shape")?;
-            match &view.dims {
-                Some(d) => {
-                    w.begin_array()?;
-                    for x in d {
-                        w.value(*x)?;
-                    }
-                    w.end_array()?;
-                }
-                None => w.null()?,
-            }
+            write_type_and_shape(w, view)?;
             if bundle.version == crate::formats::BundleVersion::V2 {
                 let f = tfc::entry_facts(set, &e.message);
                 w.key("shard_file")?;
@@ -632,18 +621,7 @@ fn write_saved_model_variables(
         w.key("key")?;
         text_or_base64(w, key)?;
         tfc::with_entry(&bundle, &shards, e, Some(dir), |view, loaded, crc| {
-            w.member("data_type", &*view.type_name)?;
-            w.key("shape")?;
-            match &view.dims {
-                Some(d) => {
-                    w.begin_array()?;
-                    for x in d {
-                        w.value(*x)?;
-                    }
-                    w.end_array()?;
-                }
-                None => w.null()?,
-            }
+            write_type_and_shape(w, view)?;
             w.member("crc32c", crc.word())?;
             if let Some(d) = crc.detail() {
                 w.member("crc32c_detail", d)?;
@@ -1138,4 +1116,23 @@ fn write_fault(w: &mut JsonWriter<'_>, fault: &DecodeError) -> io::Result<()> {
     w.member("check", fault.check())?;
     w.member("message", &*fault.message())?;
     w.end_object()
+}
+
+/// A bundle tensor's `data_type` and `shape` (null for an unknown rank).
+fn write_type_and_shape(
+    w: &mut JsonWriter<'_>,
+    view: &crate::tensor::TensorView<'_, '_>,
+) -> io::Result<()> {
+    w.member("data_type", &*view.type_name)?;
+    w.key("shape")?;
+    match &view.dims {
+        Some(d) => {
+            w.begin_array()?;
+            for x in d {
+                w.value(*x)?;
+            }
+            w.end_array()
+        }
+        None => w.null(),
+    }
 }

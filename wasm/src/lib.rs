@@ -30,7 +30,7 @@ static PAGES: pages::Pages = pages::Pages::new();
 use lazy::{Ranges, Scan, ScanOptions, Step};
 use pbdecode::explore::{self, ExploredFile, Listed, Query, Response};
 use pbdecode::input::InputBytes;
-use pbdecode::tensor::TensorData;
+use pbdecode::tensor::{TensorData, TensorView};
 use pbdecode::{Document, Folder, MemoryFolder};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -411,10 +411,7 @@ impl Module {
                 };
                 // Made with bytes unread: sound when they all lie in
                 // payloads, as for `/api/open`.
-                let mut allowed = Ranges::default();
-                for (s, e) in payloads(&doc, bytes) {
-                    allowed.insert(s, e);
-                }
+                let mut needed = outside(&unread, &payloads(&doc, bytes));
                 let chosen = chosen_tensor(&doc, query);
                 let wanted = match (path, chosen) {
                     ("/api/tensor", _) | (_, None) => None,
@@ -423,14 +420,13 @@ impl Module {
                         .or_else(|| payload(&doc, i, bytes)),
                     (_, Some(i)) => payload(&doc, i, bytes),
                 };
-                let mut needed = Vec::new();
-                for &(s, e) in &unread {
-                    needed.extend(allowed.missing(s, e));
-                    if let Some((ws, we)) = wanted
-                        && ws.max(s) < we.min(e)
-                    {
-                        needed.push((ws.max(s), we.min(e)));
-                    }
+                if let Some((ws, we)) = wanted {
+                    needed.extend(
+                        unread
+                            .iter()
+                            .map(|&(s, e)| (ws.max(s), we.min(e)))
+                            .filter(|(s, e)| s < e),
+                    );
                 }
                 (needed, None)
             }
@@ -554,9 +550,13 @@ fn payloads(doc: &Document, bytes: &[u8]) -> Vec<(u64, u64)> {
 /// The byte range of tensor `i`'s payload in `bytes`, when it is raw
 /// storage there.
 fn payload(doc: &Document, i: usize, bytes: &[u8]) -> Option<(u64, u64)> {
-    let entry = doc.tensors().get(i)?;
-    let tensor = doc.tensor(entry).ok()?;
-    let TensorData::Raw(raw) = tensor.view().data else {
+    let tensor = doc.tensor(doc.tensors().get(i)?).ok()?;
+    raw_range(&tensor.view(), bytes)
+}
+
+/// Where a view's raw storage lies in `bytes`.
+fn raw_range(view: &TensorView<'_, '_>, bytes: &[u8]) -> Option<(u64, u64)> {
+    let TensorData::Raw(raw) = view.data else {
         return None;
     };
     let start = (raw.as_ptr() as usize).checked_sub(bytes.as_ptr() as usize)?;
@@ -594,10 +594,9 @@ fn payload_part(
     first: u64,
     end: u64,
 ) -> Option<(u64, u64)> {
-    let (start, stop) = payload(doc, i, bytes)?;
-    let entry = doc.tensors().get(i)?;
-    let tensor = doc.tensor(entry).ok()?;
+    let tensor = doc.tensor(doc.tensors().get(i)?).ok()?;
     let view = tensor.view();
+    let (start, stop) = raw_range(&view, bytes)?;
     let bits = view.elem?.bits();
     // Sub-byte elements one per byte in TensorFlow's raw storage.
     let bits = if view.byte_aligned { bits.max(8) } else { bits };
