@@ -5,8 +5,9 @@ damaged copies of them.
 
 Needs TensorFlow (pip install tensorflow-cpu); the tests do not.
 
-Usage: scripts/make_tf_checkpoint_fixtures.py [OUT_DIR]
-       (default tests/fixtures/tf-checkpoint)
+Usage: scripts/make_tf_checkpoint_fixtures.py [--only FOLDER] [OUT_DIR]
+       (default tests/fixtures/tf-checkpoint; --only rewrites that one
+       folder and leaves the others as they are)
 """
 import os
 import shutil
@@ -18,12 +19,16 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-OUT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+args = sys.argv[1:]
+ONLY = None
+if args[:1] == ["--only"] and len(args) > 1:
+    ONLY, args = args[1], args[2:]
+OUT = args[0] if args else os.path.join(
     os.path.dirname(__file__), "..", "tests", "fixtures", "tf-checkpoint")
 OUT = os.path.abspath(OUT)
 if os.path.isdir(OUT):
     for name in os.listdir(OUT):
-        if name != "README.md":
+        if name != "README.md" and ONLY in (None, name):
             p = os.path.join(OUT, name)
             shutil.rmtree(p) if os.path.isdir(p) and not os.path.islink(p) else os.remove(p)
 os.makedirs(OUT, exist_ok=True)
@@ -159,6 +164,56 @@ def v1_checkpoint():
         shutil.rmtree(d)
 
 
+V1_SLICED_DTYPES = [tf.float16, tf.float64, tf.int8, tf.uint8, tf.int16,
+                    tf.int32, tf.bool, tf.complex64, tf.complex128]  # V1 saves no bfloat16
+
+
+def v1_partitioned_checkpoint():
+    """A V1 checkpoint whose tensors are saved in slices: `p` [5, 2]
+    float32 split by rows in 2 (rows 0-2, 3-4), `q` [2, 6] int64 split by
+    columns in 3, and `s` [4] string split in 2; p[r, c] = 2r + c,
+    q[r, c] = 10r + c."""
+    d = os.path.join(OUT, "v1_partitioned")
+    os.makedirs(d)
+    full = {
+        "p": np.arange(10, dtype=np.float32).reshape(5, 2),
+        "q": (np.arange(2)[:, None] * 10 + np.arange(6)).astype(np.int64),
+        "s": np.array([b"alpha", b"", b"gamma", b"\xff\x00"], dtype=object),
+    }
+
+    def part(name):
+        # Each partition's values cut from the full tensor at its offset.
+        def init(shape, dtype=None, partition_info=None):
+            offset = partition_info.var_offset if partition_info else [0] * len(shape)
+            cut = tuple(slice(o, o + n) for o, n in zip(offset, shape))
+            return tf.constant(full[name][cut])
+        return init
+
+    g = tf.Graph()
+    with g.as_default():
+        v1 = tf.compat.v1
+        v1.get_variable("p", shape=[5, 2], dtype=tf.float32, initializer=part("p"),
+                        partitioner=v1.fixed_size_partitioner(2))
+        v1.get_variable("q", shape=[2, 6], dtype=tf.int64, initializer=part("q"),
+                        partitioner=v1.fixed_size_partitioner(3, axis=1))
+        v1.get_variable("s", shape=[4], dtype=tf.string, initializer=part("s"),
+                        partitioner=v1.fixed_size_partitioner(2))
+        # One [3, 2] variable a dtype, split by rows in 2, with values
+        # that need the dtype's whole range (negatives, halves, true/false).
+        for dtype in V1_SLICED_DTYPES:
+            name = "t_" + dtype.name
+            full[name] = arr(dtype.as_numpy_dtype, (3, 2))
+            v1.get_variable(name, shape=[3, 2], dtype=dtype, initializer=part(name),
+                            partitioner=v1.fixed_size_partitioner(2))
+        saver = v1.train.Saver(write_version=v1.train.SaverDef.V1)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            saver.save(sess, os.path.join(d, "model.ckpt"), write_meta_graph=False)
+    for name in os.listdir(d):
+        if name == "checkpoint":
+            os.remove(os.path.join(d, name))
+
+
 def many_checkpoint():
     vs = {f"layer{k:04d}": tf.Variable(np.float32(k) * np.ones((2,), np.float32), name=f"v{k}") for k in range(6000)}
     ckpt = tf.train.Checkpoint(**vs)
@@ -167,15 +222,25 @@ def many_checkpoint():
     ckpt.write(os.path.join(d, "ckpt"))
 
 
-saved_model()
-train_checkpoint()
-# Ten variables split into slices across shards of 40 bytes; and ten in
-# ten shards of 32 bytes (the object graph beside one of them).
-sharded_checkpoint("sharded", 10, 40)
-sharded_checkpoint("sharded10", 10, 32)
-partitioned_checkpoint()
-v1_checkpoint()
-many_checkpoint()
+PARTS = {
+    "saved_model_all_types": saved_model,
+    "train": train_checkpoint,
+    # Ten variables split into slices across shards of 40 bytes; and ten
+    # in ten shards of 32 bytes (the object graph beside one of them).
+    "sharded": lambda: sharded_checkpoint("sharded", 10, 40),
+    "sharded10": lambda: sharded_checkpoint("sharded10", 10, 32),
+    "partitioned": partitioned_checkpoint,
+    "v1": v1_checkpoint,
+    "v1_partitioned": v1_partitioned_checkpoint,
+    "many": many_checkpoint,
+}
+if ONLY is not None:
+    if ONLY not in PARTS:
+        sys.exit(f"--only: one of {', '.join(PARTS)} (the damaged copies are made with train)")
+    PARTS[ONLY]()
+    sys.exit(0)
+for make in PARTS.values():
+    make()
 
 # Damaged copies of train/ckpt (each folder holds one index and the shard).
 src = os.path.join(OUT, "train")

@@ -2,7 +2,9 @@
 """Compares every tensor `decode --json --values all` reads from the tensor
 bundles in tests/fixtures/tf-checkpoint with what TensorFlow reads:
 tf.train.load_checkpoint(PREFIX).get_tensor(NAME) for each name of
-list_variables (a partitioned variable's full tensor included), by dtype,
+list_variables (a partitioned variable's full tensor included; a V1
+tensor saved in slices, which get_tensor refuses, through TensorFlow's
+Restore op, which assembles it from the slices), by dtype,
 shape and bytes (strings: each element's bytes). Then the same through the
 library's tensors: every numeric tensor as `decode --npy-dir` writes it
 (bfloat16 as float32), every string tensor as `decode --tensor NAME --json`
@@ -36,8 +38,20 @@ BUNDLES = [
     ("sharded/ckpt.index", "sharded/ckpt"),
     ("sharded10/ckpt.index", "sharded10/ckpt"),
     ("v1/model.ckpt", "v1/model.ckpt"),
+    ("v1_partitioned/model.ckpt", "v1_partitioned/model.ckpt"),
     ("many/ckpt.index", "many/ckpt"),
 ]
+
+
+def tf_tensor(reader, prefix, name, dtype):
+    """TensorFlow's value of a tensor: get_tensor, or for a V1 tensor saved
+    in slices (get_tensor: "Sliced checkpoints are not supported") the
+    Restore op, which reads V1 files through TensorSliceReader."""
+    try:
+        return reader.get_tensor(name)
+    except tf.errors.UnimplementedError:
+        return tf.raw_ops.Restore(file_pattern=os.path.join(FIXTURES, prefix),
+                                  tensor_name=name, dt=dtype).numpy()
 
 
 def element_bytes(v):
@@ -68,7 +82,7 @@ def npy_name(name):
     return base + ".npy"
 
 
-def library_differences(decoder, index, reader, dtypes):
+def library_differences(decoder, index, prefix, reader, dtypes):
     """Each tensor TensorFlow reads against the library's: (compared,
     differences)."""
     path = os.path.join(FIXTURES, index)
@@ -77,7 +91,8 @@ def library_differences(decoder, index, reader, dtypes):
         out = os.path.join(tmp, "npy")
         subprocess.run([decoder, "--npy-dir", out, path], check=True, capture_output=True)
         for name in sorted(dtypes):
-            want, dtype = reader.get_tensor(name), dtypes[name]
+            dtype = dtypes[name]
+            want = tf_tensor(reader, prefix, name, dtype)
             if dtype == tf.string:
                 doc = json.loads(subprocess.run(
                     [decoder, "--json", "--values", "all", "--tensor", name, path],
@@ -117,14 +132,18 @@ def main():
             key = t["key"] if isinstance(t["key"], str) else base64.b64decode(t["key"]["base64"]).decode()
             ours[key] = t
         if doc["bundle"]["version"] == "V1":
-            # V1 entries are keyed by slice; whole-tensor slices name them.
-            ours = {t["slice_of"]: t for t in doc["tensors"]}
+            # V1 entries are keyed by slice: a tensor saved whole is its one
+            # entry; one saved in slices is listed after them, assembled.
+            entries = [t["slice_of"] for t in doc["tensors"] if "slice_of" in t]
+            ours = {t["slice_of"]: t for t in doc["tensors"]
+                    if "slice_of" in t and entries.count(t["slice_of"]) == 1}
+            ours.update({t["key"]: t for t in doc["tensors"] if "slice_of" not in t})
         reader = tf.train.load_checkpoint(os.path.join(FIXTURES, prefix))
         dtypes = reader.get_variable_to_dtype_map()
         names = sorted(dtypes)
         n_here = 0
         for name in names:
-            want = reader.get_tensor(name)
+            want = tf_tensor(reader, prefix, name, dtypes[name])
             t = ours.get(name)
             if t is None:
                 print(f"{index}: {name}: not listed")
@@ -155,7 +174,7 @@ def main():
         compared += n_here
         print(f"{index}: {n_here} of {len(names)} tensors equal TensorFlow's" if n_here == len(names)
               else f"{index}: {n_here} compared of {len(names)}")
-        n_lib, d_lib = library_differences(args.decoder, index, reader, dtypes)
+        n_lib, d_lib = library_differences(args.decoder, index, prefix, reader, dtypes)
         through_library += n_lib
         differences += d_lib
         print(f"{index}: {n_lib - d_lib} of {len(names)} through the library equal TensorFlow's")

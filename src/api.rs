@@ -476,6 +476,7 @@ impl Document {
                 values: values.clone(),
             },
             Some(BundleTensor::V1(meta)) => ViewSource::BundleV1(meta.clone()),
+            Some(BundleTensor::V1Sliced(s)) => ViewSource::BundleV1Sliced(s.clone()),
             None => ViewSource::Adapter(
                 formats::tensor_adapter(&message.def(set).full_name)
                     .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?,
@@ -484,7 +485,7 @@ impl Document {
         let view = source.view(set, &message);
         // Values read whole from a bundle's shards are read when asked;
         // until then the view says only what they are.
-        let read_whole = matches!(source, ViewSource::Bundle { whole: true, .. });
+        let read_whole = source.read_whole();
         let storage = match &view.data {
             _ if read_whole => Storage::External,
             TensorData::Raw(_) => Storage::Raw,
@@ -1029,15 +1030,25 @@ fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Folder>) -> Vec<Ten
         def: e.message.def,
     };
     if b.version == crate::formats::BundleVersion::V1 {
-        return b
-            .entries
-            .iter()
-            .filter_map(|e| {
-                let meta = tfc::v1_meta(set, &b.header, &e.message)?;
-                let (name, _) = tfc::v1_tensor(set, &e.message)?;
-                // A tensor saved in parts is listed by the views only.
-                tfc::v1_is_whole(set, &meta, &e.message)
-                    .then(|| variable(name.to_string(), e, BundleTensor::V1(meta)))
+        return tfc::v1_tensors(set, b)
+            .into_iter()
+            .map(|t| match t {
+                tfc::V1Tensor::Whole(e, meta) => {
+                    let name = tfc::v1_tensor(set, &e.message).map_or("", |(n, _)| n);
+                    variable(name.to_string(), e, BundleTensor::V1(meta))
+                }
+                tfc::V1Tensor::Sliced(s) => TensorRef {
+                    name: String::from_utf8_lossy(&s.name).into_owned(),
+                    role: Role::Variable,
+                    weight: true,
+                    path: Vec::new(),
+                    // The header's listing of it (name, type, shape and
+                    // slices): its values are assembled from the slices.
+                    range: s.listed.1.clone(),
+                    external: None,
+                    def: s.listed.0,
+                    bundle: Some(BundleTensor::V1Sliced(s)),
+                },
             })
             .collect();
     }
@@ -1386,6 +1397,9 @@ enum ViewSource {
     },
     /// A V1 checkpoint's tensor, its values in its entry.
     BundleV1(formats::tf_checkpoint::V1Meta),
+    /// A V1 checkpoint's tensor saved in slices, its values assembled
+    /// from their entries into memory when read.
+    BundleV1Sliced(formats::tf_checkpoint::V1Slices),
 }
 
 impl ViewSource {
@@ -1394,7 +1408,17 @@ impl ViewSource {
             ViewSource::Adapter(a) => (a.view)(set, message),
             ViewSource::Bundle { values, .. } => values.view(set),
             ViewSource::BundleV1(meta) => formats::tf_checkpoint::v1_slice_view(set, meta, message),
+            ViewSource::BundleV1Sliced(s) => s.view(set),
         }
+    }
+
+    /// Whether the values are read into the tensor's memory when asked
+    /// (not borrowed from the document or a mapped side file).
+    fn read_whole(&self) -> bool {
+        matches!(
+            self,
+            ViewSource::Bundle { whole: true, .. } | ViewSource::BundleV1Sliced(_)
+        )
     }
 }
 
@@ -1492,19 +1516,23 @@ impl<'d> Tensor<'d> {
     #[doc(hidden)]
     pub fn view(&self) -> TensorView<'_, '_> {
         let set = SchemaSet::builtin();
-        let ViewSource::Bundle {
-            values,
-            whole: true,
-        } = &self.source
-        else {
-            return self.message_view();
+        let facts = match &self.source {
+            ViewSource::Bundle {
+                values,
+                whole: true,
+            } => values.view(set),
+            ViewSource::BundleV1Sliced(s) => s.view(set),
+            _ => return self.message_view(),
         };
-        let facts = values.view(set);
-        let read = self.read.get_or_init(|| {
-            values
+        let read = self.read.get_or_init(|| match &self.source {
+            ViewSource::Bundle { values, .. } => values
                 .load(set, self.dir())
                 .map(|(data, _)| data)
-                .map_err(|(why, _)| why)
+                .map_err(|(why, _)| why),
+            ViewSource::BundleV1Sliced(s) => {
+                formats::tf_checkpoint::v1_assemble(set, s, self.document.bytes())
+            }
+            _ => Err("not read whole".into()),
         });
         match read {
             Ok(data) => data.view(&facts),
@@ -1539,7 +1567,9 @@ impl<'d> Tensor<'d> {
         let order = match &self.source {
             ViewSource::Adapter(a) => a.kernel_order,
             // TensorFlow's variables keep its kernels' order.
-            ViewSource::Bundle { .. } | ViewSource::BundleV1(_) => formats::KernelOrder::Hwio,
+            ViewSource::Bundle { .. } | ViewSource::BundleV1(_) | ViewSource::BundleV1Sliced(_) => {
+                formats::KernelOrder::Hwio
+            }
         };
         match self.role {
             Role::Initializer | Role::Constant | Role::Variable => {
@@ -1588,7 +1618,7 @@ impl<'d> Tensor<'d> {
     /// that hand the bytes out beyond the tensor's lifetime (a binding's
     /// array views). The side file is mapped again for the handle.
     pub fn stored_array(&self) -> Option<StoredArray> {
-        if matches!(self.source, ViewSource::Bundle { whole: true, .. }) {
+        if self.source.read_whole() {
             // Read into the tensor's memory, not lent beyond it.
             return None;
         }

@@ -487,6 +487,50 @@ impl<'a> Elements<'a> {
     }
 }
 
+/// Appends the elements `it` yields as the little-endian packed array of
+/// their type, each by its stored bit pattern (nothing rounded through
+/// float32): for readers that rebuild raw storage from typed fields (a V1
+/// checkpoint's slices). False for types without whole-byte elements
+/// (strings, sub-byte types).
+pub fn pack_le(it: &mut Elements<'_>, out: &mut Vec<u8>) -> bool {
+    let elem = it.elem;
+    let bits = elem.bits();
+    if elem == Elem::Str || bits == 0 || !bits.is_multiple_of(8) {
+        return false;
+    }
+    let width = usize::try_from(bits / 8).unwrap_or(8).min(8);
+    it.codes = true;
+    for e in it {
+        match e {
+            // Any non-zero value is true, stored as 1.
+            Element::U64(code) if elem == Elem::Bool => out.push(u8::from(code != 0)),
+            Element::U64(code) => {
+                out.extend_from_slice(code.to_le_bytes().get(..width).unwrap_or_default())
+            }
+            Element::I64(v) => {
+                out.extend_from_slice(v.to_le_bytes().get(..width).unwrap_or_default())
+            }
+            Element::Bool(b) => out.push(u8::from(b)),
+            Element::F32(v) => match elem {
+                Elem::F16 => out.extend_from_slice(&f16::from_f32(v).to_bits().to_le_bytes()),
+                Elem::BF16 => out.extend_from_slice(&bf16::from_f32(v).to_bits().to_le_bytes()),
+                _ => out.extend_from_slice(v.to_le_bytes().get(..width.min(4)).unwrap_or_default()),
+            },
+            Element::F64(v) => out.extend_from_slice(&v.to_le_bytes()),
+            Element::C64(re, im) => {
+                out.extend_from_slice(&re.to_le_bytes());
+                out.extend_from_slice(&im.to_le_bytes());
+            }
+            Element::C128(re, im) => {
+                out.extend_from_slice(&re.to_le_bytes());
+                out.extend_from_slice(&im.to_le_bytes());
+            }
+            Element::Str(_) => return false,
+        }
+    }
+    true
+}
+
 impl<'a> Iterator for Elements<'a> {
     type Item = Element<'a>;
 
@@ -620,9 +664,13 @@ impl TensorView<'_, '_> {
         }
     }
 
-    /// Elements implied by padding, not stored.
+    /// Elements implied by padding, not stored (none when the values do
+    /// not read at all: they are missing, not implied).
     pub fn implied_elements(&self) -> u64 {
-        self.elements.saturating_sub(self.stored_elements())
+        match self.data {
+            TensorData::Unavailable(_) | TensorData::None => 0,
+            _ => self.elements.saturating_sub(self.stored_elements()),
+        }
     }
 
     /// How many implied values may be printed without `allow_implied`:

@@ -435,20 +435,18 @@ pub fn entry_facts(set: &SchemaSet, e: &Message<'_>) -> EntryFacts {
     }
 }
 
-/// The extents of a TensorSliceProto as `start:length` per axis (`-`: the
-/// whole axis).
+/// The extents of a TensorSliceProto as [`extents_text`] writes them.
 pub fn slice_text(set: &SchemaSet, s: &Message<'_>) -> String {
-    let parts: Vec<String> = s
+    let extents: Vec<(i64, i64)> = s
         .messages(set, TensorSliceProto::EXTENT)
         .map(|x| {
-            let start = x.int(set, TensorSliceProto::Extent::START).unwrap_or(0);
-            match x.int(set, TensorSliceProto::Extent::LENGTH) {
-                Some(len) => format!("{start}:{len}"),
-                None => "-".to_string(),
-            }
+            (
+                x.int(set, TensorSliceProto::Extent::START).unwrap_or(0),
+                x.int(set, TensorSliceProto::Extent::LENGTH).unwrap_or(-1),
+            )
         })
         .collect();
-    format!("[{}]", parts.join(", "))
+    extents_text(&extents)
 }
 
 /// The tensor a V2 entry describes, its values in `shard` (a file name in
@@ -530,16 +528,27 @@ pub struct V1Meta {
     pub dims: Vec<i64>,
 }
 
-/// The header's facts of the tensor a V1 entry holds a slice of (None
-/// when the entry holds no slice or the header does not list its tensor).
-pub fn v1_meta(set: &SchemaSet, header: &Message<'_>, entry: &Message<'_>) -> Option<V1Meta> {
+/// The header's `SavedSliceMeta` of the tensor a V1 entry holds a slice
+/// of (None when the entry holds no slice or the header does not list
+/// its tensor).
+fn v1_meta_message<'m, 'a>(
+    set: &SchemaSet,
+    header: &'m Message<'a>,
+    entry: &Message<'_>,
+) -> Option<&'m Message<'a>> {
     let data = entry.message(set, SavedTensorSlices::DATA)?;
     let name = data.bytes(set, SavedSlice::NAME).unwrap_or_default();
-    let meta = header
+    header
         .message(set, SavedTensorSlices::META)
         .into_iter()
         .flat_map(|m| m.messages(set, SavedTensorSliceMeta::TENSOR))
-        .find(|t| t.bytes(set, SavedSliceMeta::NAME).unwrap_or_default() == name)?;
+        .find(|t| t.bytes(set, SavedSliceMeta::NAME).unwrap_or_default() == name)
+}
+
+/// The header's facts of the tensor a V1 entry holds a slice of (None
+/// when the entry holds no slice or the header does not list its tensor).
+pub fn v1_meta(set: &SchemaSet, header: &Message<'_>, entry: &Message<'_>) -> Option<V1Meta> {
+    let meta = v1_meta_message(set, header, entry)?;
     Some(V1Meta {
         dtype: meta.int(set, SavedSliceMeta::TYPE).unwrap_or(0),
         dims: shape_dims(set, meta.message(set, SavedSliceMeta::SHAPE)).unwrap_or_default(),
@@ -590,7 +599,9 @@ pub fn v1_is_whole(set: &SchemaSet, meta: &V1Meta, entry: &Message<'_>) -> bool 
             )
         })
         .collect();
-    extents.len() <= meta.dims.len()
+    // A slice of every axis (TensorFlow writes one extent an axis), or of
+    // none: a slice of another rank is no part of this tensor.
+    (extents.is_empty() || extents.len() == meta.dims.len())
         && extents
             .iter()
             .zip(&meta.dims)
@@ -635,16 +646,301 @@ pub fn v1_slice_view<'m, 'a>(
         return v;
     };
     let fields = tensor.field(set, typed);
+    let wire = super::tensorflow::wire_of(typed);
+    // TensorFlow reads a slice's values only when there are exactly as
+    // many as its extents hold (no padding rule here).
+    let held = if elem == Elem::Str {
+        crate::tensor::strings(fields).count() as u64
+    } else {
+        let values: u64 = fields
+            .iter()
+            .map(|f| crate::decode::RawScalars::count(&f.value, wire))
+            .sum();
+        if elem.is_complex() {
+            values / 2
+        } else {
+            values
+        }
+    };
+    if held != v.elements {
+        v.data = TensorData::Unavailable(format!(
+            "{held} of the {} values its extents need are stored",
+            v.elements
+        ));
+        return v;
+    }
     v.data = if elem == Elem::Str {
         TensorData::Strings { fields, pad: false }
     } else {
         TensorData::Typed {
             fields,
-            wire: super::tensorflow::wire_of(typed),
+            wire,
             pad: false,
         }
     };
     v
+}
+
+/// A V1 checkpoint's tensor: saved whole in one entry, or in slices
+/// (entries under its name, each a part of it).
+pub enum V1Tensor<'b, 'a> {
+    Whole(&'b BundleEntry<'a>, V1Meta),
+    Sliced(V1Slices),
+}
+
+/// A V1 tensor saved in slices: its name, type and full shape, and where
+/// each slice's entry is in the file; its values are assembled when read
+/// ([`v1_assemble`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct V1Slices {
+    pub name: Vec<u8>,
+    pub meta: V1Meta,
+    /// The header's `SavedSliceMeta` of the tensor (its name, type, shape
+    /// and slices): its message type and its range in the file.
+    pub listed: (crate::schema::MsgId, std::ops::Range<u64>),
+    pub slices: Vec<V1Slice>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct V1Slice {
+    /// (start, length) per axis, length -1 for a whole axis.
+    pub extents: Vec<(i64, i64)>,
+    /// Its entry's `SavedTensorSlices` in the file.
+    pub range: std::ops::Range<u64>,
+}
+
+/// A V1 entry's slice extents, (start, length) per axis (-1: whole).
+fn v1_extents(set: &SchemaSet, entry: &Message<'_>) -> Vec<(i64, i64)> {
+    entry
+        .message(set, SavedTensorSlices::DATA)
+        .and_then(|d| d.message(set, SavedSlice::SLICE))
+        .into_iter()
+        .flat_map(|s| s.messages(set, TensorSliceProto::EXTENT))
+        .map(|x| {
+            (
+                x.int(set, TensorSliceProto::Extent::START).unwrap_or(0),
+                x.int(set, TensorSliceProto::Extent::LENGTH).unwrap_or(-1),
+            )
+        })
+        .collect()
+}
+
+/// The tensors of a V1 checkpoint, in the order their first entries come
+/// in the table: a tensor with one entry holding all of it is whole, any
+/// other is sliced. Entries the header lists no tensor for are left out
+/// (the views show them with why).
+pub fn v1_tensors<'b, 'a>(set: &SchemaSet, bundle: &'b Bundle<'a>) -> Vec<V1Tensor<'b, 'a>> {
+    let mut order: Vec<Vec<u8>> = Vec::new();
+    type Group<'b, 'a> = (V1Meta, &'b Message<'a>, Vec<&'b BundleEntry<'a>>);
+    let mut groups: std::collections::HashMap<Vec<u8>, Group<'b, 'a>> =
+        std::collections::HashMap::new();
+    for e in &bundle.entries {
+        let (Some(meta), Some(listed)) = (
+            v1_meta(set, &bundle.header, &e.message),
+            v1_meta_message(set, &bundle.header, &e.message),
+        ) else {
+            continue;
+        };
+        let Some((name, _)) = v1_tensor(set, &e.message) else {
+            continue;
+        };
+        let group = groups.entry(name.as_bytes().to_vec()).or_insert_with(|| {
+            order.push(name.as_bytes().to_vec());
+            (meta, listed, Vec::new())
+        });
+        group.2.push(e);
+    }
+    order
+        .into_iter()
+        .filter_map(|name| {
+            let (meta, listed, entries) = groups.remove(&name)?;
+            if let [e] = entries.as_slice()
+                && v1_is_whole(set, &meta, &e.message)
+            {
+                return Some(V1Tensor::Whole(e, meta));
+            }
+            let slices = entries
+                .iter()
+                .map(|e| V1Slice {
+                    extents: v1_extents(set, &e.message),
+                    range: e.message.offset..e.message.end,
+                })
+                .collect();
+            Some(V1Tensor::Sliced(V1Slices {
+                name,
+                meta,
+                listed: (listed.def, listed.offset..listed.end),
+                slices,
+            }))
+        })
+        .collect()
+}
+
+impl V1Slices {
+    /// The full tensor's type and shape, its values not yet read.
+    pub fn view(&self, set: &SchemaSet) -> TensorView<'static, 'static> {
+        let code = self.meta.dtype;
+        let (mut v, _) = tensor_head(dtype_name(set, code), code, Some(self.meta.dims.clone()));
+        if v.elem.is_some() && v.dims.is_some() {
+            v.data = TensorData::Unavailable(format!(
+                "assembled from {} slice{} when read",
+                self.slices.len(),
+                if self.slices.len() == 1 { "" } else { "s" }
+            ));
+        }
+        v
+    }
+
+    /// The slices' extents as text, in table order.
+    pub fn extents_text(&self) -> String {
+        let parts: Vec<String> = self
+            .slices
+            .iter()
+            .map(|s| extents_text(&s.extents))
+            .collect();
+        parts.join(" ")
+    }
+}
+
+/// A V1 tensor's values assembled from its slices, each entry decoded
+/// again from `file` (the checkpoint's bytes) and its values placed in the
+/// full tensor: numbers as the little-endian array, strings in order;
+/// else why not. Nothing is allocated for the full tensor until the
+/// slices' values, read from the file, add up to it.
+pub fn v1_assemble(
+    set: &SchemaSet,
+    sliced: &V1Slices,
+    file: &[u8],
+) -> std::result::Result<BundleData, String> {
+    let full = sliced.view(set);
+    let elem = full.elem.ok_or_else(|| match &full.data {
+        TensorData::Unavailable(why) => why.clone(),
+        _ => format!("{} is not read", full.type_name),
+    })?;
+    let dims = unsigned_dims(&full);
+    let n = full.elements;
+    let id = set
+        .find_message("tensorflow.SavedTensorSlices")
+        .ok_or("no schema for SavedTensorSlices")?;
+    let width = whole_bytes(elem);
+    if width.is_none() && elem != Elem::Str {
+        return Err(format!("slices of {} are not assembled", full.type_name));
+    }
+    let mut numbers: Vec<(Extents, Vec<u8>)> = Vec::new();
+    let mut strings: Vec<(Extents, Vec<Vec<u8>>)> = Vec::new();
+    let mut stored: u64 = 0;
+    for slice in &sliced.slices {
+        let label = || format!("slice {}", extents_text(&slice.extents));
+        let ext = resolve_extents(&slice.extents, &dims)?;
+        let bytes = usize::try_from(slice.range.start)
+            .ok()
+            .zip(usize::try_from(slice.range.end).ok())
+            .and_then(|(s, e)| file.get(s..e))
+            .ok_or_else(|| format!("{}: its entry is outside the file", label()))?;
+        let entry = decode_message(set, id, bytes, slice.range.start, DecodeContext::lenient())
+            .map_err(|e| format!("{}: {e}", label()))?;
+        let view = v1_slice_view(set, &sliced.meta, &entry);
+        if let TensorData::Unavailable(why) = &view.data {
+            return Err(format!("{}: {why}", label()));
+        }
+        let need = ext.iter().try_fold(1u64, |a, &(_, l)| a.checked_mul(l));
+        let short = |held: u64| {
+            format!(
+                "{} holds {held} values, its extents need {}",
+                label(),
+                need.map_or_else(|| "more".to_string(), |c| c.to_string())
+            )
+        };
+        let mut loaded = crate::tensor::load_values(&view, None);
+        if elem == Elem::Str {
+            let mut values: Vec<Vec<u8>> = Vec::new();
+            loaded.with_elements(|it| {
+                for e in it {
+                    if let crate::tensor::Element::Str(b) = e {
+                        values.push(b.to_vec());
+                    }
+                }
+            });
+            let held = values.len() as u64;
+            if need != Some(held) {
+                return Err(short(held));
+            }
+            stored = stored.saturating_add(held);
+            strings.push((ext, values));
+        } else {
+            let mut packed = Vec::new();
+            let ok = loaded
+                .with_elements(|it| crate::tensor::pack_le(it, &mut packed))
+                .unwrap_or(false);
+            if !ok {
+                return Err(format!("{}: its values do not read", label()));
+            }
+            let held = packed.len() as u64 / width.unwrap_or(1).max(1);
+            if need != Some(held) {
+                return Err(short(held));
+            }
+            stored = stored.saturating_add(held);
+            numbers.push((ext, packed));
+        }
+    }
+    if stored < n {
+        return Err(format!(
+            "the slices do not cover the tensor: {stored} of {n} values stored"
+        ));
+    }
+    match width {
+        Some(width) => {
+            let pieces: Vec<(Extents, &[u8])> = numbers
+                .iter()
+                .map(|(ext, b)| (ext.clone(), b.as_slice()))
+                .collect();
+            Ok(BundleData::Owned(place_bytes(&dims, width, &pieces)?))
+        }
+        None => place_strings(&dims, &strings),
+    }
+}
+
+/// The full tensor's strings from its slices', each with its resolved
+/// extents, as one buffer and each string's place in it; else why not.
+fn place_strings(
+    dims: &[u64],
+    pieces: &[(Extents, Vec<Vec<u8>>)],
+) -> std::result::Result<BundleData, String> {
+    let n = crate::tensor::element_count(dims).ok_or("the tensor's size overflows")?;
+    // For each element of the tensor, the slice and place holding it.
+    let mut from: Vec<Option<(usize, usize)>> = vec![None; usize::try_from(n).unwrap_or(0)];
+    for (k, (ext, values)) in pieces.iter().enumerate() {
+        slice_rows(dims, ext, |at, first, len| {
+            for j in 0..len {
+                let (Ok(dst), Ok(src)) = (usize::try_from(at + j), usize::try_from(first + j))
+                else {
+                    continue;
+                };
+                if src < values.len()
+                    && let Some(slot) = from.get_mut(dst)
+                {
+                    *slot = Some((k, src));
+                }
+            }
+        });
+    }
+    let uncovered = from.iter().filter(|f| f.is_none()).count();
+    if uncovered > 0 {
+        return Err(format!(
+            "the slices leave {uncovered} of {n} elements uncovered"
+        ));
+    }
+    let mut bytes = Vec::new();
+    let mut places = Vec::with_capacity(from.len());
+    for (k, i) in from.into_iter().flatten() {
+        let s: &[u8] = pieces
+            .get(k)
+            .and_then(|(_, v)| v.get(i))
+            .map_or(&[], Vec::as_slice);
+        places.push(bytes.len()..bytes.len() + s.len());
+        bytes.extend_from_slice(s);
+    }
+    Ok(BundleData::OwnedStrings(bytes, places))
 }
 
 /// The header's shard count (1 when not said).
@@ -856,15 +1152,17 @@ fn read_signed_num_increasing(b: &[u8]) -> Option<(i64, &[u8])> {
     Some((x as i64, rest))
 }
 
-/// A slice key's extents as text: `[0:4, -]`.
+/// Extents ((start, length) per axis, length -1 for a whole axis) as
+/// numpy writes the slice: `[4:7, :]` (from element 4 up to 7, all of
+/// the second axis).
 pub fn extents_text(extents: &[(i64, i64)]) -> String {
     let parts: Vec<String> = extents
         .iter()
         .map(|&(start, len)| {
             if len == -1 {
-                "-".to_string()
+                ":".to_string()
             } else {
-                format!("{start}:{len}")
+                format!("{start}:{}", start.saturating_add(len))
             }
         })
         .collect();
@@ -960,6 +1258,41 @@ pub fn with_entry<R>(
         }
         Err((why, crc)) => f(&view, LoadedValues::Unavailable(why), crc),
     }
+}
+
+/// A V1 tensor saved in slices with its values assembled (or why not),
+/// handed to `f` as [`with_entry`] hands an entry's.
+pub fn with_v1_sliced<R>(
+    bundle: &Bundle<'_>,
+    sliced: &V1Slices,
+    f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
+) -> R {
+    let set = SchemaSet::builtin();
+    let no_crc = || CrcStatus::NotChecked("a V1 checkpoint has no checksum per tensor".into());
+    let facts = sliced.view(set);
+    match v1_assemble(set, sliced, bundle.bytes) {
+        Ok(data) => {
+            let view = data.view(&facts);
+            let loaded = crate::tensor::load_values(&view, None);
+            f(&view, loaded, no_crc())
+        }
+        Err(why) => f(&facts, LoadedValues::Unavailable(why), no_crc()),
+    }
+}
+
+/// The V1 tensors saved in slices (none for a V2 bundle), listed by the
+/// views after the entries with their values assembled.
+pub fn v1_sliced(bundle: &Bundle<'_>) -> Vec<V1Slices> {
+    if bundle.version != BundleVersion::V1 {
+        return Vec::new();
+    }
+    v1_tensors(SchemaSet::builtin(), bundle)
+        .into_iter()
+        .filter_map(|t| match t {
+            V1Tensor::Sliced(s) => Some(s),
+            V1Tensor::Whole(..) => None,
+        })
+        .collect()
 }
 
 /// A TensorFlow 2 checkpoint's object graph: the one string of
@@ -1087,52 +1420,17 @@ fn assemble(
     let set = SchemaSet::builtin();
     let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
     let elem = view.elem.unwrap_or(Elem::U8);
-    let bits = elem.bits();
-    if elem == Elem::Str || bits == 0 || !bits.is_multiple_of(8) {
-        return Err(unchecked(format!(
-            "slices of {} are not assembled",
-            view.type_name
-        )));
-    }
-    let width = bits / 8;
-    let dims: Vec<u64> = view
-        .dims
-        .as_deref()
-        .unwrap_or_default()
-        .iter()
-        .map(|&d| u64::try_from(d).unwrap_or(0))
-        .collect();
-    let n = view.elements;
-    let full_bytes = n
+    let width = whole_bytes(elem)
+        .ok_or_else(|| unchecked(format!("slices of {} are not assembled", view.type_name)))?;
+    let dims = unsigned_dims(view);
+    let full_bytes = view
+        .elements
         .checked_mul(width)
         .ok_or_else(|| unchecked("the tensor's size overflows".into()))?;
     // Every slice of this tensor, its extents whole-axis resolved.
     let mut parts = Vec::new();
     for k in slices {
-        if k.extents.len() != dims.len() {
-            return Err(unchecked(format!(
-                "a slice of rank {} for a tensor of rank {}",
-                k.extents.len(),
-                dims.len()
-            )));
-        }
-        let mut ext = Vec::with_capacity(dims.len());
-        for (&(start, len), &d) in k.extents.iter().zip(&dims) {
-            let (start, len) = if len == -1 {
-                (0, d)
-            } else {
-                match (u64::try_from(start), u64::try_from(len)) {
-                    (Ok(s), Ok(l)) if s.checked_add(l).is_some_and(|end| end <= d) => (s, l),
-                    _ => {
-                        return Err(unchecked(format!(
-                            "slice {} is outside the shape",
-                            extents_text(&k.extents)
-                        )));
-                    }
-                }
-            };
-            ext.push((start, len));
-        }
+        let ext = resolve_extents(&k.extents, &dims).map_err(unchecked)?;
         parts.push((k, ext));
     }
     let mut loaded = Vec::new();
@@ -1158,7 +1456,7 @@ fn assemble(
         match r.load(folder) {
             Ok(bytes) => {
                 stored = stored.saturating_add(bytes.bytes().len() as u64);
-                loaded.push((ext, bytes));
+                loaded.push((ext.clone(), bytes));
             }
             Err(err) => {
                 return Err(range_error(
@@ -1186,61 +1484,147 @@ fn assemble(
             }
         )));
     }
-    let size = usize::try_from(full_bytes).map_err(|_| unchecked("too large".into()))?;
-    let mut out = vec![0u8; size];
-    let mut covered = vec![false; usize::try_from(n).unwrap_or(0)];
+    let pieces: Vec<(Extents, &[u8])> = loaded
+        .iter()
+        .map(|(ext, bytes)| (ext.clone(), bytes.bytes()))
+        .collect();
+    let out = place_bytes(&dims, width, &pieces).map_err(unchecked)?;
+    Ok((out, CrcStatus::Ok))
+}
+
+/// The bytes of one element of `elem` when it takes whole bytes (not a
+/// string, not a sub-byte type).
+fn whole_bytes(elem: Elem) -> Option<u64> {
+    let bits = elem.bits();
+    (elem != Elem::Str && bits != 0 && bits.is_multiple_of(8)).then_some(bits / 8)
+}
+
+/// A view's shape as unsigned lengths (a negative one as 0).
+fn unsigned_dims(view: &TensorView<'_, '_>) -> Vec<u64> {
+    view.dims
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|&d| u64::try_from(d).unwrap_or(0))
+        .collect()
+}
+
+/// A slice's place in its tensor: (start, length) per axis, resolved
+/// against the tensor's shape.
+type Extents = Vec<(u64, u64)>;
+
+/// A slice's extents against the full shape `dims` as (start, length) per
+/// axis, a whole axis (length -1) as (0, its length); else why not (a
+/// slice of another rank, or reaching outside the shape).
+fn resolve_extents(extents: &[(i64, i64)], dims: &[u64]) -> std::result::Result<Extents, String> {
+    if extents.len() != dims.len() {
+        return Err(format!(
+            "a slice of rank {} for a tensor of rank {}",
+            extents.len(),
+            dims.len()
+        ));
+    }
+    extents
+        .iter()
+        .zip(dims)
+        .map(|(&(start, len), &d)| {
+            if len == -1 {
+                return Ok((0, d));
+            }
+            match (u64::try_from(start), u64::try_from(len)) {
+                (Ok(s), Ok(l)) if s.checked_add(l).is_some_and(|end| end <= d) => Ok((s, l)),
+                _ => Err(format!(
+                    "slice {} is outside the shape",
+                    extents_text(extents)
+                )),
+            }
+        })
+        .collect()
+}
+
+/// Calls `run(at, from, len)` for each row of the slice `ext` of a
+/// row-major tensor of shape `dims`: the slice's `len` elements from its
+/// own element `from` on are the tensor's from element `at` on. The
+/// extents must lie inside the shape ([`resolve_extents`]).
+fn slice_rows(dims: &[u64], ext: &[(u64, u64)], mut run: impl FnMut(u64, u64, u64)) {
     // Row-major strides of the full tensor, in elements.
     let mut strides = vec![1u64; dims.len()];
     let mut acc = 1u64;
-    for (s, &d) in strides.iter_mut().zip(&dims).rev() {
+    for (s, &d) in strides.iter_mut().zip(dims).rev() {
         *s = acc;
         acc = acc.saturating_mul(d);
     }
-    for (ext, bytes) in &loaded {
-        let src = bytes.bytes();
-        let rank = ext.len();
-        let run = ext.last().map_or(1, |&(_, l)| l);
-        let rows: u64 = ext
-            .iter()
-            .take(rank.saturating_sub(1))
-            .map(|&(_, l)| l)
-            .product();
-        let mut idx = vec![0u64; rank.saturating_sub(1)];
-        for row in 0..rows {
-            // Every offset is inside the tensor: the extents were checked
-            // against the shape.
-            let at = ext.last().map_or(0, |&(s, _)| s)
-                + idx
-                    .iter()
-                    .zip(ext.iter())
-                    .zip(&strides)
-                    .map(|((i, (s, _)), st)| (s + i) * st)
-                    .sum::<u64>();
-            let (d0, s0) = ((at * width) as usize, (row * run * width) as usize);
-            let len = (run * width) as usize;
-            if let (Some(dst), Some(from)) = (out.get_mut(d0..d0 + len), src.get(s0..s0 + len)) {
-                dst.copy_from_slice(from);
+    let rank = ext.len();
+    let row_len = ext.last().map_or(1, |&(_, l)| l);
+    if row_len == 0 {
+        return;
+    }
+    let rows: u64 = ext
+        .iter()
+        .take(rank.saturating_sub(1))
+        .map(|&(_, l)| l)
+        .product();
+    let mut idx = vec![0u64; rank.saturating_sub(1)];
+    for row in 0..rows {
+        let at = ext.last().map_or(0, |&(s, _)| s)
+            + idx
+                .iter()
+                .zip(ext)
+                .zip(&strides)
+                .map(|((i, (s, _)), st)| (s + i) * st)
+                .sum::<u64>();
+        run(at, row * row_len, row_len);
+        let axes = idx.len();
+        for (i, &(_, len)) in idx.iter_mut().zip(ext.iter().take(axes)).rev() {
+            *i += 1;
+            if *i < len {
+                break;
             }
-            for c in covered.iter_mut().skip(at as usize).take(run as usize) {
-                *c = true;
-            }
-            let axes = idx.len();
-            for (i, &(_, len)) in idx.iter_mut().zip(ext.iter().take(axes)).rev() {
-                *i += 1;
-                if *i < len {
-                    break;
-                }
-                *i = 0;
-            }
+            *i = 0;
         }
+    }
+}
+
+/// The full tensor's little-endian array (`width` bytes an element) from
+/// its slices' arrays, each with its resolved extents; else why not (an
+/// element no slice holds).
+fn place_bytes(
+    dims: &[u64],
+    width: u64,
+    pieces: &[(Extents, &[u8])],
+) -> std::result::Result<Vec<u8>, String> {
+    let n = crate::tensor::element_count(dims).ok_or("the tensor's size overflows")?;
+    let size = n
+        .checked_mul(width)
+        .and_then(|b| usize::try_from(b).ok())
+        .ok_or("the tensor's size overflows")?;
+    let mut out = vec![0u8; size];
+    let mut covered = vec![false; usize::try_from(n).unwrap_or(0)];
+    for (ext, src) in pieces {
+        slice_rows(dims, ext, |at, from, len| {
+            let (d0, s0, bytes) = (at * width, from * width, len * width);
+            let span = |start: u64| {
+                let s = usize::try_from(start).ok()?;
+                Some(s..s.checked_add(usize::try_from(bytes).ok()?)?)
+            };
+            if let (Some(dst), Some(from)) = (
+                span(d0).and_then(|r| out.get_mut(r)),
+                span(s0).and_then(|r| src.get(r)),
+            ) {
+                dst.copy_from_slice(from);
+                for c in covered.iter_mut().skip(at as usize).take(len as usize) {
+                    *c = true;
+                }
+            }
+        });
     }
     let uncovered = covered.iter().filter(|c| !**c).count();
     if uncovered > 0 {
-        return Err(unchecked(format!(
+        return Err(format!(
             "the slices leave {uncovered} of {n} elements uncovered"
-        )));
+        ));
     }
-    Ok((out, CrcStatus::Ok))
+    Ok(out)
 }
 
 /// Whether a V2 bundle's header says its values are big-endian.
@@ -1284,10 +1668,15 @@ pub struct Header {
 
 pub fn header(bundle: &Bundle<'_>, shards: &Shards, folder: Option<&Folder>) -> Header {
     let set = SchemaSet::builtin();
+    // A V1 tensor saved in slices is listed after its slices' entries.
+    let assembled = v1_sliced(bundle).len() as u64;
     let mut h = Header {
-        tensors: bundle.entries.len() as u64,
+        tensors: bundle.entries.len() as u64 + assembled,
         bytes: 0,
-        crc: CrcCounts::default(),
+        crc: CrcCounts {
+            not_checked: assembled,
+            ..CrcCounts::default()
+        },
     };
     for e in &bundle.entries {
         if bundle.version == BundleVersion::V2 {
@@ -1423,6 +1812,9 @@ pub enum BundleData {
     Owned(Vec<u8>),
     /// Strings: the range, and the place of each string in it.
     Strings(ExternalBytes, Vec<std::ops::Range<usize>>),
+    /// Strings read into memory (a V1 tensor's slices): their bytes, and
+    /// the place of each string in them.
+    OwnedStrings(Vec<u8>, Vec<std::ops::Range<usize>>),
 }
 
 impl BundleData {
@@ -1434,6 +1826,10 @@ impl BundleData {
             BundleData::Owned(bytes) => TensorData::Raw(bytes),
             BundleData::Strings(ext, places) => TensorData::StringRanges {
                 bytes: ext.bytes(),
+                ranges: places,
+            },
+            BundleData::OwnedStrings(bytes, places) => TensorData::StringRanges {
+                bytes,
                 ranges: places,
             },
         };
@@ -1671,6 +2067,8 @@ pub enum BundleTensor {
     /// A V1 checkpoint's tensor: its type and shape (its values are in
     /// its entry).
     V1(V1Meta),
+    /// A V1 checkpoint's tensor saved in slices.
+    V1Sliced(V1Slices),
 }
 
 /// A variable of a SavedModel, found through its object graph.

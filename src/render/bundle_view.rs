@@ -91,6 +91,22 @@ pub fn text(w: &mut dyn Write, bundle: &Bundle<'_>, opts: &RenderOptions) -> io:
             entry_text(w, bundle, &shards, e, view, loaded, &crc, opts)
         })?;
     }
+    for sliced in tfc::v1_sliced(bundle) {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "tensor {} (assembled from its slices)",
+            quoted(&sliced.name)
+        )?;
+        tfc::with_v1_sliced(bundle, &sliced, |view, loaded, crc| {
+            type_and_shape_text(w, view)?;
+            indent(w, 1)?;
+            writeln!(w, "slices:    {}", sliced.extents_text())?;
+            indent(w, 1)?;
+            writeln!(w, "crc32c:    {}", crc.word())?;
+            super::tree::view_values(w, view, loaded, 1, opts, false)
+        })?;
+    }
     if let Some(graph) = object_graph(bundle, &shards, dir) {
         writeln!(w)?;
         writeln!(w, "object graph:")?;
@@ -112,23 +128,7 @@ fn entry_text(
 ) -> io::Result<()> {
     let set = SchemaSet::builtin();
     let entry = &e.message;
-    indent(w, 1)?;
-    writeln!(w, "data type: {}", view.type_name)?;
-    indent(w, 1)?;
-    match &view.dims {
-        None => writeln!(w, "shape:     unknown rank")?,
-        Some(d) if d.is_empty() => writeln!(w, "shape:     scalar  (1 element)")?,
-        Some(d) => {
-            let parts: Vec<String> = d.iter().map(i64::to_string).collect();
-            writeln!(
-                w,
-                "shape:     [{}]  ({} element{})",
-                parts.join(", "),
-                super::elide::grouped(view.elements),
-                if view.elements == 1 { "" } else { "s" }
-            )?;
-        }
-    }
+    type_and_shape_text(w, view)?;
     if bundle.version == BundleVersion::V2 {
         let f = tfc::entry_facts(set, entry);
         if !f.slices.is_empty() {
@@ -166,6 +166,27 @@ fn entry_text(
         return writeln!(w, "values:    the object graph (below)");
     }
     super::tree::view_values(w, view, loaded, 1, opts, false)
+}
+
+/// `data type: DT_FLOAT` and `shape:     [2, 3]  (6 elements)`.
+fn type_and_shape_text(w: &mut dyn Write, view: &TensorView<'_, '_>) -> io::Result<()> {
+    indent(w, 1)?;
+    writeln!(w, "data type: {}", view.type_name)?;
+    indent(w, 1)?;
+    match &view.dims {
+        None => writeln!(w, "shape:     unknown rank"),
+        Some(d) if d.is_empty() => writeln!(w, "shape:     scalar  (1 element)"),
+        Some(d) => {
+            let parts: Vec<String> = d.iter().map(i64::to_string).collect();
+            writeln!(
+                w,
+                "shape:     [{}]  ({} element{})",
+                parts.join(", "),
+                super::elide::grouped(view.elements),
+                if view.elements == 1 { "" } else { "s" }
+            )
+        }
+    }
 }
 
 fn object_tree_text(w: &mut dyn Write, graph: &ObjectGraph) -> io::Result<()> {

@@ -541,14 +541,7 @@ pub fn write_bundle(
             w.key("slice_of")?;
             text_or_base64(w, &k.name)?;
             w.key("slice")?;
-            w.begin_array()?;
-            for (start, length) in k.extents {
-                w.begin_array()?;
-                w.value(start)?;
-                w.value(length)?;
-                w.end_array()?;
-            }
-            w.end_array()?;
+            write_extents(w, &k.extents)?;
         }
         w.key("entry")?;
         write_message(w, set, &e.message, opts)?;
@@ -570,6 +563,46 @@ pub fn write_bundle(
         })?;
         w.end_object()?;
     }
+    for sliced in tfc::v1_sliced(bundle) {
+        w.begin_object()?;
+        w.key("key")?;
+        text_or_base64(w, &sliced.name)?;
+        w.key("slices")?;
+        w.begin_array()?;
+        for s in &sliced.slices {
+            write_extents(w, &s.extents)?;
+        }
+        w.end_array()?;
+        w.key("entry")?;
+        let (def, range) = &sliced.listed;
+        let listed = usize::try_from(range.start)
+            .ok()
+            .zip(usize::try_from(range.end).ok())
+            .and_then(|(s, e)| bundle.bytes.get(s..e))
+            .and_then(|b| {
+                crate::decode::decode_message(
+                    set,
+                    *def,
+                    b,
+                    range.start,
+                    crate::decode::DecodeContext::lenient(),
+                )
+                .ok()
+            });
+        match listed {
+            Some(m) => write_message(w, set, &m, opts)?,
+            None => w.null()?,
+        }
+        tfc::with_v1_sliced(bundle, &sliced, |view, loaded, crc| {
+            write_type_and_shape(w, view)?;
+            w.member("crc32c", crc.word())?;
+            if let Some(d) = crc.detail() {
+                w.member("crc32c_detail", d)?;
+            }
+            write_view_values(w, view, loaded, opts, false)
+        })?;
+        w.end_object()?;
+    }
     w.end_array()?;
     if let Some(graph) = tfc::object_graph(bundle, &shards, dir) {
         w.key("object_graph")?;
@@ -579,6 +612,18 @@ pub fn write_bundle(
         }
     }
     Ok(())
+}
+
+/// A slice's extents: `[[start, length], ...]`, length -1 for a whole axis.
+fn write_extents(w: &mut JsonWriter<'_>, extents: &[(i64, i64)]) -> io::Result<()> {
+    w.begin_array()?;
+    for &(start, length) in extents {
+        w.begin_array()?;
+        w.value(start)?;
+        w.value(length)?;
+        w.end_array()?;
+    }
+    w.end_array()
 }
 
 /// `"variables"`: a SavedModel's variables with their values from the
