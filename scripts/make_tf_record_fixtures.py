@@ -76,9 +76,17 @@ def examples():
 
 
 def sequence_examples():
+    """Two SequenceExamples (2 and 3 steps): context `id`, `length`; feature
+    lists `frames` (floats), `tokens` (int64s) and `images` (a PNG a step,
+    two at step 1)."""
     out = []
     for i in range(2):
         steps = i + 2
+
+        def pictures(s):
+            count = 2 if s == 1 else 1
+            return feature_bytes([tf.io.encode_png(image(10 * i + 3 * s + j, 6)).numpy()
+                                  for j in range(count)])
         se = tf.train.SequenceExample(
             context=tf.train.Features(feature={
                 "id": feature_bytes([f"clip-{i}".encode()]),
@@ -89,6 +97,8 @@ def sequence_examples():
                     feature_floats([float(s), float(s) / 2]) for s in range(steps)]),
                 "tokens": tf.train.FeatureList(feature=[
                     feature_ints([s * 10 + i]) for s in range(steps)]),
+                "images": tf.train.FeatureList(feature=[
+                    pictures(s) for s in range(steps)]),
             }))
         out.append(se.SerializeToString(deterministic=True))
     return out

@@ -709,19 +709,32 @@ function pictureURI(b64) {
 }
 function featureCell(f) {
   if (!f) return h('td', { class: 'muted' }, '—');
+  return h('td', { class: 'mono' }, featureContent(f));
+}
+// A Feature's values: pictures drawn, text quoted, numbers listed.
+function featureContent(f) {
   const [kind, list] = f.bytes_list ? ['bytes', f.bytes_list] : f.float_list ? ['float', f.float_list] : f.int64_list ? ['int64', f.int64_list] : ['none', {}];
   const vals = list.value || [];
   if (kind === 'bytes') {
-    return h('td', { class: 'mono' }, vals.slice(0, 4).map((b) => {
+    return [vals.slice(0, 4).map((b) => {
       const uri = pictureURI(b);
       if (uri) return h('img', { class: 'feature-picture', src: uri, alt: 'picture' });
       // Quoted text, or base64 for bytes that are not UTF-8.
       const text = utf8OrBase64(b);
       return h('div', null, text.length > 64 ? text.slice(0, 63) + '…' : text);
-    }), vals.length > 4 ? h('div', { class: 'muted' }, `… ${vals.length - 4} more`) : null);
+    }), vals.length > 4 ? h('div', { class: 'muted' }, `… ${vals.length - 4} more`) : null];
   }
   const shown = vals.slice(0, 8).map((v) => String(v)).join(', ');
-  return h('td', { class: 'mono' }, `${kind}[${vals.length}] [${shown}${vals.length > 8 ? ', …' : ''}]`);
+  return [`${kind}[${vals.length}] [${shown}${vals.length > 8 ? ', …' : ''}]`];
+}
+// A SequenceExample's feature list: a line per step (the first 8), each
+// with its step number and values.
+function featureListCell(fl) {
+  if (!fl) return h('td', { class: 'muted' }, '—');
+  const steps = fl.feature || [];
+  return h('td', { class: 'mono feature-list' }, steps.slice(0, 8).map((f, t) =>
+    h('div', { class: 'step', 'data-step': t }, h('span', { class: 'muted' }, `[${t}] `), featureContent(f))),
+  steps.length > 8 ? h('div', { class: 'muted' }, `… ${steps.length - 8} more steps`) : null);
 }
 function lineChart(points, title) {
   const W = 360, H = 180, P = 34;
@@ -780,12 +793,16 @@ function renderRecords(body) {
           h('td', { class: 'num' }, f.min_length === f.max_length ? String(f.min_length) : `${f.min_length}..${f.max_length}`),
           h('td', { class: 'num' }, grouped(f.missing))))))));
     const names = s.features.filter((f) => !f.feature_list).map((f) => f.name);
+    const lists = s.features.filter((f) => f.feature_list).map((f) => f.name);
     const featuresOf = (r) => ((r.value || {}).features || (r.value || {}).context || {}).feature || {};
+    const listsOf = (r) => (((r.value || {}).feature_lists || {}).feature_list) || {};
     body.append(h('div', { class: 'card', id: 'examples' }, h('h3', null, `Records (the first ${records.length} of ${grouped(s.records)})`),
       h('div', { class: 'scrollbox' }, h('table', { class: 't' },
-        h('thead', null, h('tr', null, h('th', null, '#'), names.map((n) => h('th', { class: 'mono' }, n)))),
+        h('thead', null, h('tr', null, h('th', null, '#'), names.map((n) => h('th', { class: 'mono' }, n)),
+          lists.map((n) => h('th', { class: 'mono', 'data-list': n }, n + ' (list)')))),
         h('tbody', null, records.map((r) => h('tr', { 'data-record': r.index }, h('td', { class: 'num' }, String(r.index)),
-          names.map((n) => featureCell(featuresOf(r)[n])))))))));
+          names.map((n) => featureCell(featuresOf(r)[n])),
+          lists.map((n) => featureListCell(listsOf(r)[n])))))))));
   }
   if (s.tags) {
     body.append(h('div', { class: 'card', id: 'tags' }, h('h3', null, `Tags (${s.tags.length})`),

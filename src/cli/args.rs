@@ -118,7 +118,7 @@ pub struct Args {
     pub(crate) picture: Option<PathBuf>,
     /// The tensor to draw, export or show, by name (an ONNX tensor's name, a
     /// TensorFlow Const node's name; a record file's picture,
-    /// record/K/NAME).
+    /// record/K/NAME or record/K/LIST[T] for a feature list's step T).
     #[arg(long, value_name = "NAME")]
     pub(crate) tensor: Option<String>,
     /// Write the tensor as a NumPy .npy file (- for standard output).

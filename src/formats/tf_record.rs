@@ -743,9 +743,10 @@ pub fn picture_format(bytes: &[u8]) -> Option<&'static str> {
 
 /// A picture a record holds, encoded: an event's summary image (TF 1's
 /// `image`, each picture of a TF 2 `images` tensor) or a bytes value of an
-/// Example's feature (a SequenceExample's context) that is a PNG, JPEG or
-/// GIF. Its name is `record/K/TAG` or `record/K/FEATURE` (K the record's
-/// index, as the text view and the explorer number records), with `/J`
+/// Example's feature (a SequenceExample's context, or a step of one of its
+/// feature lists) that is a PNG, JPEG or GIF. Its name is `record/K/TAG`,
+/// `record/K/FEATURE` or `record/K/LIST[T]` (K the record's index, as the
+/// text view and the explorer number records; T the step), with `/J`
 /// added when the value holds several (J the picture's place among a
 /// tensor's pictures, or the bytes value's index in the feature's list).
 pub struct RecordPicture<'p> {
@@ -813,6 +814,19 @@ pub fn record_pictures(
         for (name, f) in features(set, features_msg) {
             if let FeatureValues::Bytes(values) = feature_values(set, f) {
                 named(name, &values, values.len() > 1)?;
+            }
+        }
+    }
+    if let Payload::SequenceExample(m) = payload
+        && let Some(lists) = m.message(set, SequenceExample::FEATURE_LISTS)
+    {
+        for (name, steps) in feature_lists(set, lists) {
+            for (t, f) in steps.iter().enumerate() {
+                if let FeatureValues::Bytes(values) = feature_values(set, f) {
+                    let mut label = name.to_vec();
+                    label.extend_from_slice(format!("[{t}]").as_bytes());
+                    named(&label, &values, values.len() > 1)?;
+                }
             }
         }
     }

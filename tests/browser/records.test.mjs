@@ -1,5 +1,6 @@
 // TensorFlow record files in the explorer: a TFRecord of Examples as a
-// table of features with its pictures drawn, a TF 2 event file's scalars
+// table of features with its pictures drawn (a SequenceExample's feature
+// lists a step a line), a TF 2 event file's scalars
 // as line plots per tag, its histogram and picture, a TF 1 event file, and
 // a cut file's fault. Screenshots in target/browser-screenshots/records/.
 import { test, before, after } from 'node:test';
@@ -41,6 +42,22 @@ test('a TFRecord of Examples: the feature schema and a table of features with pi
   assert.match(row2, /^2\s+"picture 2"\s/);
   assert.match(row2, /—/, 'record 2 has no weights');
   await shot('01-examples');
+});
+
+test('SequenceExamples: context features, then a column per feature list, a line per step with its pictures drawn', async () => {
+  await open('0/tf-record/sequence_examples.tfrecord');
+  const heads = await page.locator('#examples thead th').allInnerTexts();
+  assert.deepEqual(heads, ['#', 'id', 'length', 'frames (list)', 'images (list)', 'tokens (list)']);
+  const row1 = page.locator('#examples tr[data-record="1"]');
+  const images = row1.locator('td').nth(4);
+  // Record 1 has 3 steps of pictures, two at step 1: 4 pictures (6 x 6).
+  assert.equal(await images.locator('.step').count(), 3);
+  assert.deepEqual(await images.locator('.step').evaluateAll((ss) => ss.map((s) => s.querySelectorAll('img.feature-picture').length)), [1, 2, 1]);
+  await page.waitForFunction(() => [...document.querySelectorAll('#examples img.feature-picture')].every((i) => i.complete && i.naturalWidth === 6));
+  assert.equal(await page.locator('#examples img.feature-picture').count(), 7);
+  assert.match(await row1.locator('td').nth(3).innerText(), /\[2\]\s+float\[2\] \[2, 1\]/);
+  assert.match(await row1.locator('td').nth(5).innerText(), /^\[0\]\s+int64\[1\] \[1\]\s+\[1\]\s+int64\[1\] \[11\]\s+\[2\]\s+int64\[1\] \[21\]$/);
+  await shot('05-sequence-examples');
 });
 
 test('a TF 2 event file: a line plot per scalar tag, the histogram and the picture', async () => {

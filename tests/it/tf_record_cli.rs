@@ -370,6 +370,71 @@ fn pictures_of_one_value_are_numbered() {
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 
+/// Standard base64 (with padding), as `--json` writes bytes.
+fn unbase64(text: &str) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in text.bytes().filter(|&c| c != b'=') {
+        let v = ALPHABET.iter().position(|&a| a == c).unwrap() as u32;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// A SequenceExample's feature lists hold pictures too: each step's, named
+/// `LIST[T]`, `/J` added when the step holds several; the bytes written
+/// are those `--json` shows at that place.
+#[test]
+fn a_sequence_examples_feature_list_pictures_are_named_by_step() {
+    let dir = fixtures();
+    let tmp = temp_dir("record-pictures-steps");
+    let png = tmp.join("p.png");
+    let file = "sequence_examples.tfrecord";
+    let (status, err, written) = picture(&dir, &png, &[], file);
+    assert_eq!((status, written), (Some(2), None), "{err}");
+    assert!(
+        err.contains(
+            "the records hold 7 pictures: name one with --tensor NAME \
+             (\"record/0/images[0]\", \"record/0/images[1]/0\", \"record/0/images[1]/1\", \
+             \"record/1/images[0]\", \"record/1/images[1]/0\", \"record/1/images[1]/1\", \
+             \"record/1/images[2]\")"
+        ),
+        "{err}"
+    );
+    let (lines, status) = jsonl(&dir, &["--jsonl", file]);
+    assert_eq!(status, Some(0));
+    for (record, step, j, name) in [
+        (0, 0, 0, "record/0/images[0]"),
+        (1, 1, 1, "record/1/images[1]/1"),
+        (1, 2, 0, "record/1/images[2]"),
+    ] {
+        let (status, err, written) = picture(&dir, &png, &["--tensor", name], file);
+        assert_eq!(status, Some(0), "{err}");
+        assert!(err.contains(&format!("picture {name:?}, PNG 6x6")), "{err}");
+        // The first line is the file's; then a line per record.
+        let line = &lines[record + 1];
+        assert_eq!(line["record"], record);
+        let shown = &line["value"]["feature_lists"]["feature_list"]["images"]["feature"][step]["bytes_list"]
+            ["value"][j];
+        assert_eq!(
+            written.unwrap(),
+            unbase64(shown.as_str().unwrap()),
+            "{name}"
+        );
+    }
+    // A step's name alone is no picture when the step holds two.
+    let (status, err, written) = picture(&dir, &png, &["--tensor", "record/1/images[1]"], file);
+    assert_eq!((status, written), (Some(1), None), "{err}");
+    assert!(err.contains("no picture \"record/1/images[1]\""), "{err}");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
 /// What `--picture` says when it cannot choose or write, and its exit
 /// status; nothing is written.
 #[test]
