@@ -441,10 +441,36 @@ pub(super) fn first_header(bytes: &[u8]) -> Result<Compression> {
         };
         return Err(DecodeError::new(kind, 0));
     }
-    let (_, stored) =
+    let (length, stored) =
         parse_header(&header).map_err(|()| DecodeError::new(ErrorKind::NotAMessage, 0))?;
-    check_length_crc(0, &header, stored).map_err(|kind| DecodeError::new(kind, 8))?;
-    Ok(compression)
+    match check_length_crc(0, &header, stored) {
+        Ok(()) => Ok(compression),
+        // A damaged length CRC whose record is whole, its data CRC holding,
+        // is still a record file: the reader then names the fault.
+        Err(_) if compression == Compression::None && first_data_crc_holds(bytes, length) => {
+            Ok(compression)
+        }
+        Err(kind) => Err(DecodeError::new(kind, 8)),
+    }
+}
+
+/// Whether an uncompressed file's first record, `length` bytes after its
+/// header, fits in the file and its data CRC holds.
+fn first_data_crc_holds(bytes: &[u8], length: u64) -> bool {
+    let end = HEADER.checked_add(length);
+    let data = usize::try_from(HEADER)
+        .ok()
+        .zip(end.and_then(|e| usize::try_from(e).ok()))
+        .and_then(|(s, e)| bytes.get(s..e));
+    let stored = end
+        .and_then(|e| usize::try_from(e).ok())
+        .and_then(|e| bytes.get(e..e.checked_add(4)?))
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map(u32::from_le_bytes);
+    match (data, stored) {
+        (Some(data), Some(stored)) => mask(crc32c(data)) == stored,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -494,6 +520,23 @@ mod tests {
                 .contains("1099511627792 bytes needed, 15 left"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_damaged_first_length_crc_is_a_record_file_when_its_data_crc_holds() {
+        let mut file = record(b"payload");
+        file[8] ^= 0x20;
+        assert!(is_record_file(&file));
+        // The data CRC damaged too, or the record cut: no signature left.
+        let mut both = file.clone();
+        let last = both.len() - 1;
+        both[last] ^= 0x20;
+        assert!(!is_record_file(&both));
+        assert!(!is_record_file(&file[..file.len() - 1]));
+        // A length past the file's end is not read.
+        let mut long = file.clone();
+        long[..8].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(!is_record_file(&long));
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! scripts/make_tf_record_fixtures.py with TensorFlow's own writers, see
 //! its README.md); GZIP and ZLIB copies read as the plain file; damaged
 //! copies showing every whole record, then the fault with its check, record
-//! and offset; framing built here (huge lengths, cut headers, compressed
+//! and offset, as does every fixture cut at each byte or with each record's
+//! CRCs damaged; framing built here (huge lengths, cut headers, compressed
 //! streams that claim more than they can hold, many records); and no other
 //! fixture taken for a record file.
 
@@ -280,5 +281,122 @@ fn a_single_event_or_example_message_is_no_record_file() {
         let bytes = std::fs::read(Path::new("tests/fixtures/tf").join(name)).unwrap();
         let id = formats::detect(&bytes, &FormatOptions::default()).map(|d| d.format.id);
         assert_ne!(id.ok(), Some("tf-record"), "{name}");
+    }
+}
+
+/// Where each record of a whole, uncompressed record file starts and ends,
+/// read from its framing here (not by the reader under test).
+fn record_spans(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+        let end = at + 12 + len + 4;
+        spans.push((at, end));
+        at = end;
+    }
+    assert_eq!(at, bytes.len());
+    spans
+}
+
+/// Every record fixture cut at every byte, and with each record's length
+/// CRC and data CRC damaged in turn: the records whole before the damage
+/// are shown, then the fault names its check and record; no cut or flip
+/// panics or reads past the bytes.
+#[test]
+fn every_cut_and_every_records_crc_of_each_fixture_is_a_named_fault() {
+    let plain = [
+        "examples.tfrecord",
+        "sequence_examples.tfrecord",
+        "tensors.tfrecord",
+        "strings.tfrecord",
+        "tf1.tfevents",
+        "tf2.tfevents",
+    ];
+    for name in plain {
+        let bytes = read(name);
+        let spans = record_spans(&bytes);
+        for cut in 1..bytes.len() {
+            let prefix = &bytes[..cut];
+            let whole = spans.iter().take_while(|&&(_, end)| end <= cut).count();
+            let Ok(decoded) = formats::detect(prefix, &FormatOptions::default()) else {
+                // Too short to tell: a record file needs its first header.
+                assert!(cut < 12 + 4, "{name} cut at {cut}: not detected");
+                continue;
+            };
+            if decoded.format.id != "tf-record" {
+                assert!(
+                    cut < 16,
+                    "{name} cut at {cut}: read as {}",
+                    decoded.format.id
+                );
+                continue;
+            }
+            if spans.iter().any(|&(_, end)| end == cut) {
+                // Cut between records: a whole file of fewer records.
+                assert_eq!(fault_of(prefix), None, "{name} cut at {cut}");
+                continue;
+            }
+            let (check, offset, path) =
+                fault_of(prefix).unwrap_or_else(|| panic!("{name} cut at {cut}: no fault"));
+            assert_eq!(
+                (check.as_str(), path),
+                ("record-cut", format!("record[{whole}]")),
+                "{name} cut at {cut}"
+            );
+            assert_eq!(offset, spans[whole].0 as u64, "{name} cut at {cut}");
+            let Body::Records(file) = &decoded.body else {
+                panic!("{name} cut at {cut}: not records")
+            };
+            let read_whole = file.records().filter(Result::is_ok).count();
+            assert_eq!(read_whole, whole, "{name} cut at {cut}");
+            let text = text_of(prefix, &RenderOptions::default());
+            assert!(
+                text.contains("fault: record-cut check failed"),
+                "{name} cut at {cut}"
+            );
+        }
+        for (k, &(start, end)) in spans.iter().enumerate() {
+            // The fault's offset is that of the CRC that fails.
+            for (at, check, crc_at) in [
+                (start + 8, "record-length-crc", start + 8),
+                (end - 1, "record-data-crc", end - 4),
+            ] {
+                let mut bad = bytes.clone();
+                bad[at] ^= 0x20;
+                let (got, offset, path) =
+                    fault_of(&bad).unwrap_or_else(|| panic!("{name} record {k}: no fault"));
+                assert_eq!(
+                    (got.as_str(), path, offset),
+                    (check, format!("record[{k}]"), crc_at as u64),
+                    "{name} record {k}"
+                );
+            }
+        }
+    }
+    // A compressed copy cut anywhere: its whole records, and a named fault
+    // (the stream's end missing), or nothing taken for a record file.
+    for name in ["examples.tfrecord.gz", "examples.tfrecord.zlib"] {
+        let bytes = read(name);
+        for cut in 1..bytes.len() {
+            let prefix = &bytes[..cut];
+            let Ok(decoded) = formats::detect(prefix, &FormatOptions::default()) else {
+                continue;
+            };
+            if decoded.format.id != "tf-record" {
+                continue;
+            }
+            let Body::Records(file) = &decoded.body else {
+                panic!("{name} cut at {cut}: not records")
+            };
+            let read_whole = file.records().filter(Result::is_ok).count();
+            // Cut in the stream's trailer, every record is whole.
+            assert!(read_whole <= 4, "{name} cut at {cut}: {read_whole} records");
+            let check = file.check_framing().map(|e| e.check());
+            assert!(
+                matches!(check, Some("decompress" | "record-cut")),
+                "{name} cut at {cut}: {check:?}"
+            );
+        }
     }
 }
