@@ -444,22 +444,39 @@ fn hostile_tables_are_turned_down_with_the_check_and_offset() {
 
 #[test]
 fn every_prefix_and_byte_flip_of_an_index_is_an_error_or_a_reading() {
-    let bytes = read("train/ckpt.index");
     let opts = RenderOptions::default();
+    // The views, then every tensor's values and statistics through the
+    // library (a V1 checkpoint's values, its slices assembled, are in the
+    // table itself).
     let run = |b: &[u8]| {
         if let Ok(d) = formats::detect(b, &FormatOptions::default()) {
             let mut out = Vec::new();
             text::write_decoded(&mut out, &d, &opts).unwrap();
             json::write_decoded(&mut out, &d, &opts).unwrap();
         }
+        if let Ok(doc) = pbdecode::read(b.to_vec()) {
+            for r in doc.tensors() {
+                if let Ok(t) = doc.tensor(r) {
+                    let _ = t.values();
+                    let _ = t.stats();
+                }
+            }
+        }
     };
-    for cut in 0..bytes.len() {
-        run(&bytes[..cut]);
-    }
-    for at in 0..bytes.len() {
-        let mut b = bytes.clone();
-        b[at] ^= 0x5a;
-        run(&b);
+    for name in [
+        "train/ckpt.index",
+        "v1/model.ckpt",
+        "v1_partitioned/model.ckpt",
+    ] {
+        let bytes = read(name);
+        for cut in 0..bytes.len() {
+            run(&bytes[..cut]);
+        }
+        for at in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[at] ^= 0x5a;
+            run(&b);
+        }
     }
 }
 
