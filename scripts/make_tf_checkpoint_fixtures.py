@@ -133,10 +133,19 @@ def partitioned_checkpoint():
             "w", shape=[10, 3], dtype=tf.float32, initializer=rows,
             partitioner=v1.fixed_size_partitioner(3))
         b = v1.get_variable("b", shape=[2], initializer=v1.zeros_initializer())
-        saver = v1.train.Saver()
-        with v1.Session() as sess:
-            sess.run(v1.global_variables_initializer())
-            saver.save(sess, os.path.join(d, "model.ckpt"), write_meta_graph=False)
+        save_tf1(d, v1.train.SaverDef.V2)
+
+
+def save_tf1(d, version):
+    """The current graph's variables, initialised, saved by a TensorFlow 1
+    Saver of `version` (V1: one file; V2: an index and data) as
+    `d/model.ckpt` (the `checkpoint` state file it writes beside it is
+    removed)."""
+    v1 = tf.compat.v1
+    saver = v1.train.Saver(write_version=version)
+    with v1.Session() as sess:
+        sess.run(v1.global_variables_initializer())
+        saver.save(sess, os.path.join(d, "model.ckpt"), write_meta_graph=False)
     for name in os.listdir(d):
         if name == "checkpoint":
             os.remove(os.path.join(d, name))
@@ -151,13 +160,7 @@ def v1_checkpoint():
             v1 = tf.compat.v1
             v1.get_variable("a", initializer=np.arange(6, dtype=np.float32).reshape(2, 3))
             v1.get_variable("n", initializer=np.array([7, 8, 9], np.int64))
-            saver = v1.train.Saver(write_version=v1.train.SaverDef.V1)
-            with v1.Session() as sess:
-                sess.run(v1.global_variables_initializer())
-                saver.save(sess, os.path.join(d, "model.ckpt"), write_meta_graph=False)
-        for name in os.listdir(d):
-            if name == "checkpoint":
-                os.remove(os.path.join(d, name))
+            save_tf1(d, v1.train.SaverDef.V1)
         print("v1: written")
     except Exception as e:  # noqa: BLE001
         print(f"v1: TensorFlow did not write a V1 checkpoint: {e}")
@@ -205,13 +208,7 @@ def v1_partitioned_checkpoint():
             full[name] = arr(dtype.as_numpy_dtype, (3, 2))
             v1.get_variable(name, shape=[3, 2], dtype=dtype, initializer=part(name),
                             partitioner=v1.fixed_size_partitioner(2))
-        saver = v1.train.Saver(write_version=v1.train.SaverDef.V1)
-        with v1.Session() as sess:
-            sess.run(v1.global_variables_initializer())
-            saver.save(sess, os.path.join(d, "model.ckpt"), write_meta_graph=False)
-    for name in os.listdir(d):
-        if name == "checkpoint":
-            os.remove(os.path.join(d, name))
+        save_tf1(d, v1.train.SaverDef.V1)
 
 
 def many_checkpoint():

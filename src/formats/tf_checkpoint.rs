@@ -587,25 +587,14 @@ pub fn v1_view<'m, 'a>(
 /// Whether a V1 entry's slice is its whole tensor (every axis without a
 /// length, or starting at 0 with the axis's length).
 pub fn v1_is_whole(set: &SchemaSet, meta: &V1Meta, entry: &Message<'_>) -> bool {
-    let extents: Vec<(i64, Option<i64>)> = entry
-        .message(set, SavedTensorSlices::DATA)
-        .and_then(|d| d.message(set, SavedSlice::SLICE))
-        .into_iter()
-        .flat_map(|s| s.messages(set, TensorSliceProto::EXTENT))
-        .map(|x| {
-            (
-                x.int(set, TensorSliceProto::Extent::START).unwrap_or(0),
-                x.int(set, TensorSliceProto::Extent::LENGTH),
-            )
-        })
-        .collect();
+    let extents = v1_extents(set, entry);
     // A slice of every axis (TensorFlow writes one extent an axis), or of
     // none: a slice of another rank is no part of this tensor.
     (extents.is_empty() || extents.len() == meta.dims.len())
         && extents
             .iter()
             .zip(&meta.dims)
-            .all(|(&(start, len), &d)| len.is_none() || (start == 0 && len == Some(d)))
+            .all(|(&(start, len), &d)| len < 0 || (start == 0 && len == d))
 }
 
 /// [`v1_view`] with the header's facts already found.

@@ -594,12 +594,7 @@ pub fn write_bundle(
             None => w.null()?,
         }
         tfc::with_v1_sliced(bundle, &sliced, |view, loaded, crc| {
-            write_type_and_shape(w, view)?;
-            w.member("crc32c", crc.word())?;
-            if let Some(d) = crc.detail() {
-                w.member("crc32c_detail", d)?;
-            }
-            write_view_values(w, view, loaded, opts, false)
+            write_checked_tensor(w, view, loaded, crc, opts)
         })?;
         w.end_object()?;
     }
@@ -666,12 +661,7 @@ fn write_saved_model_variables(
         w.key("key")?;
         text_or_base64(w, key)?;
         tfc::with_entry(&bundle, &shards, e, Some(dir), |view, loaded, crc| {
-            write_type_and_shape(w, view)?;
-            w.member("crc32c", crc.word())?;
-            if let Some(d) = crc.detail() {
-                w.member("crc32c_detail", d)?;
-            }
-            write_view_values(w, view, loaded, opts, false)
+            write_checked_tensor(w, view, loaded, crc, opts)
         })?;
         w.end_object()?;
     }
@@ -1161,6 +1151,23 @@ fn write_fault(w: &mut JsonWriter<'_>, fault: &DecodeError) -> io::Result<()> {
     w.member("check", fault.check())?;
     w.member("message", &*fault.message())?;
     w.end_object()
+}
+
+/// A bundle tensor's type and shape, its `crc32c` status (and why, when
+/// not ok), then its values.
+fn write_checked_tensor(
+    w: &mut JsonWriter<'_>,
+    view: &crate::tensor::TensorView<'_, '_>,
+    loaded: LoadedValues<'_>,
+    crc: tfc::CrcStatus,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    write_type_and_shape(w, view)?;
+    w.member("crc32c", crc.word())?;
+    if let Some(d) = crc.detail() {
+        w.member("crc32c_detail", d)?;
+    }
+    write_view_values(w, view, loaded, opts, false)
 }
 
 /// A bundle tensor's `data_type` and `shape` (null for an unknown rank).
