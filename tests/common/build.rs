@@ -103,3 +103,16 @@ pub fn gradient_rgb() -> Vec<u8> {
     v[w - 1] = f32::NAN;
     onnx_f32("gradient", &[3, h as u64, w as u64], &v)
 }
+
+/// The bytes of one TFRecord: the length, its masked CRC32C, the data, its
+/// masked CRC32C.
+pub fn tf_record(data: &[u8]) -> Vec<u8> {
+    use pbdecode::checksum::{crc32c, mask};
+    let mut out = Vec::new();
+    let len = (data.len() as u64).to_le_bytes();
+    out.extend_from_slice(&len);
+    out.extend_from_slice(&mask(crc32c(&len)).to_le_bytes());
+    out.extend_from_slice(data);
+    out.extend_from_slice(&mask(crc32c(data)).to_le_bytes());
+    out
+}

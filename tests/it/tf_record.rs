@@ -16,7 +16,7 @@
     clippy::print_stderr
 )]
 
-use crate::common;
+use crate::common::{self, build};
 
 use pbdecode::checksum::{crc32c, mask};
 use pbdecode::formats::records::{Compression, RecordReader};
@@ -153,17 +153,6 @@ fn damaged_files_show_their_whole_records_then_the_fault() {
     }
 }
 
-/// The bytes of one record: length, its masked CRC, data, its masked CRC.
-fn record(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let len = (data.len() as u64).to_le_bytes();
-    out.extend_from_slice(&len);
-    out.extend_from_slice(&mask(crc32c(&len)).to_le_bytes());
-    out.extend_from_slice(data);
-    out.extend_from_slice(&mask(crc32c(data)).to_le_bytes());
-    out
-}
-
 fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     e.write_all(bytes).unwrap();
@@ -192,8 +181,8 @@ fn a_compressed_record_longer_than_its_stream_can_hold_is_refused_unread() {
         "{e}"
     );
     // A stream cut inside a record: the whole ones, then the cut.
-    let mut stream = record(b"first");
-    stream.extend_from_slice(&record(b"second")[..9]);
+    let mut stream = build::tf_record(b"first");
+    stream.extend_from_slice(&build::tf_record(b"second")[..9]);
     let gz = gzip(&stream);
     let items: Vec<_> = RecordReader::new(&gz, Compression::Gzip, None).collect();
     assert_eq!(items.len(), 2);
@@ -203,7 +192,7 @@ fn a_compressed_record_longer_than_its_stream_can_hold_is_refused_unread() {
 
 #[test]
 fn a_damaged_compressed_stream_is_a_named_fault() {
-    let mut gz = gzip(&[record(b"one"), record(b"two")].concat());
+    let mut gz = gzip(&[build::tf_record(b"one"), build::tf_record(b"two")].concat());
     let middle = gz.len() / 2;
     gz[middle] ^= 0x55;
     gz.truncate(gz.len() - 6);
@@ -224,7 +213,7 @@ fn a_damaged_compressed_stream_is_a_named_fault() {
 fn many_records_stream_and_values_limits_the_records_shown() {
     let mut file = Vec::new();
     for i in 0..100_000u32 {
-        file.extend(record(&i.to_le_bytes()));
+        file.extend(build::tf_record(&i.to_le_bytes()));
     }
     let opts = RenderOptions {
         values: Some(3),

@@ -13,11 +13,10 @@
     clippy::print_stderr
 )]
 
-use crate::common;
+use crate::common::{self, build};
 
 use common::Msg;
 
-use pbdecode::checksum::{crc32c, mask};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -138,17 +137,6 @@ fn a_record_line_is_the_records_object_of_json() {
     }
 }
 
-/// The bytes of one record: length, its masked CRC, data, its masked CRC.
-fn record(data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let len = (data.len() as u64).to_le_bytes();
-    out.extend_from_slice(&len);
-    out.extend_from_slice(&mask(crc32c(&len)).to_le_bytes());
-    out.extend_from_slice(data);
-    out.extend_from_slice(&mask(crc32c(data)).to_le_bytes());
-    out
-}
-
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pbdecode-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -164,7 +152,7 @@ fn jsonl_of_many_records_is_a_line_per_record() {
     let dir = temp_dir("many-records");
     let mut file = Vec::new();
     for i in 0..N as u32 {
-        file.extend(record(&i.to_le_bytes()));
+        file.extend(build::tf_record(&i.to_le_bytes()));
     }
     std::fs::write(dir.join("many.tfrecord"), &file).unwrap();
     let out = decode_in(&dir, &["--jsonl", "many.tfrecord"]);
@@ -328,7 +316,11 @@ fn pictures_of_one_value_are_numbered() {
         .double(1, 2.0)
         .int(2, 3)
         .message(5, &Msg::new().message(1, &value));
-    let events = [record(&version.bytes()), record(&event.bytes())].concat();
+    let events = [
+        build::tf_record(&version.bytes()),
+        build::tf_record(&event.bytes()),
+    ]
+    .concat();
     std::fs::write(tmp.join("events.out.tfevents.1"), events).unwrap();
     // An Example whose bytes feature holds text, then two pictures.
     let bytes_list = Msg::new()
@@ -339,7 +331,7 @@ fn pictures_of_one_value_are_numbered() {
         .string(1, "frames")
         .message(2, &Msg::new().message(1, &bytes_list));
     let example = Msg::new().message(1, &Msg::new().message(1, &entry));
-    std::fs::write(tmp.join("ex.tfrecord"), record(&example.bytes())).unwrap();
+    std::fs::write(tmp.join("ex.tfrecord"), build::tf_record(&example.bytes())).unwrap();
     let out = tmp.join("p.png");
     let (status, err, _) = picture(&tmp, &out, &[], "events.out.tfevents.1");
     assert_eq!(status, Some(2));
