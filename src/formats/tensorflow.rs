@@ -147,8 +147,13 @@ pub fn tensor_head<'m, 'a>(
         data: TensorData::None,
     };
     let Some((elem, typed)) = tf_type(code) else {
-        v.data =
-            TensorData::Unavailable(format!("{} values are not numbers or strings", v.type_name));
+        v.data = TensorData::Unavailable(if code == 0 {
+            // A V1 checkpoint's slices leave it out: their type is in the
+            // table's header.
+            "the tensor names no data type (DT_INVALID)".to_string()
+        } else {
+            format!("{} values are not numbers or strings", v.type_name)
+        });
         return (v, None);
     };
     v.elem = Some(elem);
