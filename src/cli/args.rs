@@ -116,10 +116,14 @@ pub struct Args {
     /// write a picture a record holds as it is stored.
     #[arg(long, value_name = "OUT.png")]
     pub(crate) picture: Option<PathBuf>,
-    /// The tensor to draw, export or show, by name (an ONNX tensor's name, a
-    /// TensorFlow Const node's name; a record file's picture,
-    /// record/K/NAME or record/K/LIST[T] for a feature list's step T).
-    #[arg(long, value_name = "NAME")]
+    // The help as an attribute: rustdoc would take `[T]` for a link.
+    #[arg(
+        long,
+        value_name = "NAME",
+        help = "The tensor to draw, export or show, by name (an ONNX tensor's name, a \
+                TensorFlow Const node's name; a record file's picture, record/K/NAME or \
+                record/K/LIST[T] for a feature list's step T)"
+    )]
     pub(crate) tensor: Option<String>,
     /// Write the tensor as a NumPy .npy file (- for standard output).
     #[arg(long, value_name = "OUT.npy")]
