@@ -487,6 +487,8 @@ impl Document {
         // until then the view says only what they are.
         let read_whole = source.read_whole();
         let storage = match &view.data {
+            // A V1 tensor's slices are typed fields of the checkpoint itself.
+            _ if matches!(source, ViewSource::BundleV1Sliced(_)) => Storage::Typed,
             _ if read_whole => Storage::External,
             TensorData::Raw(_) => Storage::Raw,
             TensorData::Typed { .. }

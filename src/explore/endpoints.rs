@@ -197,6 +197,48 @@ fn tensor_head_json(
     w.end_object()
 }
 
+/// [`tensor_head_json`] of a tensor bundle's variable, from the facts its
+/// index gives (its values are read when it is shown).
+fn variable_head_json(
+    w: &mut JsonWriter<'_>,
+    index: usize,
+    entry: &crate::api::TensorRef,
+    t: &crate::api::Tensor<'_>,
+) -> std::io::Result<()> {
+    use crate::api::Storage;
+    w.begin_object()?;
+    w.member("index", index)?;
+    w.member("name", &*entry.name)?;
+    w.member("initializer", entry.weight)?;
+    w.member(
+        "message",
+        &*t.message().def(SchemaSet::builtin()).full_name.to_string(),
+    )?;
+    w.member("dtype", t.type_name())?;
+    w.key("dims")?;
+    match t.dims() {
+        None => w.null()?,
+        Some(dims) => {
+            w.begin_array()?;
+            for d in dims {
+                w.value(*d)?;
+            }
+            w.end_array()?;
+        }
+    }
+    w.member("elements", t.len())?;
+    let storage = match t.storage() {
+        Storage::Raw => "raw",
+        Storage::Typed => "typed",
+        Storage::External => "external",
+        Storage::Implied => "zeros",
+        Storage::Empty => "none",
+        Storage::Unavailable => "unavailable",
+    };
+    w.member("storage", storage)?;
+    w.end_object()
+}
+
 /// `/api/open?f&as&values`: the file decoded as the command line decodes
 /// it, as `{"file", "as", "formats", "ok", ...}` with the contract JSON
 /// under `decoded`, the tensors it holds, and what detection passed over.
@@ -301,8 +343,11 @@ pub(super) fn open(req: &Query<'_>, file: &ExploredFile) -> Response {
         w.key("tensors")?;
         w.begin_array()?;
         let set = SchemaSet::builtin();
-        if let (Body::Message { message, .. }, Some(doc)) = (&decoded.body, doc) {
-            let named = formats::named_tensors(set, message);
+        if let Some(doc) = doc {
+            let named = match &decoded.body {
+                Body::Message { message, .. } => formats::named_tensors(set, message),
+                _ => Vec::new(),
+            };
             for (i, t) in named.iter().enumerate() {
                 match t.view(set) {
                     Some(view) => tensor_head_json(
@@ -316,18 +361,12 @@ pub(super) fn open(req: &Query<'_>, file: &ExploredFile) -> Response {
                     None => w.null()?,
                 }
             }
-            // A SavedModel's variables (their values in `variables/`
-            // beside it) follow its tensors in the document.
+            // A tensor bundle's variables, and a SavedModel's (their values
+            // in `variables/` beside it, after its tensors): their facts
+            // from the index, no value read until one is shown.
             for (i, entry) in doc.tensors().iter().enumerate().skip(named.len()) {
                 match doc.tensor(entry) {
-                    Ok(t) => tensor_head_json(
-                        w,
-                        i,
-                        &entry.name,
-                        entry.weight,
-                        &t.view(),
-                        &t.message().def(set).full_name,
-                    )?,
+                    Ok(t) => variable_head_json(w, i, entry, &t)?,
                     Err(_) => w.null()?,
                 }
             }

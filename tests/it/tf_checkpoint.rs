@@ -1127,6 +1127,73 @@ fn the_explorers_model_page_lists_a_saved_models_variables() {
     assert_eq!(values["text"][0][0], "\"alpha\"", "{values}");
 }
 
+/// The explorer lists a checkpoint's variables from its index alone (the
+/// shards are read when a tensor is shown): with its data shard missing
+/// the list is whole, and a tensor's values then say why they are not
+/// there.
+#[test]
+fn the_explorer_lists_a_checkpoints_variables_from_its_index() {
+    use pbdecode::explore::{self, ExploredFile, Query};
+    type Files = std::sync::Arc<
+        std::collections::BTreeMap<String, std::sync::Arc<pbdecode::input::InputBytes>>,
+    >;
+    let answer = |files: &Files, path: &str, q: &[(String, String)]| {
+        let f = ExploredFile::new(
+            "0/x".into(),
+            "ckpt.index".into(),
+            files["ckpt.index"].clone(),
+            Some(pbdecode::Folder::Memory(pbdecode::MemoryFolder::new(
+                files.clone(),
+                "",
+            ))),
+        );
+        let r = explore::file_answer(path, &Query(q), &f).unwrap();
+        (r.status, String::from_utf8(r.body).unwrap())
+    };
+    let whole: Files = in_memory("train");
+    let mut without = (*whole).clone();
+    without.retain(|name, _| !name.contains(".data-"));
+    let without: Files = std::sync::Arc::new(without);
+    let listed = |files: &Files| {
+        let (status, body) = answer(files, "/api/open", &[]);
+        assert_eq!(status, 200);
+        let open: serde_json::Value = serde_json::from_str(&body).unwrap();
+        open["tensors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} {} {} {}",
+                    t["name"], t["dtype"], t["dims"], t["storage"]
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let names = listed(&whole);
+    assert_eq!(names.len(), 8);
+    let kernel = names
+        .iter()
+        .position(|n| n.starts_with("\"model/dense/kernel/"))
+        .unwrap();
+    assert_eq!(
+        names[kernel],
+        "\"model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE\" \"DT_FLOAT\" [4,3] \"external\""
+    );
+    assert_eq!(listed(&without), names);
+    let q = [("t".to_string(), kernel.to_string())];
+    let (status, body) = answer(&whole, "/api/values", &q);
+    assert_eq!(status, 200);
+    let values: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(values["text"][0][0], "-0.19876985", "{values}");
+    let (status, body) = answer(&without, "/api/values", &q);
+    assert_eq!(status, 422);
+    assert!(
+        body.contains("ckpt.data-00000-of-00001 is not among the files given with this one"),
+        "{body}"
+    );
+}
+
 #[test]
 fn a_v1_checkpoints_tensors_saved_in_slices_are_assembled() {
     // TensorFlow's own get_tensor refuses these ("Sliced checkpoints are
