@@ -175,26 +175,17 @@ fn tensor_head_json(
     view: &TensorView<'_, '_>,
     full_name: &FullName,
 ) -> std::io::Result<()> {
-    w.begin_object()?;
-    w.member("index", index)?;
-    w.member("name", name)?;
-    w.member("initializer", initializer)?;
-    w.member("message", &*full_name.to_string())?;
-    w.member("dtype", &view.type_name)?;
-    w.key("dims")?;
-    match &view.dims {
-        None => w.null()?,
-        Some(dims) => {
-            w.begin_array()?;
-            for d in dims {
-                w.value(*d)?;
-            }
-            w.end_array()?;
-        }
-    }
-    w.member("elements", view.elements)?;
-    w.member("storage", storage(view))?;
-    w.end_object()
+    let head = Head {
+        index,
+        name,
+        initializer,
+        message: full_name.to_string(),
+        dtype: &view.type_name,
+        dims: view.dims.as_deref(),
+        elements: view.elements,
+        storage: storage(view),
+    };
+    head.write(w)
 }
 
 /// [`tensor_head_json`] of a tensor bundle's variable, from the facts its
@@ -206,37 +197,61 @@ fn variable_head_json(
     t: &crate::api::Tensor<'_>,
 ) -> std::io::Result<()> {
     use crate::api::Storage;
-    w.begin_object()?;
-    w.member("index", index)?;
-    w.member("name", &*entry.name)?;
-    w.member("initializer", entry.weight)?;
-    w.member(
-        "message",
-        &*t.message().def(SchemaSet::builtin()).full_name.to_string(),
-    )?;
-    w.member("dtype", t.type_name())?;
-    w.key("dims")?;
-    match t.dims() {
-        None => w.null()?,
-        Some(dims) => {
-            w.begin_array()?;
-            for d in dims {
-                w.value(*d)?;
-            }
-            w.end_array()?;
-        }
-    }
-    w.member("elements", t.len())?;
-    let storage = match t.storage() {
-        Storage::Raw => "raw",
-        Storage::Typed => "typed",
-        Storage::External => "external",
-        Storage::Implied => "zeros",
-        Storage::Empty => "none",
-        Storage::Unavailable => "unavailable",
+    let head = Head {
+        index,
+        name: &entry.name,
+        initializer: entry.weight,
+        message: t.message().def(SchemaSet::builtin()).full_name.to_string(),
+        dtype: t.type_name(),
+        dims: t.dims(),
+        elements: t.len(),
+        storage: match t.storage() {
+            Storage::Raw => "raw",
+            Storage::Typed => "typed",
+            Storage::External => "external",
+            Storage::Implied => "zeros",
+            Storage::Empty => "none",
+            Storage::Unavailable => "unavailable",
+        },
     };
-    w.member("storage", storage)?;
-    w.end_object()
+    head.write(w)
+}
+
+/// A tensor's entry in `/api/open`'s list.
+struct Head<'a> {
+    index: usize,
+    name: &'a str,
+    initializer: bool,
+    message: String,
+    dtype: &'a str,
+    dims: Option<&'a [i64]>,
+    elements: u64,
+    storage: &'static str,
+}
+
+impl Head<'_> {
+    fn write(&self, w: &mut JsonWriter<'_>) -> std::io::Result<()> {
+        w.begin_object()?;
+        w.member("index", self.index)?;
+        w.member("name", self.name)?;
+        w.member("initializer", self.initializer)?;
+        w.member("message", &*self.message)?;
+        w.member("dtype", self.dtype)?;
+        w.key("dims")?;
+        match self.dims {
+            None => w.null()?,
+            Some(dims) => {
+                w.begin_array()?;
+                for d in dims {
+                    w.value(*d)?;
+                }
+                w.end_array()?;
+            }
+        }
+        w.member("elements", self.elements)?;
+        w.member("storage", self.storage)?;
+        w.end_object()
+    }
 }
 
 /// `/api/open?f&as&values`: the file decoded as the command line decodes
