@@ -487,6 +487,13 @@ impl<'a> Elements<'a> {
     }
 }
 
+/// The bytes of one element of `elem` when it takes whole bytes (not a
+/// string, not a sub-byte type).
+pub fn whole_bytes(elem: Elem) -> Option<u64> {
+    let bits = elem.bits();
+    (elem != Elem::Str && bits != 0 && bits.is_multiple_of(8)).then_some(bits / 8)
+}
+
 /// Appends the elements `it` yields as the little-endian packed array of
 /// their type, each by its stored bit pattern (nothing rounded through
 /// float32): for readers that rebuild raw storage from typed fields (a V1
@@ -494,11 +501,10 @@ impl<'a> Elements<'a> {
 /// (strings, sub-byte types).
 pub fn pack_le(it: &mut Elements<'_>, out: &mut Vec<u8>) -> bool {
     let elem = it.elem;
-    let bits = elem.bits();
-    if elem == Elem::Str || bits == 0 || !bits.is_multiple_of(8) {
+    let Some(width) = whole_bytes(elem) else {
         return false;
-    }
-    let width = usize::try_from(bits / 8).unwrap_or(8).min(8);
+    };
+    let width = usize::try_from(width).unwrap_or(8).min(8);
     it.codes = true;
     for e in it {
         match e {

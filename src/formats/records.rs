@@ -259,12 +259,7 @@ impl<'a, 'f> RecordReader<'a, 'f> {
             return Some(Err(self.cut(needed, left, start)));
         }
         // Both bounds were checked against the bytes left just above.
-        let data_end = HEADER as usize + length as usize;
-        let data = rest.get(HEADER as usize..data_end).unwrap_or(&[]);
-        let stored = rest
-            .get(data_end..data_end + FOOTER as usize)
-            .and_then(|b| <[u8; 4]>::try_from(b).ok())
-            .map_or(0, u32::from_le_bytes);
+        let (data, stored) = plain_data(rest, length).unwrap_or((&[], 0));
         self.finish(start, length, stored, Cow::Borrowed(data))
     }
 
@@ -457,20 +452,20 @@ pub(super) fn first_header(bytes: &[u8]) -> Result<Compression> {
 /// Whether an uncompressed file's first record, `length` bytes after its
 /// header, fits in the file and its data CRC holds.
 fn first_data_crc_holds(bytes: &[u8], length: u64) -> bool {
-    let end = HEADER.checked_add(length);
-    let data = usize::try_from(HEADER)
-        .ok()
-        .zip(end.and_then(|e| usize::try_from(e).ok()))
-        .and_then(|(s, e)| bytes.get(s..e));
-    let stored = end
-        .and_then(|e| usize::try_from(e).ok())
-        .and_then(|e| bytes.get(e..e.checked_add(4)?))
+    plain_data(bytes, length).is_some_and(|(data, stored)| mask(crc32c(data)) == stored)
+}
+
+/// The data of the uncompressed record at the start of `rest`, `length`
+/// bytes after its header, and the data CRC stored after it; None when
+/// they pass the end of `rest`.
+fn plain_data(rest: &[u8], length: u64) -> Option<(&[u8], u32)> {
+    let data_end = usize::try_from(HEADER.checked_add(length)?).ok()?;
+    let data = rest.get(usize::try_from(HEADER).ok()?..data_end)?;
+    let stored = rest
+        .get(data_end..data_end.checked_add(usize::try_from(FOOTER).ok()?)?)
         .and_then(|b| <[u8; 4]>::try_from(b).ok())
-        .map(u32::from_le_bytes);
-    match (data, stored) {
-        (Some(data), Some(stored)) => mask(crc32c(data)) == stored,
-        _ => false,
-    }
+        .map(u32::from_le_bytes)?;
+    Some((data, stored))
 }
 
 #[cfg(test)]

@@ -536,23 +536,40 @@ fn v1_meta_message<'m, 'a>(
     header: &'m Message<'a>,
     entry: &Message<'_>,
 ) -> Option<&'m Message<'a>> {
+    let name = v1_slice_name(set, entry)?;
+    v1_listed(set, header).find(|t| t.bytes(set, SavedSliceMeta::NAME).unwrap_or_default() == name)
+}
+
+/// The name of the tensor a V1 entry holds a slice of, as bytes (None when
+/// it holds no slice).
+fn v1_slice_name<'a>(set: &SchemaSet, entry: &Message<'a>) -> Option<&'a [u8]> {
     let data = entry.message(set, SavedTensorSlices::DATA)?;
-    let name = data.bytes(set, SavedSlice::NAME).unwrap_or_default();
+    Some(data.bytes(set, SavedSlice::NAME).unwrap_or_default())
+}
+
+/// The header's `SavedSliceMeta`s, in its order.
+fn v1_listed<'m, 'a>(
+    set: &SchemaSet,
+    header: &'m Message<'a>,
+) -> impl Iterator<Item = &'m Message<'a>> {
     header
         .message(set, SavedTensorSlices::META)
         .into_iter()
-        .flat_map(|m| m.messages(set, SavedTensorSliceMeta::TENSOR))
-        .find(|t| t.bytes(set, SavedSliceMeta::NAME).unwrap_or_default() == name)
+        .flat_map(move |m| m.messages(set, SavedTensorSliceMeta::TENSOR))
 }
 
 /// The header's facts of the tensor a V1 entry holds a slice of (None
 /// when the entry holds no slice or the header does not list its tensor).
 pub fn v1_meta(set: &SchemaSet, header: &Message<'_>, entry: &Message<'_>) -> Option<V1Meta> {
-    let meta = v1_meta_message(set, header, entry)?;
-    Some(V1Meta {
+    v1_meta_message(set, header, entry).map(|meta| v1_meta_of(set, meta))
+}
+
+/// The facts of a header's `SavedSliceMeta`.
+fn v1_meta_of(set: &SchemaSet, meta: &Message<'_>) -> V1Meta {
+    V1Meta {
         dtype: meta.int(set, SavedSliceMeta::TYPE).unwrap_or(0),
         dims: shape_dims(set, meta.message(set, SavedSliceMeta::SHAPE)).unwrap_or_default(),
-    })
+    }
 }
 
 /// A V1 entry's slice as a tensor: the data type and full shape are the
@@ -719,15 +736,21 @@ fn v1_extents(set: &SchemaSet, entry: &Message<'_>) -> Vec<(i64, i64)> {
 /// other is sliced. Entries the header lists no tensor for are left out
 /// (the views show them with why).
 pub fn v1_tensors<'b, 'a>(set: &SchemaSet, bundle: &'b Bundle<'a>) -> Vec<V1Tensor<'b, 'a>> {
+    // The header's listing by name, made once (the first of a name, as
+    // `v1_meta` finds it).
+    let mut by_name: std::collections::HashMap<&[u8], &'b Message<'a>> =
+        std::collections::HashMap::new();
+    for t in v1_listed(set, &bundle.header) {
+        by_name
+            .entry(t.bytes(set, SavedSliceMeta::NAME).unwrap_or_default())
+            .or_insert(t);
+    }
     let mut order: Vec<Vec<u8>> = Vec::new();
     type Group<'b, 'a> = (V1Meta, &'b Message<'a>, Vec<&'b BundleEntry<'a>>);
     let mut groups: std::collections::HashMap<Vec<u8>, Group<'b, 'a>> =
         std::collections::HashMap::new();
     for e in &bundle.entries {
-        let (Some(meta), Some(listed)) = (
-            v1_meta(set, &bundle.header, &e.message),
-            v1_meta_message(set, &bundle.header, &e.message),
-        ) else {
+        let Some(&listed) = v1_slice_name(set, &e.message).and_then(|n| by_name.get(n)) else {
             continue;
         };
         let Some((name, _)) = v1_tensor(set, &e.message) else {
@@ -735,7 +758,7 @@ pub fn v1_tensors<'b, 'a>(set: &SchemaSet, bundle: &'b Bundle<'a>) -> Vec<V1Tens
         };
         let group = groups.entry(name.as_bytes().to_vec()).or_insert_with(|| {
             order.push(name.as_bytes().to_vec());
-            (meta, listed, Vec::new())
+            (v1_meta_of(set, listed), listed, Vec::new())
         });
         group.2.push(e);
     }
@@ -811,7 +834,7 @@ pub fn v1_assemble(
     let id = set
         .find_message("tensorflow.SavedTensorSlices")
         .ok_or("no schema for SavedTensorSlices")?;
-    let width = whole_bytes(elem);
+    let width = crate::tensor::whole_bytes(elem);
     if width.is_none() && elem != Elem::Str {
         return Err(format!("slices of {} are not assembled", full.type_name));
     }
@@ -879,10 +902,8 @@ pub fn v1_assemble(
     }
     match width {
         Some(width) => {
-            let pieces: Vec<(Extents, &[u8])> = numbers
-                .iter()
-                .map(|(ext, b)| (ext.clone(), b.as_slice()))
-                .collect();
+            let pieces: Vec<(&Extents, &[u8])> =
+                numbers.iter().map(|(ext, b)| (ext, b.as_slice())).collect();
             Ok(BundleData::Owned(place_bytes(&dims, width, &pieces)?))
         }
         None => place_strings(&dims, &strings),
@@ -1409,7 +1430,7 @@ fn assemble(
     let set = SchemaSet::builtin();
     let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
     let elem = view.elem.unwrap_or(Elem::U8);
-    let width = whole_bytes(elem)
+    let width = crate::tensor::whole_bytes(elem)
         .ok_or_else(|| unchecked(format!("slices of {} are not assembled", view.type_name)))?;
     let dims = unsigned_dims(view);
     let full_bytes = view
@@ -1445,7 +1466,7 @@ fn assemble(
         match r.load(folder) {
             Ok(bytes) => {
                 stored = stored.saturating_add(bytes.bytes().len() as u64);
-                loaded.push((ext.clone(), bytes));
+                loaded.push((ext, bytes));
             }
             Err(err) => {
                 return Err(range_error(
@@ -1473,19 +1494,12 @@ fn assemble(
             }
         )));
     }
-    let pieces: Vec<(Extents, &[u8])> = loaded
+    let pieces: Vec<(&Extents, &[u8])> = loaded
         .iter()
-        .map(|(ext, bytes)| (ext.clone(), bytes.bytes()))
+        .map(|(ext, bytes)| (*ext, bytes.bytes()))
         .collect();
     let out = place_bytes(&dims, width, &pieces).map_err(unchecked)?;
     Ok((out, CrcStatus::Ok))
-}
-
-/// The bytes of one element of `elem` when it takes whole bytes (not a
-/// string, not a sub-byte type).
-fn whole_bytes(elem: Elem) -> Option<u64> {
-    let bits = elem.bits();
-    (elem != Elem::Str && bits != 0 && bits.is_multiple_of(8)).then_some(bits / 8)
 }
 
 /// A view's shape as unsigned lengths (a negative one as 0).
@@ -1580,7 +1594,7 @@ fn slice_rows(dims: &[u64], ext: &[(u64, u64)], mut run: impl FnMut(u64, u64, u6
 fn place_bytes(
     dims: &[u64],
     width: u64,
-    pieces: &[(Extents, &[u8])],
+    pieces: &[(&Extents, &[u8])],
 ) -> std::result::Result<Vec<u8>, String> {
     let n = crate::tensor::element_count(dims).ok_or("the tensor's size overflows")?;
     let size = n
