@@ -91,6 +91,11 @@ pub enum Error {
     /// No format of that id ([`open_as`]).
     #[error("no format {0:?} (the ids are those of decode --help)")]
     NoSuchFormat(String),
+    /// A buffer the values need could not be allocated: more than one
+    /// buffer can hold, or refused by the system (Python's `ValueError`
+    /// "array is too big" and `MemoryError`).
+    #[error(transparent)]
+    Memory(#[from] crate::error::AllocError),
     /// Reading or writing failed.
     #[error(transparent)]
     Io(#[from] io::Error),
@@ -1437,7 +1442,7 @@ pub struct Tensor<'d> {
     external: OnceLock<Option<ExternalBytes>>,
     /// A bundle variable's values read whole on first use (see
     /// [`ViewSource::Bundle`]): held by the tensor, freed with it.
-    read: OnceLock<Result<BundleData, String>>,
+    read: OnceLock<Result<BundleData, formats::tf_checkpoint::Unread>>,
 }
 
 impl fmt::Debug for Tensor<'_> {
@@ -1539,9 +1544,19 @@ impl<'d> Tensor<'d> {
         match read {
             Ok(data) => data.view(&facts),
             Err(why) => TensorView {
-                data: TensorData::Unavailable(why.clone()),
+                data: TensorData::Unavailable(why.to_string()),
                 ..facts
             },
+        }
+    }
+
+    /// The buffer the tensor's values needed that could not be allocated
+    /// (a partitioned variable assembled), if that is why they did not
+    /// read.
+    fn memory_error(&self) -> Option<Error> {
+        match self.read.get() {
+            Some(Err(formats::tf_checkpoint::Unread::Memory(e))) => Some(Error::Memory(*e)),
+            _ => None,
         }
     }
 
@@ -1650,6 +1665,9 @@ impl<'d> Tensor<'d> {
     /// [`Tensor::values`] with options.
     pub fn values_with(&self, opts: ValueOptions) -> Result<Values<'d>, Error> {
         let view = self.view();
+        if let Some(e) = self.memory_error() {
+            return Err(e);
+        }
         let limit = crate::tensor::MAX_IMPLIED_VALUES;
         if !opts.allow_implied && view.implied_elements() > limit {
             return Err(Error::Implied {
@@ -1666,15 +1684,17 @@ impl<'d> Tensor<'d> {
             let stored = crate::tensor::strings(fields);
             let last: &[u8] = stored.clone().next_back().unwrap_or(b"");
             let fill = std::iter::repeat_n(last, if *pad { usize::MAX } else { 0 });
+            let mut out = crate::alloc::buffer(view.elements)?;
             let n = usize::try_from(view.elements).unwrap_or(usize::MAX);
-            return Ok(Values::Str(
-                stored.chain(fill).take(n).map(Cow::Borrowed).collect(),
-            ));
+            out.extend(stored.chain(fill).take(n).map(Cow::Borrowed));
+            return Ok(Values::Str(out));
         }
         if let TensorData::StringRanges { bytes, ranges } = &view.data {
             // Read into this tensor's memory (a bundle's shard): copied.
             let owned = |r: &Range<usize>| Cow::Owned(bytes.get(r.clone()).unwrap_or(&[]).to_vec());
-            return Ok(Values::Str(ranges.iter().map(owned).collect()));
+            let mut out = crate::alloc::buffer(ranges.len() as u64)?;
+            out.extend(ranges.iter().map(owned));
+            return Ok(Values::Str(out));
         }
         let loaded = crate::tensor::load_values(&view, self.dir());
         let (elem, elements) = match loaded {
@@ -1685,19 +1705,22 @@ impl<'d> Tensor<'d> {
                 });
             }
             LoadedValues::Nothing => return Ok(empty(view.elem)),
-            LoadedValues::Ready(it, _) => (view.elem, Stream::Ready(it)),
+            LoadedValues::Ready(it, _) => (view.elem, Stream::Ready(it, view.elements)),
             LoadedValues::External(bytes, elem, n) => (Some(elem), Stream::External(bytes, n)),
         };
         let Some(elem) = elem else {
             return Ok(empty(None));
         };
-        Ok(collect(elem, elements))
+        Ok(collect(elem, elements)?)
     }
 
     /// Statistics of every value (count, min, max, mean, std, NaN and
     /// infinities), by the same kernels as the command line's.
     pub fn stats(&self) -> Result<crate::stats::Stats, Error> {
         let view = self.view();
+        if let Some(e) = self.memory_error() {
+            return Err(e);
+        }
         crate::stats::compute(&view, self.dir()).ok_or_else(|| Error::Unavailable {
             tensor: self.name.clone(),
             reason: match crate::tensor::load_values(&view, self.dir()) {
@@ -1783,30 +1806,32 @@ impl fmt::Debug for StoredArray {
 
 /// Loaded values to read, each kind its own way.
 enum Stream<'v> {
-    Ready(Elements<'v>),
+    /// The elements and how many there are.
+    Ready(Elements<'v>, u64),
     External(ExternalBytes, u64),
-    Zeros(u64),
 }
 
 /// The values of no elements, of the right kind.
 fn empty(elem: Option<Elem>) -> Values<'static> {
-    match elem {
-        Some(e) => collect(e, Stream::Zeros(0)),
-        None => Values::F32(Vec::new()),
-    }
+    let dt = elem.map_or(DataType::Float, DataType::from_elem);
+    empty_of(dt)
 }
 
 /// Collects loaded values into the buffer of their element type: float16,
 /// bfloat16 and the coded types by their bit patterns (no rounding through
 /// float32), the others by the decoded elements. Strings are not read
 /// here (see [`Tensor::values_with`]).
-fn collect(elem: Elem, stream: Stream<'_>) -> Values<'static> {
+fn collect(elem: Elem, stream: Stream<'_>) -> Result<Values<'static>, crate::error::AllocError> {
     let dt = DataType::from_elem(elem);
     let by_bits = dt.is_coded() || matches!(elem, Elem::F16 | Elem::BF16);
     let mut out = empty_of(dt);
+    // The one buffer, of the element count, checked before any value is
+    // read (numpy's "array is too big" past what a buffer holds).
+    let (Stream::Ready(_, n) | Stream::External(_, n)) = &stream;
+    reserve_values(&mut out, *n)?;
     let mut push = |e: Element<'static>| push_element(&mut out, e);
     match stream {
-        Stream::Ready(it) => {
+        Stream::Ready(it, _) => {
             let it = if by_bits { it.codes() } else { it };
             it.for_each(|e| push(unborrowed(e)));
         }
@@ -1815,16 +1840,31 @@ fn collect(elem: Elem, stream: Stream<'_>) -> Values<'static> {
             let it = if by_bits { it.codes() } else { it };
             it.for_each(|e| push(unborrowed(e)));
         }
-        Stream::Zeros(n) => {
-            let zero = if by_bits {
-                Element::U64(0)
-            } else {
-                crate::tensor::zero_of(elem)
-            };
-            (0..n).for_each(|_| push(zero));
-        }
     }
-    out
+    Ok(out)
+}
+
+/// Reserves room for exactly `n` values in the buffer of `out`'s type.
+fn reserve_values(out: &mut Values<'_>, n: u64) -> Result<(), crate::error::AllocError> {
+    use crate::alloc::reserve;
+    match out {
+        Values::Bool(v) => reserve(v, n),
+        Values::I8(v) => reserve(v, n),
+        Values::I16(v) => reserve(v, n),
+        Values::I32(v) => reserve(v, n),
+        Values::I64(v) => reserve(v, n),
+        Values::U8(v) | Values::Codes(_, v) => reserve(v, n),
+        Values::U16(v) => reserve(v, n),
+        Values::U32(v) => reserve(v, n),
+        Values::U64(v) => reserve(v, n),
+        Values::F16(v) => reserve(v, n),
+        Values::BF16(v) => reserve(v, n),
+        Values::F32(v) => reserve(v, n),
+        Values::F64(v) => reserve(v, n),
+        Values::C64(v) => reserve(v, n),
+        Values::C128(v) => reserve(v, n),
+        Values::Str(v) => reserve(v, n),
+    }
 }
 
 /// An element free of the lifetime of what it was read from (the

@@ -153,6 +153,23 @@ pub enum ErrorKind {
         compression: &'static str,
         detail: String,
     },
+    // --- memory ---
+    /// A buffer whose size the input gives could not be allocated.
+    #[error("{0}")]
+    Memory(AllocError),
+}
+
+/// A buffer whose size comes from input that was not allocated
+/// (`crate::alloc`): too big for any buffer, or refused by the system.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum AllocError {
+    /// More bytes than one buffer can hold (numpy's "array is too big").
+    #[error("{elements} elements of {width} bytes are more than one buffer can hold")]
+    TooBig { elements: u64, width: u64 },
+    /// The system refused the memory.
+    #[error("{bytes} bytes could not be allocated")]
+    Failed { bytes: u64 },
 }
 
 /// Declares [`Check`] with the name scripts match on, and the list of the
@@ -233,6 +250,8 @@ checks! {
     RecordCut => "record-cut",
     /// A GZIP or ZLIB stream that does not decompress.
     Decompress => "decompress",
+    /// A buffer the input asks for could not be allocated.
+    Memory => "memory",
 }
 
 impl Check {
@@ -314,6 +333,9 @@ rules! {
     TableEntry => "table-entry",
     /// The first key is not `""` or its value is not a bundle header.
     BundleHeader => "bundle-header",
+    /// Two entries' byte ranges of one shard overlap (TensorFlow writes
+    /// each tensor's bytes once, after the one before).
+    BundleOverlap => "bundle-overlap",
 }
 
 /// How an end-group key fails to close a group, in words.
@@ -358,6 +380,7 @@ impl ErrorKind {
             RecordLength { .. } => Check::RecordLength,
             RecordCut { .. } => Check::RecordCut,
             Decompress { .. } => Check::Decompress,
+            Memory(_) => Check::Memory,
         }
     }
 

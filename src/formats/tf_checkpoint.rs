@@ -22,7 +22,7 @@ use super::summary::no_summary;
 use super::tensorflow::{dtype_name, shape_dims, tensor_head};
 use crate::checksum;
 use crate::decode::{DecodeContext, Message, decode_message};
-use crate::error::{DecodeError, Result, Rule};
+use crate::error::{AllocError, DecodeError, Result, Rule};
 use crate::escape::quoted;
 use crate::external::ExternalError;
 use crate::external::{ExternalBytes, ExternalRef, Folder};
@@ -275,7 +275,21 @@ fn read_table<'a>(
         Ok(())
     })?;
     let mut last: Option<Vec<u8>> = None;
-    for (h, _) in handles {
+    // Where the block before ends: a table's blocks follow one another,
+    // so no two share bytes (nor do the entries read from them).
+    let mut blocks_end = 0u64;
+    for (h, at) in handles {
+        if h.offset < blocks_end {
+            return Err(table_error(
+                Rule::TableBlock,
+                format!(
+                    "data block at {} begins before the block before it ends ({blocks_end}): a table's blocks share no bytes",
+                    h.offset
+                ),
+                at,
+            ));
+        }
+        blocks_end = h.offset.saturating_add(h.size).saturating_add(TRAILER_LEN);
         let block = read_block(bytes, h, "data block")?;
         block_entries(block, h.offset, "data block", |key, value, at| {
             if let Some(prev) = &last
@@ -358,12 +372,54 @@ pub fn read_bundle<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Bundle<'
             0,
         ));
     };
+    if version == BundleVersion::V2 {
+        check_no_overlap(set, &entries)?;
+    }
     Ok(Bundle {
         version,
         header,
         entries,
         bytes,
     })
+}
+
+/// Refuses entries whose byte ranges of one shard overlap: TensorFlow's
+/// writer appends each tensor's bytes once, so no real bundle shares
+/// bytes between entries, and a bundle that does could make the slices of
+/// one variable read the same bytes many times over (a full tensor many
+/// times the size of its shards).
+fn check_no_overlap(set: &SchemaSet, entries: &[BundleEntry<'_>]) -> Result<()> {
+    // (shard, start, end, entry) of every entry holding bytes.
+    let mut ranges: Vec<(i64, i64, i64, usize)> = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(k, e)| {
+            let f = entry_facts(set, &e.message);
+            let end = f.offset.checked_add(f.size)?;
+            (f.size > 0 && f.offset >= 0).then_some((f.shard, f.offset, end, k))
+        })
+        .collect();
+    ranges.sort_unstable();
+    for pair in ranges.windows(2) {
+        let [(shard, _, end, a), (next_shard, start, _, b)] = pair else {
+            continue;
+        };
+        if shard == next_shard && start < end {
+            let (Some(first), Some(second)) = (entries.get(*a), entries.get(*b)) else {
+                continue;
+            };
+            return Err(table_error(
+                Rule::BundleOverlap,
+                format!(
+                    "entries {} and {} share bytes {start}..{end} of shard {shard} (each tensor's bytes are its own)",
+                    crate::escape::quoted(&first.key),
+                    crate::escape::quoted(&second.key),
+                ),
+                second.message.offset,
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn decode_bundle<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
@@ -823,7 +879,7 @@ pub fn v1_assemble(
     set: &SchemaSet,
     sliced: &V1Slices,
     file: &[u8],
-) -> std::result::Result<BundleData, String> {
+) -> std::result::Result<BundleData, Unread> {
     let full = sliced.view(set);
     let elem = full.elem.ok_or_else(|| match &full.data {
         TensorData::Unavailable(why) => why.clone(),
@@ -836,7 +892,7 @@ pub fn v1_assemble(
         .ok_or("no schema for SavedTensorSlices")?;
     let width = crate::tensor::whole_bytes(elem);
     if width.is_none() && elem != Elem::Str {
-        return Err(format!("slices of {} are not assembled", full.type_name));
+        return Err(format!("slices of {} are not assembled", full.type_name).into());
     }
     let mut numbers: Vec<(Extents, Vec<u8>)> = Vec::new();
     let mut strings: Vec<(Extents, Vec<Vec<u8>>)> = Vec::new();
@@ -853,7 +909,7 @@ pub fn v1_assemble(
             .map_err(|e| format!("{}: {e}", label()))?;
         let view = v1_slice_view(set, &sliced.meta, &entry);
         if let TensorData::Unavailable(why) = &view.data {
-            return Err(format!("{}: {why}", label()));
+            return Err(format!("{}: {why}", label()).into());
         }
         let need = ext.iter().try_fold(1u64, |a, &(_, l)| a.checked_mul(l));
         let short = |held: u64| {
@@ -875,7 +931,7 @@ pub fn v1_assemble(
             });
             let held = values.len() as u64;
             if need != Some(held) {
-                return Err(short(held));
+                return Err(short(held).into());
             }
             stored = stored.saturating_add(held);
             strings.push((ext, values));
@@ -885,20 +941,20 @@ pub fn v1_assemble(
                 .with_elements(|it| crate::tensor::pack_le(it, &mut packed))
                 .unwrap_or(false);
             if !ok {
-                return Err(format!("{}: its values do not read", label()));
+                return Err(format!("{}: its values do not read", label()).into());
             }
             let held = packed.len() as u64 / width.unwrap_or(1).max(1);
             if need != Some(held) {
-                return Err(short(held));
+                return Err(short(held).into());
             }
             stored = stored.saturating_add(held);
             numbers.push((ext, packed));
         }
     }
     if stored < n {
-        return Err(format!(
-            "the slices do not cover the tensor: {stored} of {n} values stored"
-        ));
+        return Err(
+            format!("the slices do not cover the tensor: {stored} of {n} values stored").into(),
+        );
     }
     match width {
         Some(width) => {
@@ -915,10 +971,10 @@ pub fn v1_assemble(
 fn place_strings(
     dims: &[u64],
     pieces: &[(Extents, Vec<Vec<u8>>)],
-) -> std::result::Result<BundleData, String> {
+) -> std::result::Result<BundleData, Unread> {
     let n = crate::tensor::element_count(dims).ok_or("the tensor's size overflows")?;
     // For each element of the tensor, the slice and place holding it.
-    let mut from: Vec<Option<(usize, usize)>> = vec![None; usize::try_from(n).unwrap_or(0)];
+    let mut from: Vec<Option<(usize, usize)>> = crate::alloc::filled(n, None)?;
     for (k, (ext, values)) in pieces.iter().enumerate() {
         slice_rows(dims, ext, |at, first, len| {
             for j in 0..len {
@@ -936,12 +992,10 @@ fn place_strings(
     }
     let uncovered = from.iter().filter(|f| f.is_none()).count();
     if uncovered > 0 {
-        return Err(format!(
-            "the slices leave {uncovered} of {n} elements uncovered"
-        ));
+        return Err(format!("the slices leave {uncovered} of {n} elements uncovered").into());
     }
     let mut bytes = Vec::new();
-    let mut places = Vec::with_capacity(from.len());
+    let mut places = crate::alloc::buffer(from.len() as u64)?;
     for (k, i) in from.into_iter().flatten() {
         let s: &[u8] = pieces
             .get(k)
@@ -995,7 +1049,7 @@ pub fn string_places(
             range.len()
         )));
     }
-    let mut lengths: Vec<u64> = Vec::with_capacity(n as usize);
+    let mut lengths: Vec<u64> = crate::alloc::buffer(n).map_err(|e| StringsError(e.to_string()))?;
     let mut rest = range;
     let mut crc = 0u32;
     for k in 0..n {
@@ -1019,7 +1073,8 @@ pub fn string_places(
     }
     crc = checksum::crc32c_extend(crc, stored);
     rest = left;
-    let mut out = Vec::with_capacity(lengths.len());
+    let mut out =
+        crate::alloc::buffer(lengths.len() as u64).map_err(|e| StringsError(e.to_string()))?;
     // Where the bytes begin: what the lengths and their checksum took.
     let mut at = range.len() - rest.len();
     for (k, len) in lengths.into_iter().enumerate() {
@@ -1266,7 +1321,7 @@ pub fn with_entry<R>(
             let loaded = crate::tensor::load_values(&whole, folder);
             f(&whole, loaded, crc)
         }
-        Err((why, crc)) => f(&view, LoadedValues::Unavailable(why), crc),
+        Err((why, crc)) => f(&view, LoadedValues::Unavailable(why.to_string()), crc),
     }
 }
 
@@ -1286,7 +1341,7 @@ pub fn with_v1_sliced<R>(
             let loaded = crate::tensor::load_values(&view, None);
             f(&view, loaded, no_crc())
         }
-        Err(why) => f(&facts, LoadedValues::Unavailable(why), no_crc()),
+        Err(why) => f(&facts, LoadedValues::Unavailable(why.to_string()), no_crc()),
     }
 }
 
@@ -1428,7 +1483,7 @@ fn assemble(
     folder: Option<&crate::external::Folder>,
 ) -> std::result::Result<(Vec<u8>, CrcStatus), NotRead> {
     let set = SchemaSet::builtin();
-    let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
+    let unchecked = |why: String| (Unread::Why(why.clone()), CrcStatus::NotChecked(why));
     let elem = view.elem.unwrap_or(Elem::U8);
     let width = crate::tensor::whole_bytes(elem)
         .ok_or_else(|| unchecked(format!("slices of {} are not assembled", view.type_name)))?;
@@ -1498,7 +1553,10 @@ fn assemble(
         .iter()
         .map(|(ext, bytes)| (*ext, bytes.bytes()))
         .collect();
-    let out = place_bytes(&dims, width, &pieces).map_err(unchecked)?;
+    let out = place_bytes(&dims, width, &pieces).map_err(|e| {
+        let why = e.to_string();
+        (e, CrcStatus::NotChecked(why))
+    })?;
     Ok((out, CrcStatus::Ok))
 }
 
@@ -1595,14 +1653,11 @@ fn place_bytes(
     dims: &[u64],
     width: u64,
     pieces: &[(&Extents, &[u8])],
-) -> std::result::Result<Vec<u8>, String> {
+) -> std::result::Result<Vec<u8>, Unread> {
     let n = crate::tensor::element_count(dims).ok_or("the tensor's size overflows")?;
-    let size = n
-        .checked_mul(width)
-        .and_then(|b| usize::try_from(b).ok())
-        .ok_or("the tensor's size overflows")?;
-    let mut out = vec![0u8; size];
-    let mut covered = vec![false; usize::try_from(n).unwrap_or(0)];
+    let size = n.checked_mul(width).ok_or("the tensor's size overflows")?;
+    let mut out = crate::alloc::filled(size, 0u8)?;
+    let mut covered = crate::alloc::filled(n, false)?;
     for (ext, src) in pieces {
         slice_rows(dims, ext, |at, from, len| {
             let (d0, s0, bytes) = (at * width, from * width, len * width);
@@ -1623,9 +1678,7 @@ fn place_bytes(
     }
     let uncovered = covered.iter().filter(|c| !**c).count();
     if uncovered > 0 {
-        return Err(format!(
-            "the slices leave {uncovered} of {n} elements uncovered"
-        ));
+        return Err(format!("the slices leave {uncovered} of {n} elements uncovered").into());
     }
     Ok(out)
 }
@@ -1848,7 +1901,43 @@ impl BundleData {
 }
 
 /// The reason a value is not read, checked or not.
-type NotRead = (String, CrcStatus);
+type NotRead = (Unread, CrcStatus);
+
+/// Why a tensor's values were not read: in words, or a buffer they need
+/// that could not be allocated (an error of its own, so that the facade
+/// reports it as one: `MemoryError` in Python).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unread {
+    Why(String),
+    Memory(AllocError),
+}
+
+impl From<String> for Unread {
+    fn from(why: String) -> Unread {
+        Unread::Why(why)
+    }
+}
+
+impl From<&str> for Unread {
+    fn from(why: &str) -> Unread {
+        Unread::Why(why.to_string())
+    }
+}
+
+impl From<AllocError> for Unread {
+    fn from(e: AllocError) -> Unread {
+        Unread::Memory(e)
+    }
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::Why(why) => f.write_str(why),
+            Unread::Memory(e) => write!(f, "{e}"),
+        }
+    }
+}
 
 impl BundleValues {
     /// The tensor with its values a side file's range: what is known
@@ -1901,7 +1990,7 @@ impl BundleValues {
         folder: Option<&crate::external::Folder>,
     ) -> std::result::Result<(BundleData, CrcStatus), NotRead> {
         let view = self.view(set);
-        let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
+        let unchecked = |why: String| (Unread::Why(why.clone()), CrcStatus::NotChecked(why));
         let elem = view.elem.unwrap_or(Elem::U8);
         match self.plan(&view) {
             Plan::Assemble => {
@@ -1927,7 +2016,7 @@ impl BundleValues {
                     Some(true) => Ok((BundleData::Strings(ext, places), CrcStatus::Ok)),
                     Some(false) => {
                         let why = "the strings' masked CRC32C is not the index's".to_string();
-                        Err((why.clone(), CrcStatus::Mismatch(why)))
+                        Err((Unread::Why(why.clone()), CrcStatus::Mismatch(why)))
                     }
                     None => Ok((
                         BundleData::Strings(ext, places),
@@ -1948,7 +2037,12 @@ impl BundleValues {
                         };
                         if swap {
                             // Checked as stored, then read in this machine's order.
-                            let mut owned = ext.bytes().to_vec();
+                            let mut owned = crate::alloc::buffer(ext.bytes().len() as u64)
+                                .map_err(|e| {
+                                    let why = e.to_string();
+                                    (Unread::Memory(e), CrcStatus::NotChecked(why))
+                                })?;
+                            owned.extend_from_slice(ext.bytes());
                             swap_elements(&mut owned, elem);
                             return Ok((BundleData::Owned(owned), crc));
                         }
@@ -1972,7 +2066,7 @@ fn range_error(why: String, e: &ExternalError) -> NotRead {
     } else {
         CrcStatus::NotChecked(why.clone())
     };
-    (why, crc)
+    (Unread::Why(why), crc)
 }
 
 /// Where the values of entry `e` of a V2 bundle are, `file` naming the

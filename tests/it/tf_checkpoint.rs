@@ -342,9 +342,15 @@ fn header_entry() -> Vec<u8> {
 
 /// A float entry under `key` after the header.
 fn float_entry(shared: u64, key: &[u8]) -> Vec<u8> {
+    float_entry_at(shared, key, 0)
+}
+
+/// A float entry of two values (8 bytes) at `offset` of shard 0.
+fn float_entry_at(shared: u64, key: &[u8], offset: u64) -> Vec<u8> {
     let value = Msg::new()
         .varint(1, 1)
         .message(2, &Msg::new().message(2, &Msg::new().varint(1, 2)))
+        .varint(4, offset)
         .varint(5, 8)
         .fixed32(6, 0)
         .bytes();
@@ -357,7 +363,7 @@ fn float_entry(shared: u64, key: &[u8]) -> Vec<u8> {
 fn a_table_built_here_reads() {
     let mut entries = header_entry();
     entries.extend(float_entry(0, b"a"));
-    entries.extend(float_entry(1, b"b"));
+    entries.extend(float_entry_at(1, b"b", 8));
     let bytes = table(&block(&entries, &[0], 1));
     let d = formats::detect(&bytes, &FormatOptions::default())
         .unwrap_or_else(|r| panic!("{}", r.error));
@@ -370,6 +376,62 @@ fn a_table_built_here_reads() {
         t.contains("tensor \"a\"\n") && t.contains("tensor \"ab\"\n"),
         "{t}"
     );
+}
+
+#[test]
+fn entries_sharing_bytes_of_a_shard_are_turned_down() {
+    // Each tensor's bytes are its own: entries (the slices of a
+    // partitioned variable above all) reading the same bytes would make a
+    // full tensor many times the size of the shard.
+    let mut entries = header_entry();
+    entries.extend(float_entry_at(0, b"a", 0));
+    entries.extend(float_entry_at(1, b"b", 4));
+    let bytes = table(&block(&entries, &[0], 1));
+    let (check, _, message) = rejection(&bytes);
+    assert_eq!(check, "bundle-overlap", "{message}");
+    assert!(
+        message.contains("\"a\" and \"ab\" share bytes 4..8 of shard 0"),
+        "{message}"
+    );
+    // Next to each other, or empty at the same place, they do not.
+    let mut entries = header_entry();
+    entries.extend(float_entry_at(0, b"a", 0));
+    entries.extend(float_entry_at(1, b"b", 8));
+    entries.extend(float_entry_at(2, b"c", 16));
+    assert!(formats::detect(&table(&block(&entries, &[0], 1)), &FormatOptions::default()).is_ok());
+}
+
+#[test]
+fn data_blocks_sharing_bytes_are_turned_down() {
+    // Two index entries naming the same data block: a table's blocks
+    // follow one another, so the second is refused (each entry's bytes,
+    // a V1 checkpoint's slices among them, are read once).
+    let mut entries = header_entry();
+    entries.extend(float_entry(0, b"a"));
+    let mut file = Vec::new();
+    let data = push_block(&mut file, &block(&entries, &[0], 1));
+    let meta = push_block(&mut file, &block(&[], &[0], 1));
+    let mut index_entries = Vec::new();
+    for key in [&b"b"[..], b"c"] {
+        let mut handle = Vec::new();
+        common::put_varint(&mut handle, data.0);
+        common::put_varint(&mut handle, data.1);
+        let shared = u64::from(key == b"c");
+        let mut e = entry(shared, 1, handle.len() as u64, &key[..1]);
+        e.extend_from_slice(&handle);
+        index_entries.extend(e);
+    }
+    let index = push_block(&mut file, &block(&index_entries, &[0], 1));
+    let mut footer = Vec::new();
+    for v in [meta.0, meta.1, index.0, index.1] {
+        common::put_varint(&mut footer, v);
+    }
+    footer.resize(40, 0);
+    footer.extend_from_slice(&formats::tf_checkpoint::TABLE_MAGIC);
+    file.extend_from_slice(&footer);
+    let (check, _, message) = rejection(&file);
+    assert_eq!(check, "table-block", "{message}");
+    assert!(message.contains("share no bytes"), "{message}");
 }
 
 #[test]

@@ -176,7 +176,9 @@ class Tensor:
             if stored is not None:
                 a = _shaped(stored.view(_dtype(name)), shape, info["size"])
                 if copy is True or (copy is None and not a.flags.aligned):
-                    return a.copy()
+                    a = a.copy()
+                    # Read by numpy from the map: OSError if the file was cut short meanwhile.
+                    self._doc.check_whole_file()
                 return a
         if copy is False:
             raise ValueError(
