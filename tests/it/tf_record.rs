@@ -95,6 +95,9 @@ fixture_snapshots! {
     bad_data_crc => "bad_data_crc.tfrecord",
     bad_length_crc => "bad_length_crc.tfrecord",
     huge_length => "huge_length.tfrecord",
+    empty => "empty.tfrecord",
+    empty_gzip => "empty.tfrecord.gz",
+    empty_zlib => "empty.tfrecord.zlib",
 }
 
 #[test]
@@ -229,6 +232,37 @@ fn many_records_stream_and_values_limits_the_records_shown() {
 }
 
 #[test]
+fn a_record_file_of_no_records_reads_as_one() {
+    // What TensorFlow's writer leaves when nothing is written: 0 bytes, or
+    // a GZIP or ZLIB stream of nothing. TensorFlow reads 0 records.
+    for name in ["empty.tfrecord", "empty.tfrecord.gz", "empty.tfrecord.zlib"] {
+        let bytes = read(name);
+        let d = formats::detect(&bytes, &FormatOptions::default())
+            .unwrap_or_else(|r| panic!("{name}: {}", r.error));
+        assert_eq!(d.format.id, "tf-record", "{name}");
+        let json: serde_json::Value =
+            serde_json::from_str(&json_of(&bytes, &RenderOptions::default())).unwrap();
+        assert_eq!(json["records"], serde_json::json!([]), "{name}");
+        assert!(
+            json.get("fault").is_none_or(serde_json::Value::is_null),
+            "{name}: {json}"
+        );
+    }
+    // A stream cut before its end, or with bytes after it, is no such file.
+    let zlib = read("empty.tfrecord.zlib");
+    for bad in [&zlib[..zlib.len() - 1], &[&zlib[..], b"x"].concat()[..]] {
+        let as_records = formats::detect(bad, &FormatOptions::default())
+            .is_ok_and(|d| d.format.id == "tf-record" && fault_of(bad).is_none());
+        assert!(!as_records, "{bad:?}");
+    }
+    let gz = read("empty.tfrecord.gz");
+    let cut = &gz[..gz.len() - 4];
+    let fine = formats::detect(cut, &FormatOptions::default())
+        .is_ok_and(|d| d.format.id == "tf-record" && fault_of(cut).is_none());
+    assert!(!fine);
+}
+
+#[test]
 fn only_record_files_are_taken_for_record_files() {
     let mut record_files = Vec::new();
     for (name, bytes) in common::all_fixture_files() {
@@ -238,10 +272,13 @@ fn only_record_files_are_taken_for_record_files() {
             record_files.push(name);
         }
     }
-    let expected: Vec<String> = [
+    let mut expected: Vec<String> = [
         "bad_data_crc.tfrecord",
         "bad_length_crc.tfrecord",
         "cut.tfrecord",
+        "empty.tfrecord",
+        "empty.tfrecord.gz",
+        "empty.tfrecord.zlib",
         "examples.tfrecord",
         "examples.tfrecord.gz",
         "examples.tfrecord.zlib",
@@ -255,6 +292,8 @@ fn only_record_files_are_taken_for_record_files() {
     .iter()
     .map(|n| format!("tf-record/{n}"))
     .collect();
+    // An empty file is a record file of no records, whatever its name.
+    expected.insert(0, "onnx-tensor/notpb_empty.pb".to_string());
     assert_eq!(record_files, expected);
 }
 
