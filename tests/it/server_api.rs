@@ -212,12 +212,13 @@ fn token_and_host() {
             Some("nosniff")
         );
     }
-    // The page and its assets (every file of web/) hold no secret: served
-    // to anyone, the page without a token in it.
+    // The page and its assets (every file of web/ but the static site's
+    // glue of its WebAssembly module) hold no secret: served to anyone,
+    // the page without a token in it.
     let mut paths = vec!["/".to_string()];
     for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/web")).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        if name != "index.html" {
+        if name != "index.html" && name != "wasm.js" {
             paths.push(format!("/{name}"));
         }
     }
