@@ -126,9 +126,33 @@ pub fn read_shared(bytes: Arc<[u8]>) -> Result<Document, Error> {
 /// [`read_shared`] with a folder for external data: tensors whose values
 /// are in side files read them from `dir`, under the same rules as for a
 /// file opened there (confined to the folder after links, regular files
-/// only, length and SHA-1 checked).
+/// only, length and SHA-1 checked). Bytes that are one of the folder's
+/// test files (`input_K.pb`, `output_K.pb` of an ONNX test folder) are read
+/// as that file, as its model declares it ([`open`] of it).
 pub fn read_shared_in(bytes: Arc<[u8]>, dir: impl Into<PathBuf>) -> Result<Document, Error> {
-    Document::from_held(Held::Shared(bytes), Some(Folder::Disk(dir.into())), None)
+    let dir = dir.into();
+    let context = test_file_holding(&dir, &bytes)
+        .and_then(|file| testdata::file_context(&file, None, &ModelCache::default()))
+        .map(Arc::new);
+    Document::from_held(Held::Shared(bytes), Some(Folder::Disk(dir)), context)
+}
+
+/// The test file of `dir` (`input_K.pb`, `output_K.pb`) that holds
+/// exactly `bytes`, if one does: listed and read under the side files'
+/// rules (regular files inside the folder). The bytes carry no name, so
+/// the file is found by its content, as a bundle's index is.
+fn test_file_holding(dir: &Path, bytes: &[u8]) -> Option<PathBuf> {
+    let folder = Folder::Disk(dir.to_path_buf());
+    folder.file_names().into_iter().find_map(|name| {
+        testdata::role_of(&name)?;
+        let file = ExternalRef {
+            location: Some(name.clone()),
+            ..ExternalRef::default()
+        }
+        .load(Some(&folder))
+        .ok()?;
+        (file.bytes() == bytes).then(|| dir.join(name))
+    })
 }
 
 /// [`open`] as one format, as `decode --as FORMAT` reads it: that format

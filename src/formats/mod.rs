@@ -54,6 +54,7 @@ pub static REGISTRY: &[Format] = &[
     tf_record::FORMAT,
     onnx_tensor::FORMAT,
     onnx::SEQUENCE,
+    onnx::OPTIONAL,
     onnx::SPARSE,
     onnx::MODEL,
     tensorflow::SAVED_MODEL,

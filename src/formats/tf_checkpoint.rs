@@ -28,8 +28,8 @@ use crate::external::ExternalError;
 use crate::external::{ExternalBytes, ExternalRef, Folder};
 use crate::fields::tensorflow::TrackableObjectGraph;
 use crate::fields::tensorflow::{
-    BundleEntryProto, BundleHeaderProto, SavedSlice, SavedSliceMeta, SavedTensorSliceMeta,
-    SavedTensorSlices, TensorSliceProto,
+    BundleEntryProto, BundleHeaderProto, GraphDef, NodeDef, SavedSlice, SavedSliceMeta,
+    SavedTensorSliceMeta, SavedTensorSlices, TensorSliceProto,
 };
 use crate::schema::SchemaSet;
 use crate::tensor::{Elem, LoadedValues, TensorData, TensorView, raw_size};
@@ -2168,13 +2168,17 @@ pub enum BundleTensor {
     V1Sliced(V1Slices),
 }
 
-/// A variable of a SavedModel, found through its object graph.
+/// A variable of a SavedModel, found through its object graph (or, in a
+/// TensorFlow 1 model, which has none, through its graph's variable
+/// nodes and the saver that restores them).
 pub struct ModelVariable<'m, 'a> {
-    /// Its node in `object_graph_def`.
+    /// Its node in `object_graph_def` (TensorFlow 1: in `graph_def`).
     pub node: usize,
-    /// Its object path.
+    /// Its object path (TensorFlow 1: its node's name).
     pub name: String,
-    /// Its `SavedVariable` message.
+    /// Its key in the bundle.
+    pub key: Vec<u8>,
+    /// Its `SavedVariable` message (TensorFlow 1: its `NodeDef`).
     pub message: &'m Message<'a>,
     pub values: BundleValues,
 }
@@ -2203,6 +2207,28 @@ pub fn saved_model_variables<'m, 'a>(
     let mut seen = std::collections::HashSet::new();
     for mg in root.messages(set, SavedModel::META_GRAPHS) {
         let Some(og) = mg.message(set, MetaGraphDef::OBJECT_GRAPH_DEF) else {
+            // TensorFlow 1: no object graph; the graph's variables.
+            let Some(graph) = mg.message(set, MetaGraphDef::GRAPH_DEF) else {
+                continue;
+            };
+            for (i, node, key) in tf1_variables(set, graph) {
+                let Some(e) = find_entry(&bundle, &key) else {
+                    continue;
+                };
+                if !seen.insert(key.clone()) {
+                    continue;
+                }
+                out.push(ModelVariable {
+                    node: i,
+                    name: String::from_utf8_lossy(
+                        node.bytes(set, NodeDef::NAME).unwrap_or_default(),
+                    )
+                    .into_owned(),
+                    values: entry_values(set, &bundle, e, &|shard| shards.file(shard)),
+                    key,
+                    message: node,
+                });
+            }
             continue;
         };
         for (i, node) in og.messages(set, SavedObjectGraph::NODES).enumerate() {
@@ -2221,12 +2247,109 @@ pub fn saved_model_variables<'m, 'a>(
             out.push(ModelVariable {
                 node: i,
                 name: variable_name(key),
+                key: key.clone(),
                 message: var,
                 values: entry_values(set, &bundle, e, &|shard| shards.file(shard)),
             });
         }
     }
     out
+}
+
+/// The ops of TensorFlow 1's variables: reference variables and resource
+/// variables' handles.
+const TF1_VARIABLE_OPS: &[&str] = &["VariableV2", "Variable", "VarHandleOp"];
+
+/// A TensorFlow 1 graph's variables with the key each is saved under, in
+/// node order: (node index, node, key). TF1's saver restores a variable
+/// with `Assign(var, RestoreV2:k)` (`AssignVariableOp(handle,
+/// Identity(RestoreV2:k))` for a resource variable), `k` indexing the
+/// string list of RestoreV2's `tensor_names` input; a variable no saver
+/// names is saved under its node's name (the saver's default).
+pub fn tf1_variables<'m, 'a>(
+    set: &SchemaSet,
+    graph: &'m Message<'a>,
+) -> Vec<(usize, &'m Message<'a>, Vec<u8>)> {
+    use std::collections::HashMap;
+    let nodes: Vec<&Message<'a>> = graph.messages(set, GraphDef::NODE).collect();
+    let name = |n: &Message<'a>| n.bytes(set, NodeDef::NAME).unwrap_or_default();
+    let op = |n: &Message<'a>| n.str(set, NodeDef::OP).unwrap_or_default();
+    let inputs = |n: &Message<'a>| -> Vec<&'a [u8]> {
+        n.field(set, NodeDef::INPUT)
+            .iter()
+            .filter_map(|f| super::summary::bytes_of(&f.value))
+            .collect()
+    };
+    let by_name: HashMap<&[u8], &Message<'a>> = nodes.iter().map(|n| (name(n), *n)).collect();
+    // A tensor's node and output index (`name:k`, `name` for 0).
+    let output = |t: &'a [u8]| -> (&'a [u8], usize) {
+        match t.iter().rposition(|&b| b == b':') {
+            Some(at) => {
+                let (n, k) = t.split_at(at);
+                let k = std::str::from_utf8(k.get(1..).unwrap_or_default())
+                    .ok()
+                    .and_then(|k| k.parse().ok());
+                k.map_or((t, 0), |k| (n, k))
+            }
+            None => (t, 0),
+        }
+    };
+    // The tensor names each restore op reads, from its Const input 1.
+    let restore_names = |restore: &Message<'a>| -> Option<Vec<&'a [u8]>> {
+        let (names_node, _) = output(*inputs(restore).get(1)?);
+        let value = super::tensorflow::attr(set, by_name.get(names_node)?, "value")?;
+        let tensor = value.message(set, crate::fields::tensorflow::AttrValue::TENSOR)?;
+        Some(
+            tensor
+                .field(set, crate::fields::tensorflow::TensorProto::STRING_VAL)
+                .iter()
+                .filter_map(|f| super::summary::bytes_of(&f.value))
+                .collect(),
+        )
+    };
+    let mut keys: HashMap<&[u8], Vec<u8>> = HashMap::new();
+    for n in &nodes {
+        if !matches!(op(n), "Assign" | "AssignVariableOp") {
+            continue;
+        }
+        let ins = inputs(n);
+        let (Some(&var), Some(&source)) = (ins.first(), ins.get(1)) else {
+            continue;
+        };
+        // Back through Identity nodes to the restore op (a bounded walk:
+        // the graph may hold a cycle).
+        let (mut at, mut k) = output(source);
+        for _ in 0..8 {
+            match by_name.get(at) {
+                Some(src) if op(src) == "Identity" => match inputs(src).first() {
+                    Some(&up) => (at, k) = output(up),
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        let Some(restore) = by_name
+            .get(at)
+            .filter(|r| matches!(op(r), "RestoreV2" | "Restore"))
+        else {
+            continue;
+        };
+        if let Some(key) = restore_names(restore).and_then(|names| names.get(k).copied()) {
+            keys.entry(output(var).0).or_insert_with(|| key.to_vec());
+        }
+    }
+    nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| TF1_VARIABLE_OPS.contains(&op(n)))
+        .map(|(i, n)| {
+            let key = keys
+                .get(name(n))
+                .cloned()
+                .unwrap_or_else(|| name(n).to_vec());
+            (i, *n, key)
+        })
+        .collect()
 }
 
 /// The entry of `key` (the table's keys are sorted bytewise).

@@ -645,13 +645,10 @@ fn write_saved_model_variables(
     };
     // The shards are named inside the model's folder.
     let shards = tfc::saved_model_shards(&bundle);
-    let keys = tfc::variable_keys(&bundle, &shards, Some(dir));
     w.key("variables")?;
     w.begin_array()?;
     for v in found {
-        let Some(Some(key)) = keys.get(v.node) else {
-            continue;
-        };
+        let key = &v.key;
         let Some(e) = tfc::find_entry(&bundle, key) else {
             continue;
         };

@@ -1415,3 +1415,63 @@ fn v1_slices_that_do_not_make_their_tensor_say_why() {
         "the slices do not cover the tensor: 4 of 1099511627776 values stored"
     );
 }
+
+#[test]
+fn a_tf1_saved_models_variables_are_linked_by_node_name_and_saver() {
+    // No object graph: the variable nodes (VariableV2, VarHandleOp) name
+    // their keys, or the saver's RestoreV2 does (`global_step` saved as
+    // `counters/step`), as TensorFlow 1's restore reads them.
+    for (dir, step_key) in [
+        ("saved_model_tf1", "global_step"),
+        ("saved_model_tf1_resource", "counters/step"),
+    ] {
+        let rel = format!("{dir}/saved_model.pb");
+        let bytes = read(&rel);
+        let decoded = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+        assert_eq!(decoded.format.id, "tf-saved-model");
+        let (mut text_out, mut json_out) = (Vec::new(), Vec::new());
+        text::write_decoded(&mut text_out, &decoded, &in_folder(&rel)).unwrap();
+        json::write_decoded(&mut json_out, &decoded, &in_folder(&rel)).unwrap();
+        let text_out = String::from_utf8(text_out).unwrap();
+        let json_out = String::from_utf8(json_out).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&json_out).unwrap();
+        let vars = json["variables"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{dir}: no variables"));
+        let got: Vec<(&str, &str)> = vars
+            .iter()
+            .map(|v| (v["name"].as_str().unwrap(), v["key"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("dense/kernel", "dense/kernel"),
+                ("dense/bias", "dense/bias"),
+                ("global_step", step_key)
+            ],
+            "{dir}"
+        );
+        assert_eq!(vars[1]["values"], serde_json::json!([0.5, -1.5]), "{dir}");
+        assert_eq!(vars[2]["values"], serde_json::json!([7]), "{dir}");
+        let doc = pbdecode::open(path(&rel)).unwrap();
+        let variables: Vec<&str> = doc
+            .tensors()
+            .iter()
+            .filter(|t| t.role == pbdecode::Role::Variable)
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(
+            variables,
+            ["dense/kernel", "dense/bias", "global_step"],
+            "{dir}"
+        );
+        let kernel = doc.tensor_by_name("dense/kernel").unwrap();
+        assert_eq!(kernel.dims(), Some(&[3i64, 2][..]));
+        assert_eq!(
+            kernel.values().unwrap(),
+            pbdecode::Values::F32(vec![0.0, 0.25, 0.5, 0.75, 1.0, 1.25])
+        );
+        snapshot(&format!("{dir}_text"), text_out);
+        snapshot(&format!("{dir}_json"), common::json::pretty(&json_out));
+    }
+}
