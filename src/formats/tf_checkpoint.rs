@@ -2296,7 +2296,7 @@ pub fn tf1_variables<'m, 'a>(
     };
     // The tensor names each restore op reads, from its Const input 1.
     let restore_names = |restore: &Message<'a>| -> Option<Vec<&'a [u8]>> {
-        let (names_node, _) = output(*inputs(restore).get(1)?);
+        let (names_node, _) = output(inputs(restore).get(1)?);
         let value = super::tensorflow::attr(set, by_name.get(names_node)?, "value")?;
         let tensor = value.message(set, crate::fields::tensorflow::AttrValue::TENSOR)?;
         Some(
