@@ -439,9 +439,11 @@ pub fn detect<'a>(
             tried,
         });
     }
+    // An optional's bytes are a sequence's (the same field numbers, each
+    // repeated there), so `onnx-optional` is read only when asked for.
     for format in REGISTRY
         .iter()
-        .filter(|f| f.id != bundle.id && f.id != tf_record::ID)
+        .filter(|f| f.id != bundle.id && f.id != tf_record::ID && f.id != onnx::OPTIONAL.id)
     {
         match (format.decode)(bytes, opts) {
             Ok(body) => {

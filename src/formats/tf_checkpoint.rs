@@ -412,14 +412,23 @@ fn check_no_overlap(set: &SchemaSet, entries: &[BundleEntry<'_>]) -> Result<()> 
                 Rule::BundleOverlap,
                 format!(
                     "entries {} and {} share bytes {start}..{end} of shard {shard} (each tensor's bytes are its own)",
-                    crate::escape::quoted(&first.key),
-                    crate::escape::quoted(&second.key),
+                    entry_label(&first.key),
+                    entry_label(&second.key),
                 ),
                 second.message.offset,
             ));
         }
     }
     Ok(())
+}
+
+/// An entry as the views name it: `"w" slice [0:4, :]` for a slice key,
+/// else its key quoted.
+fn entry_label(key: &[u8]) -> String {
+    match parse_slice_key(key) {
+        Some(k) => format!("{} slice {}", quoted(&k.name), extents_text(&k.extents)),
+        None => quoted(key),
+    }
 }
 
 fn decode_bundle<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {

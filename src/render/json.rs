@@ -432,7 +432,12 @@ fn write_fields(
             }
             w.end_array()?;
         } else if let Some(last) = group.last() {
-            field_value(w, set, fdef, &last.value, opts)?;
+            // An event's graph (bytes holding a GraphDef or MetaGraphDef)
+            // as the message it is.
+            match crate::formats::tf_record::event_embedded(set, msg, last) {
+                Some(inner) => write_message(w, set, &inner, opts)?,
+                None => field_value(w, set, fdef, &last.value, opts)?,
+            }
         }
     }
     Ok(())

@@ -11,8 +11,9 @@ use crate::escape::{plain_bytes, quoted};
 use crate::fields::tensorflow::{Event, SequenceExample, Summary, SummaryMetadata};
 use crate::formats::records::{FileKind, Record, RecordFile};
 use crate::formats::tf_record::{
-    FeatureValues, Overview, Payload, TagValue, decode_graph_def, example_features, feature_lists,
-    feature_values, features, graph_def_bytes, image_size, overview, read_payload, tag_value,
+    FeatureValues, Overview, Payload, TagValue, decode_graph_def, decode_meta_graph_def,
+    example_features, feature_lists, feature_values, features, graph_def_bytes, image_size,
+    overview, read_payload, tag_value,
 };
 use crate::schema::SchemaSet;
 use std::io::{self, Write};
@@ -299,14 +300,25 @@ fn write_event_text(
             None => writeln!(w, "  graph_def: {}", bytes_text(g, opts))?,
         }
     }
+    if let Some(g) = m.bytes(set, Event::META_GRAPH_DEF) {
+        match decode_meta_graph_def(g, r_base(m, g)) {
+            Some(meta) => {
+                writeln!(w, "  meta_graph_def ({} bytes):", grouped(g.len() as u64))?;
+                let mut indented = Indented::twice(w);
+                super::tf_view::meta_graph_def(&mut indented, set, &meta, opts)?;
+            }
+            None => writeln!(w, "  meta_graph_def: {}", bytes_text(g, opts))?,
+        }
+    }
     // The other fields (session_log, log_message, tagged_run_metadata,
-    // meta_graph_def, source_metadata, unknown ones) as the field tree.
+    // source_metadata, unknown ones) as the field tree.
     let shown = [
         Event::STEP,
         Event::WALL_TIME,
         Event::FILE_VERSION,
         Event::SUMMARY,
         Event::GRAPH_DEF,
+        Event::META_GRAPH_DEF,
     ];
     let is_shown = |slot: Option<usize>| slot.is_some_and(|s| shown.iter().any(|x| x.slot == s));
     if m.fields.iter().any(|f| !is_shown(f.slot)) {

@@ -989,6 +989,22 @@ fn strings(msg: &mut Shown<'_, '_, '_>, field: FieldId) -> Vec<String> {
     msg.strings(field).into_iter().map(plain_bytes).collect()
 }
 
+/// A MetaGraphDef on its own (an event's `meta_graph_def`), as a
+/// SavedModel's meta graph is shown.
+pub fn meta_graph_def(
+    w: &mut dyn Write,
+    _set: &SchemaSet,
+    msg: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let cx = Ctx {
+        set: SchemaSet::builtin(),
+        opts,
+        vars: None,
+    };
+    meta_graph(w, &cx, 0, msg)
+}
+
 fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io::Result<()> {
     let set = cx.set;
     let mut mg = Shown::new(set, mg);

@@ -428,3 +428,51 @@ fn every_cut_and_every_records_crc_of_each_fixture_is_a_named_fault() {
         }
     }
 }
+
+#[test]
+fn an_event_files_graphs_are_read_as_graphs() {
+    // graph_def (TF1's FileWriter, Keras' callback) and meta_graph_def are
+    // serialized GraphDef / MetaGraphDef bytes: their nodes in the JSON
+    // and the text view, and the graph the Graph tab draws.
+    let bytes = read("tf1.tfevents");
+    let json: serde_json::Value =
+        serde_json::from_str(&json_of(&bytes, &RenderOptions::default())).unwrap();
+    let records = json["records"].as_array().unwrap();
+    let graph = records
+        .iter()
+        .find_map(|r| r["value"].get("graph_def"))
+        .expect("an event with a graph");
+    let ops: Vec<&str> = graph["node"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["op"].as_str().unwrap())
+        .collect();
+    assert_eq!(ops, ["Placeholder", "Const", "Mul", "Identity"]);
+    let meta = records
+        .iter()
+        .find_map(|r| r["value"].get("meta_graph_def"))
+        .expect("an event with a meta graph");
+    assert!(
+        meta["graph_def"]["node"]
+            .as_array()
+            .is_some_and(|n| !n.is_empty()),
+        "{meta}"
+    );
+    let text = text_of(&bytes, &RenderOptions::default());
+    assert!(
+        text.contains("  graph_def (") && text.contains("  meta_graph_def ("),
+        "{text}"
+    );
+    let d = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+    let model = pbdecode::graph::model_of(&d).expect("the event file's graphs");
+    assert_eq!(model.graphs.len(), 2);
+    assert!(model.graphs.iter().all(|g| !g.nodes.is_empty()));
+    let tf2 = read("tf2.tfevents");
+    let d = formats::detect(&tf2, &FormatOptions::default()).unwrap();
+    assert!(pbdecode::graph::model_of(&d).is_some_and(|m| !m.graphs.is_empty()));
+    // A record file of Examples has none.
+    let examples = read("examples.tfrecord");
+    let d = formats::detect(&examples, &FormatOptions::default()).unwrap();
+    assert!(pbdecode::graph::model_of(&d).is_none());
+}
