@@ -212,9 +212,18 @@ fn token_and_host() {
             Some("nosniff")
         );
     }
-    // The page and its assets hold no secret: served to anyone, the page
-    // without a token in it.
-    for path in ["/", "/app.js", "/graph.js", "/app.css", "/icon.svg"] {
+    // The page and its assets (every file of web/ but the static site's
+    // glue of its WebAssembly module) hold no secret: served to anyone,
+    // the page without a token in it.
+    let mut paths = vec!["/".to_string()];
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/web")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name != "index.html" && name != "wasm.js" {
+            paths.push(format!("/{name}"));
+        }
+    }
+    assert!(paths.len() > 5, "{paths:?}");
+    for path in &paths {
         let r = raw(
             s.addr,
             format!("GET {path} HTTP/1.1\r\nHost: {h}\r\n\r\n").as_bytes(),
