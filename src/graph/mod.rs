@@ -1225,10 +1225,7 @@ fn paddle_attr_text(set: &SchemaSet, a: &Message<'_>, opts: &RenderOptions) -> S
                 .collect(),
         )
     };
-    let one = |field| {
-        a.scalar(set, field)
-            .map_or_else(String::new, paddle_float)
-    };
+    let one = |field| a.scalar(set, field).map_or_else(String::new, paddle_float);
     let int = |field| {
         a.int(set, field)
             .map_or_else(String::new, |v| v.to_string())
