@@ -423,6 +423,11 @@ impl Document {
             },
             Some(BundleTensor::V1(meta)) => ViewSource::BundleV1(meta.clone()),
             Some(BundleTensor::V1Sliced(s)) => ViewSource::BundleV1Sliced(s.clone()),
+            None if r.side.is_some() => ViewSource::Side(
+                r.side
+                    .clone()
+                    .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?,
+            ),
             None => ViewSource::Adapter(
                 formats::tensor_adapter(&message.def(set).full_name)
                     .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?,
@@ -1044,6 +1049,8 @@ enum ViewSource {
     /// A V1 checkpoint's tensor saved in slices, its values assembled
     /// from their entries into memory when read.
     BundleV1Sliced(formats::tf_checkpoint::V1Slices),
+    /// Values a format found in a side file's range.
+    Side(formats::SideValues),
 }
 
 impl ViewSource {
@@ -1053,6 +1060,7 @@ impl ViewSource {
             ViewSource::Bundle { values, .. } => values.view(set),
             ViewSource::BundleV1(meta) => formats::tf_checkpoint::v1_slice_view(set, meta, message),
             ViewSource::BundleV1Sliced(s) => s.view(set),
+            ViewSource::Side(values) => values.view(),
         }
     }
 
@@ -1214,6 +1222,7 @@ impl<'d> Tensor<'d> {
             ViewSource::Bundle { .. } | ViewSource::BundleV1(_) | ViewSource::BundleV1Sliced(_) => {
                 formats::KernelOrder::Hwio
             }
+            ViewSource::Side(values) => values.kernel_order,
         };
         match self.role {
             Role::Initializer | Role::Constant | Role::Variable => {

@@ -49,6 +49,10 @@ pub struct TensorRef {
     /// `variables/`): where its values are.
     #[doc(hidden)]
     pub bundle: Option<BundleTensor>,
+    /// A tensor whose values its format found in a side file (a Paddle
+    /// parameter, a Core ML program's weight): where they are.
+    #[doc(hidden)]
+    pub side: Option<formats::SideValues>,
     /// Its message type, to decode the range again.
     pub(super) def: MsgId,
 }
@@ -153,11 +157,29 @@ pub(super) fn index(
                 weight: t.initializer,
                 external,
                 bundle: None,
+                side: None,
                 def: t.message.def,
                 name: t.name,
             }
         })
         .collect();
+    // Tensors whose values are in side files beside the input (a Paddle
+    // program's parameters).
+    if let Some(dir) = dir {
+        for t in (decoded.format.side_tensors)(set, root, dir) {
+            refs.push(TensorRef {
+                name: t.name,
+                role: Role::Variable,
+                weight: true,
+                path: Vec::new(),
+                range: t.message.offset..t.message.end,
+                external: None,
+                bundle: None,
+                side: Some(t.values),
+                def: t.message.def,
+            });
+        }
+    }
     // A SavedModel's variables, their values in `variables/` beside it.
     if let Some(dir) = dir {
         for v in formats::tf_checkpoint::saved_model_variables(set, root, dir) {
@@ -169,6 +191,7 @@ pub(super) fn index(
                 range: v.message.offset..v.message.end,
                 external: None,
                 bundle: Some(BundleTensor::V2(v.values)),
+                side: None,
                 def: v.message.def,
             });
         }
@@ -305,6 +328,7 @@ fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Folder>) -> Vec<Ten
         range: e.message.offset..e.message.end,
         external: None,
         bundle: Some(bundle),
+        side: None,
         def: e.message.def,
     };
     if b.version == crate::formats::BundleVersion::V1 {
@@ -324,6 +348,7 @@ fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Folder>) -> Vec<Ten
                     // slices): its values are assembled from the slices.
                     range: s.listed.1.clone(),
                     external: None,
+                    side: None,
                     def: s.listed.0,
                     bundle: Some(BundleTensor::V1Sliced(s)),
                 },
