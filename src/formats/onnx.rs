@@ -927,6 +927,7 @@ pub const SEQUENCE: Format = Format {
     line: container_summary,
     summary: super::summary::no_summary,
     views: &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
+    side_tensors: super::base::no_side_tensors,
 };
 
 /// An OptionalProto file, read as one only when asked (`--as
@@ -943,6 +944,7 @@ pub const OPTIONAL: Format = Format {
     summary: super::summary::no_summary,
     // Shown by the sequence format's view of an OptionalProto.
     views: &[],
+    side_tensors: super::base::no_side_tensors,
 };
 
 /// A SparseTensorProto file.
@@ -957,6 +959,7 @@ pub const SPARSE: Format = Format {
     line: container_summary,
     summary: super::summary::no_summary,
     views: &["onnx.SparseTensorProto"],
+    side_tensors: super::base::no_side_tensors,
 };
 
 /// An ONNX model (`.onnx`).
@@ -971,4 +974,5 @@ pub const MODEL: Format = Format {
     line: model_line,
     summary: model_summary,
     views: &["onnx.ModelProto"],
+    side_tensors: super::base::no_side_tensors,
 };
