@@ -477,6 +477,12 @@ pub fn decode_as<'a>(
     bytes: &'a [u8],
     opts: &FormatOptions,
 ) -> Result<Decoded<'a>> {
+    // An empty input is a record file of 0 records (TensorFlow reads it
+    // so) and no message of any other format: it says so, rather than
+    // which field the empty message lacks.
+    if bytes.is_empty() && format.id != tf_record::ID {
+        return Err(DecodeError::new(ErrorKind::Empty, 0));
+    }
     let opts = FormatOptions {
         forced: true,
         ..*opts

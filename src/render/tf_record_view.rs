@@ -60,6 +60,13 @@ pub fn write_text(
             grouped(o.records - shown)
         )?;
     }
+    if o.records == 0 && o.fault.is_none() {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "0 records: the file holds none (as a writer closed before its first record leaves it)"
+        )?;
+    }
     if let Some(e) = &o.fault {
         writeln!(w)?;
         writeln!(w, "fault: {e}")?;

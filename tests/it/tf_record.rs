@@ -247,7 +247,23 @@ fn a_record_file_of_no_records_reads_as_one() {
             json.get("fault").is_none_or(serde_json::Value::is_null),
             "{name}: {json}"
         );
+        let text = text_of(&bytes, &RenderOptions::default());
+        assert!(text.contains("records:       0\n"), "{name}: {text}");
+        assert!(
+            text.contains("\n0 records: the file holds none"),
+            "{name}: {text}"
+        );
     }
+    // Any other format asked for names the empty input, not a missing field.
+    for id in ["onnx-tensor", "onnx-model", "tf-graph-def", "tf-checkpoint"] {
+        let format = formats::find(id).unwrap();
+        let Err(e) = formats::decode_as(format, b"", &FormatOptions::default()) else {
+            panic!("{id}: an empty input decoded");
+        };
+        assert_eq!(e.check(), "empty", "{id}: {e}");
+    }
+    let records = formats::find("tf-record").unwrap();
+    assert!(formats::decode_as(records, b"", &FormatOptions::default()).is_ok());
     // A stream cut before its end, or with bytes after it, is no such file.
     let zlib = read("empty.tfrecord.zlib");
     for bad in [&zlib[..zlib.len() - 1], &[&zlib[..], b"x"].concat()[..]] {
