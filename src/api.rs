@@ -244,6 +244,10 @@ pub struct TensorRef {
     /// `variables/`): where its values are.
     #[doc(hidden)]
     pub bundle: Option<formats::tf_checkpoint::BundleTensor>,
+    /// A tensor whose values its format found in a side file (a Paddle
+    /// parameter, a Core ML program's weight): where they are.
+    #[doc(hidden)]
+    pub side: Option<formats::SideValues>,
     /// Its message type, to decode the range again.
     def: MsgId,
 }
@@ -477,6 +481,11 @@ impl Document {
             },
             Some(BundleTensor::V1(meta)) => ViewSource::BundleV1(meta.clone()),
             Some(BundleTensor::V1Sliced(s)) => ViewSource::BundleV1Sliced(s.clone()),
+            None if r.side.is_some() => ViewSource::Side(
+                r.side
+                    .clone()
+                    .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?,
+            ),
             None => ViewSource::Adapter(
                 formats::tensor_adapter(&message.def(set).full_name)
                     .ok_or_else(|| Error::NoSuchTensor(r.name.clone()))?,
@@ -877,11 +886,29 @@ fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Folder>) -> Vec<Te
                 weight: t.initializer,
                 external,
                 bundle: None,
+                side: None,
                 def: t.message.def,
                 name: t.name,
             }
         })
         .collect();
+    // Tensors whose values are in side files beside the input (a Paddle
+    // program's parameters).
+    if let Some(dir) = dir {
+        for t in (decoded.format.side_tensors)(set, root, dir) {
+            refs.push(TensorRef {
+                name: t.name,
+                role: Role::Variable,
+                weight: true,
+                path: Vec::new(),
+                range: t.message.offset..t.message.end,
+                external: None,
+                bundle: None,
+                side: Some(t.values),
+                def: t.message.def,
+            });
+        }
+    }
     // A SavedModel's variables, their values in `variables/` beside it.
     if let Some(dir) = dir {
         for v in formats::tf_checkpoint::saved_model_variables(set, root, dir) {
@@ -893,6 +920,7 @@ fn index(decoded: &Decoded<'_>, root_role: Role, dir: Option<&Folder>) -> Vec<Te
                 range: v.message.offset..v.message.end,
                 external: None,
                 bundle: Some(BundleTensor::V2(v.values)),
+                side: None,
                 def: v.message.def,
             });
         }
@@ -1029,6 +1057,7 @@ fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Folder>) -> Vec<Ten
         range: e.message.offset..e.message.end,
         external: None,
         bundle: Some(bundle),
+        side: None,
         def: e.message.def,
     };
     if b.version == crate::formats::BundleVersion::V1 {
@@ -1048,6 +1077,7 @@ fn bundle_index(b: &crate::formats::Bundle<'_>, dir: Option<&Folder>) -> Vec<Ten
                     // slices): its values are assembled from the slices.
                     range: s.listed.1.clone(),
                     external: None,
+                    side: None,
                     def: s.listed.0,
                     bundle: Some(BundleTensor::V1Sliced(s)),
                 },
@@ -1402,6 +1432,8 @@ enum ViewSource {
     /// A V1 checkpoint's tensor saved in slices, its values assembled
     /// from their entries into memory when read.
     BundleV1Sliced(formats::tf_checkpoint::V1Slices),
+    /// Values a format found in a side file's range.
+    Side(formats::SideValues),
 }
 
 impl ViewSource {
@@ -1411,6 +1443,7 @@ impl ViewSource {
             ViewSource::Bundle { values, .. } => values.view(set),
             ViewSource::BundleV1(meta) => formats::tf_checkpoint::v1_slice_view(set, meta, message),
             ViewSource::BundleV1Sliced(s) => s.view(set),
+            ViewSource::Side(values) => values.view(),
         }
     }
 
@@ -1572,6 +1605,7 @@ impl<'d> Tensor<'d> {
             ViewSource::Bundle { .. } | ViewSource::BundleV1(_) | ViewSource::BundleV1Sliced(_) => {
                 formats::KernelOrder::Hwio
             }
+            ViewSource::Side(values) => values.kernel_order,
         };
         match self.role {
             Role::Initializer | Role::Constant | Role::Variable => {

@@ -2155,6 +2155,7 @@ pub const FORMAT: Format = Format {
     line: super::base::no_line,
     summary: no_summary,
     views: &[],
+    side_tensors: super::base::no_side_tensors,
 };
 
 #[cfg(test)]

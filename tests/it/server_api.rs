@@ -3,6 +3,19 @@
 //! uploads (too big, aborted, stalled), malformed and huge requests,
 //! concurrent requests; and the JSON, values, statistics and pictures
 //! compared with the command line's for the same file.
+//!
+//! What this suite checks, in full: the explorer's server in-process and as `decode serve`: every
+//! endpoint with and without the token (a cookie or the query do not
+//! count), nothing a plain listener on another port receives is usable, a
+//! one-time code (also through `--open` and a stand-in `xdg-open`) works
+//! once, foreign `Host` headers, `..`, absolute and symlink paths, a root
+//! file swapped for a link, a file renamed over or cut short under a
+//! request, uploads too big, aborted and stalled and their temporary file's
+//! name, malformed and oversized requests, 40 concurrent requests beside a
+//! stalled client, 8 and 16 idle connections, `accept` at the descriptor
+//! limit (counted, in a child process); the JSON, values, statistics and
+//! PNG compared with the command line's for the same files, the summary
+//! lines with the text view's header.
 
 #![allow(
     clippy::unwrap_used,
