@@ -70,7 +70,7 @@ test('the server serves every module the page loads', () => {
   const walk = (f) => { if (loaded.has(f)) return; loaded.add(f); for (const [d] of importsOf(source[f])) walk(d); };
   walk('main.js');
   assert.ok(loaded.size >= 20);
-  for (const f of loaded) assert.ok(served.includes(`("/${f}",JS,include_str!("../../web/${f}"))`), `${f} is not served`);
+  for (const f of loaded) assert.ok(served.includes(`("/${f}",JS,include_str!("../../web/${f}")`), `${f} is not served`);
   // The static site's worker and its module glue are not the page's.
   assert.ok(!loaded.has('wasm.js') && !loaded.has('wasm-worker.js'));
 });
