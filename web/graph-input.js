@@ -13,6 +13,9 @@ export function bindInput(view) {
   const cv = view.canvas;
   let drag = null;
   const at = (e) => { const r = cv.getBoundingClientRect(); return [e.clientX - r.left, e.clientY - r.top]; };
+  // The cursor, set only when it changes (a style change costs a recalc).
+  let cursor = '';
+  const setCursor = (c) => { if (c !== cursor) { cursor = c; cv.style.cursor = c; } };
   const hitAt = (px, py) => (view.g ? hitTest(view.g, ...view.toWorld(px, py), view.v.k) : null);
   cv.addEventListener('pointerdown', (e) => {
     cv.focus({ preventScroll: true });
@@ -25,7 +28,7 @@ export function bindInput(view) {
     hoverFrame = 0;
     if (!hover || drag) return;
     const hit = hitAt(...at(hover));
-    cv.style.cursor = hit ? 'pointer' : 'grab';
+    setCursor(hit ? 'pointer' : 'grab');
     if (hit && hit.node) tip((hit.node.name || `[${hit.node.i}]`) + '\n' + opTitle(hit.node), hover);
     else if (hit && hit.port) tip(`graph ${hit.port.side} ${hit.port.name || ''}\n${typeShape(hit.port)}`, hover);
     else if (hit && hit.group) tip(`${hit.group.folded ? 'open' : 'fold'} ${hit.group.path} (${hit.group.nodes} nodes)`, hover);
@@ -35,7 +38,7 @@ export function bindInput(view) {
     if (drag) {
       const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
       if (!drag.moved && Math.abs(dx) + Math.abs(dy) > 3) drag.moved = true;
-      if (drag.moved) { drag.x = e.clientX; drag.y = e.clientY; cv.style.cursor = 'grabbing'; view.panBy(dx, dy); }
+      if (drag.moved) { drag.x = e.clientX; drag.y = e.clientY; setCursor('grabbing'); view.panBy(dx, dy); }
       return;
     }
     hover = e;
@@ -44,7 +47,7 @@ export function bindInput(view) {
   cv.addEventListener('pointerup', (e) => {
     const d = drag;
     drag = null;
-    cv.style.cursor = 'grab';
+    setCursor('grab');
     if (!d || d.moved) return;
     const hit = hitAt(...at(e));
     tip(null);

@@ -27,6 +27,13 @@ export const FRAME_FILL = 'rgba(59, 91, 219, 0.05)', FRAME_STROKE = '#aab3c8', F
 export function kindColours(kind) {
   return KIND_COLOURS[String(kind || '').toLowerCase()] || ['#e4e7ee', '#1d2330'];
 }
+// A node's [fill, ink], looked up once.
+const nodeColours = new WeakMap();
+function coloursOf(n) {
+  let c = nodeColours.get(n);
+  if (!c) { c = kindColours(n.kind); nodeColours.set(n, c); }
+  return c;
+}
 
 // Where an edge's label goes: beside the middle of its polyline.
 export function edgeLabelAt(e) {
@@ -58,7 +65,7 @@ export function paintGraph(c, g, v, cw, ch, dpr, col, sel) {
   for (const gr of on.frames) { roundRect(c, gr.box.x, gr.box.y, gr.box.w, gr.box.h, 8); c.fill(); c.stroke(); }
   if (detail) {
     c.fillStyle = FRAME_INK; c.font = '600 11px ' + col.sans; c.textBaseline = 'middle'; c.textAlign = 'left';
-    for (const gr of on.frames) fitText(c, '▾ ' + (gr.name || gr.path), gr.box.x + 8, gr.box.y + 11, gr.box.w - 16);
+    for (const gr of on.frames) fitText(c, gr, 2, '▾ ' + (gr.name || gr.path), gr.box.x + 8, gr.box.y + 11, gr.box.w - 16);
   }
   // Edges: one path for all, their heads, then their labels. Lines a
   // pixel wide however far out, a little more close up.
@@ -101,8 +108,8 @@ export function paintGraph(c, g, v, cw, ch, dpr, col, sel) {
     if (!detail) continue;
     c.fillStyle = col.text; c.textAlign = 'center'; c.textBaseline = 'middle';
     const two = b.h >= 34;
-    shrinkText(c, gr.name || gr.path, b.x + b.w / 2, b.y + b.h / 2 - (two ? 7 : 0), b.w - 8, '600 ', col.sans);
-    if (two) { c.fillStyle = col.muted; c.font = '11px ' + col.sans; fitText(c, Number(gr.nodes).toLocaleString('en-US') + ' nodes', b.x + b.w / 2, b.y + b.h / 2 + 9, b.w - 10); }
+    shrinkText(c, gr, 0, gr.name || gr.path, b.x + b.w / 2, b.y + b.h / 2 - (two ? 7 : 0), b.w - 8, '600 ', col.sans);
+    if (two) { c.fillStyle = col.muted; c.font = '11px ' + col.sans; fitText(c, gr, 1, Number(gr.nodes).toLocaleString('en-US') + ' nodes', b.x + b.w / 2, b.y + b.h / 2 + 9, b.w - 10); }
     c.textAlign = 'left';
   }
   // The selection (a node, or the folded group that holds it).
@@ -117,7 +124,7 @@ export function paintGraph(c, g, v, cw, ch, dpr, col, sel) {
 function paintBlocks(c, on, k, col) {
   const byFill = new Map();
   for (const n of on.nodes) {
-    const [fill] = kindColours(n.kind);
+    const [fill] = coloursOf(n);
     if (!byFill.has(fill)) byFill.set(fill, []);
     byFill.get(fill).push(n.box);
   }
@@ -139,7 +146,7 @@ function paintBoxes(c, on, k, col) {
   c.textBaseline = 'middle';
   for (const n of on.nodes) {
     const b = n.box;
-    const [fill, ink] = kindColours(n.kind);
+    const [fill, ink] = coloursOf(n);
     const head = Math.min(b.h, 22);
     c.fillStyle = col.panel;
     roundRect(c, b.x, b.y, b.w, b.h, 5); c.fill();
@@ -148,13 +155,13 @@ function paintBoxes(c, on, k, col) {
     c.strokeStyle = col.line; c.lineWidth = 1 / k;
     roundRect(c, b.x, b.y, b.w, b.h, 5); c.stroke();
     c.fillStyle = ink; c.textAlign = 'center';
-    shrinkText(c, n.label[0], b.x + b.w / 2, b.y + head / 2 + 0.5, b.w - 8, '600 ', col.sans);
+    shrinkText(c, n, 0, n.label[0], b.x + b.w / 2, b.y + head / 2 + 0.5, b.w - 8, '600 ', col.sans);
     // The weights inside, a line each: W<16x3x3x3> B<16>.
     c.textAlign = 'left'; c.font = '11px ' + col.mono; c.fillStyle = col.text;
     let y = b.y + head + 9;
     for (let q = 1; q < n.label.length; q++) {
       if (y > b.y + b.h - 3) break;
-      fitText(c, n.label[q], b.x + 6, y, b.w - 12);
+      fitText(c, n, q, n.label[q], b.x + 6, y, b.w - 12);
       y += 14;
     }
   }
@@ -164,8 +171,8 @@ function paintBoxes(c, on, k, col) {
     roundRect(c, b.x, b.y, b.w, b.h, Math.min(12, b.h / 2)); c.fill(); c.stroke();
     c.fillStyle = col.text; c.font = '600 11px ' + col.mono; c.textAlign = 'center';
     const two = b.h >= 30 && typeShape(p);
-    fitText(c, p.name || '', b.x + b.w / 2, b.y + b.h / 2 - (two ? 7 : 0), b.w - 12);
-    if (two) { c.fillStyle = col.muted; c.font = '10px ' + col.mono; fitText(c, typeShape(p), b.x + b.w / 2, b.y + b.h / 2 + 8, b.w - 12); }
+    fitText(c, p, 0, p.name || '', b.x + b.w / 2, b.y + b.h / 2 - (two ? 7 : 0), b.w - 12);
+    if (two) { c.fillStyle = col.muted; c.font = '10px ' + col.mono; fitText(c, p, 1, typeShape(p), b.x + b.w / 2, b.y + b.h / 2 + 8, b.w - 12); }
     c.textAlign = 'left';
   }
 }
@@ -207,20 +214,41 @@ function roundRect(c, x, y, w, hh, r, which = 'all') {
   c.lineTo(x, y + r); c.quadraticCurveTo(x, y, x + r, y);
   c.closePath();
 }
+// Texts fitted to their boxes, kept per box and line: measuring text is
+// most of what drawing a box costs, and a box's texts do not change as
+// the view moves. (Keyed by the font and width asked for.)
+const fitted = new WeakMap();
+function remembered(owner, line, key, make) {
+  let m = fitted.get(owner);
+  if (!m) { m = new Map(); fitted.set(owner, m); }
+  const got = m.get(line);
+  if (got && got.key === key) return got;
+  const made = { key, ...make() };
+  m.set(line, made);
+  return made;
+}
 // A box's title: in a smaller font (12 px down to 9) rather than cut, as
 // the server sized the box for its own font's widths.
-function shrinkText(c, t, x, y, max, weight, family) {
-  for (let px = 12; px >= 9; px--) {
-    c.font = `${weight}${px}px ${family}`;
-    if (c.measureText(t).width <= max) break;
-  }
-  fitText(c, t, x, y, max);
+function shrinkText(c, owner, line, t, x, y, max, weight, family) {
+  const f = remembered(owner, line, `${weight}${family}|${max}|${t}`, () => {
+    for (let px = 12; px >= 9; px--) {
+      c.font = `${weight}${px}px ${family}`;
+      if (c.measureText(t).width <= max) return { font: c.font, text: t };
+    }
+    return { font: c.font, text: cut(c, t, max) };
+  });
+  c.font = f.font;
+  if (f.text) c.fillText(f.text, x, y);
 }
-// Text cut with … at the end to fit `max` pixels.
-function fitText(c, t, x, y, max) {
-  if (max <= 4 || !t) return;
-  if (c.measureText(t).width <= max) { c.fillText(t, x, y); return; }
+// Text cut with … at the end to fit `max` pixels, in the font set now.
+function fitText(c, owner, line, t, x, y, max) {
+  const f = remembered(owner, line, `${c.font}|${max}|${t}`, () => ({ text: cut(c, t, max) }));
+  if (f.text) c.fillText(f.text, x, y);
+}
+function cut(c, t, max) {
+  if (max <= 4 || !t) return '';
+  if (c.measureText(t).width <= max) return t;
   let lo = 0, hi = t.length;
   while (lo < hi) { const mid = Math.ceil((lo + hi) / 2); if (c.measureText(t.slice(0, mid) + '…').width <= max) lo = mid; else hi = mid - 1; }
-  c.fillText(t.slice(0, lo) + '…', x, y);
+  return t.slice(0, lo) + '…';
 }
