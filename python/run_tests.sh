@@ -5,7 +5,7 @@
 # python/tests against the `decode` command (cargo builds it first); Ray
 # Data for the example's test, on a local Ray. Also
 # rustfmt and clippy (warnings denied) on the binding crate, and the
-# wheel's size (one abi3 wheel, at most 1 MiB).
+# wheel's size (one abi3 wheel, at most 1.5 MiB).
 #
 #   python/run_tests.sh [PYTEST ARGS]      (PYTHON=python3.12 to pick one)
 set -euo pipefail
@@ -26,8 +26,12 @@ venv_python="$work/venv/bin/python"
 wheel=$(ls "$work"/dist/*.whl)
 size=$(stat -c %s "$wheel")
 echo "wheel: $(basename "$wheel"), $size bytes"
-if [ "$size" -gt 1048576 ]; then
-  echo "the wheel is over 1 MiB" >&2
+# The cap was 1 MiB until the formats and checks added since took the
+# wheel past it; python/README.md ("Size") says what grew and why, and
+# what the 1.5 MiB cap leaves room for.
+cap=1572864
+if [ "$size" -gt "$cap" ]; then
+  echo "the wheel is over 1.5 MiB ($cap bytes)" >&2
   exit 1
 fi
 # Installed as the README says, `pip install ./python` (pip builds it with
