@@ -121,8 +121,8 @@ fn expected_check(stem: &str) -> Option<&'static str> {
         "bad_packed_float_length" | "bad_truncated_raw" | "bad_len_past_end" => "length",
         "bad_packed_varint_truncated" => "truncated",
         "bad_deep_nesting" => "field",
-        // An empty message is a TensorProto with no fields.
-        "notpb_empty" => "data_type",
+        // No bytes: the empty check, whatever format is asked for.
+        "notpb_empty" => "empty",
         // "h" (0x68) reads as field 13 (external_data) with a VARINT.
         "notpb_text" => "wire",
         _ => return None,
