@@ -1250,6 +1250,17 @@ impl<'d> Tensor<'d> {
         self.document.dir.as_ref()
     }
 
+    /// A V1 checkpoint's tensor saved in slices: where its slices are and
+    /// the file's bytes, for readers that read them without assembling
+    /// the tensor (`formats::tf_checkpoint::V1SlicedValues`).
+    #[doc(hidden)]
+    pub fn v1_slices(&self) -> Option<(&formats::tf_checkpoint::V1Slices, &'d [u8])> {
+        match &self.source {
+            ViewSource::BundleV1Sliced(s) => Some((s, self.document.bytes())),
+            _ => None,
+        }
+    }
+
     /// How it is drawn: a model's weight (an initializer, a Constant's
     /// value) as a heat map or its filters in its format's kernel order,
     /// anything else by its shape as an image.
@@ -1392,6 +1403,25 @@ impl<'d> Tensor<'d> {
     /// Statistics of every value (count, min, max, mean, std, NaN and
     /// infinities), by the same kernels as the command line's.
     pub fn stats(&self) -> Result<crate::stats::Stats, Error> {
+        // A V1 tensor saved in slices: each slice's merged, the tensor
+        // never assembled.
+        if let Some((sliced, file)) = self.v1_slices() {
+            let unavailable = |reason: String| Error::Unavailable {
+                tensor: self.name.clone(),
+                reason,
+            };
+            let values =
+                formats::tf_checkpoint::V1SlicedValues::open(SchemaSet::builtin(), sliced, file)
+                    .map_err(|why| match why {
+                        formats::tf_checkpoint::Unread::Memory(e) => Error::Memory(e),
+                        formats::tf_checkpoint::Unread::Why(r) => unavailable(r),
+                    })?;
+            return crate::stats::compute_filled(values.elem, values.len(), {
+                let mut reader = values.reader();
+                move |range, buf| reader.pack(range, buf).is_ok()
+            })
+            .ok_or_else(|| unavailable("the slices' values do not read".into()));
+        }
         let view = self.view();
         if let Some(e) = self.memory_error() {
             return Err(e);

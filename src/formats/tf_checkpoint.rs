@@ -855,99 +855,330 @@ impl V1Slices {
     }
 }
 
-/// A V1 tensor's values assembled from its slices, each entry decoded
-/// again from `file` (the checkpoint's bytes) and its values placed in the
-/// full tensor: numbers as the little-endian array, strings in order;
-/// else why not. Nothing is allocated for the full tensor until the
-/// slices' values, read from the file, add up to it.
+/// A V1 tensor's values assembled from its slices ([`V1SlicedValues`]):
+/// numbers as the little-endian array, strings in order; else why not.
+/// The buffer is allocated (fallibly) only once the slices, read from the
+/// file, are found to cover the tensor once.
 pub fn v1_assemble(
     set: &SchemaSet,
     sliced: &V1Slices,
     file: &[u8],
 ) -> std::result::Result<BundleData, Unread> {
-    let full = sliced.view(set);
-    let elem = full.elem.ok_or_else(|| match &full.data {
-        TensorData::Unavailable(why) => why.clone(),
-        _ => format!("{} is not read", full.type_name),
-    })?;
-    let dims = unsigned_dims(&full);
-    let n = full.elements;
-    let id = set
-        .find_message("tensorflow.SavedTensorSlices")
-        .ok_or("no schema for SavedTensorSlices")?;
-    let width = crate::tensor::whole_bytes(elem);
-    if width.is_none() && elem != Elem::Str {
-        return Err(format!("slices of {} are not assembled", full.type_name).into());
-    }
-    let mut numbers: Vec<(Extents, Vec<u8>)> = Vec::new();
-    let mut strings: Vec<(Extents, Vec<Vec<u8>>)> = Vec::new();
-    let mut stored: u64 = 0;
-    for slice in &sliced.slices {
-        let label = || format!("slice {}", extents_text(&slice.extents));
-        let ext = resolve_extents(&slice.extents, &dims)?;
-        let bytes = usize::try_from(slice.range.start)
-            .ok()
-            .zip(usize::try_from(slice.range.end).ok())
-            .and_then(|(s, e)| file.get(s..e))
-            .ok_or_else(|| format!("{}: its entry is outside the file", label()))?;
-        let entry = decode_message(set, id, bytes, slice.range.start, DecodeContext::lenient())
-            .map_err(|e| format!("{}: {e}", label()))?;
-        let view = v1_slice_view(set, &sliced.meta, &entry);
-        if let TensorData::Unavailable(why) = &view.data {
-            return Err(format!("{}: {why}", label()).into());
+    V1SlicedValues::open(set, sliced, file)?.assemble()
+}
+
+/// A V1 tensor saved in slices, read slice by slice where each is in the
+/// file, never assembled: each slice's entry is decoded and its values
+/// counted against its extents, and the slices are checked to cover the
+/// tensor once (TensorFlow's restore refuses slices that overlap). A range
+/// of values is read from the slices holding it ([`V1SliceReader`]), so a
+/// preview of 8 values reads 8, and statistics are each slice's merged
+/// ([`V1SlicedValues::slice_views`]).
+pub struct V1SlicedValues<'a> {
+    /// The element type (a whole-byte number or a string).
+    pub elem: Elem,
+    dims: Vec<u64>,
+    elements: u64,
+    meta: V1Meta,
+    /// Each slice's extents against the shape and its entry, in the
+    /// row-major order of their first elements.
+    pieces: Vec<(Extents, Message<'a>)>,
+}
+
+impl<'a> V1SlicedValues<'a> {
+    /// The slices of `sliced` read from `file` (the checkpoint's bytes) and
+    /// checked; else why not.
+    pub fn open(
+        set: &SchemaSet,
+        sliced: &V1Slices,
+        file: &'a [u8],
+    ) -> std::result::Result<Self, Unread> {
+        let full = sliced.view(set);
+        let elem = full.elem.ok_or_else(|| match &full.data {
+            TensorData::Unavailable(why) => why.clone(),
+            _ => format!("{} is not read", full.type_name),
+        })?;
+        if crate::tensor::whole_bytes(elem).is_none() && elem != Elem::Str {
+            return Err(format!("slices of {} are not assembled", full.type_name).into());
         }
-        let need = ext.iter().try_fold(1u64, |a, &(_, l)| a.checked_mul(l));
-        let short = |held: u64| {
-            format!(
-                "{} holds {held} values, its extents need {}",
-                label(),
-                need.map_or_else(|| "more".to_string(), |c| c.to_string())
+        let dims = unsigned_dims(&full);
+        let n = full.elements;
+        let id = set
+            .find_message("tensorflow.SavedTensorSlices")
+            .ok_or("no schema for SavedTensorSlices")?;
+        let mut pieces: Vec<(Extents, Message<'a>)> =
+            crate::alloc::buffer(sliced.slices.len() as u64)?;
+        let mut stored: u64 = 0;
+        for slice in &sliced.slices {
+            let label = || format!("slice {}", extents_text(&slice.extents));
+            let ext = resolve_extents(&slice.extents, &dims)?;
+            let bytes = usize::try_from(slice.range.start)
+                .ok()
+                .zip(usize::try_from(slice.range.end).ok())
+                .and_then(|(s, e)| file.get(s..e))
+                .ok_or_else(|| format!("{}: its entry is outside the file", label()))?;
+            let entry = decode_message(set, id, bytes, slice.range.start, DecodeContext::lenient())
+                .map_err(|e| format!("{}: {e}", label()))?;
+            let held = {
+                let view = v1_slice_view(set, &sliced.meta, &entry);
+                if let TensorData::Unavailable(why) = &view.data {
+                    return Err(format!("{}: {why}", label()).into());
+                }
+                view.elements
+            };
+            let need = ext.iter().try_fold(1u64, |a, &(_, l)| a.checked_mul(l));
+            if need != Some(held) {
+                return Err(format!(
+                    "{} holds {held} values, its extents need {}",
+                    label(),
+                    need.map_or_else(|| "more".to_string(), |c| c.to_string())
+                )
+                .into());
+            }
+            stored = stored.saturating_add(held);
+            pieces.push((ext, entry));
+        }
+        if stored < n {
+            return Err(format!(
+                "the slices do not cover the tensor: {stored} of {n} values stored"
             )
-        };
-        let mut loaded = crate::tensor::load_values(&view, None);
-        if elem == Elem::Str {
+            .into());
+        }
+        pieces.sort_by(|a, b| a.0.iter().map(|e| e.0).cmp(b.0.iter().map(|e| e.0)));
+        // Inside the shape, as many values as it holds and no two slices
+        // overlapping: each element is in exactly one slice.
+        if let Some((a, b)) = first_overlap(&pieces) {
+            let text = |k: usize| {
+                pieces
+                    .get(k)
+                    .map_or_else(String::new, |p| resolved_text(&p.0))
+            };
+            return Err(format!("slices {} and {} overlap", text(a), text(b)).into());
+        }
+        Ok(V1SlicedValues {
+            elem,
+            dims,
+            elements: n,
+            meta: sliced.meta.clone(),
+            pieces,
+        })
+    }
+
+    /// The tensor's elements.
+    pub fn len(&self) -> u64 {
+        self.elements
+    }
+
+    /// Whether the tensor has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.elements == 0
+    }
+
+    /// Each slice's values as a tensor of its own (for passes whose result
+    /// does not depend on order: statistics, histograms).
+    pub fn slice_views(&self) -> impl Iterator<Item = TensorView<'_, 'a>> + '_ {
+        let set = SchemaSet::builtin();
+        self.pieces
+            .iter()
+            .map(move |(_, entry)| v1_slice_view(set, &self.meta, entry))
+    }
+
+    /// A reader of ranges of the tensor's values in row-major order.
+    pub fn reader(&self) -> V1SliceReader<'_, 'a> {
+        V1SliceReader {
+            values: self,
+            cursors: self.pieces.iter().map(|_| None).collect(),
+            last: 0,
+        }
+    }
+
+    /// The whole tensor in memory (one fallible allocation): numbers as
+    /// the little-endian array, strings in order.
+    pub fn assemble(&self) -> std::result::Result<BundleData, Unread> {
+        if self.elem == Elem::Str {
+            return self.strings();
+        }
+        let width = crate::tensor::whole_bytes(self.elem).unwrap_or(1);
+        let size = self
+            .elements
+            .checked_mul(width)
+            .ok_or("the tensor's size overflows")?;
+        let mut out = crate::alloc::buffer(size)?;
+        self.reader().pack(0..self.elements, &mut out)?;
+        Ok(BundleData::Owned(out))
+    }
+
+    /// The strings of a DT_STRING tensor, in order.
+    fn strings(&self) -> std::result::Result<BundleData, Unread> {
+        let mut strings: Vec<(Extents, Vec<Vec<u8>>)> = Vec::new();
+        for ((ext, _), view) in self.pieces.iter().zip(self.slice_views()) {
             let mut values: Vec<Vec<u8>> = Vec::new();
-            loaded.with_elements(|it| {
+            crate::tensor::load_values(&view, None).with_elements(|it| {
                 for e in it {
                     if let crate::tensor::Element::Str(b) = e {
                         values.push(b.to_vec());
                     }
                 }
             });
-            let held = values.len() as u64;
-            if need != Some(held) {
-                return Err(short(held).into());
-            }
-            stored = stored.saturating_add(held);
-            strings.push((ext, values));
-        } else {
-            let mut packed = Vec::new();
-            let ok = loaded
-                .with_elements(|it| crate::tensor::pack_le(it, &mut packed))
-                .unwrap_or(false);
-            if !ok {
-                return Err(format!("{}: its values do not read", label()).into());
-            }
-            let held = packed.len() as u64 / width.unwrap_or(1).max(1);
-            if need != Some(held) {
-                return Err(short(held).into());
-            }
-            stored = stored.saturating_add(held);
-            numbers.push((ext, packed));
+            strings.push((ext.clone(), values));
         }
+        place_strings(&self.dims, &strings)
     }
-    if stored < n {
-        return Err(
-            format!("the slices do not cover the tensor: {stored} of {n} values stored").into(),
-        );
+}
+
+/// Two slices that share an element, if any (their places in `pieces`):
+/// a sweep along the axis with the most distinct starts, each slice
+/// compared with those still open there (TensorFlow compares each with
+/// every other).
+fn first_overlap<T>(pieces: &[(Extents, T)]) -> Option<(usize, usize)> {
+    let rank = pieces.first().map_or(0, |(e, _)| e.len());
+    if rank == 0 {
+        // Scalars: a second slice is the same element again.
+        return (pieces.len() > 1).then_some((0, 1));
     }
-    match width {
-        Some(width) => {
-            let pieces: Vec<(&Extents, &[u8])> =
-                numbers.iter().map(|(ext, b)| (ext, b.as_slice())).collect();
-            Ok(BundleData::Owned(place_bytes(&dims, width, &pieces)?))
+    let axis = (0..rank)
+        .max_by_key(|&a| {
+            let mut starts: Vec<u64> = pieces
+                .iter()
+                .filter_map(|(e, _)| e.get(a).map(|x| x.0))
+                .collect();
+            starts.sort_unstable();
+            starts.dedup();
+            starts.len()
+        })
+        .unwrap_or(0);
+    let ext = |k: usize| pieces.get(k).map_or(&[][..], |(e, _)| e.as_slice());
+    let along = |k: usize| ext(k).get(axis).copied().unwrap_or((0, 0));
+    let mut order: Vec<usize> = (0..pieces.len()).collect();
+    order.sort_by_key(|&k| along(k).0);
+    let mut open: Vec<usize> = Vec::new();
+    for k in order {
+        if ext(k).iter().any(|&(_, l)| l == 0) {
+            continue;
         }
-        None => place_strings(&dims, &strings),
+        let (start, _) = along(k);
+        open.retain(|&q| {
+            let (s, l) = along(q);
+            s.saturating_add(l) > start
+        });
+        let shares = |q: usize| {
+            ext(q).iter().zip(ext(k)).all(|(&(s1, l1), &(s2, l2))| {
+                s1 < s2.saturating_add(l2) && s2 < s1.saturating_add(l1)
+            })
+        };
+        if let Some(&q) = open.iter().find(|&&q| shares(q)) {
+            return Some((q.min(k), q.max(k)));
+        }
+        open.push(k);
+    }
+    None
+}
+
+/// Resolved extents as numpy writes a slice: `[0:2, 1:3]`.
+fn resolved_text(ext: &[(u64, u64)]) -> String {
+    let parts: Vec<String> = ext
+        .iter()
+        .map(|&(s, l)| format!("{s}:{}", s.saturating_add(l)))
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Reads ranges of a V1 sliced tensor's values ([`V1SlicedValues`]), in
+/// increasing order, as the little-endian array: each slice holding a part
+/// of a range is read from where the last range left it (its values are
+/// typed fields, which are skipped value by value), so a pass over the
+/// whole tensor reads each slice once.
+pub struct V1SliceReader<'s, 'a> {
+    values: &'s V1SlicedValues<'a>,
+    cursors: Vec<Option<LoadedValues<'s>>>,
+    /// The slice that held the last element read (the next one is most
+    /// often in it or the one after it).
+    last: usize,
+}
+
+impl V1SliceReader<'_, '_> {
+    /// Appends the values `range` of the tensor (row-major) to `out`, as
+    /// the little-endian array of its type; else why not (strings are not
+    /// read this way).
+    pub fn pack(
+        &mut self,
+        range: std::ops::Range<u64>,
+        out: &mut Vec<u8>,
+    ) -> std::result::Result<(), Unread> {
+        let dims = &self.values.dims;
+        let rank = dims.len();
+        let mut idx = vec![0u64; rank];
+        let mut p = range.start;
+        let end = range.end.min(self.values.elements);
+        while p < end {
+            // The element's index along each axis.
+            let mut rest = p;
+            for (i, &d) in idx.iter_mut().zip(dims).rev() {
+                *i = rest % d.max(1);
+                rest /= d.max(1);
+            }
+            let k = self
+                .find(&idx)
+                .ok_or_else(|| format!("no slice holds element {p}"))?;
+            let Some((ext, _)) = self.values.pieces.get(k) else {
+                break;
+            };
+            // Its place in the slice, and how many follow it there.
+            let mut at = 0u64;
+            for (&i, &(s, l)) in idx.iter().zip(ext) {
+                at = at * l + (i - s);
+            }
+            let row = match (idx.last(), ext.last()) {
+                (Some(&i), Some(&(s, l))) => s + l - i,
+                _ => 1,
+            };
+            let run = row.min(end - p);
+            let read = self.read(k, at, run, out);
+            if read != Some(true) {
+                return Err(format!("slice {}: its values do not read", resolved_text(ext)).into());
+            }
+            p += run;
+        }
+        Ok(())
+    }
+
+    /// The slice holding the element at `idx`: the last one, the one
+    /// after it, the first, else any.
+    fn find(&mut self, idx: &[u64]) -> Option<usize> {
+        let pieces = &self.values.pieces;
+        let holds = |k: usize| {
+            pieces.get(k).is_some_and(|(ext, _)| {
+                idx.iter().zip(ext).all(|(&i, &(s, l))| i >= s && i - s < l)
+            })
+        };
+        let k = [self.last, self.last + 1, 0]
+            .into_iter()
+            .find(|&k| holds(k))
+            .or_else(|| (0..pieces.len()).find(|&k| holds(k)))?;
+        self.last = k;
+        Some(k)
+    }
+
+    /// Packs `count` values of slice `k` from its value `at` on; None when
+    /// the slice's values are not there to read.
+    fn read(&mut self, k: usize, at: u64, count: u64, out: &mut Vec<u8>) -> Option<bool> {
+        let values = self.values;
+        let fresh = || {
+            let (_, entry) = values.pieces.get(k)?;
+            let view = v1_slice_view(SchemaSet::builtin(), &values.meta, entry);
+            Some(crate::tensor::load_values(&view, None))
+        };
+        let slot = self.cursors.get_mut(k)?;
+        let behind =
+            |c: &mut LoadedValues<'_>| c.with_elements(|it| it.next_index() > at).unwrap_or(true);
+        if slot.as_mut().is_none_or(behind) {
+            *slot = Some(fresh()?);
+        }
+        slot.as_mut()?.with_elements(|it| {
+            let from = it.next_index();
+            it.advance(at - from);
+            crate::tensor::pack_le_n(it, count, out) == Some(count)
+        })
     }
 }
 
@@ -1313,6 +1544,11 @@ pub fn with_entry<R>(
     }
 }
 
+/// The checksum status of a V1 tensor: none to check.
+pub fn v1_crc() -> CrcStatus {
+    CrcStatus::NotChecked("a V1 checkpoint has no checksum per tensor".into())
+}
+
 /// A V1 tensor saved in slices with its values assembled (or why not),
 /// handed to `f` as [`with_entry`] hands an entry's.
 pub fn with_v1_sliced<R>(
@@ -1321,7 +1557,7 @@ pub fn with_v1_sliced<R>(
     f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
 ) -> R {
     let set = SchemaSet::builtin();
-    let no_crc = || CrcStatus::NotChecked("a V1 checkpoint has no checksum per tensor".into());
+    let no_crc = v1_crc;
     let facts = sliced.view(set);
     match v1_assemble(set, sliced, bundle.bytes) {
         Ok(data) => {

@@ -29,6 +29,7 @@
 use crate::common;
 
 use common::Msg;
+use common::table::{block, entry, push_block, table};
 use pbdecode::checksum::{crc32c, crc32c_extend, mask};
 use pbdecode::formats::{self, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
@@ -289,59 +290,6 @@ fn a_changed_float_fails_its_checksum_alone() {
 
 // ---------------------------------------------------------------------------
 // Tables built here: lengths and counts no writer makes.
-
-/// A block: its entries' bytes, then the restart array and count given.
-fn block(entries: &[u8], restarts: &[u32], count: u32) -> Vec<u8> {
-    let mut b = entries.to_vec();
-    for r in restarts {
-        b.extend_from_slice(&r.to_le_bytes());
-    }
-    b.extend_from_slice(&count.to_le_bytes());
-    b
-}
-
-/// An entry with the lengths it declares (which need not be its bytes').
-fn entry(shared: u64, unshared: u64, value_len: u64, rest: &[u8]) -> Vec<u8> {
-    let mut e = Vec::new();
-    common::put_varint(&mut e, shared);
-    common::put_varint(&mut e, unshared);
-    common::put_varint(&mut e, value_len);
-    e.extend_from_slice(rest);
-    e
-}
-
-/// Appends a block with its trailer (no compression, masked CRC32C) and
-/// returns its handle.
-fn push_block(file: &mut Vec<u8>, contents: &[u8]) -> (u64, u64) {
-    let at = file.len() as u64;
-    file.extend_from_slice(contents);
-    file.push(0);
-    let crc = mask(crc32c_extend(crc32c(contents), &[0]));
-    file.extend_from_slice(&crc.to_le_bytes());
-    (at, contents.len() as u64)
-}
-
-/// A table of one data block (and an empty metaindex), as TensorFlow
-/// lays it out.
-fn table(data_block: &[u8]) -> Vec<u8> {
-    let mut file = Vec::new();
-    let data = push_block(&mut file, data_block);
-    let meta = push_block(&mut file, &block(&[], &[0], 1));
-    let mut handle = Vec::new();
-    common::put_varint(&mut handle, data.0);
-    common::put_varint(&mut handle, data.1);
-    let mut index_entry = entry(0, 1, handle.len() as u64, b"z");
-    index_entry.extend_from_slice(&handle);
-    let index = push_block(&mut file, &block(&index_entry, &[0], 1));
-    let mut footer = Vec::new();
-    for v in [meta.0, meta.1, index.0, index.1] {
-        common::put_varint(&mut footer, v);
-    }
-    footer.resize(40, 0);
-    footer.extend_from_slice(&formats::tf_checkpoint::TABLE_MAGIC);
-    file.extend_from_slice(&footer);
-    file
-}
 
 /// The header entry (key ""), a BundleHeaderProto of one shard.
 fn header_entry() -> Vec<u8> {
@@ -1402,7 +1350,18 @@ fn v1_slices_that_do_not_make_their_tensor_say_why() {
         &[4],
         &[(&[(0, 2)], &[1.0, 2.0]), (&[(1, 2)], &[5.0, 6.0])],
     ));
-    assert_eq!(r, "the slices leave 1 of 4 elements uncovered");
+    // Slices sharing elements are refused as TensorFlow's restore refuses
+    // them, by the two that overlap (a sweep, not a buffer of the tensor).
+    assert_eq!(r, "slices [0:2] and [1:3] overlap");
+    let r = reason(v1_table(
+        &[2, 4],
+        &[
+            (&[(0, 2), (0, 2)], &[1.0; 4]),
+            (&[(0, 1), (2, 2)], &[1.0; 2]),
+            (&[(1, 1), (1, 3)], &[1.0; 3]),
+        ],
+    ));
+    assert_eq!(r, "slices [0:2, 0:2] and [1:2, 1:4] overlap");
     let r = reason(v1_table(&[4], &[(&[(2, 4)], &[1.0, 2.0, 3.0, 4.0])]));
     assert_eq!(r, "slice [2:6] is outside the shape");
     let r = reason(v1_table(
