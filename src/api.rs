@@ -10,6 +10,13 @@
 
 #![deny(missing_docs)]
 
+mod records;
+
+pub use records::{
+    Bitmap, ColumnValues, ExampleTable, FeatureKind, TableColumn, example_table, example_table_of,
+    looks_like,
+};
+
 use crate::decode::{DecodeContext, Message, Value, decode_message};
 use crate::error::DecodeError;
 use crate::external::{ExternalBytes, ExternalRef, Folder};

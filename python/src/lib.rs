@@ -17,6 +17,9 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+mod arrow;
+mod records;
+
 /// A decoded file: the facade's document, shared by every object made
 /// from it.
 #[pyclass(frozen, module = "pbdecode._pbdecode")]
@@ -55,7 +58,7 @@ fn errors(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
 /// One library error as the package's exception: a decode error as
 /// `DecodeError` with the JSON error object's fields, a tensor whose
 /// values cannot be read as `ValuesUnavailable`, I/O as `OSError`.
-fn to_py(py: Python<'_>, e: Error) -> PyErr {
+pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let made = (|| -> PyResult<PyErr> {
         let m = errors(py)?;
         Ok(match e {
@@ -499,6 +502,8 @@ fn _pbdecode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<StoredBytes>()?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_class::<records::Table>()?;
+    m.add_function(wrap_pyfunction!(records::example_table, m)?)?;
     Ok(())
 }
 

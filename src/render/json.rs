@@ -14,7 +14,9 @@ use crate::escape::{base64, non_finite_text};
 use crate::formats::records::{FileKind, Record, RecordFile};
 use crate::formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
 use crate::formats::tf_checkpoint as tfc;
-use crate::formats::tf_record::{Overview, Payload, read_payload};
+use crate::fields::tensorflow::{BytesList, Example, Feature, Features, FloatList, Int64List};
+use crate::formats::tf_example::{Entry, Kind, Shape};
+use crate::formats::tf_record::{Overview, Payload, read_example, read_payload};
 use crate::formats::{Body, Decoded, Format, TensorAdapter, tensor_adapter};
 use crate::json_writer::{JsonWriter, Null, SEPARATOR};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
@@ -1043,10 +1045,120 @@ pub fn write_record_json(
     r: &Record<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    let payload = read_payload(kind, &r.data, r.data_offset());
+    let read = ReadRecord::of(kind, r);
     w.begin_object()?;
     w.member("index", r.index)?;
-    write_record_members(w, set, r, &payload, opts)?;
+    read.write_members(w, set, r, opts)?;
+    w.end_object()
+}
+
+/// A record's payload, read once for its JSON and the overview: an
+/// Example straight from the wire, or what the generic decoder reads.
+enum ReadRecord<'r> {
+    Example(Shape, Vec<Entry<'r>>),
+    Payload(Payload<'r>),
+}
+
+impl<'r> ReadRecord<'r> {
+    fn of(kind: FileKind, r: &'r Record<'_>) -> Self {
+        let mut entries = Vec::new();
+        match read_example(kind, &r.data, &mut entries) {
+            Some(shape) => ReadRecord::Example(shape, entries),
+            None => ReadRecord::Payload(read_payload(kind, &r.data, r.data_offset())),
+        }
+    }
+
+    fn count(&self, o: &mut Overview, r: &Record<'_>) {
+        match self {
+            ReadRecord::Example(shape, entries) => o.add_example(r, *shape, entries),
+            ReadRecord::Payload(p) => o.add(r, p),
+        }
+    }
+
+    /// The members after the record's index: `"offset"` to `"value"`. An
+    /// Example read from the wire is written as the generic decoder's tree
+    /// of it would be (`tests/it/tf_record.rs` compares the two).
+    fn write_members(
+        &self,
+        w: &mut JsonWriter<'_>,
+        set: &SchemaSet,
+        r: &Record<'_>,
+        opts: &RenderOptions,
+    ) -> io::Result<()> {
+        match self {
+            ReadRecord::Example(Shape::Example, entries) => write_example_members(w, r, entries),
+            ReadRecord::Example(Shape::SequenceExample, _) => {
+                let payload = read_payload(FileKind::Records, &r.data, r.data_offset());
+                write_record_members(w, set, r, &payload, opts)
+            }
+            ReadRecord::Payload(p) => write_record_members(w, set, r, p, opts),
+        }
+    }
+}
+
+/// An Example's record members from its features as the wire has them.
+fn write_example_members(
+    w: &mut JsonWriter<'_>,
+    r: &Record<'_>,
+    entries: &[Entry<'_>],
+) -> io::Result<()> {
+    w.member("offset", r.offset)?;
+    w.member("length", r.length)?;
+    w.member("crc", r.crc)?;
+    w.member("type", Shape::Example.type_name())?;
+    w.key("also")?;
+    w.begin_array()?;
+    w.value(Shape::SequenceExample.type_name())?;
+    w.end_array()?;
+    w.key("value")?;
+    w.begin_object()?;
+    w.key(Example::FEATURES.name)?;
+    w.begin_object()?;
+    if !entries.is_empty() {
+        w.key(Features::FEATURE.name)?;
+        w.begin_object()?;
+        for e in entries {
+            w.key(e.name)?;
+            w.begin_object()?;
+            if let Some(kind) = e.kind {
+                let (list, value) = match kind {
+                    Kind::Bytes => (Feature::BYTES_LIST, BytesList::VALUE),
+                    Kind::Float => (Feature::FLOAT_LIST, FloatList::VALUE),
+                    Kind::Int64 => (Feature::INT64_LIST, Int64List::VALUE),
+                };
+                w.key(list.name)?;
+                w.begin_object()?;
+                if e.len > 0 {
+                    w.key(value.name)?;
+                    w.begin_array()?;
+                    let mut result = Ok(());
+                    match kind {
+                        Kind::Bytes => {
+                            for b in e.bytes() {
+                                w.value(&*base64(b))?;
+                            }
+                        }
+                        Kind::Float => e.floats(|x| {
+                            if result.is_ok() {
+                                result = w.value(x);
+                            }
+                        }),
+                        Kind::Int64 => e.int64s(|x| {
+                            if result.is_ok() {
+                                result = w.value(x);
+                            }
+                        }),
+                    }
+                    result?;
+                    w.end_array()?;
+                }
+                w.end_object()?;
+            }
+            w.end_object()?;
+        }
+        w.end_object()?;
+    }
+    w.end_object()?;
     w.end_object()
 }
 
@@ -1107,8 +1219,12 @@ pub fn write_record_lines(
     write_records_head(&mut w, file)?;
     w.end_object()?;
     w.end_line()?;
+    w.finish()?;
     let limit = opts.values.unwrap_or(u64::MAX);
     let mut overview = Overview::default();
+    // Each line is written whole into `line`, then sent at once: a record's
+    // many small pieces never reach the output one by one.
+    let mut line = Vec::with_capacity(1 << 12);
     for r in file.records() {
         let r = match r {
             Ok(r) => r,
@@ -1117,17 +1233,22 @@ pub fn write_record_lines(
                 break;
             }
         };
-        let payload = read_payload(file.kind, &r.data, r.data_offset());
-        overview.add(&r, &payload);
+        let read = ReadRecord::of(file.kind, &r);
+        read.count(&mut overview, &r);
         if overview.records <= limit {
+            line.clear();
+            let mut w = JsonWriter::new(&mut line);
             w.begin_object()?;
             w.path_member("file", path)?;
             w.member("record", r.index)?;
-            write_record_members(&mut w, set, &r, &payload, opts)?;
+            read.write_members(&mut w, set, &r, opts)?;
             w.end_object()?;
             w.end_line()?;
+            w.finish()?;
+            out.write_all(&line)?;
         }
     }
+    let mut w = JsonWriter::new(out);
     w.begin_object()?;
     w.path_member("file", path)?;
     w.member("records_total", overview.records)?;

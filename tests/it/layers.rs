@@ -546,6 +546,15 @@ const SURFACE: &[&str] = &[
     "read_shared",
     "read_shared_as",
     "read_shared_in",
+    // Record files as tables (src/api/records.rs).
+    "Bitmap",
+    "ColumnValues",
+    "ExampleTable",
+    "FeatureKind",
+    "TableColumn",
+    "example_table",
+    "example_table_of",
+    "looks_like",
     // What the facade's signatures and documentation name.
     "Colour",
     "DiffOptions",
