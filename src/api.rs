@@ -13,8 +13,9 @@
 mod records;
 
 pub use records::{
-    Bitmap, ColumnValues, ExampleTable, FeatureKind, TableColumn, example_table, example_table_of,
-    looks_like,
+    Bitmap, ColumnValues, EventRow, EventTable, EventValue, ExampleTable, FeatureKind,
+    ScalarColumns, TableColumn, TensorValues, event_table, event_table_of, example_table,
+    example_table_of, looks_like,
 };
 
 use crate::decode::{DecodeContext, Message, Value, decode_message};

@@ -125,10 +125,11 @@ pub mod user_schema;
 pub mod wire;
 
 pub use api::{
-    Bitmap, ColumnValues, DataType, Diff, Document, Error, ExampleTable, FeatureKind, FormatInfo,
-    JsonOptions, Step, Storage, StoredArray, TableColumn, Tensor, TensorRef, TextOptions,
-    ValueOptions, Values, example_table, example_table_of, looks_like, open, open_as, read,
-    read_shared, read_shared_as, read_shared_in,
+    Bitmap, ColumnValues, DataType, Diff, Document, Error, EventRow, EventTable, EventValue,
+    ExampleTable, FeatureKind, FormatInfo, JsonOptions, ScalarColumns, Step, Storage, StoredArray,
+    TableColumn, Tensor, TensorRef, TensorValues, TextOptions, ValueOptions, Values, event_table,
+    event_table_of, example_table, example_table_of, looks_like, open, open_as, read, read_shared,
+    read_shared_as, read_shared_in,
 };
 pub use diff::DiffOptions;
 // How the `decode` command and the explorer read an input they decoded

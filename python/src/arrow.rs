@@ -208,8 +208,20 @@ fn values_format(v: &ColumnValues) -> &'static str {
 
 fn values_array(table: &Arc<ExampleTable>, v: &ColumnValues) -> ArrowArray {
     match v {
-        ColumnValues::Int64(x) => array(table, x.len() as u64, 0, vec![ptr::null(), ptr_of(x)], vec![]),
-        ColumnValues::Float(x) => array(table, x.len() as u64, 0, vec![ptr::null(), ptr_of(x)], vec![]),
+        ColumnValues::Int64(x) => array(
+            table,
+            x.len() as u64,
+            0,
+            vec![ptr::null(), ptr_of(x)],
+            vec![],
+        ),
+        ColumnValues::Float(x) => array(
+            table,
+            x.len() as u64,
+            0,
+            vec![ptr::null(), ptr_of(x)],
+            vec![],
+        ),
         ColumnValues::Bytes { offsets, data } => array(
             table,
             v.len(),
@@ -236,7 +248,13 @@ fn column_array(table: &Arc<ExampleTable>, c: &TableColumn) -> ArrowArray {
     let values = values_array(table, &c.values);
     let inner = if c.list {
         let steps = c.steps.len().saturating_sub(1) as u64;
-        array(table, steps, 0, vec![ptr::null(), ptr_of(&c.steps)], vec![values])
+        array(
+            table,
+            steps,
+            0,
+            vec![ptr::null(), ptr_of(&c.steps)],
+            vec![values],
+        )
     } else {
         values
     };
@@ -256,7 +274,12 @@ fn column_array(table: &Arc<ExampleTable>, c: &TableColumn) -> ArrowArray {
 
 /// The table's schema: a struct of one field per column.
 pub fn table_schema(table: &ExampleTable) -> ArrowSchema {
-    schema("+s", "", 0, table.columns.iter().map(column_schema).collect())
+    schema(
+        "+s",
+        "",
+        0,
+        table.columns.iter().map(column_schema).collect(),
+    )
 }
 
 /// The table as one struct array (a record batch).

@@ -504,6 +504,9 @@ fn _pbdecode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read, m)?)?;
     m.add_class::<records::Table>()?;
     m.add_function(wrap_pyfunction!(records::example_table, m)?)?;
+    m.add_class::<records::Events>()?;
+    m.add_function(wrap_pyfunction!(records::event_table, m)?)?;
+    m.add_function(wrap_pyfunction!(records::looks_like, m)?)?;
     Ok(())
 }
 

@@ -157,3 +157,143 @@ impl Table {
         usize::try_from(self.table.rows).unwrap_or(usize::MAX)
     }
 }
+
+/// An event file's summaries (immutable, shared by the arrays made from
+/// it).
+#[pyclass(frozen, module = "pbdecode._pbdecode")]
+pub struct Events {
+    table: pbdecode::EventTable,
+}
+
+/// Reads an event file (a path, or bytes) as its summaries.
+#[pyfunction]
+pub fn event_table(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Events> {
+    let table = if let Ok(bytes) = source.extract::<&[u8]>() {
+        let bytes: Vec<u8> = bytes.to_vec();
+        py.detach(|| pbdecode::event_table_of(&bytes))
+    } else {
+        let path: PathBuf = source.extract()?;
+        py.detach(|| pbdecode::event_table(&path))
+    };
+    let table = table.map_err(|e| crate::to_py(py, e))?;
+    Ok(Events { table })
+}
+
+fn events_view<'py, T: numpy::Element>(
+    owner: &Bound<'py, Events>,
+    data: &[T],
+) -> PyResult<Bound<'py, PyArray1<T>>> {
+    let v = ArrayView1::from(data);
+    // SAFETY: as `view`: a buffer of the frozen `owner`, never changed,
+    // kept alive as the array's base; the array is read-only.
+    let a = unsafe { PyArray1::borrow_from_array(&v, owner.clone().into_any()) };
+    a.getattr("flags")?.setattr("writeable", false)?;
+    Ok(a)
+}
+
+#[pymethods]
+impl Events {
+    /// Every tag, in order of first appearance.
+    fn tags(&self) -> Vec<String> {
+        self.table.tags.clone()
+    }
+
+    /// Each tag's plugin ("" for TF 1 summaries).
+    fn plugins(&self) -> Vec<String> {
+        self.table.plugins.clone()
+    }
+
+    /// The scalars as read-only arrays: (step int64, wall_time float64,
+    /// tag index uint32, value float32).
+    fn scalars<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let s = &slf.get().table.scalars;
+        PyTuple::new(
+            slf.py(),
+            [
+                events_view(slf, &s.step)?.into_any(),
+                events_view(slf, &s.wall_time)?.into_any(),
+                events_view(slf, &s.tag)?.into_any(),
+                events_view(slf, &s.value)?.into_any(),
+            ],
+        )
+    }
+
+    /// The other summary values, in file order: (kind, step, wall_time,
+    /// tag index, value) with kind "histogram" (value: (limits, counts) as
+    /// float64 arrays), "image" (the encoded picture's bytes), "text"
+    /// (bytes) or "tensor" (the TensorProto's bytes).
+    fn rows<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        use numpy::IntoPyArray;
+        use pbdecode::EventValue;
+        use pyo3::types::PyBytes;
+        self.table
+            .rows
+            .iter()
+            .map(|r| {
+                let (kind, value) = match &r.value {
+                    EventValue::Histogram { limits, counts } => (
+                        "histogram",
+                        PyTuple::new(
+                            py,
+                            [
+                                limits.clone().into_pyarray(py).into_any(),
+                                counts.clone().into_pyarray(py).into_any(),
+                            ],
+                        )?
+                        .into_any(),
+                    ),
+                    EventValue::Image(b) => ("image", PyBytes::new(py, b).into_any()),
+                    EventValue::Text(b) => ("text", PyBytes::new(py, b).into_any()),
+                    EventValue::Tensor {
+                        type_name,
+                        shape,
+                        values,
+                    } => {
+                        use pbdecode::TensorValues;
+                        let values = match values {
+                            None => py.None().into_bound(py),
+                            Some(TensorValues::Float(v)) => v.clone().into_pyarray(py).into_any(),
+                            Some(TensorValues::Int(v)) => v.clone().into_pyarray(py).into_any(),
+                            Some(TensorValues::UInt(v)) => v.clone().into_pyarray(py).into_any(),
+                            Some(TensorValues::Str(v)) => {
+                                pyo3::types::PyList::new(py, v.iter().map(|b| PyBytes::new(py, b)))?
+                                    .into_any()
+                            }
+                        };
+                        let info = (type_name.as_str(), shape.clone(), values);
+                        ("tensor", info.into_pyobject(py)?.into_any())
+                    }
+                };
+                PyTuple::new(
+                    py,
+                    [
+                        kind.into_pyobject(py)?.into_any(),
+                        r.step.into_pyobject(py)?.into_any(),
+                        r.wall_time.into_pyobject(py)?.into_any(),
+                        r.tag.into_pyobject(py)?.into_any(),
+                        value,
+                    ],
+                )
+            })
+            .collect()
+    }
+
+    /// The cut that ended the file after its last whole record, as a
+    /// DecodeError, or None.
+    #[getter]
+    fn fault<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyAny>> {
+        self.table.fault.as_ref().map(|e| {
+            crate::to_py(py, Error::Decode(e.clone()))
+                .into_value(py)
+                .into_bound(py)
+                .into_any()
+        })
+    }
+}
+
+/// The command's `this looks like ..` note for a file that is no protobuf.
+#[pyfunction]
+#[pyo3(signature = (data, name=None))]
+pub fn looks_like(data: &[u8], name: Option<&str>) -> Option<String> {
+    pbdecode::looks_like(data, name).map(|s| s.into_owned())
+}

@@ -11,8 +11,10 @@ use std::borrow::Cow;
 use std::io;
 use std::path::Path;
 
+pub use crate::formats::tf_event::{EventRow, EventTable, EventValue, ScalarColumns, TensorValues};
 pub use crate::formats::tf_example::{
-    Bitmap, Column as TableColumn, ColumnValues, ExampleColumns as ExampleTable, Kind as FeatureKind,
+    Bitmap, Column as TableColumn, ColumnValues, ExampleColumns as ExampleTable,
+    Kind as FeatureKind,
 };
 
 /// A record file's Examples and SequenceExamples as a table, one column
@@ -33,6 +35,25 @@ pub fn example_table(path: impl AsRef<Path>) -> Result<ExampleTable, Error> {
 pub fn example_table_of(bytes: &[u8]) -> Result<ExampleTable, Error> {
     let file = tf_record::record_file(bytes)?;
     Ok(tf_record::example_columns(&file)?)
+}
+
+/// An event file's summaries (TensorBoard's): scalars as columns (step,
+/// wall time, tag, value as float32; TF 1's `simple_value` and TF 2's
+/// tensors of the `scalars` plugin alike), histograms, pictures, texts and
+/// other tensors as rows; in one pass. A cut ends the table after the
+/// last whole record ([`EventTable::fault`]); another fault is the error;
+/// a record file that is no event file gives an empty table.
+pub fn event_table(path: impl AsRef<Path>) -> Result<EventTable, Error> {
+    let path = path.as_ref();
+    let input = input::open_input(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    event_table_of(input.bytes())
+}
+
+/// [`event_table`] of bytes in memory.
+pub fn event_table_of(bytes: &[u8]) -> Result<EventTable, Error> {
+    let file = tf_record::record_file(bytes)?;
+    Ok(crate::formats::tf_event::event_table(&file)?)
 }
 
 /// What a file that is no protobuf looks like, and what reads it (the

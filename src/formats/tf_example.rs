@@ -438,7 +438,10 @@ pub enum ColumnValues {
     /// No record gave the feature a kind yet (every one present is empty).
     Unknown,
     /// Each value's end in `data` after a first 0 (Arrow's `large_binary`).
-    Bytes { offsets: Vec<i64>, data: Vec<u8> },
+    Bytes {
+        offsets: Vec<i64>,
+        data: Vec<u8>,
+    },
     Float(Vec<f32>),
     Int64(Vec<i64>),
 }
@@ -623,7 +626,8 @@ impl Column {
         self.validity.pop();
         let start = self.last_offset();
         if self.list {
-            self.steps.truncate(usize::try_from(start).unwrap_or(0).saturating_add(1));
+            self.steps
+                .truncate(usize::try_from(start).unwrap_or(0).saturating_add(1));
             let values = self.steps.last().copied().unwrap_or(0);
             self.values.truncate(u64::try_from(values).unwrap_or(0));
         } else {
@@ -707,7 +711,9 @@ impl ExampleColumns {
     /// An empty table for a file of `bytes` bytes.
     pub fn new(bytes: u64) -> Self {
         ExampleColumns {
-            cells_left: bytes.saturating_mul(CELLS_PER_BYTE).saturating_add(CELLS_FLOOR),
+            cells_left: bytes
+                .saturating_mul(CELLS_PER_BYTE)
+                .saturating_add(CELLS_FLOOR),
             ..ExampleColumns::default()
         }
     }

@@ -11,9 +11,9 @@
 use super::base::{Body, Format, FormatOptions, decode_builtin, is_text};
 use super::records::{FileKind, Record, RecordFile, RecordReader};
 use super::summary::{self, Summary, Value as SummaryValue};
+use super::tensorflow;
 pub use super::tf_example::FeatureValues;
 use super::tf_example::{self, Entry, ExampleColumns, Shape};
-use super::tensorflow;
 use crate::decode::{DecodeContext, Message, Value};
 use crate::error::{DecodeError, Result};
 use crate::fields::tensorflow::{
@@ -515,7 +515,11 @@ pub fn overview(file: &RecordFile<'_>) -> Overview {
 /// A record of a file of records (not events) read straight from the wire
 /// as an Example or SequenceExample ([`tf_example::read_example`]); None
 /// where [`read_payload`] must read it (an empty record is bytes).
-pub fn read_example<'a>(kind: FileKind, data: &'a [u8], entries: &mut Vec<Entry<'a>>) -> Option<Shape> {
+pub fn read_example<'a>(
+    kind: FileKind,
+    data: &'a [u8],
+    entries: &mut Vec<Entry<'a>>,
+) -> Option<Shape> {
     if kind != FileKind::Records || data.is_empty() {
         return None;
     }
@@ -1000,7 +1004,7 @@ fn keep_last<T>(list: &mut Vec<T>, item: T, tag: impl Fn(&T) -> &Vec<u8>) {
 /// A histogram's buckets as (left edge, right edge, count): TF 1's
 /// `HistogramProto` (each bucket from the previous limit, the first from
 /// `min`), or TF 2's [k, 3] tensor of rows (left, right, count).
-fn histogram_buckets(set: &SchemaSet, v: &Message<'_>) -> Vec<Bucket> {
+pub fn histogram_buckets(set: &SchemaSet, v: &Message<'_>) -> Vec<Bucket> {
     use crate::decode::ScalarValue;
     let f = |x: ScalarValue| match x {
         ScalarValue::F64(x) => x,

@@ -554,6 +554,13 @@ const SURFACE: &[&str] = &[
     "TableColumn",
     "example_table",
     "example_table_of",
+    "EventRow",
+    "EventTable",
+    "EventValue",
+    "ScalarColumns",
+    "TensorValues",
+    "event_table",
+    "event_table_of",
     "looks_like",
     // What the facade's signatures and documentation name.
     "Colour",
