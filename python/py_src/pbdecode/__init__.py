@@ -548,4 +548,6 @@ def describe(data: bytes, *, base_dir: str | _os.PathLike | None = None) -> dict
 
 from ._compare import Diff, TestCase, assert_close, diff, testdata  # noqa: E402 - needs File
 
-__all__ += ["Diff", "TestCase", "assert_close", "diff", "testdata"]
+from ._records import Events, Records, events, records  # noqa: E402
+
+__all__ += ["Diff", "TestCase", "assert_close", "diff", "testdata", "Events", "Records", "events", "records"]
