@@ -534,7 +534,6 @@ pub fn read_example<'a>(
 pub fn example_columns(file: &RecordFile<'_>) -> Result<ExampleColumns> {
     let mut table = ExampleColumns::new(file.bytes.len() as u64);
     table.compression = file.compression.name();
-    let set = SchemaSet::builtin();
     for r in file.records() {
         let r = match r {
             Ok(r) => r,
@@ -556,36 +555,49 @@ pub fn example_columns(file: &RecordFile<'_>) -> Result<ExampleColumns> {
             continue;
         }
         let payload = read_payload(file.kind, &r.data, offset);
-        if !matches!(payload, Payload::Example(_) | Payload::SequenceExample(_)) {
-            let kind = crate::error::ErrorKind::RecordPayload {
-                record: r.index,
-                found: payload.type_name(),
-            };
-            return Err(DecodeError::new(kind, offset).within(format!("record[{}]", r.index)));
-        }
-        let mut i = 0;
-        if let Some(features_msg) = example_features(set, &payload) {
-            for (name, f) in features(set, features_msg) {
-                let name = String::from_utf8_lossy(name);
-                table.add_feature(i, &name, &feature_values(set, f), offset)?;
-                i += 1;
-            }
-        }
-        if let Payload::SequenceExample(m) = &payload
-            && let Some(lists) = m.message(set, SequenceExample::FEATURE_LISTS)
-        {
-            for (name, steps) in feature_lists(set, lists) {
-                let name = String::from_utf8_lossy(name);
-                let steps: Vec<FeatureValues<'_>> =
-                    steps.iter().map(|f| feature_values(set, f)).collect();
-                table.add_feature_list(i, &name, &steps, offset)?;
-                i += 1;
-            }
-        }
-        table.end_record();
+        add_payload(&mut table, r.index, &payload, offset)?;
     }
     table.finish()?;
     Ok(table)
+}
+
+/// Adds a record that the generic decoder read to the table (an Example's
+/// or SequenceExample's features; any other payload is the error).
+pub fn add_payload(
+    table: &mut ExampleColumns,
+    record: u64,
+    payload: &Payload<'_>,
+    offset: u64,
+) -> Result<()> {
+    let set = SchemaSet::builtin();
+    if !matches!(payload, Payload::Example(_) | Payload::SequenceExample(_)) {
+        let kind = crate::error::ErrorKind::RecordPayload {
+            record,
+            found: payload.type_name(),
+        };
+        return Err(DecodeError::new(kind, offset).within(format!("record[{record}]")));
+    }
+    let mut i = 0;
+    if let Some(features_msg) = example_features(set, payload) {
+        for (name, f) in features(set, features_msg) {
+            let name = String::from_utf8_lossy(name);
+            table.add_feature(i, &name, &feature_values(set, f), offset)?;
+            i += 1;
+        }
+    }
+    if let Payload::SequenceExample(m) = payload
+        && let Some(lists) = m.message(set, SequenceExample::FEATURE_LISTS)
+    {
+        for (name, steps) in feature_lists(set, lists) {
+            let name = String::from_utf8_lossy(name);
+            let steps: Vec<FeatureValues<'_>> =
+                steps.iter().map(|f| feature_values(set, f)).collect();
+            table.add_feature_list(i, &name, &steps, offset)?;
+            i += 1;
+        }
+    }
+    table.end_record();
+    Ok(())
 }
 
 impl Overview {

@@ -1309,3 +1309,178 @@ fn write_type_and_shape(
         None => w.null(),
     }
 }
+
+#[cfg(test)]
+mod example_reading_tests {
+    //! An Example read straight from the wire (`read_example`) gives the
+    //! same JSON, summary counts and columns as the generic decoder's tree
+    //! of it, on records of every shape the fast reading takes, and on
+    //! one-byte changes of them (whichever reading then takes them).
+    use super::*;
+    use crate::formats::records::RecordReader;
+    use crate::formats::tf_example::ExampleColumns;
+    use crate::formats::tf_record::add_payload;
+
+    fn varint(mut v: u64, out: &mut Vec<u8>) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    fn len_field(n: u64, body: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        varint(n << 3 | 2, &mut out);
+        varint(body.len() as u64, &mut out);
+        out.extend_from_slice(body);
+        out
+    }
+    fn entry(name: &[u8], value: &[u8]) -> Vec<u8> {
+        len_field(1, &[len_field(1, name), len_field(2, value)].concat())
+    }
+    fn example(entries: &[Vec<u8>]) -> Vec<u8> {
+        len_field(1, &entries.concat())
+    }
+
+    /// Records of the shapes the fast reading takes, and some it leaves.
+    fn records() -> Vec<Vec<u8>> {
+        let mut packed_i = Vec::new();
+        for v in [0u64, 1, 300, u64::MAX, 1 << 63] {
+            varint(v, &mut packed_i);
+        }
+        let floats: Vec<u8> = [1.5f32, -0.0, f32::NAN, f32::INFINITY, 1e-45]
+            .iter()
+            .flat_map(|f| f.to_le_bytes())
+            .collect();
+        let int_list = len_field(3, &len_field(1, &packed_i));
+        let float_list = len_field(2, &len_field(1, &floats));
+        let bytes_list = len_field(
+            1,
+            &[len_field(1, b"a\"\\\n"), len_field(1, &[0xff, 0])].concat(),
+        );
+        let mut unpacked = Vec::new();
+        for v in [7u64, 8] {
+            varint(8, &mut unpacked);
+            varint(v, &mut unpacked);
+        }
+        let unpacked_f: Vec<u8> = [13u8, 0, 0, 128, 63].to_vec();
+        let seq = [
+            len_field(1, &entry(b"ctx", &int_list)),
+            len_field(
+                2,
+                &len_field(
+                    1,
+                    &[
+                        len_field(1, b"frames"),
+                        len_field(
+                            2,
+                            &[len_field(1, &float_list), len_field(1, &float_list)].concat(),
+                        ),
+                    ]
+                    .concat(),
+                ),
+            ),
+        ]
+        .concat();
+        vec![
+            example(&[
+                entry(b"i", &int_list),
+                entry(b"f", &float_list),
+                entry(b"b", &bytes_list),
+            ]),
+            example(&[entry(b"empty", &len_field(3, b"")), entry(b"unset", b"")]),
+            example(&[
+                entry(b"u", &len_field(3, &unpacked)),
+                entry(b"uf", &len_field(2, &unpacked_f)),
+            ]),
+            example(&[entry("ünï\u{202e}".as_bytes(), &int_list)]),
+            example(&[]),
+            // Left to the generic reading: a repeated name, a oneof set
+            // twice, an empty packed run, an unknown field.
+            example(&[entry(b"x", &int_list), entry(b"x", &float_list)]),
+            example(&[entry(
+                b"y",
+                &[int_list.clone(), float_list.clone()].concat(),
+            )]),
+            example(&[entry(b"z", &len_field(3, &len_field(1, b"")))]),
+            [example(&[entry(b"i", &int_list)]), vec![0x18, 1]].concat(),
+            seq,
+        ]
+    }
+
+    fn both(data: &[u8]) {
+        let set = SchemaSet::builtin();
+        let mut entries = Vec::new();
+        let Some(shape) = read_example(FileKind::Records, data, &mut entries) else {
+            return;
+        };
+        let payload = read_payload(FileKind::Records, data, 0);
+        // The JSON of the record.
+        let r = Record {
+            index: 0,
+            offset: 0,
+            length: data.len() as u64,
+            crc: 0,
+            data: std::borrow::Cow::Borrowed(data),
+        };
+        let json = |fast: bool| {
+            let mut out = Vec::new();
+            let mut w = JsonWriter::new(&mut out);
+            w.begin_object().unwrap();
+            if fast {
+                ReadRecord::Example(shape, entries.clone())
+                    .write_members(&mut w, set, &r, &RenderOptions::default())
+                    .unwrap();
+            } else {
+                write_record_members(&mut w, set, &r, &payload, &RenderOptions::default()).unwrap();
+            }
+            w.end_object().unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(json(true), json(false), "{data:?}");
+        // The summary's counts.
+        let (mut a, mut b) = (Overview::default(), Overview::default());
+        a.add_example(&r, shape, &entries);
+        b.add(&r, &payload);
+        assert_eq!(a, b, "{data:?}");
+        // The columns.
+        let (mut x, mut y) = (ExampleColumns::new(1 << 20), ExampleColumns::new(1 << 20));
+        let fast = x.add_entries(&entries, 0).and_then(|()| x.finish());
+        let slow = add_payload(&mut y, 0, &payload, 0).and_then(|()| y.finish());
+        assert_eq!(fast.is_ok(), slow.is_ok(), "{data:?}");
+        // By their text: NaN is not equal to itself.
+        assert_eq!(
+            format!("{:?}", (x.rows, &x.columns)),
+            format!("{:?}", (y.rows, &y.columns)),
+            "{data:?}"
+        );
+    }
+
+    #[test]
+    fn the_fast_reading_of_examples_is_the_generic_one() {
+        let mut taken = 0;
+        for data in records() {
+            let mut e = Vec::new();
+            if read_example(FileKind::Records, &data, &mut e).is_some() {
+                taken += 1;
+            }
+            both(&data);
+            for i in 0..data.len() {
+                for flip in [0x01u8, 0x80, 0xff] {
+                    let mut d = data.clone();
+                    d[i] ^= flip;
+                    both(&d);
+                }
+            }
+        }
+        assert_eq!(taken, 6, "the records of the shapes the fast reading takes");
+        // The fixtures' records too.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tf-record");
+        for name in ["examples.tfrecord", "sequence_examples.tfrecord"] {
+            let bytes = std::fs::read(dir.join(name)).unwrap();
+            for r in RecordReader::new(&bytes, crate::formats::records::Compression::None, None) {
+                both(&r.unwrap().data);
+            }
+        }
+    }
+}
