@@ -20,7 +20,13 @@ trap 'rm -rf "$work"' EXIT
 "$python" -m venv "$work/venv"
 venv_python="$work/venv/bin/python"
 "$venv_python" -m pip install --quiet --disable-pip-version-check \
-  "maturin>=1.5,<2" pytest numpy ml_dtypes "ray[data]"
+  "maturin>=1.5,<2" pytest numpy ml_dtypes pyarrow pandas
+# Ray Data for pbdecode.ray and the example: its tests skip only when this
+# install fails (no wheel of Ray for this Python or platform), saying why.
+if ! ray_log=$("$venv_python" -m pip install --quiet --disable-pip-version-check "ray[data]" 2>&1); then
+  export PBDECODE_RAY_UNAVAILABLE="pip install 'ray[data]' failed: $(printf '%s' "$ray_log" | tail -n 1)"
+  echo "$PBDECODE_RAY_UNAVAILABLE" >&2
+fi
 (cd "$here" && "$work/venv/bin/maturin" build --quiet --release --out "$work/dist")
 wheel=$(ls "$work"/dist/*.whl)
 size=$(stat -c %s "$wheel")
