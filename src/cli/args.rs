@@ -3,11 +3,11 @@
 //! [`super::plan`], or a usage error naming a flag the mode would not
 //! read).
 
-use super::diff::DiffArgs;
 use super::plan::{self, Mode};
 use super::serve::ServeArgs;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, Parser, Subcommand};
+use pbdecode::diff;
 use pbdecode::formats::AsFormat;
 use pbdecode::render::RenderOptions;
 use std::io::{self, IsTerminal};
@@ -214,6 +214,31 @@ pub enum Command {
         about = "Compare two tensor files (sequences, maps, optionals element by element), two models (initializers and nodes), or two folders file by file, as ONNX's backend tests do: |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN."
     )]
     Diff(DiffArgs),
+}
+
+/// The arguments of `decode diff` (its help text is the doc comment of
+/// `Command::Diff`).
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// The expected file or folder (the reference output).
+    pub(crate) expected: PathBuf,
+    /// The actual file or folder (your runtime's output).
+    pub(crate) actual: PathBuf,
+    /// Relative tolerance (onnx's runner: 1e-3).
+    #[arg(long, default_value_t = diff::DEFAULT_RTOL)]
+    pub(crate) rtol: f64,
+    /// Absolute tolerance (onnx's runner: 1e-7).
+    #[arg(long, default_value_t = diff::DEFAULT_ATOL)]
+    pub(crate) atol: f64,
+    /// How many mismatching elements to list: a number or `all`.
+    #[arg(long, default_value = "10", value_name = "K|all", value_parser = parse_values)]
+    pub(crate) values: u64,
+    /// Print JSON (JSON Lines for folders).
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Draw |actual - expected| of two image-shaped tensors as a PNG.
+    #[arg(long, value_name = "OUT.png")]
+    pub(crate) picture: Option<PathBuf>,
 }
 
 /// The flags given on the command line (clap ids, in `--help` order),

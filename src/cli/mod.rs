@@ -311,7 +311,7 @@ mod tests {
     use std::io;
     use std::process::ExitCode;
 
-    /// The exit statuses the README's usage section lists, from the one
+    /// The exit statuses the guide's usage section lists, from the one
     /// mapping.
     #[test]
     fn each_outcome_has_its_exit_status() {

@@ -51,6 +51,8 @@ mod pictures;
 #[cfg(feature = "cli")]
 mod proto_parsing;
 mod raw_value_text;
+#[cfg(feature = "cli")]
+mod readme;
 mod registry;
 mod schema_tables;
 mod schemaless;

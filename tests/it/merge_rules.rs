@@ -6,6 +6,10 @@
 //! made by scripts/make_merge_fixtures.py) were checked against onnx.load
 //! and the protobuf Python runtime when written;
 //! scripts/merge_crosscheck.py compares many random cases.
+//!
+//! What this suite checks, in full: fields that occur more than once merge as protobuf's runtimes
+//! merge them (fixtures checked against onnx.load, TensorFlow's rule and
+//! the protobuf Python runtime).
 
 #![allow(
     clippy::unwrap_used,
