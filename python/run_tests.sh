@@ -3,9 +3,9 @@
 # maturin in a fresh virtual environment (its size checked), the package
 # installed there with `pip install ./python`, pytest run over
 # python/tests against the `decode` command (cargo builds it first); Ray
-# Data for the example's test, on a local Ray. Also
-# rustfmt and clippy (warnings denied) on the binding crate, and the
-# wheel's size (one abi3 wheel, at most 1 MiB).
+# Data for pbdecode.ray and the example, on a local Ray. Also rustfmt and
+# clippy (warnings denied) on the binding crate, mypy and stubtest on the
+# installed package, and the wheel's size (one abi3 wheel, at most 1 MiB).
 #
 #   python/run_tests.sh [PYTEST ARGS]      (PYTHON=python3.12 to pick one)
 set -euo pipefail
@@ -38,7 +38,11 @@ if [ "$size" -gt 1048576 ]; then
 fi
 # Installed as the README says, `pip install ./python` (pip builds it with
 # maturin, in place, so the build above is reused).
-"$venv_python" -m pip install --quiet --disable-pip-version-check "$here"
+"$venv_python" -m pip install --quiet --disable-pip-version-check "$here" mypy
 # From outside the source tree, so that the installed package is tested.
 cd "$work"
+# The types: the package's annotations and the native module's stub
+# (_pbdecode.pyi) checked by mypy, and the stub against the built module.
+"$venv_python" -m mypy --config-file "$here/pyproject.toml" -p pbdecode
+"$venv_python" -m mypy.stubtest --mypy-config-file "$here/pyproject.toml" pbdecode
 "$venv_python" -m pytest -p no:cacheprovider -q --rootdir "$here/tests" "$here/tests" "$@"

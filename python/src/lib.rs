@@ -18,6 +18,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 mod arrow;
+mod graphs;
+mod notebook;
 mod records;
 
 /// A decoded file: the facade's document, shared by every object made
@@ -507,6 +509,8 @@ fn _pbdecode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::Events>()?;
     m.add_function(wrap_pyfunction!(records::event_table, m)?)?;
     m.add_function(wrap_pyfunction!(records::looks_like, m)?)?;
+    m.add_function(wrap_pyfunction!(graphs::graphs, m)?)?;
+    m.add_function(wrap_pyfunction!(notebook::picture, m)?)?;
     Ok(())
 }
 

@@ -381,11 +381,7 @@ fn add_event(t: &mut EventTable, m: &Message<'_>, data: &[u8]) {
 fn tensor_value(set: &SchemaSet, tm: &Message<'_>, record_bytes: usize) -> EventValue {
     use crate::tensor::{Element, LoadedValues, for_each_element, load_values};
     let view = super::tensorflow::view(set, tm);
-    let shape = view.dims.as_ref().map(|d| {
-        d.iter()
-            .map(|&x| i64::try_from(x).unwrap_or(i64::MAX))
-            .collect()
-    });
+    let shape = view.dims.clone();
     let bound = (record_bytes as u64).saturating_mul(8).saturating_add(4096);
     let mut values = None;
     let mut loaded = load_values(&view, None);
