@@ -325,26 +325,39 @@ class Events:
     def scalars(self) -> Any:
         """Every scalar: TF 1's and tensorboardX's ``simple_value`` and TF 2's
         tensors of the ``scalars`` plugin, ``value`` as float32."""
-        steps, walls, tags, values, dirs = [], [], [], [], []
+        steps, walls, codes, values, dirs = [], [], [], [], []
+        names: dict[str, int] = {}
         for t, d in self._tables:
             step, wall, tag, value = t.scalars()
-            names = np.array(t.tags(), dtype=object)
+            # Each file's tag indices as indices into one list of names.
+            local = np.array([names.setdefault(n, len(names)) for n in t.tags()], dtype=np.int64)
             steps.append(step)
             walls.append(wall)
-            tags.append(names[tag] if len(names) else np.empty(0, dtype=object))
+            codes.append(local[tag] if len(local) else np.empty(0, np.int64))
             values.append(value)
-            if self._dirs:
-                dirs.append(np.full(len(step), d, dtype=object))
-        n = sum(len(s) for s in steps)
+            dirs.append(np.full(len(step), d, dtype=object))
+        step = np.concatenate(steps) if steps else np.empty(0, np.int64)
+        code = np.concatenate(codes) if codes else np.empty(0, np.int64)
+        tags = np.array(list(names), dtype=object)
+        # Sorted as tbparse sorts: by run, tag name, then step (stable), on
+        # integer keys (the names' ranks), never comparing strings per row.
+        rank = np.empty(len(tags), dtype=np.int64)
+        rank[np.argsort(tags, kind="stable")] = np.arange(len(tags))
+        keys = [step, rank[code] if len(tags) else code]
+        if self._dirs:
+            dir_all = np.concatenate(dirs)
+            runs = sorted(set(dir_all))
+            keys.append(np.searchsorted(np.array(runs, dtype=object), dir_all))
+        order = np.lexsort(keys)
         cols: dict[str, Any] = {
-            "step": np.concatenate(steps) if steps else np.empty(0, np.int64),
-            "tag": np.concatenate(tags) if tags else np.empty(0, object),
-            "value": np.concatenate(values) if values else np.empty(0, np.float32),
-            "wall_time": np.concatenate(walls) if walls else np.empty(0, np.float64),
+            "step": step[order],
+            "tag": tags[code[order]] if len(tags) else np.empty(0, object),
+            "value": (np.concatenate(values) if values else np.empty(0, np.float32))[order],
+            "wall_time": (np.concatenate(walls) if walls else np.empty(0, np.float64))[order],
         }
         if self._dirs:
-            cols["dir_name"] = np.concatenate(dirs)
-        return self._sorted(self._frame(cols, n))
+            cols["dir_name"] = dir_all[order]
+        return self._frame(cols, len(step))
 
     def _rows(self, kind: str) -> list[tuple[Any, ...]]:
         out = []
