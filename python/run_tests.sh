@@ -5,7 +5,7 @@
 # python/tests against the `decode` command (cargo builds it first); Ray
 # Data for pbdecode.ray and the example, on a local Ray. Also rustfmt and
 # clippy (warnings denied) on the binding crate, mypy and stubtest on the
-# installed package, and the wheel's size (one abi3 wheel, at most 1 MiB).
+# installed package, and the wheel's size (one abi3 wheel, at most 1.5 MiB).
 #
 #   python/run_tests.sh [PYTEST ARGS]      (PYTHON=python3.12 to pick one)
 set -euo pipefail
@@ -32,8 +32,11 @@ fi
 wheel=$(ls "$work"/dist/*.whl)
 size=$(stat -c %s "$wheel")
 echo "wheel: $(basename "$wheel"), $size bytes"
-if [ "$size" -gt 1048576 ]; then
-  echo "the wheel is over 1 MiB" >&2
+# At most 1.5 MiB: 1 MiB with tensors alone, 1.11 MiB (1,163,482 bytes)
+# with record files as columns, event files, Arrow through the C data
+# interface, graphs (the operator tables of formal names) and pictures.
+if [ "$size" -gt 1572864 ]; then
+  echo "the wheel is over 1.5 MiB" >&2
   exit 1
 fi
 # Installed as the README says, `pip install ./python` (pip builds it with

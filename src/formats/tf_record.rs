@@ -12,8 +12,7 @@ use super::base::{Body, Format, FormatOptions, decode_builtin, is_text};
 use super::records::{FileKind, Record, RecordFile, RecordReader};
 use super::summary::{self, Summary, Value as SummaryValue};
 use super::tensorflow;
-pub use super::tf_example::FeatureValues;
-use super::tf_example::{self, Entry, ExampleColumns, Shape};
+use super::tf_example::{self, Entry, ExampleColumns, FeatureValues, Shape};
 use crate::decode::{DecodeContext, Message, Value};
 use crate::error::{DecodeError, Result};
 use crate::fields::tensorflow::{

@@ -1210,7 +1210,6 @@ pub fn write_record_lines(
     file: &RecordFile<'_>,
     opts: &RenderOptions,
 ) -> io::Result<Option<DecodeError>> {
-    let set = SchemaSet::builtin();
     let mut w = JsonWriter::new(out);
     w.begin_object()?;
     w.path_member("file", path)?;
@@ -1222,32 +1221,60 @@ pub fn write_record_lines(
     w.finish()?;
     let limit = opts.values.unwrap_or(u64::MAX);
     let mut overview = Overview::default();
-    // Each line is written whole into `line`, then sent at once: a record's
-    // many small pieces never reach the output one by one.
-    let mut line = Vec::with_capacity(1 << 12);
-    for r in file.records() {
-        let r = match r {
-            Ok(r) => r,
-            Err(e) => {
-                overview.fault = Some(e);
-                break;
+    // The records are read and counted here, in order (the summary's
+    // counts follow their order), and written as lines in chunks, on other
+    // threads when there are cores for them: writing the JSON is most of
+    // the work. Each chunk's lines go out whole, in order.
+    let threads = crate::progress::threads().min(CHUNKS_IN_FLIGHT);
+    let lines_opts = RenderOptions {
+        progress: super::ProgressHandle::default(),
+        ..opts.clone()
+    };
+    let kind = file.kind;
+    std::thread::scope(|s| -> io::Result<()> {
+        let mut inflight = std::collections::VecDeque::new();
+        let mut records = file.records();
+        let mut done = false;
+        while !done {
+            let mut chunk = Vec::new();
+            let mut bytes = 0u64;
+            while chunk.len() < RECORDS_PER_CHUNK && bytes < BYTES_PER_CHUNK {
+                let r = match records.next() {
+                    Some(Ok(r)) => r,
+                    Some(Err(e)) => {
+                        overview.fault = Some(e);
+                        done = true;
+                        break;
+                    }
+                    None => {
+                        done = true;
+                        break;
+                    }
+                };
+                ReadRecord::of(kind, &r).count(&mut overview, &r);
+                if overview.records <= limit {
+                    bytes = bytes.saturating_add(r.length);
+                    chunk.push(r);
+                }
             }
-        };
-        let read = ReadRecord::of(file.kind, &r);
-        read.count(&mut overview, &r);
-        if overview.records <= limit {
-            line.clear();
-            let mut w = JsonWriter::new(&mut line);
-            w.begin_object()?;
-            w.path_member("file", path)?;
-            w.member("record", r.index)?;
-            read.write_members(&mut w, set, &r, opts)?;
-            w.end_object()?;
-            w.end_line()?;
-            w.finish()?;
-            out.write_all(&line)?;
+            if chunk.is_empty() {
+                continue;
+            }
+            if threads < 2 {
+                out.write_all(&record_lines(&chunk, path, kind, &lines_opts)?)?;
+                continue;
+            }
+            let o = lines_opts.clone();
+            inflight.push_back(s.spawn(move || record_lines(&chunk, path, kind, &o)));
+            while inflight.len() >= threads {
+                write_chunk(out, inflight.pop_front())?;
+            }
         }
-    }
+        while let Some(h) = inflight.pop_front() {
+            write_chunk(out, Some(h))?;
+        }
+        Ok(())
+    })?;
     let mut w = JsonWriter::new(out);
     w.begin_object()?;
     w.path_member("file", path)?;
@@ -1261,6 +1288,48 @@ pub fn write_record_lines(
     w.end_line()?;
     w.finish()?;
     Ok(overview.fault)
+}
+
+/// The most records, and record bytes, a chunk of `--jsonl` lines holds:
+/// with the chunks in flight, what the output of a file of any length
+/// holds at once.
+const RECORDS_PER_CHUNK: usize = 256;
+const BYTES_PER_CHUNK: u64 = 1 << 18;
+/// The most chunks written on other threads at once.
+const CHUNKS_IN_FLIGHT: usize = 4;
+
+/// The lines of some records of `--jsonl`: `{"file", "record", ...}` each.
+fn record_lines(
+    records: &[Record<'_>],
+    path: &std::path::Path,
+    kind: FileKind,
+    opts: &RenderOptions,
+) -> io::Result<Vec<u8>> {
+    let set = SchemaSet::builtin();
+    let mut out = Vec::with_capacity(records.len().saturating_mul(512));
+    for r in records {
+        let mut w = JsonWriter::new(&mut out);
+        w.begin_object()?;
+        w.path_member("file", path)?;
+        w.member("record", r.index)?;
+        ReadRecord::of(kind, r).write_members(&mut w, set, r, opts)?;
+        w.end_object()?;
+        w.end_line()?;
+        w.finish()?;
+    }
+    Ok(out)
+}
+
+/// Writes the lines a thread made (its error, or a panic as an error).
+fn write_chunk(
+    out: &mut dyn Write,
+    handle: Option<std::thread::ScopedJoinHandle<'_, io::Result<Vec<u8>>>>,
+) -> io::Result<()> {
+    let Some(h) = handle else { return Ok(()) };
+    let lines = h
+        .join()
+        .map_err(|_| io::Error::other("a thread writing records stopped"))??;
+    out.write_all(&lines)
 }
 
 /// `"fault": {"path", "offset", "check", "message"}`.
@@ -1311,7 +1380,7 @@ fn write_type_and_shape(
 }
 
 #[cfg(test)]
-mod example_reading_tests {
+mod tests {
     //! An Example read straight from the wire (`read_example`) gives the
     //! same JSON, summary counts and columns as the generic decoder's tree
     //! of it, on records of every shape the fast reading takes, and on
