@@ -86,6 +86,14 @@ pub fn exit_code(program: &str, result: io::Result<Outcome>) -> ExitCode {
 /// The whole program: the arguments parsed (`decode serve ...` and
 /// `decode diff ...` as commands of their own), then the command run.
 pub fn main() -> ExitCode {
+    // `decode` alone: what it does and how to start, not clap's error about
+    // a missing FILE.
+    if std::env::args_os().len() <= 1 {
+        for line in args::SHORT_USAGE.lines() {
+            say!("{line}");
+        }
+        return ExitCode::from(2);
+    }
     let (mut args, matches) = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
         Ok(parsed) => parsed,
         Err(outcome) => return exit_code("decode", Ok(outcome)),
@@ -236,12 +244,14 @@ fn detect<'a>(
                 d
             }
             Err(rejection) => {
+                // What the file most likely is comes first: the reasons
+                // each format gave are for someone who thought it was one.
+                if let Some(what) = hint {
+                    say!("decode: {}: this looks like {what}", args.file);
+                }
                 say!("decode: {}: not decoded: {}", args.file, rejection.error);
                 for (id, e) in &rejection.tried {
                     say!("  {id}: {e}");
-                }
-                if let Some(what) = hint {
-                    say!("decode: {}: this looks like {what}", args.file);
                 }
                 return turned_down(args, &rejection.error).map(Err);
             }

@@ -222,7 +222,7 @@ fn map_entry(
     }
 }
 
-fn shape_text(view: &TensorView<'_, '_>) -> String {
+pub fn shape_text(view: &TensorView<'_, '_>) -> String {
     match &view.dims {
         None => "unknown rank".to_string(),
         Some(d) if d.is_empty() => "scalar".to_string(),

@@ -71,6 +71,9 @@ fn variable<'j>(json: &'j Value, r: &pbdecode::TensorRef) -> Option<&'j Value> {
     }
     let (list, key) = if json["format"] == "tf-checkpoint" {
         (&json["tensors"], "key")
+    } else if json.get("side_tensors").is_some() {
+        // A format's side tensors (a Paddle program's parameters).
+        (&json["side_tensors"], "name")
     } else {
         (&json["variables"], "name")
     };

@@ -465,7 +465,7 @@ fn graph_text(out: &mut String, entry: &Value, g: &Value) {
 }
 
 fn snap(name: &str, text: &str) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("graph__{name}"), text);
     });
 }

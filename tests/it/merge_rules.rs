@@ -51,7 +51,7 @@ struct Json(String);
 
 fn snap(name: &str, text: &str, json: &str) {
     let out = format!("{text}\n{json}");
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("merge_rules__{name}"), out);
     });
 }

@@ -36,7 +36,7 @@ fn dump(set: &SchemaSet) -> String {
 }
 
 fn snap(name: &str, out: &str) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("proto_parsing__{name}"), out);
     });
 }

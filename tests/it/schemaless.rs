@@ -45,8 +45,11 @@ fn render(bytes: &[u8], offsets: bool) -> (String, String) {
 
 fn snap(name: &str, bytes: &[u8], offsets: bool) {
     let (t, j) = render(bytes, offsets);
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!(format!("schemaless__{name}"), format!("{t}--- json ---\n{}", common::json::pretty(&j)));
+    crate::common::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(
+            format!("schemaless__{name}"),
+            format!("{t}--- json ---\n{}", common::json::pretty(&j))
+        );
     });
 }
 

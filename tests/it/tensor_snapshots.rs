@@ -244,7 +244,7 @@ fn snapshot(name: &str) {
         snap.push_str("--- json ---\n");
         snap.push_str(&json::pretty(&out.json));
     }
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+    crate::common::snapshot_settings_without_expression().bind(|| {
         insta::assert_snapshot!(format!("tensor_snapshots__{name}"), snap);
     });
 }

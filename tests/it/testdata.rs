@@ -63,7 +63,7 @@ fn parse(line: &str) -> Json {
 
 macro_rules! snap {
     ($name:expr, $value:expr) => {
-        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+        crate::common::snapshot_settings().bind(|| {
             insta::assert_snapshot!(format!("testdata__{}", $name), $value);
         });
     };

@@ -75,7 +75,7 @@ fn json_of(rel: &str, opts: &RenderOptions) -> String {
 }
 
 fn snapshot(name: &str, value: String) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("tf_checkpoint__{name}"), value);
     });
 }
