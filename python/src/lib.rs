@@ -244,7 +244,11 @@ impl Doc {
                 }
                 Err(e) => d.set_item("error", to_py(py, e).value(py))?,
             }
-            let ext = r.external.as_ref().map(|x| {
+            // ONNX external data, or the side file a format found the
+            // values in (a Paddle parameter's .pdiparams).
+            let side = r.side.as_ref().and_then(|s| s.place.as_ref().ok());
+            d.set_item("side", r.side.is_some())?;
+            let ext = r.external.as_ref().or(side).map(|x| {
                 let e = PyDict::new(py);
                 let _ = e.set_item("location", &x.location);
                 let _ = e.set_item(

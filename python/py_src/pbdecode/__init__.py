@@ -76,7 +76,9 @@ def _dtype(name: str) -> np.dtype:
 
 
 class External(NamedTuple):
-    """Where an ONNX tensor's values are outside the file."""
+    """Where a tensor's values are outside the file: ONNX external data,
+    or the side file its format reads them from (a Paddle parameter's
+    ``.pdiparams``)."""
 
     location: str | None
     offset: int | None
@@ -138,7 +140,9 @@ class Tensor:
 
     @property
     def path(self) -> str:
-        """Where it is in ``to_dict()``: ``graph.initializer[0]``."""
+        """Where it is in ``to_dict()["value"]``: ``graph.initializer[0]``;
+        empty for a tensor whose values are in a side file (a Paddle
+        parameter, listed in ``to_dict()["side_tensors"]``)."""
         return self._info["path_text"]
 
     @property
