@@ -307,7 +307,9 @@ class Events:
     def _frame(self, columns: dict[str, Any], n: int) -> Any:
         import pandas as pd
 
-        return pd.DataFrame(columns, index=pd.RangeIndex(n))
+        # The columns as they are (pandas would otherwise copy the numeric
+        # ones into one block).
+        return pd.DataFrame(columns, index=pd.RangeIndex(n), copy=False)
 
     def _sorted(self, df: Any) -> Any:
         keys = (["dir_name"] if self._dirs else []) + ["tag", "step"]
@@ -429,7 +431,10 @@ def _order(group: Any, step: Any) -> Any:
     """The rows' order by group, then step, stable: a stable sort of the
     groups alone when that leaves each group's steps ascending (as a run
     writes them), else both keys."""
-    order = np.argsort(group, kind="stable")
+    # Few groups (runs times tags) as 16-bit keys: numpy sorts those stably
+    # by radix.
+    keys = group.astype(np.uint16) if len(group) and int(group.max()) < 1 << 16 else group
+    order = np.argsort(keys, kind="stable")
     s, g = step[order], group[order]
     if len(s) > 1 and bool(np.any((s[1:] < s[:-1]) & (g[1:] == g[:-1]))):
         order = np.lexsort([step, group])
@@ -446,9 +451,34 @@ def _strings(names: list[str], codes: Any) -> Any:
     if getattr(dtype, "storage", None) == "pyarrow":
         import pyarrow as pa
 
-        column = pa.array(names, pa.large_string()).take(pa.array(codes, pa.int64()))
+        column = _runs(names, codes)
+        if column is None:
+            column = pa.array(names, pa.large_string()).take(pa.array(codes, pa.int64()))
         return pd.Series(pd.array(column, dtype=dtype), index=pd.RangeIndex(len(codes)), copy=False)
     return np.array(names, dtype=object)[codes] if len(names) else np.empty(0, dtype=object)
+
+
+def _runs(names: list[str], codes: Any) -> Any:
+    """`names[codes]` as an Arrow string array, built run by run where the
+    codes come in a few runs (a sorted column: each run's bytes one
+    repeat), else None."""
+    import pyarrow as pa
+
+    n = len(codes)
+    starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+    if n == 0 or len(starts) > 4096:
+        return None
+    bounds = np.concatenate([[0], starts, [n]])
+    encoded = [name.encode() for name in names]
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    parts, end = [], 0
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        name = encoded[int(codes[a])]
+        parts.append(name * (b - a))
+        offsets[a + 1 : b + 1] = end + len(name) * np.arange(1, b - a + 1, dtype=np.int64)
+        end += len(name) * (b - a)
+    data = b"".join(parts)
+    return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
 
 
 def _text(b: bytes) -> str | bytes:
