@@ -435,7 +435,7 @@ def _order(group: Any, step: Any) -> Any:
     # by radix.
     keys = group.astype(np.uint16) if len(group) and int(group.max()) < 1 << 16 else group
     order = np.argsort(keys, kind="stable")
-    s, g = step[order], group[order]
+    s, g = step[order], keys[order]
     if len(s) > 1 and bool(np.any((s[1:] < s[:-1]) & (g[1:] == g[:-1]))):
         order = np.lexsort([step, group])
     return order
