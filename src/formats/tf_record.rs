@@ -532,7 +532,7 @@ pub fn read_example<'a>(
 /// other fault, a record that is no Example, or a feature of two kinds is
 /// the error. Where there are cores for it, the records are read as
 /// pieces on other threads while this one reads their framing
-/// ([`example_columns_in_pieces`]); the table is the same.
+/// (`example_columns_in_pieces`); the table is the same.
 pub fn example_columns(file: &RecordFile<'_>) -> Result<ExampleColumns> {
     let threads = crate::progress::threads();
     if threads >= 2
