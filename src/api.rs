@@ -12,7 +12,7 @@
 
 mod index;
 
-pub use index::{Step, TensorRef};
+pub use index::{ExternalData, Step, TensorRef};
 
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::DecodeError;

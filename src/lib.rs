@@ -125,9 +125,9 @@ pub mod user_schema;
 pub mod wire;
 
 pub use api::{
-    DataType, Diff, Document, Error, FormatInfo, JsonOptions, Step, Storage, StoredArray, Tensor,
-    TensorRef, TextOptions, ValueOptions, Values, open, open_as, read, read_shared, read_shared_as,
-    read_shared_in,
+    DataType, Diff, Document, Error, ExternalData, FormatInfo, JsonOptions, Step, Storage,
+    StoredArray, Tensor, TensorRef, TextOptions, ValueOptions, Values, open, open_as, read,
+    read_shared, read_shared_as, read_shared_in,
 };
 pub use diff::DiffOptions;
 // How the `decode` command and the explorer read an input they decoded

@@ -239,17 +239,11 @@ impl Doc {
                 }
                 Err(e) => d.set_item("error", to_py(py, e).value(py))?,
             }
-            let ext = r.external.as_ref().map(|x| {
+            let ext = r.external_data().map(|x| {
                 let e = PyDict::new(py);
                 let _ = e.set_item("location", &x.location);
-                let _ = e.set_item(
-                    "offset",
-                    x.offset.as_ref().and_then(|s| s.parse::<u64>().ok()),
-                );
-                let _ = e.set_item(
-                    "length",
-                    x.length.as_ref().and_then(|s| s.parse::<u64>().ok()),
-                );
+                let _ = e.set_item("offset", x.offset);
+                let _ = e.set_item("length", x.length);
                 let _ = e.set_item("checksum", &x.checksum);
                 e
             });

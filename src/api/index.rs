@@ -57,7 +57,33 @@ pub struct TensorRef {
     pub(super) def: MsgId,
 }
 
+/// Where a tensor's values are outside its file (ONNX external data), as
+/// the tensor says: what [`TensorRef::external_data`] gives.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExternalData {
+    /// The side file, relative to the model's folder.
+    pub location: Option<String>,
+    /// Where the values start in it (None: at 0, or not a number).
+    pub offset: Option<u64>,
+    /// How many bytes they take (None: to the end, or not a number).
+    pub length: Option<u64>,
+    /// The SHA-1 the model gives for them, as hex.
+    pub checksum: Option<String>,
+}
+
 impl TensorRef {
+    /// Where its values are outside the file (ONNX external data), or None
+    /// when they are in it.
+    pub fn external_data(&self) -> Option<ExternalData> {
+        self.external.as_ref().map(|x| ExternalData {
+            location: x.location.clone(),
+            offset: x.offset.as_ref().and_then(|s| s.parse().ok()),
+            length: x.length.as_ref().and_then(|s| s.parse().ok()),
+            checksum: x.checksum.clone(),
+        })
+    }
+
     /// The path as text: `graph.initializer[0]`, `node[2].attr["value"].tensor`.
     pub fn path_text(&self) -> String {
         let mut s = String::new();

@@ -527,6 +527,7 @@ const SURFACE: &[&str] = &[
     "Diff",
     "Document",
     "Error",
+    "ExternalData",
     "FormatInfo",
     "JsonOptions",
     "Step",
