@@ -28,9 +28,14 @@ use std::io;
 pub const DEFAULT_RTOL: f64 = 1e-3;
 pub const DEFAULT_ATOL: f64 = 1e-7;
 
+/// How values are compared (`decode diff --rtol --atol`): equal when
+/// |actual - expected| <= atol + rtol * |expected|, as numpy's `isclose`.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy)]
 pub struct DiffOptions {
+    /// The relative tolerance.
     pub rtol: f64,
+    /// The absolute tolerance.
     pub atol: f64,
     /// How many mismatching elements to list.
     pub show: usize,

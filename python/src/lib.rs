@@ -294,7 +294,8 @@ impl Doc {
         allow_implied: bool,
     ) -> PyResult<(String, Bound<'py, PyAny>)> {
         let t = self.tensor_at(py, i)?;
-        let opts = pbdecode::ValueOptions { allow_implied };
+        let mut opts = pbdecode::ValueOptions::default();
+        opts.allow_implied = allow_implied;
         let values = py
             .detach(|| {
                 t.values_with(opts)
@@ -317,6 +318,8 @@ impl Doc {
                 Some(Extreme::UInt(v)) => v.into_pyobject(py)?.into_any(),
                 Some(Extreme::F32(v)) => f64::from(v).into_pyobject(py)?.into_any(),
                 Some(Extreme::F64(v)) => v.into_pyobject(py)?.into_any(),
+                // A kind added later: its value as a float.
+                Some(other) => other.as_f64().into_pyobject(py)?.into_any(),
             })
         };
         d.set_item("count", s.count)?;
@@ -353,12 +356,9 @@ impl Doc {
         allow_implied: bool,
         dense: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let opts = pbdecode::JsonOptions {
-            values,
-            stats,
-            allow_implied,
-            dense,
-        };
+        let mut opts = pbdecode::JsonOptions::default();
+        (opts.values, opts.stats) = (values, stats);
+        (opts.allow_implied, opts.dense) = (allow_implied, dense);
         let mut out = Vec::new();
         py.detach(|| self.doc.write_json(&mut out, &opts))
             .map_err(|e| to_py(py, e))?;
@@ -378,14 +378,9 @@ impl Doc {
         allow_implied: bool,
         dense: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let opts = pbdecode::TextOptions {
-            values,
-            offsets,
-            histogram,
-            stats,
-            allow_implied,
-            dense,
-        };
+        let mut opts = pbdecode::TextOptions::default();
+        (opts.values, opts.offsets, opts.histogram) = (values, offsets, histogram);
+        (opts.stats, opts.allow_implied, opts.dense) = (stats, allow_implied, dense);
         let mut out = Vec::new();
         py.detach(|| self.doc.write_text(&mut out, &opts))
             .map_err(|e| to_py(py, e))?;
@@ -404,11 +399,8 @@ impl Doc {
         if !(rtol >= 0.0 && atol >= 0.0) {
             return Err(PyValueError::new_err("rtol and atol must be numbers >= 0"));
         }
-        let opts = pbdecode::DiffOptions {
-            rtol,
-            atol,
-            ..pbdecode::DiffOptions::default()
-        };
+        let mut opts = pbdecode::DiffOptions::default();
+        (opts.rtol, opts.atol) = (rtol, atol);
         let (d, text, json) = py
             .detach(|| -> Result<_, Error> {
                 let d = self.doc.diff(&actual.doc, &opts)?;
@@ -520,5 +512,10 @@ fn summary_value<'py>(py: Python<'py>, v: &SummaryValue) -> PyResult<Bound<'py, 
             }
             d.into_any()
         }
+        // A kind added later: its text, when it has one.
+        other => match other.text() {
+            Some(t) => PyString::new(py, &t).into_any(),
+            None => py.None().into_bound(py),
+        },
     })
 }

@@ -16,7 +16,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 /// One step of the path from the root message to a tensor, as the JSON
-/// output nests it.
+/// output nests it. Exhaustive: a path into a protobuf message is made of
+/// these three and nothing else.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
     /// A field, by its .proto name.
@@ -28,6 +29,7 @@ pub enum Step {
 }
 
 /// A tensor of a document, found without reading a value.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TensorRef {
     /// Its name (`tensorN` for a tensor that has none).
@@ -42,17 +44,15 @@ pub struct TensorRef {
     pub path: Vec<Step>,
     /// The byte range of its message in the input.
     pub range: Range<u64>,
-    /// Where its values are outside the file (ONNX external data).
-    #[doc(hidden)]
-    pub external: Option<ExternalRef>,
+    /// Where its values are outside the file (ONNX external data): what
+    /// [`TensorRef::external_data`] gives as numbers.
+    pub(crate) external: Option<ExternalRef>,
     /// A tensor bundle's variable (of a checkpoint, or of a SavedModel's
     /// `variables/`): where its values are.
-    #[doc(hidden)]
-    pub bundle: Option<BundleTensor>,
+    pub(crate) bundle: Option<BundleTensor>,
     /// A tensor whose values its format found in a side file (a Paddle
     /// parameter, a Core ML program's weight): where they are.
-    #[doc(hidden)]
-    pub side: Option<formats::SideValues>,
+    pub(crate) side: Option<formats::SideValues>,
     /// Its message type, to decode the range again.
     pub(super) def: MsgId,
 }

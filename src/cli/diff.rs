@@ -36,11 +36,8 @@ pub fn run(args: &DiffArgs) -> io::Result<Outcome> {
         say!("decode diff: --rtol and --atol must be numbers >= 0");
         return Ok(Outcome::Usage);
     }
-    let opts = DiffOptions {
-        rtol: args.rtol,
-        atol: args.atol,
-        show,
-    };
+    let mut opts = DiffOptions::default();
+    (opts.rtol, opts.atol, opts.show) = (args.rtol, args.atol, show);
     let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     let cache = ModelCache::default();
     let (de, da) = (args.expected.is_dir(), args.actual.is_dir());
