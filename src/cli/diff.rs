@@ -3,8 +3,8 @@
 //! ONNX's backend tests compare outputs. Exit 0 within tolerance, 1 not,
 //! 2 usage or I/O errors.
 
-use super::Outcome;
 use super::args::DiffArgs;
+use super::outcome::Outcome;
 use pbdecode::diff::{self, Compared, DiffOptions, Entry};
 use pbdecode::escape::TextLines;
 use pbdecode::formats::{Body, Decoded, FormatOptions};

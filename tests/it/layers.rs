@@ -2,7 +2,8 @@
 //! `src/**/*.rs`, collects the modules each one names through `crate::`,
 //! `super::` and its own child modules (test modules excluded), and fails on
 //! any cycle, printing it, and on any import of a module from a layer that
-//! is not below the importer's in [`LAYERS`].
+//! is not below the importer's in [`LAYERS`]. The binary's modules
+//! (`main.rs`, `cli/`), a crate of their own, are checked for cycles apart.
 //!
 //! The documented surface of the library is the facade: the tests at the
 //! end read `src/lib.rs` and fail on a public module or root re-export that
@@ -226,16 +227,22 @@ fn resolve(modules: &BTreeSet<String>, base: &[String], segs: &[String]) -> Opti
     best.or_else(|| (!base.is_empty()).then(|| base.join("::")))
 }
 
+/// The library's module graph.
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    crate_graph(false)
+}
+
+/// The module graph of the library, or of the binary (main.rs and cli/:
+/// its own crate, whose `crate::` is not the library's).
+fn crate_graph(binary: bool) -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     common::rust_files(&src, &mut files);
-    // The binary (main.rs and cli/) is its own crate: its `crate::` is not the library's.
     let files: Vec<PathBuf> = files
         .into_iter()
         .filter(|f| {
             let rel = f.strip_prefix(&src).unwrap_or(f);
-            !(rel.starts_with("main.rs") || rel.starts_with("cli"))
+            binary == (rel.starts_with("main.rs") || rel.starts_with("cli"))
         })
         .collect();
     let modules: BTreeSet<String> = files.iter().map(|f| module_of(&src, f)).collect();
@@ -1023,4 +1030,33 @@ fn the_documented_types_are_non_exhaustive() {
     assert!(!type_def(code, "C").unwrap().open);
     let d = type_def(code, "D").unwrap();
     assert!(d.open && !d.attrs.contains(&"#[non_exhaustive]".to_string()));
+}
+
+/// The binary's modules (main.rs and cli/) depend on each other one way
+/// too: the command's dispatcher (cli/mod.rs) on its modes, the modes on
+/// their leaves (`outcome`, `stderr`, `args`), never back.
+#[test]
+fn the_binarys_modules_have_no_cycle() {
+    let graph = crate_graph(true);
+    for m in [
+        "",
+        "cli",
+        "cli::args",
+        "cli::outcome",
+        "cli::stderr",
+        "cli::diff",
+    ] {
+        assert!(graph.contains_key(m), "binary module {m:?} in {graph:?}");
+    }
+    assert!(
+        graph["cli::diff"].contains("cli::args"),
+        "cli::diff uses cli::args: {graph:?}"
+    );
+    let found = cycles(&graph);
+    assert!(
+        found.is_empty(),
+        "import cycles among the binary's modules: {found:?}\n{graph:?}"
+    );
+    let leaves: Vec<&String> = graph["cli::outcome"].iter().collect();
+    assert!(leaves.is_empty(), "cli::outcome imports {leaves:?}");
 }
