@@ -524,15 +524,17 @@ fn make_boxes(g: &Graph, groups: &[Group], node_group: &[Option<usize>]) -> Boxe
     }
 }
 
+/// A value drawn between two boxes: (value, from box, to box).
+type Drawn = (usize, usize, usize);
+
 /// The edges between boxes: (value, from box, to box) per value drawn,
 /// sorted and distinct, and the distinct (from, to) pairs the layout
 /// places.
-#[allow(clippy::type_complexity)]
 fn drawn_edges(
     g: &Graph,
     box_of: impl Fn(End) -> Option<usize> + Copy,
-) -> (Vec<(usize, usize, usize)>, Vec<(usize, usize)>) {
-    let mut drawn: Vec<(usize, usize, usize)> = Vec::new();
+) -> (Vec<Drawn>, Vec<(usize, usize)>) {
+    let mut drawn: Vec<Drawn> = Vec::new();
     for (vid, v) in g.values.iter().enumerate() {
         let Some(from) = v.producer.and_then(box_of) else {
             continue;
@@ -594,6 +596,9 @@ fn nested(
         .map(|(&(f, t), entry)| polyline(boxes, (f, t), entry, &levels))
         .collect()
 }
+
+/// An edge's points, from its producer's box to its consumer's.
+type Polyline = Vec<(i64, i64)>;
 
 /// A pair's place in the nesting: its level and the members' pair there.
 type Routed = Option<(usize, (usize, usize))>;
@@ -718,7 +723,7 @@ fn lay_out_levels(
     groups: &[Group],
     members: &[Vec<Member>],
     level_pairs: &[Vec<(usize, usize)>],
-) -> (Vec<Vec<Rect>>, Vec<Vec<Vec<(i64, i64)>>>) {
+) -> (Vec<Vec<Rect>>, Vec<Vec<Polyline>>) {
     // Innermost first: each group laid out in its own coordinates, its
     // frame's size known before its parent's level is laid out.
     let mut sizes: Vec<(i64, i64)> = vec![(0, 0); groups.len()];
@@ -836,7 +841,7 @@ fn place_levels(
 struct Routes<'a> {
     origin: &'a [(i64, i64)],
     pairs: &'a [Vec<(usize, usize)>],
-    routes: &'a [Vec<Vec<(i64, i64)>>],
+    routes: &'a [Vec<Polyline>],
 }
 
 /// A pair's polyline: its level's route, then straight on to the boxes
