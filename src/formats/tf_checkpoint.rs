@@ -500,6 +500,22 @@ pub fn facts_view<'a>(
     v
 }
 
+impl V1Slices {
+    /// The full tensor's type and shape, its values not yet read.
+    pub fn view(&self, set: &SchemaSet) -> TensorView<'static, 'static> {
+        let code = self.meta.dtype;
+        let (mut v, _) = tensor_head(dtype_name(set, code), code, Some(self.meta.dims.clone()));
+        if v.elem.is_some() && v.dims.is_some() {
+            v.data = TensorData::Unavailable(format!(
+                "assembled from {} slice{} when read",
+                self.slices.len(),
+                if self.slices.len() == 1 { "" } else { "s" }
+            ));
+        }
+        v
+    }
+}
+
 /// A V1 tensor's values assembled from its slices, each entry decoded
 /// again from `file` (the checkpoint's bytes) and its values placed in the
 /// full tensor: numbers as the little-endian array, strings in order;

@@ -293,19 +293,3 @@ pub fn v1_tensors<'b, 'a>(set: &SchemaSet, bundle: &'b Bundle<'a>) -> Vec<V1Tens
         })
         .collect()
 }
-
-impl V1Slices {
-    /// The full tensor's type and shape, its values not yet read.
-    pub fn view(&self, set: &SchemaSet) -> TensorView<'static, 'static> {
-        let code = self.meta.dtype;
-        let (mut v, _) = tensor_head(dtype_name(set, code), code, Some(self.meta.dims.clone()));
-        if v.elem.is_some() && v.dims.is_some() {
-            v.data = TensorData::Unavailable(format!(
-                "assembled from {} slice{} when read",
-                self.slices.len(),
-                if self.slices.len() == 1 { "" } else { "s" }
-            ));
-        }
-        v
-    }
-}
