@@ -202,7 +202,7 @@ pub enum V1Tensor<'b, 'a> {
 
 /// A V1 tensor saved in slices: its name, type and full shape, and where
 /// each slice's entry is in the file; its values are assembled when read
-/// ([`v1_assemble`]).
+/// ([`super::v1_assemble`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct V1Slices {
     pub name: Vec<u8>,
