@@ -153,6 +153,23 @@ pub enum ErrorKind {
         compression: &'static str,
         detail: String,
     },
+    // --- record files as columns ---
+    /// A feature holds another kind of values than in the records before.
+    #[error("feature {name:?} holds {now} values, the records before hold {was}")]
+    FeatureKind {
+        name: String,
+        was: &'static str,
+        now: &'static str,
+    },
+    /// A record that is no Example where a file's Examples are read as
+    /// columns.
+    #[error("record {record} is a {found}, not an Example or SequenceExample")]
+    RecordPayload { record: u64, found: &'static str },
+    /// More records times features than a table of the file's size may hold.
+    #[error(
+        "{records} records times {features} features are more cells than a file of this size may ask for"
+    )]
+    FeatureTable { records: u64, features: u64 },
 }
 
 /// Declares [`Check`] with the name scripts match on, and the list of the
@@ -233,6 +250,12 @@ checks! {
     RecordCut => "record-cut",
     /// A GZIP or ZLIB stream that does not decompress.
     Decompress => "decompress",
+    /// A feature's values are of another kind than in an earlier record.
+    FeatureKind => "feature-kind",
+    /// A record is no Example where Examples are read as columns.
+    RecordPayload => "record-payload",
+    /// A table of features too large for the file it comes from.
+    FeatureTable => "feature-table",
 }
 
 impl Check {
@@ -365,6 +388,9 @@ impl ErrorKind {
             RecordLength { .. } => Check::RecordLength,
             RecordCut { .. } => Check::RecordCut,
             Decompress { .. } => Check::Decompress,
+            FeatureKind { .. } => Check::FeatureKind,
+            RecordPayload { .. } => Check::RecordPayload,
+            FeatureTable { .. } => Check::FeatureTable,
         }
     }
 

@@ -17,6 +17,11 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+mod arrow;
+mod graphs;
+mod notebook;
+mod records;
+
 /// A decoded file: the facade's document, shared by every object made
 /// from it.
 #[pyclass(frozen, module = "pbdecode._pbdecode")]
@@ -55,7 +60,7 @@ fn errors(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
 /// One library error as the package's exception: a decode error as
 /// `DecodeError` with the JSON error object's fields, a tensor whose
 /// values cannot be read as `ValuesUnavailable`, I/O as `OSError`.
-fn to_py(py: Python<'_>, e: Error) -> PyErr {
+pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let made = (|| -> PyResult<PyErr> {
         let m = errors(py)?;
         Ok(match e {
@@ -239,6 +244,9 @@ impl Doc {
                 }
                 Err(e) => d.set_item("error", to_py(py, e).value(py))?,
             }
+            // ONNX external data, or the side file a format found the
+            // values in (a Paddle parameter's .pdiparams).
+            d.set_item("side", r.in_side_file())?;
             let ext = r.external_data().map(|x| {
                 let e = PyDict::new(py);
                 let _ = e.set_item("location", &x.location);
@@ -485,6 +493,13 @@ fn _pbdecode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<StoredBytes>()?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_class::<records::Table>()?;
+    m.add_function(wrap_pyfunction!(records::example_table, m)?)?;
+    m.add_class::<records::Events>()?;
+    m.add_function(wrap_pyfunction!(records::event_table, m)?)?;
+    m.add_function(wrap_pyfunction!(records::looks_like, m)?)?;
+    m.add_function(wrap_pyfunction!(graphs::graphs, m)?)?;
+    m.add_function(wrap_pyfunction!(notebook::picture, m)?)?;
     Ok(())
 }
 

@@ -57,8 +57,9 @@ pub struct TensorRef {
     pub(super) def: MsgId,
 }
 
-/// Where a tensor's values are outside its file (ONNX external data), as
-/// the tensor says: what [`TensorRef::external_data`] gives.
+/// Where a tensor's values are outside its file (ONNX external data, or a
+/// side file its format names), as the file says: what
+/// [`TensorRef::external_data`] gives.
 #[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExternalData {
@@ -73,15 +74,25 @@ pub struct ExternalData {
 }
 
 impl TensorRef {
-    /// Where its values are outside the file (ONNX external data), or None
-    /// when they are in it.
+    /// Where its values are outside the file: ONNX external data, or the
+    /// side file its format found them in (see [`TensorRef::in_side_file`]);
+    /// None when they are in the file (or a side file's range could not be
+    /// found).
     pub fn external_data(&self) -> Option<ExternalData> {
-        self.external.as_ref().map(|x| ExternalData {
+        let side = self.side.as_ref().and_then(|s| s.place.as_ref().ok());
+        self.external.as_ref().or(side).map(|x| ExternalData {
             location: x.location.clone(),
             offset: x.offset.as_ref().and_then(|s| s.parse().ok()),
             length: x.length.as_ref().and_then(|s| s.parse().ok()),
             checksum: x.checksum.clone(),
         })
+    }
+
+    /// Whether its format found its values in a side file beside the input
+    /// (a Paddle parameter's `.pdiparams`, a Core ML program's weight file)
+    /// rather than in the file or in ONNX external data.
+    pub fn in_side_file(&self) -> bool {
+        self.side.is_some()
     }
 
     /// The path as text: `graph.initializer[0]`, `node[2].attr["value"].tensor`.

@@ -8,18 +8,21 @@ class DecodeError(ValueError):
 
     ``check`` is the name scripts match on (``size``, ``wire``,
     ``model-ir_version``), ``path`` the field path (``""`` at the top),
-    ``offset`` the byte offset, ``message`` what failed.
+    ``offset`` the byte offset, ``message`` what failed; ``hint``, for a
+    well-known file that is no protobuf, what it looks like and what reads
+    it (the command's ``this looks like ..`` note), else None.
     """
 
-    def __init__(self, text: str, check: str, path: str, offset: int, message: str):
+    def __init__(self, text: str, check: str, path: str, offset: int, message: str, hint: str | None = None):
         super().__init__(text)
         self.check = check
         self.path = path
         self.offset = offset
         self.message = message
+        self.hint = hint
 
     def __reduce__(self):
-        return (type(self), (str(self), self.check, self.path, self.offset, self.message))
+        return (type(self), (str(self), self.check, self.path, self.offset, self.message, self.hint))
 
     def to_dict(self) -> dict:
         """The ``{"check", "path", "offset", "message"}`` object."""
