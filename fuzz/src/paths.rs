@@ -642,7 +642,7 @@ fn reseal_block(table: &mut [u8], offset: u64, size: u64) {
     let Some(type_at) = offset.checked_add(size) else {
         return;
     };
-    if type_at as u64 + 5 > blocks_end {
+    if (type_at as u64).saturating_add(5) > blocks_end {
         return;
     }
     let (Some(contents), Some(&kind)) = (table.get(offset..type_at), table.get(type_at)) else {
