@@ -12,7 +12,7 @@
 
 mod index;
 
-pub use index::{Step, TensorRef};
+pub use index::{ExternalData, Step, TensorRef};
 
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::DecodeError;
@@ -230,6 +230,7 @@ impl Held {
 }
 
 /// What format a document is.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FormatInfo {
     /// The format's id, as `--as` names it (`onnx-model`, `protobuf`).
@@ -670,6 +671,7 @@ impl fmt::Debug for Reading {
 
 /// What [`Document::diff`] found: one entry per tensor compared and per
 /// difference of structure, in order.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct Diff {
     /// The findings.
@@ -711,6 +713,7 @@ impl Diff {
 }
 
 /// Choices of [`Document::write_json`] (the `decode --json` options).
+#[non_exhaustive]
 #[derive(Debug, Clone, Default)]
 pub struct JsonOptions {
     /// How many values of each tensor (`--values`); None: all.
@@ -724,6 +727,7 @@ pub struct JsonOptions {
 }
 
 /// Choices of [`Document::write_text`] (the `decode` options).
+#[non_exhaustive]
 #[derive(Debug, Clone, Default)]
 pub struct TextOptions {
     /// How many values of each tensor (`--values`); None: a preview.
@@ -1133,6 +1137,7 @@ impl fmt::Debug for Tensor<'_> {
 }
 
 /// Choices of [`Tensor::values_with`].
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ValueOptions {
     /// Read every value implied by TensorFlow's padding rule, past

@@ -406,6 +406,7 @@ impl SchemaSet {
     }
 }
 
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: {message}")]
 pub struct SchemaError {

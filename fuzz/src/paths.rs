@@ -973,9 +973,8 @@ pub fn facade(bytes: &[u8]) -> Outcome {
         return out;
     };
     out.decoded += 1;
-    let opts = pbdecode::ValueOptions {
-        allow_implied: flags & 1 != 0,
-    };
+    let mut opts = pbdecode::ValueOptions::default();
+    opts.allow_implied = flags & 1 != 0;
     for r in doc.tensors() {
         let Ok(t) = doc.tensor(r) else {
             continue;
@@ -1016,26 +1015,15 @@ pub fn facade(bytes: &[u8]) -> Outcome {
     }
     for values in [Some(16), None] {
         let mut w = Capped::default();
-        let _ = doc.write_json(
-            &mut w,
-            &pbdecode::JsonOptions {
-                values,
-                stats: true,
-                ..pbdecode::JsonOptions::default()
-            },
-        );
+        let mut opts = pbdecode::JsonOptions::default();
+        (opts.values, opts.stats) = (values, true);
+        let _ = doc.write_json(&mut w, &opts);
         out.add(&w);
     }
     let mut w = Capped::default();
-    let _ = doc.write_text(
-        &mut w,
-        &pbdecode::TextOptions {
-            values: Some(16),
-            stats: true,
-            histogram: true,
-            ..pbdecode::TextOptions::default()
-        },
-    );
+    let mut opts = pbdecode::TextOptions::default();
+    (opts.values, opts.stats, opts.histogram) = (Some(16), true, true);
+    let _ = doc.write_text(&mut w, &opts);
     out.add(&w);
     out
 }

@@ -3,8 +3,8 @@
 //! ONNX's backend tests compare outputs. Exit 0 within tolerance, 1 not,
 //! 2 usage or I/O errors.
 
-use super::Outcome;
 use super::args::DiffArgs;
+use super::outcome::Outcome;
 use pbdecode::diff::{self, Compared, DiffOptions, Entry};
 use pbdecode::escape::TextLines;
 use pbdecode::formats::{Body, Decoded, FormatOptions};
@@ -36,11 +36,8 @@ pub fn run(args: &DiffArgs) -> io::Result<Outcome> {
         say!("decode diff: --rtol and --atol must be numbers >= 0");
         return Ok(Outcome::Usage);
     }
-    let opts = DiffOptions {
-        rtol: args.rtol,
-        atol: args.atol,
-        show,
-    };
+    let mut opts = DiffOptions::default();
+    (opts.rtol, opts.atol, opts.show) = (args.rtol, args.atol, show);
     let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     let cache = ModelCache::default();
     let (de, da) = (args.expected.is_dir(), args.actual.is_dir());

@@ -11,6 +11,7 @@ mod args;
 mod batch;
 pub mod diff;
 mod graph;
+mod outcome;
 mod plan;
 mod progress;
 mod schema;
@@ -19,6 +20,7 @@ mod tensors;
 mod testdata;
 
 use args::{Args, Command};
+use outcome::Outcome;
 use pbdecode::error::DecodeError;
 use pbdecode::escape::{TextLines, plain};
 use pbdecode::formats::{self, Body, Decoded, FormatOptions};
@@ -30,11 +32,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-
-pub(crate) fn usage(msg: &str) -> io::Result<Outcome> {
-    say!("decode: {msg}");
-    Ok(Outcome::Usage)
-}
+use stderr::usage;
 
 /// Exit status 1 for an input that was turned down; with `--json` the
 /// reason also goes to stdout as `{"error": {...}}`, so a script reading
@@ -47,24 +45,6 @@ fn turned_down(args: &Args, e: &DecodeError) -> io::Result<Outcome> {
         out.flush()?;
     }
     Ok(Outcome::Rejected)
-}
-
-/// How a command ended. [`exit_code`] is the one place an outcome
-/// becomes the exit status, for `decode`, `decode diff` and `decode serve`
-/// alike.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// Exit 0: decoded, written, compared within tolerance (and `--help`).
-    Done,
-    /// Exit 1: the input did not pass: turned down by a check, values
-    /// outside the tolerance, a `--strict` mismatch, no tensor of the name
-    /// asked for, nothing to draw or export.
-    Rejected,
-    /// Exit 2: the command line asks for what cannot be done (a bad or
-    /// unused flag, a missing argument).
-    Usage,
-    /// Exit 2: a file could not be read or written.
-    Failed,
 }
 
 /// The exit status of a command's outcome; an I/O error is said on

@@ -1,8 +1,9 @@
 //! `--schema`, `--descriptor-set` and `--as protobuf`: decode with the
 //! user's tables or none, print what was read, then any fault.
 
-use super::Outcome;
-use super::{Args, usage};
+use super::args::Args;
+use super::outcome::Outcome;
+use super::stderr::usage;
 use pbdecode::formats::{self, AsFormat, Body, Decoded, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
 use std::io::{self, BufWriter, Write};

@@ -7,7 +7,7 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
-use super::Outcome;
+use super::outcome::Outcome;
 use clap::ArgMatches;
 use pbdecode::escape::plain;
 use std::ffi::OsString;
@@ -19,6 +19,12 @@ macro_rules! say {
     ($($arg:tt)*) => {
         $crate::cli::stderr::line(format_args!($($arg)*))
     };
+}
+
+/// A usage error: `decode: MSG` on standard error, exit status 2.
+pub(crate) fn usage(msg: &str) -> io::Result<Outcome> {
+    say!("decode: {msg}");
+    Ok(Outcome::Usage)
 }
 
 /// One message line on standard error, every unsafe character in it

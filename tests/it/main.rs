@@ -44,6 +44,7 @@ mod no_panic;
 #[cfg(feature = "cli")]
 mod npy;
 mod onnx_formats;
+mod package;
 mod paddle;
 mod parallel_histogram;
 mod parallel_text_rows;
