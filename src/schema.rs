@@ -129,6 +129,10 @@ pub struct FieldDef {
     pub group: bool,
     /// A proto3 `optional` field (explicit presence).
     pub proto3_optional: bool,
+    /// An enum field of this project's tables that is an `int32` upstream
+    /// (ONNX's data types): named in the views and JSON, written as a
+    /// number in the text format, as upstream's readers read it.
+    pub upstream_int32: bool,
 }
 
 impl FieldDef {
@@ -280,10 +284,17 @@ impl MessageDef {
 pub struct EnumDef {
     pub full_name: FullName,
     pub values: Vec<(String, i32)>,
+    /// A closed enum (declared in a proto2 file): a number it does not
+    /// name is not one of its values (the text format refuses it; the
+    /// binary decoder still shows it as a number).
+    pub closed: bool,
     /// (number, index in `values`), sorted by number, aliases in
     /// declaration order: a value's name is found by a binary search, not
     /// a scan of every value for each value shown.
     by_number: Vec<(i32, usize)>,
+    /// Indices in `values`, sorted by name: a name read from a text file
+    /// is found by a binary search.
+    by_name: Vec<usize>,
 }
 
 impl EnumDef {
@@ -294,11 +305,27 @@ impl EnumDef {
             .map(|(k, (_, v))| (*v, k))
             .collect();
         by_number.sort_unstable();
+        let mut by_name: Vec<usize> = (0..values.len()).collect();
+        by_name.sort_by(|&a, &b| {
+            let name = |k: usize| values.get(k).map_or("", |(n, _)| n.as_str());
+            name(a).cmp(name(b))
+        });
         EnumDef {
             full_name,
             values,
+            closed: false,
             by_number,
+            by_name,
         }
+    }
+
+    /// The number of the value named `name`.
+    pub fn number_of(&self, name: &str) -> Option<i32> {
+        let name_at = |k: usize| self.values.get(k).map_or("", |(n, _)| n.as_str());
+        let at = self.by_name.partition_point(|&k| name_at(k) < name);
+        let &k = self.by_name.get(at)?;
+        let (n, v) = self.values.get(k)?;
+        (n == name).then_some(*v)
     }
 
     /// The name of a value (the first declared, for aliases), or None for a
@@ -501,6 +528,9 @@ pub struct FieldAst {
     /// a group.
     pub delimited: bool,
     pub features: Features,
+    /// `[(pbdecode.upstream_int32) = true]`: declared as an enum here, an
+    /// `int32` upstream (see [`FieldDef::upstream_int32`]).
+    pub upstream_int32: bool,
     /// Where the field's type is written (line, column from 1; 0 when the
     /// field comes from a descriptor set), for errors found later.
     pub line: u32,
@@ -1034,7 +1064,16 @@ impl<'a> Parser<'a> {
     }
 
     /// `[a = 1, (b).c = {...}]`, if present: the `packed` value and features.
-    fn field_options(&mut self, features: &mut Features) -> PResult<Option<bool>> {
+    /// A field's `[...]` options: its packedness (None: not said), and in
+    /// `upstream_int32` whether the option `(pbdecode.upstream_int32)` says
+    /// the field is an `int32` upstream (this project's tables declare a
+    /// few as enums, for their names: the text format writes them as
+    /// numbers, as upstream's readers expect).
+    fn field_options(
+        &mut self,
+        features: &mut Features,
+        upstream_int32: &mut bool,
+    ) -> PResult<Option<bool>> {
         let mut packed = None;
         if !self.eat("[")? {
             return Ok(None);
@@ -1043,6 +1082,9 @@ impl<'a> Parser<'a> {
             let (name, value) = self.option_assignment()?;
             if let ("packed", OptValue::Scalar(v)) = (name.as_str(), &value) {
                 packed = Some(v == "true");
+            }
+            if let ("(pbdecode.upstream_int32)", OptValue::Scalar(v)) = (name.as_str(), &value) {
+                *upstream_int32 = v == "true";
             }
             apply_feature(features, &name, &value);
             let t = self.next()?;
@@ -1107,7 +1149,7 @@ impl<'a> Parser<'a> {
             let name = self.ident("a group name")?;
             self.expect("=")?;
             f.number = self.field_number()?;
-            f.packed = self.field_options(&mut f.features)?;
+            f.packed = self.field_options(&mut f.features, &mut f.upstream_int32)?;
             f.type_name = name.to_string();
             f.name = name.to_ascii_lowercase();
             f.group = true;
@@ -1121,7 +1163,7 @@ impl<'a> Parser<'a> {
         f.name = self.ident("a field name")?.to_string();
         self.expect("=")?;
         f.number = self.field_number()?;
-        f.packed = self.field_options(&mut f.features)?;
+        f.packed = self.field_options(&mut f.features, &mut f.upstream_int32)?;
         self.expect(";")?;
         Ok((f, None))
     }
@@ -1152,7 +1194,7 @@ impl<'a> Parser<'a> {
             let Ok(n) = i32::try_from(n) else {
                 return self.error(&at, format!("enum value {n} is outside the int32 range"));
             };
-            self.field_options(&mut Features::default())?;
+            self.field_options(&mut Features::default(), &mut false)?;
             self.expect(";")?;
             e.values.push((name.to_string(), n));
         }
@@ -1713,7 +1755,8 @@ fn collect<'a>(
     proto3: bool,
     tree: &mut NameTree,
     out: &mut Vec<Pending<'a>>,
-    enums: &mut Vec<(FullName, usize, &'a EnumAst)>,
+    enums: &mut Vec<(FullName, usize, &'a EnumAst, bool)>,
+    closed_enums: bool,
 ) {
     let full = FullName::new(scope, &m.name);
     let node = tree.insert(scope_node, &m.name);
@@ -1729,10 +1772,21 @@ fn collect<'a>(
             FullName::new(Some(&full), &e.name),
             tree.insert(node, &e.name),
             e,
+            closed_enums,
         ));
     }
     for sub in &m.messages {
-        collect(file, Some(&full), node, sub, proto3, tree, out, enums);
+        collect(
+            file,
+            Some(&full),
+            node,
+            sub,
+            proto3,
+            tree,
+            out,
+            enums,
+            closed_enums,
+        );
     }
 }
 
@@ -1756,6 +1810,8 @@ fn resolve_in<'a>(
     for (name, f) in files {
         let package_node = scopes.tree.package(&f.package);
         let package = (!f.package.is_empty()).then(|| FullName::new(None, &f.package));
+        // proto2's enums are closed; proto3's and editions' (by default) open.
+        let closed_enums = !f.syntax_proto3 && !f.editions;
         for m in &f.messages {
             collect(
                 name,
@@ -1766,6 +1822,7 @@ fn resolve_in<'a>(
                 &mut scopes.tree,
                 &mut pending,
                 &mut enum_asts,
+                closed_enums,
             );
         }
         for e in &f.enums {
@@ -1773,6 +1830,7 @@ fn resolve_in<'a>(
                 FullName::new(package.as_ref(), &e.name),
                 scopes.tree.insert(package_node, &e.name),
                 e,
+                closed_enums,
             ));
         }
     }
@@ -1796,7 +1854,7 @@ fn resolve_in<'a>(
     };
 
     let mut set = SchemaSet::default();
-    for (full, node, e) in &enum_asts {
+    for (full, node, e, closed) in &enum_asts {
         let Some(n) = scopes.tree.nodes.get_mut(*node) else {
             continue;
         };
@@ -1804,7 +1862,9 @@ fn resolve_in<'a>(
             return Err(err(format!("enum {full} is defined twice")));
         }
         n.enumeration = Some(set.enums.len());
-        set.enums.push(EnumDef::new(full.clone(), e.values.clone()));
+        let mut def = EnumDef::new(full.clone(), e.values.clone());
+        def.closed = *closed;
+        set.enums.push(def);
     }
     // Messages first get their ids, including synthesized map entries, so
     // that fields can refer to any of them.
@@ -1881,6 +1941,7 @@ fn resolve_in<'a>(
                             oneof: None,
                             group: false,
                             proto3_optional: false,
+                            upstream_int32: false,
                         },
                         FieldDef {
                             number: 2,
@@ -1891,6 +1952,7 @@ fn resolve_in<'a>(
                             oneof: None,
                             group: false,
                             proto3_optional: false,
+                            upstream_int32: false,
                         },
                     ],
                     map_entry: true,
@@ -1916,6 +1978,7 @@ fn resolve_in<'a>(
                 oneof: f.oneof.clone(),
                 group: f.group || delimited,
                 proto3_optional: f.proto3_optional,
+                upstream_int32: f.upstream_int32,
             });
         }
         let mut by_number: Vec<(u32, usize)> = fields

@@ -641,6 +641,7 @@ pub fn decode<'a>(
             message,
         },
         passed_over: Vec::new(),
+        syntax: crate::formats::Syntax::Binary,
     })
 }
 

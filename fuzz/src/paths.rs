@@ -208,6 +208,7 @@ pub fn schemaless_all(bytes: &[u8]) -> Outcome {
         format,
         body: Body::Schemaless(tree),
         passed_over: Vec::new(),
+        syntax: Default::default(),
     };
     render_all(&d, bytes.len(), &mut out);
     out

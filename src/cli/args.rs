@@ -3,6 +3,7 @@
 //! [`super::plan`], or a usage error naming a flag the mode would not
 //! read).
 
+use super::convert::ConvertArgs;
 use super::diff::DiffArgs;
 use super::plan::{self, Mode};
 use super::serve::ServeArgs;
@@ -18,7 +19,7 @@ use std::path::{Path, PathBuf};
     name = "decode",
     version,
     about = "Decode the Protocol Buffers files of machine learning: ONNX tensors, sequences and models, TensorFlow SavedModels and GraphDefs, and any protobuf without a schema.",
-    after_help = "The explorer, a local web page for the same files: decode serve [PATH...] (decode serve --help).",
+    after_help = "The explorer, a local web page for the same files: decode serve [PATH...] (decode serve --help). Conversion between binary and protobuf's text format: decode convert IN OUT.",
     // `serve` and `diff` are commands only as the first argument: after
     // any other, a file or folder of that name (`decode -r diff`).
     args_conflicts_with_subcommands = true,
@@ -171,7 +172,7 @@ pub(crate) enum FoldArg {
 
 /// `--as`: `auto`, then the format ids in detection order (the
 /// registry's), each with its title in `--help`; parsed to an [`AsFormat`].
-fn as_format() -> impl clap::builder::TypedValueParser<Value = AsFormat> {
+pub(crate) fn as_format() -> impl clap::builder::TypedValueParser<Value = AsFormat> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
     PossibleValuesParser::new(AsFormat::all().map(|a| {
         PossibleValue::new(a.id()).help(match a {
@@ -214,6 +215,11 @@ pub enum Command {
         about = "Compare two tensor files (sequences, maps, optionals element by element), two models (initializers and nodes), or two folders file by file, as ONNX's backend tests do: |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN."
     )]
     Diff(DiffArgs),
+    /// `decode convert IN OUT`.
+    #[command(
+        about = "Write a protobuf file in the other syntax through the same schema tables: binary to protobuf's text format (.pbtxt, .prototxt, .textproto: as protobuf's Python runtime writes it), text to binary (as protobuf's serializers write it). OUT's extension says which, or --to; - is standard input or output."
+    )]
+    Convert(ConvertArgs),
 }
 
 /// The flags given on the command line (clap ids, in `--help` order),

@@ -18,7 +18,8 @@ pub mod tf_record;
 
 pub use base::{
     Body, Bundle, BundleEntry, BundleVersion, DecodeFn, Format, FormatOptions, KernelOrder, LineFn,
-    TensorAdapter, TensorNamer, TensorRole, TensorSink, decode_builtin, is_text, no_line, walk,
+    Syntax, TensorAdapter, TensorNamer, TensorRole, TensorSink, decode_builtin, is_text, no_line,
+    walk,
 };
 use summary::no_summary;
 
@@ -38,6 +39,9 @@ pub struct Decoded<'a> {
     /// The formats `--as auto` tried before this one, with why each did not
     /// fit (empty when a format was named).
     pub passed_over: Vec<(&'static Format, DecodeError)>,
+    /// The syntax of the file: binary, or protobuf's text format (whose
+    /// binary form `body` was read from).
+    pub syntax: Syntax,
 }
 
 /// The id of the schemaless reading, the last format tried.
@@ -414,6 +418,7 @@ pub fn detect<'a>(
                     format: bundle,
                     body,
                     passed_over,
+                    syntax: Syntax::Binary,
                 });
             }
             Err(e) => passed_over.push((bundle, e)),
@@ -427,6 +432,7 @@ pub fn detect<'a>(
             format,
             body,
             passed_over,
+            syntax: Syntax::Binary,
         });
     }
     if let Err(error) = precheck(bytes) {
@@ -448,6 +454,7 @@ pub fn detect<'a>(
                     format,
                     body,
                     passed_over,
+                    syntax: Syntax::Binary,
                 });
             }
             Err(e) => passed_over.push((format, e)),
@@ -478,5 +485,6 @@ pub fn decode_as<'a>(
         format,
         body,
         passed_over: Vec::new(),
+        syntax: Syntax::Binary,
     })
 }

@@ -260,6 +260,7 @@ fn tiny_field_ratios(bytes: &[u8]) -> Vec<(&'static str, f64)> {
             format: formats::find("protobuf").unwrap(),
             body: formats::Body::Schemaless(tree),
             passed_over: Vec::new(),
+            syntax: Default::default(),
         };
         let _ = text::write_decoded(&mut sink, &d, &ropts);
         drop(d);

@@ -14,7 +14,18 @@ class DecodeError(ValueError):
     path: str
     offset: int
     message: str
-    def __init__(self, text: str, check: str, path: str, offset: int, message: str) -> None: ...
+    line: int | None
+    column: int | None
+    def __init__(
+        self,
+        text: str,
+        check: str,
+        path: str,
+        offset: int,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None: ...
     def to_dict(self) -> dict[str, Any]: ...
 
 class ValuesUnavailable(ValueError):
@@ -74,6 +85,8 @@ class File:
     def format(self) -> str: ...
     @property
     def type(self) -> str | None: ...
+    @property
+    def syntax(self) -> str: ...
     @property
     def also(self) -> list[str]: ...
     @property
