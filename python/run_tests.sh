@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Python package's tests as a user gets the package: the wheel built by
-# maturin in a fresh virtual environment, installed there, pytest run over
+# maturin in a fresh virtual environment (its size checked), the package
+# installed there with `pip install ./python`, pytest run over
 # python/tests against the `decode` command (cargo builds it first); Ray
 # Data for the example's test, on a local Ray. Also
 # rustfmt and clippy (warnings denied) on the binding crate, and the
@@ -29,7 +30,9 @@ if [ "$size" -gt 1048576 ]; then
   echo "the wheel is over 1 MiB" >&2
   exit 1
 fi
-"$venv_python" -m pip install --quiet --disable-pip-version-check "$wheel"
+# Installed as the README says, `pip install ./python` (pip builds it with
+# maturin, in place, so the build above is reused).
+"$venv_python" -m pip install --quiet --disable-pip-version-check "$here"
 # From outside the source tree, so that the installed package is tested.
 cd "$work"
 "$venv_python" -m pytest -p no:cacheprovider -q --rootdir "$here/tests" "$here/tests" "$@"

@@ -104,7 +104,7 @@ def page(template: str, title: str, body: str) -> str:
     out = out.replace('<script src="/app.js" defer></script>',
                       '<script src="wasm.js" defer></script>\n<script src="app.js" defer></script>')
     # Every address relative, so that the site works under any path.
-    for name in ("icon.svg", "app.css", "graph.js", "app.js"):
+    for name in ("icon.svg", "app.css", "escape.js", "graph.js", "app.js"):
         out = out.replace(f'"/{name}"', f'"{name}"')
     assert "{{" not in out and '"/' not in out, "a placeholder or an absolute address is left"
     return out

@@ -387,6 +387,13 @@ rules! {
     TableEntry => "table-entry",
     /// The first key is not `""` or its value is not a bundle header.
     BundleHeader => "bundle-header",
+    // PaddlePaddle programs.
+    /// No blocks, a block not at its own index, or a global block whose
+    /// parent is not -1.
+    ProgramBlocks => "program-blocks",
+    /// A field Paddle's schema requires is missing (a variable's name or
+    /// type, an op's type, an attribute's name or type).
+    ProgramRequired => "program-required",
 }
 
 /// An unknown field of the text format, in words: the closest name the

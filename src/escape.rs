@@ -201,11 +201,14 @@ pub fn dot_string(lines: &[&str]) -> String {
 }
 
 /// Text for XML (SVG) content and attribute values: `&`, `<`, `>`, `"` and
-/// `'` as entities, every unsafe character as [`plain`] shows it.
+/// `'` as entities, every unsafe character as [`plain`] shows it, and the
+/// two characters XML 1.0 allows nowhere (U+FFFE, U+FFFF) as `\u{fffe}`.
+/// The explorer's page escapes its SVG by the same rule (`web/escape.js`).
 pub fn xml_text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in plain(s).chars() {
         match c {
+            '\u{fffe}' | '\u{ffff}' => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
             '&' => out.push_str("&amp;"),
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -451,6 +454,10 @@ mod tests {
         assert_eq!(
             super::xml_text("<a href='x'>&\"\u{202e}"),
             "&lt;a href=&apos;x&apos;&gt;&amp;&quot;\\u{202e}"
+        );
+        assert_eq!(
+            super::xml_text("\u{8}\u{fffe}\u{ffff}\u{10ffff}"),
+            "\\u{8}\\u{fffe}\\u{ffff}\u{10ffff}"
         );
     }
 

@@ -442,6 +442,235 @@ pub mod onnx {
     }
 }
 
+pub mod paddle {
+    pub mod framework {
+        pub mod proto {
+            /// `paddle.framework.proto.BlockDesc`
+            pub mod BlockDesc {
+                use crate::schema::FieldId;
+                pub const IDX: FieldId = FieldId { message: "paddle.framework.proto.BlockDesc", name: "idx", number: 1, slot: 0 };
+                pub const PARENT_IDX: FieldId = FieldId { message: "paddle.framework.proto.BlockDesc", name: "parent_idx", number: 2, slot: 1 };
+                pub const VARS: FieldId = FieldId { message: "paddle.framework.proto.BlockDesc", name: "vars", number: 3, slot: 2 };
+                pub const OPS: FieldId = FieldId { message: "paddle.framework.proto.BlockDesc", name: "ops", number: 4, slot: 3 };
+                pub const FORWARD_BLOCK_IDX: FieldId = FieldId { message: "paddle.framework.proto.BlockDesc", name: "forward_block_idx", number: 5, slot: 4 };
+            }
+
+            /// `paddle.framework.proto.CompatibleInfo`
+            pub mod CompatibleInfo {
+                use crate::schema::FieldId;
+                pub const VERSION: FieldId = FieldId { message: "paddle.framework.proto.CompatibleInfo", name: "version", number: 1, slot: 0 };
+                pub const TYPE: FieldId = FieldId { message: "paddle.framework.proto.CompatibleInfo", name: "type", number: 2, slot: 1 };
+            }
+
+            /// `paddle.framework.proto.Complex`
+            pub mod Complex {
+                use crate::schema::FieldId;
+                pub const R: FieldId = FieldId { message: "paddle.framework.proto.Complex", name: "r", number: 1, slot: 0 };
+                pub const I: FieldId = FieldId { message: "paddle.framework.proto.Complex", name: "i", number: 2, slot: 1 };
+            }
+
+            /// `paddle.framework.proto.OpCompatibleMap`
+            pub mod OpCompatibleMap {
+                use crate::schema::FieldId;
+                pub const PAIR: FieldId = FieldId { message: "paddle.framework.proto.OpCompatibleMap", name: "pair", number: 1, slot: 0 };
+                pub const DEFAULT_REQUIRED_VERSION: FieldId = FieldId { message: "paddle.framework.proto.OpCompatibleMap", name: "default_required_version", number: 2, slot: 1 };
+                /// `paddle.framework.proto.OpCompatibleMap.OpCompatiblePair`
+                pub mod OpCompatiblePair {
+                    use crate::schema::FieldId;
+                    pub const OP_NAME: FieldId = FieldId { message: "paddle.framework.proto.OpCompatibleMap.OpCompatiblePair", name: "op_name", number: 1, slot: 0 };
+                    pub const COMPATIBLE_INFO: FieldId = FieldId { message: "paddle.framework.proto.OpCompatibleMap.OpCompatiblePair", name: "compatible_info", number: 2, slot: 1 };
+                }
+            }
+
+            /// `paddle.framework.proto.OpDesc`
+            pub mod OpDesc {
+                use crate::schema::FieldId;
+                pub const TYPE: FieldId = FieldId { message: "paddle.framework.proto.OpDesc", name: "type", number: 3, slot: 0 };
+                pub const INPUTS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc", name: "inputs", number: 1, slot: 1 };
+                pub const OUTPUTS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc", name: "outputs", number: 2, slot: 2 };
+                pub const ATTRS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc", name: "attrs", number: 4, slot: 3 };
+                pub const IS_TARGET: FieldId = FieldId { message: "paddle.framework.proto.OpDesc", name: "is_target", number: 5, slot: 4 };
+                /// `paddle.framework.proto.OpDesc.Attr`
+                pub mod Attr {
+                    use crate::schema::FieldId;
+                    pub const NAME: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "name", number: 1, slot: 0 };
+                    pub const TYPE: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "type", number: 2, slot: 1 };
+                    pub const I: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "i", number: 3, slot: 2 };
+                    pub const F: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "f", number: 4, slot: 3 };
+                    pub const S: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "s", number: 5, slot: 4 };
+                    pub const INTS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "ints", number: 6, slot: 5 };
+                    pub const FLOATS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "floats", number: 7, slot: 6 };
+                    pub const STRINGS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "strings", number: 8, slot: 7 };
+                    pub const B: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "b", number: 10, slot: 8 };
+                    pub const BOOLS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "bools", number: 11, slot: 9 };
+                    pub const BLOCK_IDX: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "block_idx", number: 12, slot: 10 };
+                    pub const L: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "l", number: 13, slot: 11 };
+                    pub const BLOCKS_IDX: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "blocks_idx", number: 14, slot: 12 };
+                    pub const LONGS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "longs", number: 15, slot: 13 };
+                    pub const FLOAT64S: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "float64s", number: 16, slot: 14 };
+                    pub const VAR_NAME: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "var_name", number: 17, slot: 15 };
+                    pub const VARS_NAME: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "vars_name", number: 18, slot: 16 };
+                    pub const FLOAT64: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "float64", number: 19, slot: 17 };
+                    pub const SCALAR: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "scalar", number: 20, slot: 18 };
+                    pub const SCALARS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Attr", name: "scalars", number: 21, slot: 19 };
+                }
+
+                /// `paddle.framework.proto.OpDesc.Var`
+                pub mod Var {
+                    use crate::schema::FieldId;
+                    pub const PARAMETER: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Var", name: "parameter", number: 1, slot: 0 };
+                    pub const ARGUMENTS: FieldId = FieldId { message: "paddle.framework.proto.OpDesc.Var", name: "arguments", number: 2, slot: 1 };
+                }
+            }
+
+            /// `paddle.framework.proto.OpProto`
+            pub mod OpProto {
+                use crate::schema::FieldId;
+                pub const TYPE: FieldId = FieldId { message: "paddle.framework.proto.OpProto", name: "type", number: 1, slot: 0 };
+                pub const INPUTS: FieldId = FieldId { message: "paddle.framework.proto.OpProto", name: "inputs", number: 2, slot: 1 };
+                pub const OUTPUTS: FieldId = FieldId { message: "paddle.framework.proto.OpProto", name: "outputs", number: 3, slot: 2 };
+                pub const ATTRS: FieldId = FieldId { message: "paddle.framework.proto.OpProto", name: "attrs", number: 4, slot: 3 };
+                pub const COMMENT: FieldId = FieldId { message: "paddle.framework.proto.OpProto", name: "comment", number: 5, slot: 4 };
+                /// `paddle.framework.proto.OpProto.Attr`
+                pub mod Attr {
+                    use crate::schema::FieldId;
+                    pub const NAME: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Attr", name: "name", number: 1, slot: 0 };
+                    pub const TYPE: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Attr", name: "type", number: 2, slot: 1 };
+                    pub const COMMENT: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Attr", name: "comment", number: 3, slot: 2 };
+                    pub const GENERATED: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Attr", name: "generated", number: 4, slot: 3 };
+                    pub const EXTRA: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Attr", name: "extra", number: 5, slot: 4 };
+                    pub const QUANT: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Attr", name: "quant", number: 6, slot: 5 };
+                    pub const SUPPORT_TENSOR: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Attr", name: "support_tensor", number: 7, slot: 6 };
+                }
+
+                /// `paddle.framework.proto.OpProto.Var`
+                pub mod Var {
+                    use crate::schema::FieldId;
+                    pub const NAME: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Var", name: "name", number: 1, slot: 0 };
+                    pub const COMMENT: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Var", name: "comment", number: 2, slot: 1 };
+                    pub const DUPLICABLE: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Var", name: "duplicable", number: 3, slot: 2 };
+                    pub const INTERMEDIATE: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Var", name: "intermediate", number: 4, slot: 3 };
+                    pub const DISPENSABLE: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Var", name: "dispensable", number: 5, slot: 4 };
+                    pub const EXTRA: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Var", name: "extra", number: 6, slot: 5 };
+                    pub const QUANT: FieldId = FieldId { message: "paddle.framework.proto.OpProto.Var", name: "quant", number: 7, slot: 6 };
+                }
+            }
+
+            /// `paddle.framework.proto.OpVersion`
+            pub mod OpVersion {
+                use crate::schema::FieldId;
+                pub const VERSION: FieldId = FieldId { message: "paddle.framework.proto.OpVersion", name: "version", number: 1, slot: 0 };
+            }
+
+            /// `paddle.framework.proto.OpVersionMap`
+            pub mod OpVersionMap {
+                use crate::schema::FieldId;
+                pub const PAIR: FieldId = FieldId { message: "paddle.framework.proto.OpVersionMap", name: "pair", number: 1, slot: 0 };
+                /// `paddle.framework.proto.OpVersionMap.OpVersionPair`
+                pub mod OpVersionPair {
+                    use crate::schema::FieldId;
+                    pub const OP_NAME: FieldId = FieldId { message: "paddle.framework.proto.OpVersionMap.OpVersionPair", name: "op_name", number: 1, slot: 0 };
+                    pub const OP_VERSION: FieldId = FieldId { message: "paddle.framework.proto.OpVersionMap.OpVersionPair", name: "op_version", number: 2, slot: 1 };
+                }
+            }
+
+            /// `paddle.framework.proto.ProgramDesc`
+            pub mod ProgramDesc {
+                use crate::schema::FieldId;
+                pub const BLOCKS: FieldId = FieldId { message: "paddle.framework.proto.ProgramDesc", name: "blocks", number: 1, slot: 0 };
+                pub const VERSION: FieldId = FieldId { message: "paddle.framework.proto.ProgramDesc", name: "version", number: 4, slot: 1 };
+                pub const OP_VERSION_MAP: FieldId = FieldId { message: "paddle.framework.proto.ProgramDesc", name: "op_version_map", number: 5, slot: 2 };
+                pub const OP_COMPATIBLE_MAP: FieldId = FieldId { message: "paddle.framework.proto.ProgramDesc", name: "op_compatible_map", number: 3, slot: 3 };
+            }
+
+            /// `paddle.framework.proto.Scalar`
+            pub mod Scalar {
+                use crate::schema::FieldId;
+                pub const TYPE: FieldId = FieldId { message: "paddle.framework.proto.Scalar", name: "type", number: 1, slot: 0 };
+                pub const B: FieldId = FieldId { message: "paddle.framework.proto.Scalar", name: "b", number: 2, slot: 1 };
+                pub const I: FieldId = FieldId { message: "paddle.framework.proto.Scalar", name: "i", number: 3, slot: 2 };
+                pub const R: FieldId = FieldId { message: "paddle.framework.proto.Scalar", name: "r", number: 4, slot: 3 };
+                pub const C: FieldId = FieldId { message: "paddle.framework.proto.Scalar", name: "c", number: 5, slot: 4 };
+            }
+
+            /// `paddle.framework.proto.VarDesc`
+            pub mod VarDesc {
+                use crate::schema::FieldId;
+                pub const NAME: FieldId = FieldId { message: "paddle.framework.proto.VarDesc", name: "name", number: 1, slot: 0 };
+                pub const TYPE: FieldId = FieldId { message: "paddle.framework.proto.VarDesc", name: "type", number: 2, slot: 1 };
+                pub const PERSISTABLE: FieldId = FieldId { message: "paddle.framework.proto.VarDesc", name: "persistable", number: 3, slot: 2 };
+                pub const NEED_CHECK_FEED: FieldId = FieldId { message: "paddle.framework.proto.VarDesc", name: "need_check_feed", number: 4, slot: 3 };
+                pub const IS_PARAMETER: FieldId = FieldId { message: "paddle.framework.proto.VarDesc", name: "is_parameter", number: 5, slot: 4 };
+                pub const STOP_GRADIENT: FieldId = FieldId { message: "paddle.framework.proto.VarDesc", name: "stop_gradient", number: 6, slot: 5 };
+                pub const ATTRS: FieldId = FieldId { message: "paddle.framework.proto.VarDesc", name: "attrs", number: 7, slot: 6 };
+                /// `paddle.framework.proto.VarDesc.Attr`
+                pub mod Attr {
+                    use crate::schema::FieldId;
+                    pub const NAME: FieldId = FieldId { message: "paddle.framework.proto.VarDesc.Attr", name: "name", number: 1, slot: 0 };
+                    pub const TYPE: FieldId = FieldId { message: "paddle.framework.proto.VarDesc.Attr", name: "type", number: 2, slot: 1 };
+                    pub const I: FieldId = FieldId { message: "paddle.framework.proto.VarDesc.Attr", name: "i", number: 3, slot: 2 };
+                    pub const S: FieldId = FieldId { message: "paddle.framework.proto.VarDesc.Attr", name: "s", number: 4, slot: 3 };
+                    pub const INTS: FieldId = FieldId { message: "paddle.framework.proto.VarDesc.Attr", name: "ints", number: 5, slot: 4 };
+                }
+            }
+
+            /// `paddle.framework.proto.VarType`
+            pub mod VarType {
+                use crate::schema::FieldId;
+                pub const TYPE: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "type", number: 1, slot: 0 };
+                pub const SELECTED_ROWS: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "selected_rows", number: 2, slot: 1 };
+                pub const DENSE_TENSOR: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "dense_tensor", number: 3, slot: 2 };
+                pub const TENSOR_ARRAY: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "tensor_array", number: 4, slot: 3 };
+                pub const READER: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "reader", number: 5, slot: 4 };
+                pub const TUPLE: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "tuple", number: 7, slot: 5 };
+                pub const STRING: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "string", number: 8, slot: 6 };
+                pub const STRINGS: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "strings", number: 9, slot: 7 };
+                pub const VOCAB: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "vocab", number: 10, slot: 8 };
+                pub const SPARSE_COO: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "sparse_coo", number: 11, slot: 9 };
+                pub const SPARSE_CSR: FieldId = FieldId { message: "paddle.framework.proto.VarType", name: "sparse_csr", number: 12, slot: 10 };
+                /// `paddle.framework.proto.VarType.DenseTensorArrayDesc`
+                pub mod DenseTensorArrayDesc {
+                    use crate::schema::FieldId;
+                    pub const TENSOR: FieldId = FieldId { message: "paddle.framework.proto.VarType.DenseTensorArrayDesc", name: "tensor", number: 1, slot: 0 };
+                    pub const LEGACY_LOD_LEVEL: FieldId = FieldId { message: "paddle.framework.proto.VarType.DenseTensorArrayDesc", name: "legacy_lod_level", number: 2, slot: 1 };
+                }
+
+                /// `paddle.framework.proto.VarType.DenseTensorDesc`
+                pub mod DenseTensorDesc {
+                    use crate::schema::FieldId;
+                    pub const TENSOR: FieldId = FieldId { message: "paddle.framework.proto.VarType.DenseTensorDesc", name: "tensor", number: 1, slot: 0 };
+                    pub const LEGACY_LOD_LEVEL: FieldId = FieldId { message: "paddle.framework.proto.VarType.DenseTensorDesc", name: "legacy_lod_level", number: 2, slot: 1 };
+                }
+
+                /// `paddle.framework.proto.VarType.ReaderDesc`
+                pub mod ReaderDesc {
+                    use crate::schema::FieldId;
+                    pub const DENSE_TENSOR: FieldId = FieldId { message: "paddle.framework.proto.VarType.ReaderDesc", name: "dense_tensor", number: 1, slot: 0 };
+                }
+
+                /// `paddle.framework.proto.VarType.TensorDesc`
+                pub mod TensorDesc {
+                    use crate::schema::FieldId;
+                    pub const DATA_TYPE: FieldId = FieldId { message: "paddle.framework.proto.VarType.TensorDesc", name: "data_type", number: 1, slot: 0 };
+                    pub const DIMS: FieldId = FieldId { message: "paddle.framework.proto.VarType.TensorDesc", name: "dims", number: 2, slot: 1 };
+                }
+
+                /// `paddle.framework.proto.VarType.Tuple`
+                pub mod Tuple {
+                    use crate::schema::FieldId;
+                    pub const ELEMENT_TYPE: FieldId = FieldId { message: "paddle.framework.proto.VarType.Tuple", name: "element_type", number: 1, slot: 0 };
+                }
+            }
+
+            /// `paddle.framework.proto.Version`
+            pub mod Version {
+                use crate::schema::FieldId;
+                pub const VERSION: FieldId = FieldId { message: "paddle.framework.proto.Version", name: "version", number: 1, slot: 0 };
+            }
+        }
+    }
+}
+
 pub mod tensorflow {
     /// `tensorflow.AssetFileDef`
     pub mod AssetFileDef {

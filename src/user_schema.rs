@@ -33,6 +33,7 @@ pub static USER_FORMAT: Format = Format {
     line: crate::formats::no_line,
     summary: crate::formats::summary::no_summary,
     views: &[],
+    side_tensors: crate::formats::no_side_tensors,
 };
 
 fn refuse<'a>(_: &'a [u8], _: &FormatOptions) -> crate::error::Result<Body<'a>> {

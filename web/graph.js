@@ -2,8 +2,8 @@
 // layout (/api/graph: boxes, edges as polylines, name-scope groups, all
 // placed by the same Rust code as `decode --graph svg`). Only what is on
 // screen is drawn, on a canvas, so a graph of 20,000 nodes pans and zooms
-// as one of twenty does. Loaded before app.js, whose helpers (h, $, api,
-// go, S, toast, tip) it uses when called.
+// as one of twenty does. Loaded after escape.js (xmlText) and before
+// app.js, whose helpers (h, $, api, go, S, toast, tip) it uses when called.
 'use strict';
 
 // ---------- the server's answer, kept per file ----------
@@ -920,9 +920,10 @@ function edgeLabelAt(e) {
 }
 
 // Every box and edge of a laid-out graph as an SVG document, drawn as the
-// canvas draws them.
+// canvas draws them. Every text a file controls through xmlText
+// (escape.js), the rule of `decode --graph svg`.
 function graphSvg(g) {
-  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
+  const esc = xmlText;
   const W = Math.ceil(g.W) + 20, H = Math.ceil(g.H) + 20;
   const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="-10 -10 ${W} ${H}" font-family="sans-serif" font-size="12">`,
     '<defs><marker id="head" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0L8 4L0 8z" fill="#667085"/></marker></defs>',

@@ -4,21 +4,43 @@
 //! read).
 
 use super::convert::ConvertArgs;
-use super::diff::DiffArgs;
 use super::plan::{self, Mode};
 use super::serve::ServeArgs;
 use clap::parser::ValueSource;
 use clap::{ArgMatches, CommandFactory, Parser, Subcommand};
+use pbdecode::diff;
 use pbdecode::formats::AsFormat;
 use pbdecode::render::RenderOptions;
 use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 
+/// The first line of `decode --help`: every format family it reads.
+pub(crate) const ABOUT: &str = "Decode the files of machine learning: ONNX (tensors, sequences, maps, sparse tensors, models, test data), TensorFlow (SavedModels, GraphDefs, checkpoints, TFRecord and event files), PaddlePaddle programs, and any Protocol Buffers message, with your .proto schema or without one; binary or protobuf text format (.pbtxt, .prototxt).";
+
+/// What `decode` alone prints (exit 2).
+pub(crate) const SHORT_USAGE: &str =
+    "decode: shows what is in the files of machine learning (ONNX, TensorFlow, any protobuf)
+
+usage: decode [OPTIONS] FILE|-           a file's format, summary, fields and tensors
+       decode serve [PATH...]            the explorer: a local web page, with a Graph tab
+       decode diff EXPECTED ACTUAL       do two tensors, models or folders agree
+       decode convert IN OUT             binary to protobuf text format, or back
+
+decode --help lists every option; decode serve --help, decode diff --help and decode convert --help their own.";
+
+/// The headings `decode --help` groups its options under.
+const INPUT: &str = "Input";
+const OUTPUT: &str = "Output";
+const TENSORS: &str = "Tensors and export";
+const GRAPHS: &str = "Graphs";
+const TESTDATA: &str = "Test data";
+const SCHEMAS: &str = "Schemas";
+
 #[derive(Parser, Debug)]
 #[command(
     name = "decode",
     version,
-    about = "Decode the Protocol Buffers files of machine learning: ONNX tensors, sequences and models, TensorFlow SavedModels and GraphDefs, and any protobuf without a schema.",
+    about = ABOUT,
     after_help = "The explorer, a local web page for the same files: decode serve [PATH...] (decode serve --help). Conversion between binary and protobuf's text format: decode convert IN OUT.",
     // `serve` and `diff` are commands only as the first argument: after
     // any other, a file or folder of that name (`decode -r diff`).
@@ -42,83 +64,57 @@ pub struct Args {
     /// More files: decoded as a batch (a table, or JSON Lines with --jsonl).
     pub(crate) more: Vec<String>,
     /// Decode every file under the folder(s), as a batch.
-    #[arg(short = 'r', long)]
+    #[arg(help_heading = INPUT, short = 'r', long)]
     pub(crate) recursive: bool,
     /// JSON Lines: in a batch (several files, -r) one object per file
     /// (with "file"); a record file named alone, a line per record between
     /// a first line on the file and a last with its summary.
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub(crate) jsonl: bool,
-    /// Read tensor files as test data of this model (the default: the
-    /// model.onnx beside a test_data_set_N folder).
-    #[arg(long, value_name = "FILE.onnx")]
-    pub(crate) model: Option<PathBuf>,
-    /// A value that does not match the model's declared type is an error
-    /// (exit 1), not a warning.
-    #[arg(long)]
-    pub(crate) strict: bool,
     /// The format to read the file as: auto (detect it) or a format id;
     /// the ids are listed in the order detection tries them.
-    #[arg(long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = as_format())]
+    #[arg(help_heading = INPUT, long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = as_format())]
     pub(crate) format: AsFormat,
     /// Print JSON instead of text.
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub(crate) json: bool,
     /// How many values of each tensor to print: a number or `all`.
     /// Default: all in JSON; a preview in text.
-    #[arg(long, value_name = "N|all", value_parser = parse_values)]
+    #[arg(help_heading = OUTPUT, long, value_name = "N|all", value_parser = parse_values)]
     pub(crate) values: Option<u64>,
     /// Show each field's byte range (schemaless reading).
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub(crate) offsets: bool,
     /// Nesting limit of the schemaless reading.
-    #[arg(long, default_value_t = pbdecode::schemaless::DEFAULT_MAX_DEPTH)]
+    #[arg(help_heading = INPUT, long, default_value_t = pbdecode::schemaless::DEFAULT_MAX_DEPTH)]
     pub(crate) max_depth: u32,
-    /// Decode with this .proto schema (name the message with --type);
-    /// imports are found in the -I folders, then in its folder.
-    #[arg(long, value_name = "FILE.proto")]
-    pub(crate) schema: Option<PathBuf>,
-    /// Decode with a FileDescriptorSet (as `protoc -o FILE` writes).
-    #[arg(long, value_name = "FILE")]
-    pub(crate) descriptor_set: Option<PathBuf>,
-    /// The message to decode with --schema or --descriptor-set (full name,
-    /// e.g. pkg.Message).
-    #[arg(long = "type", value_name = "NAME")]
-    pub(crate) type_name: Option<String>,
-    /// A folder to look for imported .proto files in (repeatable).
-    #[arg(short = 'I', value_name = "DIR")]
-    pub(crate) include: Vec<PathBuf>,
-    /// Print the schema read from --schema or --descriptor-set (every
-    /// message's fields, numbers, types, labels, packedness; --json for
-    /// JSON) instead of decoding a file.
-    #[arg(long)]
-    pub(crate) dump_schema: bool,
     /// Sparse tensors: also show the dense tensor.
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub(crate) dense: bool,
     /// Statistics for every tensor of a model, not only the ones printed in
     /// full (reads every value).
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub(crate) stats: bool,
     /// Colour previews of image-shaped tensors: never, always, or auto (when
     /// standard output is a colour terminal).
-    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
+    #[arg(help_heading = OUTPUT, long, value_enum, default_value_t = Color::Auto, value_name = "WHEN")]
     pub(crate) color: Color,
     /// Add a text histogram to each numeric tensor.
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub(crate) histogram: bool,
     /// Print every value implied by TensorFlow's padding rule (a short typed
     /// field repeats its last value up to the shape; at most 1,048,576 are
     /// printed without it), and write .npy files of such tensors over 1 GiB.
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub(crate) allow_implied: bool,
     /// Draw an image-shaped tensor as a PNG file (- for standard output);
     /// in a model or sequence, name it with --tensor. In a record file,
     /// write a picture a record holds as it is stored.
-    #[arg(long, value_name = "OUT.png")]
+    #[arg(help_heading = TENSORS, long, value_name = "OUT.png")]
     pub(crate) picture: Option<PathBuf>,
     // The help as an attribute: rustdoc would take `[T]` for a link.
     #[arg(
+        help_heading = TENSORS,
         long,
         value_name = "NAME",
         help = "The tensor to draw, export or show, by name (an ONNX tensor's name, a \
@@ -127,32 +123,59 @@ pub struct Args {
     )]
     pub(crate) tensor: Option<String>,
     /// Write the tensor as a NumPy .npy file (- for standard output).
-    #[arg(long, value_name = "OUT.npy")]
+    #[arg(help_heading = TENSORS, long, value_name = "OUT.npy")]
     pub(crate) npy: Option<PathBuf>,
     /// Write every initializer of a model (Const values of a TensorFlow
     /// graph; every tensor of a file that has neither) as DIR/NAME.npy.
-    #[arg(long, value_name = "DIR")]
+    #[arg(help_heading = TENSORS, long, value_name = "DIR")]
     pub(crate) npy_dir: Option<PathBuf>,
     /// With --npy-dir: replace files that already exist in DIR (refused
     /// otherwise).
-    #[arg(long)]
+    #[arg(help_heading = TENSORS, long)]
     pub(crate) force: bool,
     /// Draw the model's graph (ONNX, TensorFlow GraphDef or SavedModel) as
     /// Graphviz DOT or as SVG (the explorer's layout), to standard output
     /// or --output.
-    #[arg(long, value_enum, value_name = "dot|svg")]
+    #[arg(help_heading = GRAPHS, long, value_enum, value_name = "dot|svg")]
     pub(crate) graph: Option<GraphFormat>,
     /// With --graph: which graph, by id (0 the main graph; subgraphs and
     /// functions as the explorer's Graph tab lists them).
-    #[arg(long, value_name = "ID")]
+    #[arg(help_heading = GRAPHS, long, value_name = "ID")]
     pub(crate) graph_id: Option<usize>,
     /// With --graph: fold name-scope groups into one box each: auto (when
     /// the graph has more than 1,500 nodes), none or all.
-    #[arg(long, value_enum, default_value_t = FoldArg::Auto, value_name = "WHEN")]
+    #[arg(help_heading = GRAPHS, long, value_enum, default_value_t = FoldArg::Auto, value_name = "WHEN")]
     pub(crate) fold: FoldArg,
     /// With --graph: the file to write (- for standard output, the default).
-    #[arg(short = 'o', long, value_name = "FILE")]
+    #[arg(help_heading = GRAPHS, short = 'o', long, value_name = "FILE")]
     pub(crate) output: Option<PathBuf>,
+    /// Read tensor files as test data of this model (the default: the
+    /// model.onnx beside a test_data_set_N folder).
+    #[arg(help_heading = TESTDATA, long, value_name = "FILE.onnx")]
+    pub(crate) model: Option<PathBuf>,
+    /// A value that does not match the model's declared type is an error
+    /// (exit 1), not a warning.
+    #[arg(help_heading = TESTDATA, long)]
+    pub(crate) strict: bool,
+    /// Decode with this .proto schema (name the message with --type);
+    /// imports are found in the -I folders, then in its folder.
+    #[arg(help_heading = SCHEMAS, long, value_name = "FILE.proto")]
+    pub(crate) schema: Option<PathBuf>,
+    /// Decode with a FileDescriptorSet (as `protoc -o FILE` writes).
+    #[arg(help_heading = SCHEMAS, long, value_name = "FILE")]
+    pub(crate) descriptor_set: Option<PathBuf>,
+    /// The message to decode with --schema or --descriptor-set (full name,
+    /// e.g. pkg.Message).
+    #[arg(help_heading = SCHEMAS, long = "type", value_name = "NAME")]
+    pub(crate) type_name: Option<String>,
+    /// A folder to look for imported .proto files in (repeatable).
+    #[arg(help_heading = SCHEMAS, short = 'I', value_name = "DIR")]
+    pub(crate) include: Vec<PathBuf>,
+    /// Print the schema read from --schema or --descriptor-set (every
+    /// message's fields, numbers, types, labels, packedness; --json for
+    /// JSON) instead of decoding a file.
+    #[arg(help_heading = SCHEMAS, long)]
+    pub(crate) dump_schema: bool,
 }
 
 /// `--graph`.
@@ -207,7 +230,7 @@ pub(crate) enum Color {
 pub enum Command {
     /// `decode serve [PATH...]`.
     #[command(
-        about = "Open the explorer: a local web page that shows a file's shape, type, every value and its picture. Prints the address to open (with its access token)."
+        about = "Open the explorer: a local web page that shows a file's shape, type, every value and its picture, and a model's graph in its Graph tab. Prints the address to open (with its access token)."
     )]
     Serve(ServeArgs),
     /// `decode diff EXPECTED ACTUAL`.
@@ -220,6 +243,31 @@ pub enum Command {
         about = "Write a protobuf file in the other syntax through the same schema tables: binary to protobuf's text format (.pbtxt, .prototxt, .textproto: as protobuf's Python runtime writes it), text to binary (as protobuf's serializers write it). OUT's extension says which, or --to; - is standard input or output."
     )]
     Convert(ConvertArgs),
+}
+
+/// The arguments of `decode diff` (its help text is the doc comment of
+/// `Command::Diff`).
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// The expected file or folder (the reference output).
+    pub(crate) expected: PathBuf,
+    /// The actual file or folder (your runtime's output).
+    pub(crate) actual: PathBuf,
+    /// Relative tolerance (onnx's runner: 1e-3).
+    #[arg(long, default_value_t = diff::DEFAULT_RTOL)]
+    pub(crate) rtol: f64,
+    /// Absolute tolerance (onnx's runner: 1e-7).
+    #[arg(long, default_value_t = diff::DEFAULT_ATOL)]
+    pub(crate) atol: f64,
+    /// How many mismatching elements to list: a number or `all`.
+    #[arg(long, default_value = "10", value_name = "K|all", value_parser = parse_values)]
+    pub(crate) values: u64,
+    /// Print JSON (JSON Lines for folders).
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Draw |actual - expected| of two image-shaped tensors as a PNG.
+    #[arg(long, value_name = "OUT.png")]
+    pub(crate) picture: Option<PathBuf>,
 }
 
 /// The flags given on the command line (clap ids, in `--help` order),
@@ -315,10 +363,14 @@ mod tests {
                 (a.get_id().to_string(), name)
             })
             .collect();
-        let planned: Vec<(String, String)> = plan::FLAGS
+        let mut planned: Vec<(String, String)> = plan::FLAGS
             .iter()
             .map(|f| (f.id.to_string(), f.name.to_string()))
             .collect();
+        // `--help` orders the flags by heading; the plan by what reads them.
+        let mut parsed = parsed;
+        parsed.sort();
+        planned.sort();
         assert_eq!(parsed, planned);
         // Each sample parses, and is not the default.
         for f in plan::FLAGS {

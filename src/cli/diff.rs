@@ -4,6 +4,7 @@
 //! 2 usage or I/O errors.
 
 use super::Outcome;
+use super::args::DiffArgs;
 use pbdecode::diff::{self, Compared, DiffOptions, Entry};
 use pbdecode::escape::TextLines;
 use pbdecode::formats::{Body, Decoded, FormatOptions};
@@ -14,31 +15,6 @@ use pbdecode::testdata::{self, ModelCache};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-
-/// The arguments of `decode diff` (its help text is the doc comment of
-/// `Command::Diff`).
-#[derive(clap::Args, Debug)]
-pub struct DiffArgs {
-    /// The expected file or folder (the reference output).
-    expected: PathBuf,
-    /// The actual file or folder (your runtime's output).
-    actual: PathBuf,
-    /// Relative tolerance (onnx's runner: 1e-3).
-    #[arg(long, default_value_t = diff::DEFAULT_RTOL)]
-    rtol: f64,
-    /// Absolute tolerance (onnx's runner: 1e-7).
-    #[arg(long, default_value_t = diff::DEFAULT_ATOL)]
-    atol: f64,
-    /// How many mismatching elements to list: a number or `all`.
-    #[arg(long, default_value = "10", value_name = "K|all", value_parser = super::args::parse_values)]
-    values: u64,
-    /// Print JSON (JSON Lines for folders).
-    #[arg(long)]
-    json: bool,
-    /// Draw |actual - expected| of two image-shaped tensors as a PNG.
-    #[arg(long, value_name = "OUT.png")]
-    picture: Option<PathBuf>,
-}
 
 /// The outcome of one pair.
 enum Pair {

@@ -88,6 +88,14 @@ pub fn exit_code(program: &str, result: io::Result<Outcome>) -> ExitCode {
 /// The whole program: the arguments parsed (`decode serve ...` and
 /// `decode diff ...` as commands of their own), then the command run.
 pub fn main() -> ExitCode {
+    // `decode` alone: what it does and how to start, not clap's error about
+    // a missing FILE.
+    if std::env::args_os().len() <= 1 {
+        for line in args::SHORT_USAGE.lines() {
+            say!("{line}");
+        }
+        return ExitCode::from(2);
+    }
     let (mut args, matches) = match stderr::parse_args::<Args>(std::env::args_os().collect()) {
         Ok(parsed) => parsed,
         Err(outcome) => return exit_code("decode", Ok(outcome)),
@@ -288,15 +296,17 @@ fn detect<'a>(
             }
             Err(rejection) => {
                 let rejection = source.place_rejection(rejection);
+                // What the file most likely is comes first: the reasons
+                // each format gave are for someone who thought it was one.
+                if let Some(what) = hint {
+                    say!("decode: {}: this looks like {what}", args.file);
+                }
                 say!("decode: {}: not decoded: {}", args.file, rejection.error);
                 for (id, e) in &rejection.tried {
                     say!("  {id}: {e}");
                 }
                 if let Some(text) = shown_text {
                     show_line(text, &rejection.error);
-                }
-                if let Some(what) = hint {
-                    say!("decode: {}: this looks like {what}", args.file);
                 }
                 return turned_down(args, &rejection.error).map(Err);
             }
@@ -375,7 +385,7 @@ mod tests {
     use std::io;
     use std::process::ExitCode;
 
-    /// The exit statuses the README's usage section lists, from the one
+    /// The exit statuses the guide's usage section lists, from the one
     /// mapping.
     #[test]
     fn each_outcome_has_its_exit_status() {

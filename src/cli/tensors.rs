@@ -17,7 +17,7 @@ use pbdecode::{Document, Error, Reading, Tensor, TensorRef};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Checks an output path the user named (--picture, --npy) before anything
@@ -116,6 +116,58 @@ pub(crate) fn tensor_outputs(
     }
 }
 
+/// The names of `tensors` nearest to a misspelt `name`, nearest first (at
+/// most 3): those within an edit distance of a third of the name's length
+/// (at least 2), or equal to it but for case.
+fn nearest_names<'t>(name: &str, tensors: &'t [TensorRef]) -> Vec<&'t str> {
+    let limit = (name.chars().count() / 3).max(2);
+    let lower = name.to_lowercase();
+    let mut near: Vec<(usize, &str)> = tensors
+        .iter()
+        .map(|t| t.name.as_str())
+        .filter_map(|candidate| {
+            let d = if candidate.to_lowercase() == lower {
+                0
+            } else {
+                edit_distance(name, candidate, limit)?
+            };
+            Some((d, candidate))
+        })
+        .collect();
+    near.sort_by_key(|&(d, _)| d);
+    near.dedup_by_key(|&mut (_, n)| n);
+    near.into_iter().take(3).map(|(_, n)| n).collect()
+}
+
+/// The Levenshtein distance of `a` and `b` in characters, or None when it
+/// is over `limit` (two rows of the table; names are short).
+fn edit_distance(a: &str, b: &str, limit: usize) -> Option<usize> {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut row = vec![0usize; b.len() + 1];
+    for (i, ca) in a.iter().enumerate() {
+        if let Some(first) = row.first_mut() {
+            *first = i + 1;
+        }
+        for (j, cb) in b.iter().enumerate() {
+            let substitute = prev
+                .get(j)
+                .map_or(usize::MAX, |&d| d + usize::from(ca != cb));
+            let delete = prev.get(j + 1).map_or(usize::MAX, |&d| d + 1);
+            let insert = row.get(j).map_or(usize::MAX, |&d| d + 1);
+            if let Some(cell) = row.get_mut(j + 1) {
+                *cell = substitute.min(delete).min(insert);
+            }
+        }
+        std::mem::swap(&mut prev, &mut row);
+    }
+    prev.last().copied().filter(|&d| d <= limit)
+}
+
 /// The tensor --tensor names, or the file's own tensor when it is one.
 fn choose<'d>(args: &Args, doc: &'d Document) -> Result<&'d TensorRef, Stop> {
     let tensors = doc.tensors();
@@ -130,11 +182,22 @@ fn choose<'d>(args: &Args, doc: &'d Document) -> Result<&'d TensorRef, Stop> {
                 Err(Outcome::Rejected)
             }
             None => {
-                say!(
-                    "decode: {}: no tensor {name:?}; tensors: {}",
-                    args.file,
-                    some_names(tensors)
-                );
+                let near = nearest_names(name, tensors);
+                let guesses: Vec<String> = near.iter().map(|n| format!("{n:?}")).collect();
+                if guesses.is_empty() {
+                    say!(
+                        "decode: {}: no tensor {name:?}; tensors: {}",
+                        args.file,
+                        some_names(tensors)
+                    );
+                } else {
+                    say!(
+                        "decode: {}: no tensor {name:?}: did you mean {}? (tensors: {})",
+                        args.file,
+                        guesses.join(" or "),
+                        some_names(tensors)
+                    );
+                }
                 Err(Outcome::Rejected)
             }
         },
@@ -422,12 +485,19 @@ fn write_npy_dir(
     let policy = Policy::in_folder(args.force);
     let mut planned = Vec::new();
     let mut refused = 0u64;
+    // Files that already exist (a second export into the same folder) are
+    // counted for one line; other refusals are named one by one.
+    let mut existing: Vec<PathBuf> = Vec::new();
     for t in &export {
         let Ok(tensor) = doc.tensor(t) else { continue };
         let path = out_dir.join(names.name_for(&t.name));
         match Output::plan(&path, policy) {
             Ok(target) => planned.push((t, tensor, path, target)),
             Err(e @ OutputError::Io { .. }) => return Err(e.into()),
+            Err(OutputError::Exists { path }) => {
+                refused += 1;
+                existing.push(path);
+            }
             Err(e) => {
                 refused += 1;
                 say!("decode: {e}");
@@ -440,10 +510,27 @@ fn write_npy_dir(
         } else {
             " (--force replaces existing files)"
         };
-        say!(
-            "decode: nothing written to {}: {refused} of the files cannot be written{hint}",
-            out_dir.display()
-        );
+        let dir = out_dir.display();
+        match existing.as_slice() {
+            [] => say!(
+                "decode: nothing written to {dir}: {refused} of the files cannot be written{hint}"
+            ),
+            [one] if refused == 1 => {
+                say!(
+                    "decode: nothing written to {dir}: {} already exists{hint}",
+                    one.display()
+                );
+            }
+            [first, ..] if refused == existing.len() as u64 => say!(
+                "decode: nothing written to {dir}: {refused} of the files already exist ({} ...){hint}",
+                first.display()
+            ),
+            [first, ..] => say!(
+                "decode: nothing written to {dir}: {refused} of the files cannot be written, {} of them because they already exist ({} ...){hint}",
+                existing.len(),
+                first.display()
+            ),
+        }
         return Ok(Outcome::Failed);
     }
     pbdecode::output::create_folder(out_dir)?;

@@ -5,9 +5,10 @@
 
 use crate::decode::{DecodeContext, Message, Value, decode_message};
 use crate::error::{DecodeError, ErrorKind, Result};
+use crate::external::{ExternalRef, Folder};
 use crate::schema::{FieldId, SchemaSet};
 use crate::schemaless::{self, RawMessage};
-use crate::tensor::TensorView;
+use crate::tensor::{Elem, TensorData, TensorView, element_count};
 
 /// Options that reach every format's decoder.
 #[derive(Debug, Clone, Copy)]
@@ -196,6 +197,112 @@ pub struct Format {
     /// `TEXT_VIEWS`, checked against this list both ways); other roots are
     /// shown as the generic field tree.
     pub views: &'static [&'static str],
+    /// The tensors whose values are in side files beside the input (a
+    /// Paddle program's parameters, a Core ML program's weights);
+    /// [`no_side_tensors`] for a format that has none.
+    pub side_tensors: SideTensorsFn,
+}
+
+/// Where a side tensor's values are: its type and shape, and the range of
+/// a side file (relative to the input's folder, read under the external
+/// data rules) that holds them, or why they cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SideValues {
+    /// The data type as the format names it (`FP32`).
+    pub type_name: String,
+    /// None for a data type without a decoding.
+    pub elem: Option<Elem>,
+    pub dims: Vec<i64>,
+    /// The side file's range, or why the values are not there.
+    pub place: std::result::Result<ExternalRef, String>,
+    /// How the format stores a convolution kernel of rank 4.
+    pub kernel_order: KernelOrder,
+}
+
+impl SideValues {
+    /// The tensor as the layers below see it: its values the side file's
+    /// range (mapped, bounds and size checked, when read).
+    pub fn view<'m, 'a>(&self) -> TensorView<'m, 'a> {
+        let dims: Option<Vec<u64>> = self.dims.iter().map(|&d| u64::try_from(d).ok()).collect();
+        let elements = dims.as_deref().and_then(element_count);
+        let data = match (&self.place, self.elem, elements) {
+            (Err(why), _, _) => TensorData::Unavailable(why.clone()),
+            (_, None, _) => {
+                TensorData::Unavailable(format!("{} values are not decoded", self.type_name))
+            }
+            (_, _, None) => TensorData::Unavailable("the shape is not a known size".into()),
+            (_, _, Some(0)) => TensorData::None,
+            (Ok(r), Some(_), Some(_)) => TensorData::External(r.clone()),
+        };
+        TensorView {
+            type_name: self.type_name.clone(),
+            elem: self.elem,
+            dims: Some(self.dims.clone()),
+            byte_aligned: false,
+            elements: elements.unwrap_or(0),
+            data,
+        }
+    }
+
+    /// The side file and the offset of the values in it, when found.
+    pub fn file_offset(&self) -> Option<(&str, u64)> {
+        let r = self.place.as_ref().ok()?;
+        let offset = r
+            .offset
+            .as_deref()
+            .and_then(|o| o.parse().ok())
+            .unwrap_or(0);
+        Some((r.location.as_deref()?, offset))
+    }
+}
+
+/// A tensor whose values are in a side file: its name as the framework
+/// names it, the message of the input that declares it (a variable, an
+/// op), and where its values are.
+pub struct SideTensor<'m, 'a> {
+    pub name: String,
+    pub message: &'m Message<'a>,
+    pub values: SideValues,
+}
+
+/// Finds the side tensors of a decoded root message in the folder the
+/// input is in.
+pub type SideTensorsFn =
+    for<'m, 'a> fn(&SchemaSet, &'m Message<'a>, &Folder) -> Vec<SideTensor<'m, 'a>>;
+
+/// The side tensors of a format that has none.
+pub fn no_side_tensors<'m, 'a>(
+    _: &SchemaSet,
+    _: &'m Message<'a>,
+    _: &Folder,
+) -> Vec<SideTensor<'m, 'a>> {
+    Vec::new()
+}
+
+/// Whether `file` holds the bytes `root` was decoded from (a whole input:
+/// the root starts at 0): the same size, and every string, bytes and
+/// packed field of the tree at its offset. How a format that finds its
+/// side files by name finds its own file among a folder's, knowing only
+/// its decoded tree.
+pub fn is_input_of(root: &Message<'_>, file: &[u8]) -> bool {
+    if root.offset != 0 || file.len() as u64 != root.end {
+        return false;
+    }
+    walk(root, &mut |m| {
+        for f in &m.fields {
+            if let Value::Bytes(b) | Value::Packed(b) = f.value {
+                let at = usize::try_from(f.value_offset).ok();
+                let same = at
+                    .and_then(|s| file.get(s..s.checked_add(b.len())?))
+                    .is_some_and(|stored| stored == b);
+                if !same {
+                    return Err(DecodeError::new(ErrorKind::NotAMessage, f.offset));
+                }
+            }
+        }
+        Ok(())
+    })
+    .is_ok()
 }
 
 /// What a tensor is to the file that holds it.

@@ -10,6 +10,7 @@ mod base;
 pub mod onnx;
 pub mod onnx_tensor;
 pub mod other_files;
+pub mod paddle;
 pub mod records;
 pub mod summary;
 pub mod tensorflow;
@@ -18,8 +19,8 @@ pub mod tf_record;
 
 pub use base::{
     Body, Bundle, BundleEntry, BundleVersion, DecodeFn, Format, FormatOptions, KernelOrder, LineFn,
-    Syntax, TensorAdapter, TensorNamer, TensorRole, TensorSink, decode_builtin, is_text, no_line,
-    walk,
+    SideTensor, SideTensorsFn, SideValues, Syntax, TensorAdapter, TensorNamer, TensorRole,
+    TensorSink, decode_builtin, is_text, no_line, no_side_tensors, walk,
 };
 use summary::no_summary;
 
@@ -62,6 +63,7 @@ pub static REGISTRY: &[Format] = &[
     onnx::MODEL,
     tensorflow::SAVED_MODEL,
     tensorflow::GRAPH_DEF,
+    paddle::FORMAT,
     Format {
         id: SCHEMALESS_ID,
         title: "Protocol Buffers message (no schema)",
@@ -73,6 +75,7 @@ pub static REGISTRY: &[Format] = &[
         line: no_line,
         summary: no_summary,
         views: &[],
+        side_tensors: no_side_tensors,
     },
 ];
 

@@ -913,6 +913,7 @@ pub const SEQUENCE: Format = Format {
     line: container_summary,
     summary: super::summary::no_summary,
     views: &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
+    side_tensors: super::base::no_side_tensors,
 };
 
 /// A SparseTensorProto file.
@@ -927,6 +928,7 @@ pub const SPARSE: Format = Format {
     line: container_summary,
     summary: super::summary::no_summary,
     views: &["onnx.SparseTensorProto"],
+    side_tensors: super::base::no_side_tensors,
 };
 
 /// An ONNX model (`.onnx`).
@@ -941,4 +943,5 @@ pub const MODEL: Format = Format {
     line: model_line,
     summary: model_summary,
     views: &["onnx.ModelProto"],
+    side_tensors: super::base::no_side_tensors,
 };

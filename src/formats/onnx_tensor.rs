@@ -478,6 +478,7 @@ pub const FORMAT: Format = Format {
     line: summary,
     summary: super::summary::no_summary,
     views: &[],
+    side_tensors: super::base::no_side_tensors,
 };
 
 fn decode<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {

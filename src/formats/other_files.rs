@@ -87,7 +87,7 @@ fn by_name(name: &str) -> Option<&'static str> {
     }
     if lower.ends_with(".pdiparams") {
         return Some(
-            "PaddlePaddle parameters (.pdiparams, raw tensors): read them with paddle.load; the model is the .pdmodel beside it",
+            "PaddlePaddle parameters (.pdiparams, a stream of tensors): decode the .pdmodel beside it (paddle-model), which reads them",
         );
     }
     if lower == "weight.bin" {
@@ -218,7 +218,7 @@ mod tests {
         for (name, what) in [
             ("model.onnx.data", "decode the model that points to it"),
             ("model.onnx_data", "decode the model that points to it"),
-            ("inference.pdiparams", "paddle.load"),
+            ("inference.pdiparams", "decode the .pdmodel beside it"),
             ("weight.bin", "coremltools"),
         ] {
             let hint = looks_like(&[0x80, 0x02, 0, 0], Some(name)).unwrap();

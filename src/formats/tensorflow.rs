@@ -778,6 +778,7 @@ pub const SAVED_MODEL: Format = Format {
     line: saved_model_line,
     summary: saved_model_summary,
     views: &["tensorflow.SavedModel"],
+    side_tensors: super::base::no_side_tensors,
 };
 
 /// A GraphDef (a frozen graph).
@@ -792,4 +793,5 @@ pub const GRAPH_DEF: Format = Format {
     line: graph_line,
     summary: graph_summary,
     views: &["tensorflow.GraphDef"],
+    side_tensors: super::base::no_side_tensors,
 };

@@ -23,7 +23,6 @@ use super::tensorflow::{dtype_name, shape_dims, tensor_head};
 use crate::checksum;
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::{DecodeError, Result, Rule};
-use crate::escape::quoted;
 use crate::external::ExternalError;
 use crate::external::{ExternalBytes, ExternalRef, Folder};
 use crate::fields::tensorflow::TrackableObjectGraph;
@@ -435,20 +434,6 @@ pub fn entry_facts(set: &SchemaSet, e: &Message<'_>) -> EntryFacts {
     }
 }
 
-/// The extents of a TensorSliceProto as [`extents_text`] writes them.
-pub fn slice_text(set: &SchemaSet, s: &Message<'_>) -> String {
-    let extents: Vec<(i64, i64)> = s
-        .messages(set, TensorSliceProto::EXTENT)
-        .map(|x| {
-            (
-                x.int(set, TensorSliceProto::Extent::START).unwrap_or(0),
-                x.int(set, TensorSliceProto::Extent::LENGTH).unwrap_or(-1),
-            )
-        })
-        .collect();
-    extents_text(&extents)
-}
-
 /// The tensor a V2 entry describes, its values in `shard` (a file name in
 /// the index's folder; None when the index's name is not known). Strings
 /// have a layout of their own and are not a plain range: their data is
@@ -801,16 +786,6 @@ impl V1Slices {
             ));
         }
         v
-    }
-
-    /// The slices' extents as text, in table order.
-    pub fn extents_text(&self) -> String {
-        let parts: Vec<String> = self
-            .slices
-            .iter()
-            .map(|s| extents_text(&s.extents))
-            .collect();
-        parts.join(" ")
     }
 }
 
@@ -1192,6 +1167,7 @@ pub enum CrcStatus {
 }
 
 impl CrcStatus {
+    /// The status in a word, as the views and JSON write it.
     pub fn word(&self) -> &'static str {
         match self {
             CrcStatus::Ok => "ok",
@@ -1200,6 +1176,8 @@ impl CrcStatus {
         }
     }
 
+    /// What the status says beyond its word (the mismatch, or why it was
+    /// not checked).
     pub fn detail(&self) -> Option<&str> {
         match self {
             CrcStatus::Ok => None,
@@ -1337,83 +1315,6 @@ pub fn object_graph(
         });
         first.map(|bytes| ObjectGraph { bytes })
     })
-}
-
-/// One line per object reached from node 0 by its children, depth first,
-/// each object once (a graph may share an object or hold a cycle); the
-/// walk keeps its own stack, so the graph's depth does not reach the
-/// program's.
-pub fn object_tree_lines(graph: &ObjectGraph) -> Vec<(usize, String)> {
-    use crate::fields::tensorflow::TrackableObjectGraph::TrackableObject as T;
-    let set = SchemaSet::builtin();
-    let Some(m) = graph.message() else {
-        return Vec::new();
-    };
-    let nodes: Vec<&Message<'_>> = m.messages(set, TrackableObjectGraph::NODES).collect();
-    let mut seen = vec![false; nodes.len()];
-    let mut out = Vec::new();
-    let mut stack: Vec<(usize, usize, String)> = vec![(0, 0, "(root)".to_string())];
-    while let Some((id, depth, name)) = stack.pop() {
-        let Some(node) = nodes.get(id) else {
-            out.push((depth, format!("{name}: node {id} (not in the graph)")));
-            continue;
-        };
-        let Some(s) = seen.get_mut(id) else { continue };
-        if *s {
-            out.push((depth, format!("{name}: node {id} (shown above)")));
-            continue;
-        }
-        *s = true;
-        let keys: Vec<String> = node
-            .messages(set, T::ATTRIBUTES)
-            .map(|a| {
-                quoted(
-                    a.bytes(set, T::SerializedTensor::CHECKPOINT_KEY)
-                        .unwrap_or_default(),
-                )
-            })
-            .collect();
-        let mut line = format!("{name}: node {id}");
-        if !keys.is_empty() {
-            line.push_str(&format!(" -> {}", keys.join(", ")));
-        }
-        let slots: Vec<String> = node
-            .messages(set, T::SLOT_VARIABLES)
-            .map(|s| {
-                format!(
-                    "slot {} of node {} = node {}",
-                    quoted(
-                        s.bytes(set, T::SlotVariableReference::SLOT_NAME)
-                            .unwrap_or_default()
-                    ),
-                    s.int(set, T::SlotVariableReference::ORIGINAL_VARIABLE_NODE_ID)
-                        .unwrap_or(0),
-                    s.int(set, T::SlotVariableReference::SLOT_VARIABLE_NODE_ID)
-                        .unwrap_or(0)
-                )
-            })
-            .collect();
-        if !slots.is_empty() {
-            line.push_str(&format!(" ({})", slots.join("; ")));
-        }
-        out.push((depth, line));
-        let children: Vec<(usize, usize, String)> = node
-            .messages(set, T::CHILDREN)
-            .map(|c| {
-                let child = c.int(set, T::ObjectReference::NODE_ID).unwrap_or(0);
-                let local = c
-                    .bytes(set, T::ObjectReference::LOCAL_NAME)
-                    .unwrap_or_default();
-                (
-                    usize::try_from(child).unwrap_or(usize::MAX),
-                    depth + 1,
-                    quoted(local),
-                )
-            })
-            .collect();
-        stack.extend(children.into_iter().rev());
-    }
-    out
 }
 
 /// A partitioned variable's full tensor assembled from its slices (the
@@ -2155,6 +2056,7 @@ pub const FORMAT: Format = Format {
     line: super::base::no_line,
     summary: no_summary,
     views: &[],
+    side_tensors: super::base::no_side_tensors,
 };
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ pub const FORMAT: Format = Format {
     line: super::base::no_line,
     summary: summary::no_summary,
     views: &[],
+    side_tensors: super::base::no_side_tensors,
 };
 
 fn decode_records<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {

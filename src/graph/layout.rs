@@ -16,6 +16,10 @@
 //!    down and up;
 //! 6. edge polylines through the dummies.
 //!
+//! Steps 2 to 6 are one module each (`acyclic`, `rank`, `normalize`,
+//! `order`, `position`, `route`), as dagre keeps its phases; `sugiyama`
+//! runs them in turn.
+//!
 //! Open name-scope groups are laid out as frames (`nested`): each
 //! group's members by the steps above on their own, innermost group
 //! first, then the group as one box of that size in the level holding it.
@@ -24,21 +28,19 @@
 //! recursion; the layout of a 20,000-node model takes a fraction of a
 //! second (`scripts/bench_graph.sh`).
 
-use super::{End, Graph};
-use std::collections::{BinaryHeap, HashMap, VecDeque};
+mod acyclic;
+mod normalize;
+mod order;
+mod position;
+mod rank;
+mod route;
 
-/// Pixels between layers, between boxes, and around the drawing.
-const LAYER_GAP: i64 = 40;
-const BOX_GAP: f64 = 24.0;
-const DUMMY_GAP: f64 = 10.0;
+use super::{End, Graph};
+use std::collections::{BinaryHeap, HashMap};
+
+/// Pixels around the drawing (the gaps between layers and boxes are the
+/// `position` phase's).
 pub const MARGIN: i64 = 20;
-/// Dummy vertices allowed per box (and a floor), bounding the work on a
-/// graph of many long edges.
-const DUMMY_BUDGET: usize = 16;
-const DUMMY_FLOOR: usize = 10_000;
-/// Barycentre sweeps (each down and up) and coordinate sweeps.
-const ORDER_SWEEPS: usize = 4;
-const PLACE_SWEEPS: usize = 4;
 /// `fold=auto`: graphs of more nodes than this are drawn with groups
 /// folded, as few as keep the boxes under it.
 pub const AUTO_FOLD_BOXES: usize = 1_500;
@@ -767,384 +769,22 @@ fn nested(
         .collect()
 }
 
-/// A vertex of the layered graph: a box or a dummy.
-struct Vertex {
-    layer: usize,
-    w: f64,
-    h: i64,
-    dummy: bool,
-}
-
 /// Places `boxes` (sets their rectangles) for the edges `pairs` (sorted,
-/// distinct, no loops) and returns each pair's polyline.
+/// distinct, no loops) and returns each pair's polyline: the phases of
+/// Sugiyama's method, one module each, as dagre keeps them.
 fn sugiyama(boxes: &mut [Placed], pairs: &[(usize, usize)]) -> Vec<Vec<(i64, i64)>> {
-    let n = boxes.len();
-    // 1. An order: Kahn's algorithm, a cycle broken at the first box left.
-    let mut out_adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut indeg = vec![0usize; n];
-    for &(u, v) in pairs {
-        if let (Some(a), Some(d)) = (out_adj.get_mut(u), indeg.get_mut(v)) {
-            a.push(v);
-            *d += 1;
-        }
+    let ordered = acyclic::order_boxes(boxes.len(), pairs);
+    let layer = rank::longest_path(boxes.len(), &ordered.order, &ordered.along);
+    // Precision loss is irrelevant at pixel sizes.
+    let sizes: Vec<(f64, i64)> = boxes.iter().map(|b| (b.rect.w as f64, b.rect.h)).collect();
+    let g = normalize::add_dummies(&sizes, &layer, &ordered.along);
+    let layers = order::order_layers(&g, &ordered.order);
+    let pos = position::place(&g, &layers, MARGIN);
+    for (b, (i, v)) in boxes.iter_mut().zip(g.verts.iter().enumerate()) {
+        b.rect.x = pos.left_x(i, v.w);
+        b.rect.y = pos.top_of(v);
     }
-    let mut pos = vec![usize::MAX; n];
-    let mut order = Vec::with_capacity(n);
-    let mut queue: VecDeque<usize> = (0..n).filter(|&v| indeg.get(v) == Some(&0)).collect();
-    let mut next_unplaced = 0usize;
-    while order.len() < n {
-        let v = match queue.pop_front() {
-            Some(v) => v,
-            None => {
-                while pos.get(next_unplaced).is_some_and(|&p| p != usize::MAX) {
-                    next_unplaced += 1;
-                }
-                next_unplaced
-            }
-        };
-        if pos.get(v).is_none_or(|&p| p != usize::MAX) {
-            continue;
-        }
-        if let Some(p) = pos.get_mut(v) {
-            *p = order.len();
-        }
-        order.push(v);
-        for &w in out_adj.get(v).map(Vec::as_slice).unwrap_or(&[]) {
-            if let Some(d) = indeg.get_mut(w) {
-                *d = d.saturating_sub(1);
-                if *d == 0 && pos.get(w) == Some(&usize::MAX) {
-                    queue.push_back(w);
-                }
-            }
-        }
-    }
-    // 2. Edges along the order (reversed ones remembered), longest-path
-    // layers; sources moved down next to their first reader.
-    let pos_of = |v: usize| pos.get(v).copied().unwrap_or(0);
-    let along: Vec<(usize, usize)> = pairs
-        .iter()
-        .map(|&(u, v)| {
-            if pos_of(u) < pos_of(v) {
-                (u, v)
-            } else {
-                (v, u)
-            }
-        })
-        .collect();
-    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(u, v) in &along {
-        if let (Some(p), Some(s)) = (preds.get_mut(v), succs.get_mut(u)) {
-            p.push(u);
-            s.push(v);
-        }
-    }
-    let mut layer = vec![0usize; n];
-    for &v in &order {
-        let l = preds
-            .get(v)
-            .map(|p| {
-                p.iter()
-                    .map(|&u| layer.get(u).copied().unwrap_or(0) + 1)
-                    .max()
-                    .unwrap_or(0)
-            })
-            .unwrap_or(0);
-        if let Some(x) = layer.get_mut(v) {
-            *x = l;
-        }
-    }
-    for &v in order.iter().rev() {
-        let no_preds = preds.get(v).is_none_or(Vec::is_empty);
-        let below = succs
-            .get(v)
-            .and_then(|s| s.iter().map(|&w| layer.get(w).copied().unwrap_or(0)).min());
-        if let (true, Some(b)) = (no_preds, below)
-            && let Some(x) = layer.get_mut(v)
-        {
-            *x = b.saturating_sub(1).max(*x);
-        }
-    }
-    // 3. Dummies for edges crossing layers, within the budget.
-    let mut verts: Vec<Vertex> = boxes
-        .iter()
-        .zip(&layer)
-        .map(|(b, &l)| Vertex {
-            layer: l,
-            // Precision loss is irrelevant at pixel sizes.
-            w: b.rect.w as f64,
-            h: b.rect.h,
-            dummy: false,
-        })
-        .collect();
-    let budget = n.saturating_mul(DUMMY_BUDGET).max(DUMMY_FLOOR);
-    let mut chains: Vec<Vec<usize>> = Vec::with_capacity(along.len());
-    let mut up: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut down: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(u, v) in &along {
-        let (lu, lv) = (
-            layer.get(u).copied().unwrap_or(0),
-            layer.get(v).copied().unwrap_or(0),
-        );
-        let span = lv.saturating_sub(lu);
-        let mut chain = vec![u];
-        if span > 1 && verts.len() - n + span - 1 <= budget {
-            for l in lu + 1..lv {
-                verts.push(Vertex {
-                    layer: l,
-                    w: 0.0,
-                    h: 0,
-                    dummy: true,
-                });
-                up.push(Vec::new());
-                down.push(Vec::new());
-                chain.push(verts.len() - 1);
-            }
-        }
-        chain.push(v);
-        for w in chain.windows(2) {
-            if let [a, b] = *w
-                && verts
-                    .get(b)
-                    .is_some_and(|vb| vb.layer == verts.get(a).map_or(0, |va| va.layer) + 1)
-            {
-                if let Some(d) = down.get_mut(a) {
-                    d.push(b);
-                }
-                if let Some(x) = up.get_mut(b) {
-                    x.push(a);
-                }
-            }
-        }
-        chains.push(chain);
-    }
-    // 4. Order within layers: by the Kahn order, then barycentre sweeps.
-    let layers_n = verts.iter().map(|v| v.layer + 1).max().unwrap_or(0);
-    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); layers_n];
-    for &v in &order {
-        if let Some(l) = verts.get(v).and_then(|x| layers.get_mut(x.layer)) {
-            l.push(v);
-        }
-    }
-    for v in n..verts.len() {
-        if let Some(l) = verts.get(v).and_then(|x| layers.get_mut(x.layer)) {
-            l.push(v);
-        }
-    }
-    let mut index = vec![0usize; verts.len()];
-    let renumber = |layers: &[Vec<usize>], index: &mut [usize]| {
-        for l in layers {
-            for (i, &v) in l.iter().enumerate() {
-                if let Some(x) = index.get_mut(v) {
-                    *x = i;
-                }
-            }
-        }
-    };
-    renumber(&layers, &mut index);
-    let sweep = |layers: &mut Vec<Vec<usize>>, index: &mut Vec<usize>, downward: bool| {
-        let ls: Vec<usize> = if downward {
-            (1..layers.len()).collect()
-        } else {
-            (0..layers.len().saturating_sub(1)).rev().collect()
-        };
-        for l in ls {
-            let Some(row) = layers.get_mut(l) else {
-                continue;
-            };
-            let mut keyed: Vec<(f64, usize)> = row
-                .iter()
-                .map(|&v| {
-                    let nb = if downward { up.get(v) } else { down.get(v) };
-                    let nb = nb.map(Vec::as_slice).unwrap_or(&[]);
-                    let own = index.get(v).copied().unwrap_or(0) as f64;
-                    let key = if nb.is_empty() {
-                        own
-                    } else {
-                        nb.iter()
-                            .map(|&u| index.get(u).copied().unwrap_or(0) as f64)
-                            .sum::<f64>()
-                            / nb.len() as f64
-                    };
-                    (key, v)
-                })
-                .collect();
-            keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
-            for (i, (_, v)) in keyed.iter().enumerate() {
-                if let Some(x) = row.get_mut(i) {
-                    *x = *v;
-                }
-                if let Some(x) = index.get_mut(*v) {
-                    *x = i;
-                }
-            }
-        }
-    };
-    for _ in 0..ORDER_SWEEPS {
-        sweep(&mut layers, &mut index, true);
-        sweep(&mut layers, &mut index, false);
-    }
-    // 5. x: centres packed, then pulled towards their neighbours.
-    let mut cx = vec![0.0f64; verts.len()];
-    let gap = |a: &Vertex, b: &Vertex| {
-        if a.dummy || b.dummy {
-            DUMMY_GAP
-        } else {
-            BOX_GAP
-        }
-    };
-    for row in &layers {
-        let mut x = 0.0;
-        let mut prev: Option<usize> = None;
-        for &v in row {
-            let Some(vv) = verts.get(v) else { continue };
-            if let Some(p) = prev.and_then(|p| verts.get(p)) {
-                x += gap(p, vv);
-            }
-            if let Some(c) = cx.get_mut(v) {
-                *c = x + vv.w / 2.0;
-            }
-            x += vv.w;
-            prev = Some(v);
-        }
-    }
-    let place_row = |row: &[usize], cx: &mut Vec<f64>, nbs: &[&Vec<Vec<usize>>]| {
-        // Targets: the mean centre of the neighbours, or where it is.
-        let mut targets = Vec::with_capacity(row.len());
-        let mut offsets = Vec::with_capacity(row.len());
-        let mut off = 0.0;
-        let mut prev: Option<&Vertex> = None;
-        for &v in row {
-            let Some(vv) = verts.get(v) else { continue };
-            if let Some(p) = prev {
-                off += p.w / 2.0 + gap(p, vv) + vv.w / 2.0;
-            }
-            prev = Some(vv);
-            let mut sum = 0.0;
-            let mut count = 0usize;
-            for nb in nbs {
-                for &u in nb.get(v).map(Vec::as_slice).unwrap_or(&[]) {
-                    sum += cx.get(u).copied().unwrap_or(0.0);
-                    count += 1;
-                }
-            }
-            let t = if count == 0 {
-                cx.get(v).copied().unwrap_or(0.0)
-            } else {
-                sum / count as f64
-            };
-            targets.push(t - off);
-            offsets.push(off);
-        }
-        let solved = isotonic(&targets);
-        for ((&v, y), o) in row.iter().zip(solved).zip(offsets) {
-            if let Some(c) = cx.get_mut(v) {
-                *c = y + o;
-            }
-        }
-    };
-    for _ in 0..PLACE_SWEEPS {
-        for row in layers.iter().skip(1) {
-            place_row(row, &mut cx, &[&up]);
-        }
-        for row in layers.iter().rev().skip(1) {
-            place_row(row, &mut cx, &[&down]);
-        }
-    }
-    for row in &layers {
-        place_row(row, &mut cx, &[&up, &down]);
-    }
-    // y: each layer as tall as its tallest box.
-    let mut tops = Vec::with_capacity(layers.len());
-    let mut heights = Vec::with_capacity(layers.len());
-    let mut y = MARGIN;
-    for row in &layers {
-        let h = row
-            .iter()
-            .filter_map(|&v| verts.get(v))
-            .map(|v| v.h)
-            .max()
-            .unwrap_or(0);
-        tops.push(y);
-        heights.push(h);
-        y += h + LAYER_GAP;
-    }
-    let min_left = verts
-        .iter()
-        .zip(&cx)
-        .map(|(v, c)| c - v.w / 2.0)
-        .fold(f64::INFINITY, f64::min);
-    let shift = if min_left.is_finite() {
-        MARGIN as f64 - min_left
-    } else {
-        0.0
-    };
-    // Pixel positions; f64 to i64 of a bounded layout cannot overflow.
-    let px = |c: f64| (c + shift).round() as i64;
-    for (b, (v, &c)) in boxes.iter_mut().zip(verts.iter().zip(&cx)) {
-        let top = tops.get(v.layer).copied().unwrap_or(0);
-        let lh = heights.get(v.layer).copied().unwrap_or(0);
-        b.rect.x = px(c - v.w / 2.0);
-        b.rect.y = top + (lh - v.h) / 2;
-    }
-    // 6. Polylines, producer to consumer.
-    pairs
-        .iter()
-        .zip(chains)
-        .map(|(&(u, _), chain)| {
-            let mut pts = Vec::with_capacity(chain.len() * 2);
-            let last = chain.len().saturating_sub(1);
-            for (i, &v) in chain.iter().enumerate() {
-                let Some(vv) = verts.get(v) else { continue };
-                let c = px(cx.get(v).copied().unwrap_or(0.0));
-                if vv.dummy {
-                    let top = tops.get(vv.layer).copied().unwrap_or(0);
-                    let lh = heights.get(vv.layer).copied().unwrap_or(0);
-                    pts.push((c, top));
-                    pts.push((c, top + lh));
-                } else if let Some(b) = boxes.get(v) {
-                    if i == 0 {
-                        pts.push((c, b.rect.y + b.rect.h));
-                    } else if i == last {
-                        pts.push((c, b.rect.y));
-                    }
-                }
-            }
-            if chain.first() != Some(&u) {
-                pts.reverse();
-            }
-            pts
-        })
-        .collect()
-}
-
-/// The non-decreasing sequence closest to `t` in least squares (pool
-/// adjacent violators).
-fn isotonic(t: &[f64]) -> Vec<f64> {
-    // Blocks of (mean, count).
-    let mut blocks: Vec<(f64, usize)> = Vec::with_capacity(t.len());
-    for &x in t {
-        blocks.push((x, 1));
-        while blocks.len() > 1 {
-            let (Some(&(m2, c2)), Some(&(m1, c1))) =
-                (blocks.last(), blocks.get(blocks.len().wrapping_sub(2)))
-            else {
-                break;
-            };
-            if m1 <= m2 {
-                break;
-            }
-            blocks.pop();
-            blocks.pop();
-            let c = c1 + c2;
-            blocks.push(((m1 * c1 as f64 + m2 * c2 as f64) / c as f64, c));
-        }
-    }
-    let mut out = Vec::with_capacity(t.len());
-    for (m, c) in blocks {
-        out.extend(std::iter::repeat_n(m, c));
-    }
-    out
+    route::polylines(pairs, &g, &pos)
 }
 
 #[cfg(test)]
@@ -1152,9 +792,12 @@ mod tests {
     #[test]
     fn isotonic_pools_violators() {
         assert_eq!(
-            super::isotonic(&[1.0, 3.0, 2.0, 4.0]),
+            super::position::isotonic(&[1.0, 3.0, 2.0, 4.0]),
             vec![1.0, 2.5, 2.5, 4.0]
         );
-        assert_eq!(super::isotonic(&[3.0, 2.0, 1.0]), vec![2.0, 2.0, 2.0]);
+        assert_eq!(
+            super::position::isotonic(&[3.0, 2.0, 1.0]),
+            vec![2.0, 2.0, 2.0]
+        );
     }
 }

@@ -23,6 +23,7 @@ use crate::fields::onnx::{
     AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, OperatorSetIdProto,
     TensorProto, TensorShapeProto, TypeProto, ValueInfoProto,
 };
+use crate::fields::paddle::framework::proto as pd;
 use crate::fields::tensorflow as tf;
 use crate::formats::{self, Body, Decoded, onnx_tensor, tensorflow};
 use crate::render::{RenderOptions, onnx_view, tf_view};
@@ -283,6 +284,8 @@ pub fn model_of(decoded: &Decoded<'_>) -> Option<Model> {
             .filter_map(|mg| mg.message(set, tf::MetaGraphDef::GRAPH_DEF))
             .collect();
         Some(tf_model(set, &graphs))
+    } else if id == formats::paddle::FORMAT.id {
+        Some(paddle_model(set, message))
     } else {
         None
     }
@@ -1132,5 +1135,331 @@ fn tf_nodes<'m, 'a>(
                 control: false,
             })
             .collect();
+    }
+}
+
+// ------------------------------------------------------------ PaddlePaddle
+
+/// How an op is drawn, by its name.
+fn paddle_kind(op: &str) -> Kind {
+    match op {
+        "feed" => Kind::Input,
+        "fill_constant" | "assign_value" | "full" => Kind::Constant,
+        "mul" | "matmul" | "matmul_v2" | "fc" | "bmm" | "linear" | "einsum" => Kind::Linear,
+        "relu" | "relu6" | "leaky_relu" | "prelu" | "sigmoid" | "hard_sigmoid" | "hard_swish"
+        | "swish" | "silu" | "tanh" | "gelu" | "elu" | "selu" | "softmax" | "log_softmax"
+        | "softplus" | "softsign" | "mish" | "hardtanh" | "thresholded_relu" => Kind::Activation,
+        "batch_norm" | "sync_batch_norm" | "layer_norm" | "instance_norm" | "group_norm"
+        | "rms_norm" | "lrn" | "norm" | "p_norm" => Kind::Normalization,
+        "pool2d" | "pool3d" | "max_pool2d_with_index" | "adaptive_pool2d" => Kind::Pooling,
+        "while" | "conditional_block" | "select_input" | "select_output" | "recurrent" => {
+            Kind::Control
+        }
+        _ if op.starts_with("conv") || op.starts_with("depthwise_conv") => Kind::Conv,
+        _ if op.starts_with("elementwise_") || op.starts_with("scale") => Kind::Math,
+        _ if op.starts_with("reduce_") => Kind::Reduce,
+        _ if op.contains("quantize") || op.starts_with("fake_") => Kind::Quantize,
+        _ if op.ends_with("_interp")
+            || op.ends_with("_interp_v2")
+            || op.starts_with("reshape")
+            || op.starts_with("transpose")
+            || op.starts_with("squeeze")
+            || op.starts_with("unsqueeze")
+            || op.starts_with("flatten")
+            || matches!(
+                op,
+                "concat"
+                    | "split"
+                    | "slice"
+                    | "strided_slice"
+                    | "gather"
+                    | "gather_nd"
+                    | "shape"
+                    | "cast"
+                    | "expand"
+                    | "expand_v2"
+                    | "tile"
+                    | "pad"
+                    | "pad2d"
+                    | "pad3d"
+                    | "stack"
+                    | "unstack"
+                    | "assign"
+                    | "dropout"
+                    | "pixel_shuffle"
+                    | "arg_max"
+                    | "arg_min"
+            ) =>
+        {
+            Kind::Shape
+        }
+        _ => Kind::Other,
+    }
+}
+
+/// An attribute's value as text, by its declared type (the field the type
+/// names; lists elided as `--values` says).
+fn paddle_attr_text(set: &SchemaSet, a: &Message<'_>, opts: &RenderOptions) -> String {
+    use pd::OpDesc::Attr;
+    let list = |items: Vec<String>| {
+        let limit = usize::try_from(crate::render::elide::list_limit(opts)).unwrap_or(usize::MAX);
+        let total = items.len() as u64;
+        let shown: Vec<String> = items.into_iter().take(limit).collect();
+        crate::render::elide::bracketed(&shown, total)
+    };
+    let ints = |field| {
+        list(
+            a.scalars(set, field)
+                .filter_map(|v| v.as_i64())
+                .map(|v| v.to_string())
+                .collect(),
+        )
+    };
+    let floats = |field| list(a.scalars(set, field).map(paddle_float).collect());
+    let strings = |field| {
+        list(
+            a.field(set, field)
+                .iter()
+                .filter_map(|f| crate::formats::summary::bytes_of(&f.value))
+                .map(crate::escape::quoted)
+                .collect(),
+        )
+    };
+    let one = |field| a.scalar(set, field).map_or_else(String::new, paddle_float);
+    let int = |field| {
+        a.int(set, field)
+            .map_or_else(String::new, |v| v.to_string())
+    };
+    let string = |field| {
+        a.bytes(set, field)
+            .map_or_else(String::new, crate::escape::quoted)
+    };
+    match a.int(set, Attr::TYPE).unwrap_or(-1) {
+        0 => int(Attr::I),
+        1 => one(Attr::F),
+        2 => string(Attr::S),
+        3 => ints(Attr::INTS),
+        4 => floats(Attr::FLOATS),
+        5 => strings(Attr::STRINGS),
+        6 => a
+            .scalar(set, Attr::B)
+            .map_or_else(String::new, |v| (v.as_i64() == Some(1)).to_string()),
+        7 => list(
+            a.scalars(set, Attr::BOOLS)
+                .map(|v| (v.as_i64() == Some(1)).to_string())
+                .collect(),
+        ),
+        8 => format!("block {}", int(Attr::BLOCK_IDX)),
+        9 => int(Attr::L),
+        10 => format!("blocks {}", ints(Attr::BLOCKS_IDX)),
+        11 => ints(Attr::LONGS),
+        12 => floats(Attr::FLOAT64S),
+        13 => string(Attr::VAR_NAME),
+        14 => strings(Attr::VARS_NAME),
+        15 => one(Attr::FLOAT64),
+        _ => {
+            // SCALAR, SCALARS and types newer than the table: the fields
+            // present, by name.
+            let set_fields: Vec<String> = a
+                .present(set)
+                .filter(|(f, _)| f.number > 2)
+                .map(|(f, _)| f.name.clone())
+                .collect();
+            format!("({})", set_fields.join(", "))
+        }
+    }
+}
+
+/// A float or double attribute value as the shortest text that reads
+/// back to it.
+fn paddle_float(v: crate::decode::ScalarValue) -> String {
+    use crate::decode::ScalarValue;
+    match v {
+        ScalarValue::F32(x) => crate::render::fmt::element_text(crate::tensor::Element::F32(x)),
+        ScalarValue::F64(x) => crate::render::fmt::element_text(crate::tensor::Element::F64(x)),
+        other => other.as_i64().map_or_else(String::new, |i| i.to_string()),
+    }
+}
+
+/// A PaddlePaddle program as graphs: each block one graph (the global
+/// block the main one, a sub-block a subgraph of the op whose attribute
+/// names it), each op one node (feed and fetch included: the program's
+/// op count), each variable a value; an op's argument lists give its
+/// inputs' and outputs' formal names (`Input`, `Filter`). A variable an op
+/// writes again (batch_norm's `MeanOut` is its `Mean`) is a new value of
+/// the same name, so the graph has no cycle. The parameters Paddle saves
+/// with the program are weights, found among the facade's tensors by
+/// their variable's offset.
+fn paddle_model(set: &SchemaSet, program: &Message<'_>) -> Model {
+    let mut out = Model::default();
+    let blocks: Vec<&Message<'_>> = program.messages(set, pd::ProgramDesc::BLOCKS).collect();
+    // The op (block, node) whose attribute names each sub-block.
+    let mut owners: HashMap<i64, Owner> = HashMap::new();
+    for (b, block) in blocks.iter().enumerate() {
+        for (n, op) in block.messages(set, pd::BlockDesc::OPS).enumerate() {
+            for a in op.messages(set, pd::OpDesc::ATTRS) {
+                use pd::OpDesc::Attr;
+                let mut named: Vec<i64> = a.int(set, Attr::BLOCK_IDX).into_iter().collect();
+                named.extend(a.scalars(set, Attr::BLOCKS_IDX).filter_map(|v| v.as_i64()));
+                for idx in named {
+                    owners.entry(idx).or_insert_with(|| Owner {
+                        graph: b,
+                        node: n,
+                        attribute: text(a.bytes(set, Attr::NAME)),
+                    });
+                }
+            }
+        }
+    }
+    for (b, block) in blocks.iter().enumerate() {
+        if out.graphs.len() >= MAX_GRAPHS {
+            out.truncated = true;
+            break;
+        }
+        let owner = owners.get(&(b as i64)).cloned();
+        let kind = if b == 0 {
+            GraphKind::Main
+        } else {
+            GraphKind::Subgraph
+        };
+        let name = if b == 0 {
+            String::new()
+        } else {
+            format!("block {b}")
+        };
+        let mut g = Graph::new(kind, name, owner);
+        paddle_block(set, &mut g, block);
+        out.graphs.push(g);
+    }
+    // Each op's sub-blocks.
+    let subs: Vec<(usize, usize, usize)> = out
+        .graphs
+        .iter()
+        .enumerate()
+        .filter_map(|(id, g)| g.owner.as_ref().map(|o| (o.graph, o.node, id)))
+        .collect();
+    for (graph, node, id) in subs {
+        if let Some(n) = out
+            .graphs
+            .get_mut(graph)
+            .and_then(|g| g.nodes.get_mut(node))
+        {
+            n.subgraphs.push(id);
+        }
+    }
+    out
+}
+
+fn paddle_block(set: &SchemaSet, g: &mut Graph, block: &Message<'_>) {
+    let opts = RenderOptions::default();
+    // Declared variables: type, shape, and whether a saved parameter.
+    let mut vars: HashMap<String, &Message<'_>> = HashMap::new();
+    for v in block.messages(set, pd::BlockDesc::VARS) {
+        vars.entry(text(v.bytes(set, pd::VarDesc::NAME)))
+            .or_insert(v);
+    }
+    // The value each variable name stands for now.
+    let mut current: HashMap<String, usize> = HashMap::new();
+    let new_value = |g: &mut Graph, name: &str| -> usize {
+        let id = g.values.len();
+        let mut v = ValueInfo {
+            name: name.to_string(),
+            ..ValueInfo::default()
+        };
+        if let Some(var) = vars.get(name) {
+            if let Some((code, dims)) = formats::paddle::var_tensor(set, var) {
+                v.ty = formats::paddle::type_name(set, code);
+                v.shape = dims_text(Some(&dims));
+            }
+            if formats::paddle::is_saved(set, var) {
+                v.weight = Some(Weight {
+                    tensor: Some(var.offset),
+                });
+            }
+        }
+        g.values.push(v);
+        if !g.value_ids.contains_key(name) {
+            g.value_ids.insert(name.to_string(), id);
+        }
+        id
+    };
+    for (index, op) in block.messages(set, pd::BlockDesc::OPS).enumerate() {
+        let op_type = text(op.bytes(set, pd::OpDesc::TYPE));
+        let mut node = Node {
+            name: String::new(),
+            kind: Some(paddle_kind(&op_type)),
+            op: op_type,
+            ..Node::default()
+        };
+        for arg in op.messages(set, pd::OpDesc::INPUTS) {
+            let formal = text(arg.bytes(set, pd::OpDesc::Var::PARAMETER));
+            for name in strings(set, arg, pd::OpDesc::Var::ARGUMENTS) {
+                let id = match current.get(&name) {
+                    Some(&id) => id,
+                    None => {
+                        let id = new_value(g, &name);
+                        current.insert(name.clone(), id);
+                        id
+                    }
+                };
+                if let Some(v) = g.value_mut(id) {
+                    v.add_consumer(End::Node(index));
+                }
+                node.inputs.push(Slot {
+                    value: Some(id),
+                    formal: formal.clone(),
+                    control: false,
+                });
+            }
+        }
+        for arg in op.messages(set, pd::OpDesc::OUTPUTS) {
+            let formal = text(arg.bytes(set, pd::OpDesc::Var::PARAMETER));
+            for name in strings(set, arg, pd::OpDesc::Var::ARGUMENTS) {
+                // A variable already made, or read (by this op or an
+                // earlier one), is written again: a new value.
+                let reuse = current.get(&name).copied().filter(|&id| {
+                    g.values
+                        .get(id)
+                        .is_some_and(|v| v.producer.is_none() && v.consumers.is_empty())
+                });
+                let id = match reuse {
+                    Some(id) => id,
+                    None => {
+                        let id = new_value(g, &name);
+                        current.insert(name.clone(), id);
+                        id
+                    }
+                };
+                if let Some(v) = g.value_mut(id) {
+                    v.producer = Some(End::Node(index));
+                    // What an op makes is computed, not a saved weight.
+                    v.weight = None;
+                }
+                node.outputs.push(Slot {
+                    value: Some(id),
+                    formal: formal.clone(),
+                    control: false,
+                });
+            }
+        }
+        for a in op.messages(set, pd::OpDesc::ATTRS) {
+            use pd::OpDesc::Attr;
+            let name = text(a.bytes(set, Attr::NAME));
+            node.attributes.push(Attribute {
+                text: format!("{name}={}", paddle_attr_text(set, a, &opts)),
+                name,
+                tensor: None,
+                tensors: Vec::new(),
+                graphs: Vec::new(),
+            });
+        }
+        // Paddle names no op: the first output names it.
+        node.name = node
+            .outputs
+            .first()
+            .and_then(|s| s.value)
+            .and_then(|id| g.values.get(id))
+            .map_or_else(String::new, |v| v.name.clone());
+        g.nodes.push(node);
     }
 }

@@ -6,16 +6,119 @@
 
 use super::RenderOptions;
 use super::fmt::indent;
+use crate::decode::Message;
 use crate::escape::{plain, quoted};
-use crate::fields::tensorflow::{BundleEntryProto, BundleHeaderProto};
+use crate::fields::tensorflow::{
+    BundleEntryProto, BundleHeaderProto, TensorSliceProto, TrackableObjectGraph,
+};
 use crate::formats::tf_checkpoint::{
-    self as tfc, CrcStatus, ObjectGraph, Shards, header, object_graph, object_tree_lines,
-    with_entry,
+    self as tfc, CrcStatus, ObjectGraph, Shards, V1Slices, header, object_graph, with_entry,
 };
 use crate::formats::{Bundle, BundleVersion};
 use crate::schema::SchemaSet;
 use crate::tensor::{LoadedValues, TensorView};
 use std::io::{self, Write};
+
+/// The extents of a TensorSliceProto as [`tfc::extents_text`] writes them.
+fn slice_text(set: &SchemaSet, s: &Message<'_>) -> String {
+    let extents: Vec<(i64, i64)> = s
+        .messages(set, TensorSliceProto::EXTENT)
+        .map(|x| {
+            (
+                x.int(set, TensorSliceProto::Extent::START).unwrap_or(0),
+                x.int(set, TensorSliceProto::Extent::LENGTH).unwrap_or(-1),
+            )
+        })
+        .collect();
+    tfc::extents_text(&extents)
+}
+
+/// A V1 tensor's slices' extents as text, in table order.
+fn v1_extents_text(sliced: &V1Slices) -> String {
+    let parts: Vec<String> = sliced
+        .slices
+        .iter()
+        .map(|s| tfc::extents_text(&s.extents))
+        .collect();
+    parts.join(" ")
+}
+
+/// One line per object reached from node 0 by its children, depth first,
+/// each object once (a graph may share an object or hold a cycle); the
+/// walk keeps its own stack, so the graph's depth does not reach the
+/// program's.
+fn object_tree_lines(graph: &ObjectGraph) -> Vec<(usize, String)> {
+    use crate::fields::tensorflow::TrackableObjectGraph::TrackableObject as T;
+    let set = SchemaSet::builtin();
+    let Some(m) = graph.message() else {
+        return Vec::new();
+    };
+    let nodes: Vec<&Message<'_>> = m.messages(set, TrackableObjectGraph::NODES).collect();
+    let mut seen = vec![false; nodes.len()];
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, usize, String)> = vec![(0, 0, "(root)".to_string())];
+    while let Some((id, depth, name)) = stack.pop() {
+        let Some(node) = nodes.get(id) else {
+            out.push((depth, format!("{name}: node {id} (not in the graph)")));
+            continue;
+        };
+        let Some(s) = seen.get_mut(id) else { continue };
+        if *s {
+            out.push((depth, format!("{name}: node {id} (shown above)")));
+            continue;
+        }
+        *s = true;
+        let keys: Vec<String> = node
+            .messages(set, T::ATTRIBUTES)
+            .map(|a| {
+                quoted(
+                    a.bytes(set, T::SerializedTensor::CHECKPOINT_KEY)
+                        .unwrap_or_default(),
+                )
+            })
+            .collect();
+        let mut line = format!("{name}: node {id}");
+        if !keys.is_empty() {
+            line.push_str(&format!(" -> {}", keys.join(", ")));
+        }
+        let slots: Vec<String> = node
+            .messages(set, T::SLOT_VARIABLES)
+            .map(|s| {
+                format!(
+                    "slot {} of node {} = node {}",
+                    quoted(
+                        s.bytes(set, T::SlotVariableReference::SLOT_NAME)
+                            .unwrap_or_default()
+                    ),
+                    s.int(set, T::SlotVariableReference::ORIGINAL_VARIABLE_NODE_ID)
+                        .unwrap_or(0),
+                    s.int(set, T::SlotVariableReference::SLOT_VARIABLE_NODE_ID)
+                        .unwrap_or(0)
+                )
+            })
+            .collect();
+        if !slots.is_empty() {
+            line.push_str(&format!(" ({})", slots.join("; ")));
+        }
+        out.push((depth, line));
+        let children: Vec<(usize, usize, String)> = node
+            .messages(set, T::CHILDREN)
+            .map(|c| {
+                let child = c.int(set, T::ObjectReference::NODE_ID).unwrap_or(0);
+                let local = c
+                    .bytes(set, T::ObjectReference::LOCAL_NAME)
+                    .unwrap_or_default();
+                (
+                    usize::try_from(child).unwrap_or(usize::MAX),
+                    depth + 1,
+                    quoted(local),
+                )
+            })
+            .collect();
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
 
 fn version_word(v: BundleVersion) -> &'static str {
     match v {
@@ -101,7 +204,7 @@ pub fn text(w: &mut dyn Write, bundle: &Bundle<'_>, opts: &RenderOptions) -> io:
         tfc::with_v1_sliced(bundle, &sliced, |view, loaded, crc| {
             type_and_shape_text(w, view)?;
             indent(w, 1)?;
-            writeln!(w, "slices:    {}", sliced.extents_text())?;
+            writeln!(w, "slices:    {}", v1_extents_text(&sliced))?;
             indent(w, 1)?;
             writeln!(w, "crc32c:    {}", crc.word())?;
             super::tree::view_values(w, view, loaded, 1, opts, false)
@@ -134,7 +237,7 @@ fn entry_text(
         if !f.slices.is_empty() {
             let slices: Vec<String> = entry
                 .messages(set, BundleEntryProto::SLICES)
-                .map(|s| tfc::slice_text(set, s))
+                .map(|s| slice_text(set, s))
                 .collect();
             indent(w, 1)?;
             writeln!(w, "slices:    {}", slices.join(" "))?;

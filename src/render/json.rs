@@ -65,6 +65,7 @@ pub fn write_decoded_object(
             w.key("value")?;
             write_message_at(w, SchemaSet::builtin(), message, opts, true)?;
             write_saved_model_variables(w, message, opts)?;
+            write_side_tensors(w, decoded.format, message, opts)?;
         }
         Body::Schemaless(msg) => {
             super::schemaless::write_json_body(w, msg, opts)?;
@@ -686,6 +687,43 @@ fn write_saved_model_variables(
         tfc::with_entry(&bundle, &shards, e, Some(dir), |view, loaded, crc| {
             write_checked_tensor(w, view, loaded, crc, opts)
         })?;
+        w.end_object()?;
+    }
+    w.end_array()
+}
+
+/// `"side_tensors"`: the tensors whose values the format found in side
+/// files beside the input (a Paddle program's parameters), each by its
+/// name, with the offset of the message that declares it, the side file
+/// and the offset of its values there, and its data type, shape and
+/// values (nothing for a format without them, or without a folder).
+fn write_side_tensors(
+    w: &mut JsonWriter<'_>,
+    format: &Format,
+    message: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let Some(dir) = opts.dir.as_ref() else {
+        return Ok(());
+    };
+    let found = (format.side_tensors)(SchemaSet::builtin(), message, dir);
+    if found.is_empty() {
+        return Ok(());
+    }
+    w.key("side_tensors")?;
+    w.begin_array()?;
+    for t in found {
+        w.begin_object()?;
+        w.member("name", &*t.name)?;
+        w.member("declared_at", t.message.offset)?;
+        if let Some((file, offset)) = t.values.file_offset() {
+            w.member("file", file)?;
+            w.member("offset", offset)?;
+        }
+        let view = t.values.view();
+        write_type_and_shape(w, &view)?;
+        let loaded = load_values(&view, opts);
+        write_view_values(w, &view, loaded, opts, false)?;
         w.end_object()?;
     }
     w.end_array()

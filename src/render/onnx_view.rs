@@ -1369,7 +1369,29 @@ fn section(w: &mut dyn Write, depth: usize, title: &str, n: usize) -> io::Result
     writeln!(w, "{title} ({}):", grouped(n as u64))
 }
 
-/// A graph: its name and counts, then inputs, outputs, value_info, nodes,
+/// A graph's list of values (inputs, outputs, value_info) under its title,
+/// when it has any.
+fn value_infos(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    g: &mut Shown<'_, '_, '_>,
+    title: &str,
+    field: FieldId,
+    d: usize,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let vis = g.messages(field);
+    if vis.is_empty() {
+        return Ok(());
+    }
+    section(w, d, title, vis.len())?;
+    for vi in vis {
+        value_info(w, set, vi, d + 1, opts)?;
+    }
+    Ok(())
+}
+
+/// A graph: its name and counts, then inputs, outputs, nodes, value_info,
 /// initializers, sparse initializers, quantization annotations and the rest.
 fn graph(
     w: &mut dyn Write,
@@ -1407,19 +1429,13 @@ fn graph(
     let d = depth + 1;
     doc_line(w, &mut g, GraphProto::DOC_STRING, d, opts)?;
     metadata_line(w, &mut g, GraphProto::METADATA_PROPS, d, opts)?;
+    // The signature, then the nodes, then the types of the values between
+    // them (value_info: what a reader looks up, not reads first).
     for (title, field) in [
         ("inputs", GraphProto::INPUT),
         ("outputs", GraphProto::OUTPUT),
-        ("value_info", GraphProto::VALUE_INFO),
     ] {
-        let vis = g.messages(field);
-        if vis.is_empty() {
-            continue;
-        }
-        section(w, d, title, vis.len())?;
-        for vi in vis {
-            value_info(w, set, vi, d + 1, opts)?;
-        }
+        value_infos(w, set, &mut g, title, field, d, opts)?;
     }
     if !nodes.is_empty() {
         section(w, d, "nodes", nodes.len())?;
@@ -1427,6 +1443,15 @@ fn graph(
             node(w, set, i, n, d + 1, opts)?;
         }
     }
+    value_infos(
+        w,
+        set,
+        &mut g,
+        "value_info",
+        GraphProto::VALUE_INFO,
+        d,
+        opts,
+    )?;
     if !inits.is_empty() {
         section(w, d, "initializers", inits.len())?;
         for t in inits {
@@ -1630,7 +1655,7 @@ pub fn model(
 }
 
 /// `function domain.name(inputs) -> (outputs) {attributes}`, its opsets,
-/// value_info and nodes.
+/// nodes and value_info.
 fn function(
     w: &mut dyn Write,
     set: &SchemaSet,
@@ -1671,18 +1696,20 @@ fn function(
         writeln!(w, "opsets: {opsets}")?;
     }
     metadata_line(w, &mut f, FunctionProto::METADATA_PROPS, d, opts)?;
-    let vis = f.messages(FunctionProto::VALUE_INFO);
-    if !vis.is_empty() {
-        section(w, d, "value_info", vis.len())?;
-        for vi in vis {
-            value_info(w, set, vi, d + 1, opts)?;
-        }
-    }
     let nodes = f.messages(FunctionProto::NODE);
     section(w, d, "nodes", nodes.len())?;
     for (i, n) in nodes.iter().enumerate() {
         node(w, set, i, n, d + 1, opts)?;
     }
+    value_infos(
+        w,
+        set,
+        &mut f,
+        "value_info",
+        FunctionProto::VALUE_INFO,
+        d,
+        opts,
+    )?;
     f.rest(w, d, opts)
 }
 

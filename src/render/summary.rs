@@ -251,11 +251,17 @@ fn tf_texts(item: &Item, opts: &RenderOptions) -> Vec<String> {
             }
             t
         }
-        "nodes" => {
+        "nodes" | "ops" => {
             let (own, all) = (count("graph"), count("all"));
             let mut t = grouped(own);
             if all > own {
-                t.push_str(&format!(" ({} with functions)", grouped(all)));
+                // A Paddle program's sub-blocks, TensorFlow's functions.
+                let with = if item.key == "ops" {
+                    "in all blocks"
+                } else {
+                    "with functions"
+                };
+                t.push_str(&format!(" ({} {with})", grouped(all)));
             }
             t
         }

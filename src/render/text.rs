@@ -11,7 +11,7 @@ use crate::schema::SchemaSet;
 use std::io::{self, Write};
 
 use super::tree::{message_fields, tensor_block};
-use crate::escape::plain;
+use crate::escape::{plain, quoted};
 
 /// A format-specific text view of a root message.
 pub type TextView = fn(&mut dyn Write, &SchemaSet, &Message<'_>, &RenderOptions) -> io::Result<()>;
@@ -27,6 +27,53 @@ pub static TEXT_VIEWS: &[(&str, TextView)] = &[
     ("tensorflow.SavedModel", super::tf_view::saved_model),
     ("tensorflow.GraphDef", super::tf_view::graph_def),
 ];
+
+/// A root message without a view of its own: its format's summary (if
+/// any) as the header, the field tree, then the tensors whose values the
+/// format found in side files beside the input, each with its values.
+fn generic(
+    w: &mut dyn Write,
+    decoded: &Decoded<'_>,
+    set: &SchemaSet,
+    message: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let summary = (decoded.format.summary)(set, message);
+    if !summary.is_empty() {
+        writeln!(w)?;
+        for line in super::summary::lines(decoded.format.id, &summary, opts) {
+            writeln!(w, "{}: {}", line.label, line.text)?;
+        }
+        writeln!(w)?;
+    }
+    message_fields(w, set, message, 0, opts)?;
+    let Some(dir) = opts.dir.as_ref() else {
+        return Ok(());
+    };
+    let side = (decoded.format.side_tensors)(set, message, dir);
+    if side.is_empty() {
+        return Ok(());
+    }
+    writeln!(w)?;
+    writeln!(w, "side tensors: {}", side.len())?;
+    for t in side {
+        let view = t.values.view();
+        let place = match t.values.file_offset() {
+            Some((file, offset)) => format!("{} at {offset}", plain(file)),
+            None => "not found".to_string(),
+        };
+        writeln!(
+            w,
+            "  {}  {} {}  ({place})",
+            quoted(t.name.as_bytes()),
+            view.type_name,
+            super::tree::shape_text(&view),
+        )?;
+        let loaded = crate::render::load_values(&view, opts);
+        super::tree::view_values(w, &view, loaded, 2, opts, false)?;
+    }
+    Ok(())
+}
 
 pub fn write_decoded(
     w: &mut dyn Write,
@@ -71,7 +118,7 @@ pub fn write_decoded(
                 writeln!(w)?;
                 tensor_block(w, set, message, 0, opts, true)?;
             } else {
-                message_fields(w, set, message, 0, opts)?;
+                generic(w, decoded, set, message, opts)?;
             }
         }
         Body::Bundle(b) => {

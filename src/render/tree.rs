@@ -229,7 +229,7 @@ fn default_value(f: &FieldDef) -> Value<'static> {
     }
 }
 
-fn shape_text(view: &TensorView<'_, '_>) -> String {
+pub fn shape_text(view: &TensorView<'_, '_>) -> String {
     match &view.dims {
         None => "unknown rank".to_string(),
         Some(d) if d.is_empty() => "scalar".to_string(),

@@ -9,10 +9,25 @@ use crate::explore::Response;
 use crate::explore::{self, FileHandler, Query};
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
-const APP_JS: &str = include_str!("../../web/app.js");
-const GRAPH_JS: &str = include_str!("../../web/graph.js");
-const APP_CSS: &str = include_str!("../../web/app.css");
-const ICON_SVG: &str = include_str!("../../web/icon.svg");
+
+/// The page's scripts, style and icon (`web/`), by the path the page asks
+/// for them at: the same for everyone, no secret.
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("/app.js", JS, include_str!("../../web/app.js")),
+    ("/graph.js", JS, include_str!("../../web/graph.js")),
+    ("/escape.js", JS, include_str!("../../web/escape.js")),
+    (
+        "/app.css",
+        "text/css; charset=utf-8",
+        include_str!("../../web/app.css"),
+    ),
+    (
+        "/icon.svg",
+        "image/svg+xml",
+        include_str!("../../web/icon.svg"),
+    ),
+];
+const JS: &str = "text/javascript; charset=utf-8";
 
 /// The page, with the token for its requests (empty: the page uses the
 /// one it kept).
@@ -24,25 +39,16 @@ pub(super) fn page(token: &str) -> Response {
     )
 }
 
-/// The page's script, style and icon: the same for everyone, no secret.
+/// Whether `path` is one of the page's own files ([`ASSETS`]).
 pub(super) fn is_asset(path: &str) -> bool {
-    matches!(path, "/app.js" | "/graph.js" | "/app.css" | "/icon.svg")
+    ASSETS.iter().any(|(p, _, _)| *p == path)
 }
 
 pub(super) fn get(state: &State, req: &Request) -> Response {
+    if let Some((_, kind, body)) = ASSETS.iter().find(|(p, _, _)| *p == req.path) {
+        return Response::new(200, kind, body.as_bytes().to_vec());
+    }
     match req.path.as_str() {
-        "/app.js" => Response::new(
-            200,
-            "text/javascript; charset=utf-8",
-            APP_JS.as_bytes().to_vec(),
-        ),
-        "/graph.js" => Response::new(
-            200,
-            "text/javascript; charset=utf-8",
-            GRAPH_JS.as_bytes().to_vec(),
-        ),
-        "/app.css" => Response::new(200, "text/css; charset=utf-8", APP_CSS.as_bytes().to_vec()),
-        "/icon.svg" => Response::new(200, "image/svg+xml", ICON_SVG.as_bytes().to_vec()),
         "/api/files" => files(state),
         path => match explore::file_handler(path) {
             Some(handler) => with_file(state, req, handler),

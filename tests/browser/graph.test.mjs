@@ -7,7 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { start, dropBytes, shot, field, msg, fixtures, decode, backend } from './harness.mjs';
 
@@ -496,6 +497,39 @@ test('name scopes fold into one box and open again; edges carry the declared sha
   assert.equal((svg.match(/<g class="node">/g) || []).length, 80);
   assert.equal((svg.match(/<polyline class="edge"/g) || []).length, 81);
   assert.ok(svg.includes('>FLOAT 1x4x8x8</text>'));
+});
+
+// A one-node model whose graph, node and value names hold what JSON
+// allows and XML does not (NUL, U+0008, ESC, U+FFFF) beside markup and a
+// direction override.
+const ODD = 'a\u0000\u0008\u001b[31m\uffff\u202e<&"\'>';
+function oddNamesModel() {
+  const tensorType = field(1, msg(field(1, 1)));
+  const graph = msg(field(1, msg(field(1, 'x'), field(2, 'y' + ODD), field(3, 'n' + ODD), field(4, 'Relu'))), field(2, 'g' + ODD),
+    field(11, msg(field(1, 'x'), field(2, tensorType))), field(12, msg(field(1, 'y' + ODD), field(2, tensorType))));
+  return Uint8Array.from(msg(field(1, 8), field(7, graph), field(8, msg(field(2, 17)))));
+}
+
+test('Export SVG: names holding control characters make a well-formed file, escaped as decode --graph svg escapes them', async () => {
+  const bytes = oddNamesModel();
+  await dropBytes(page, 'odd_names.onnx', bytes);
+  await page.click('.tabs button[data-tab="graph"]');
+  await page.waitForSelector('#graph[data-ready="1"]');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#graph-svg')]);
+  const svg = readFileSync(await download.path(), 'utf8');
+  // Chromium's XML parser reads it: no parser error, every node there.
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { error: (doc.querySelector('parsererror') || { textContent: null }).textContent, nodes: doc.querySelectorAll('g.node').length };
+  }, svg);
+  assert.deepEqual(parsed, { error: null, nodes: 1 });
+  // The graph output's name as the command's SVG writes it.
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'pbdecode-svg-')), 'odd_names.onnx');
+  writeFileSync(file, bytes);
+  const cliSvg = execFileSync(decode, ['--graph', 'svg', file]).toString();
+  const name = (text) => [...text.matchAll(/<text[^>]*>(y[^<]*)<\/text>/g)].map((m) => m[1]);
+  assert.deepEqual(name(cliSvg), ['ya\\u{0}\\u{8}\\u{1b}[31m\\u{ffff}\\u{202e}&lt;&amp;&quot;&apos;&gt;']);
+  assert.deepEqual(name(svg), name(cliSvg));
 });
 
 test('the Graph tab is usable at 1024, 1280 and 1920 px: nothing spills out, the panel beside the drawing', async () => {

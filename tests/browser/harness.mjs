@@ -44,7 +44,7 @@ export async function start(viewport = { width: 1400, height: 900 }) {
   // of the binary's (a change to web/ tried without a rebuild, or an
   // earlier version of it checked against the tests).
   if (process.env.WEB_DIR) {
-    for (const [file, type] of [['app.js', 'text/javascript'], ['graph.js', 'text/javascript'], ['app.css', 'text/css']]) {
+    for (const [file, type] of [['app.js', 'text/javascript'], ['graph.js', 'text/javascript'], ['escape.js', 'text/javascript'], ['app.css', 'text/css']]) {
       await context.route('**/' + file, (r) => r.fulfill({ status: 200, contentType: type, body: readFileSync(path.join(process.env.WEB_DIR, file)) }));
     }
   }

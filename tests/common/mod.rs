@@ -2,7 +2,8 @@
 //! tests (`Msg`, so every input is made from readable code, not opaque
 //! bytes), whole messages built with it (`build`), the ONNX tensor fixture
 //! generator (`fixtures`), JSON parsing and snapshot layout over serde_json
-//! (`json`), and a runner that decodes and renders like the binary does.
+//! (`json`), the snapshot settings (`snapshot_settings`), and a runner that
+//! decodes and renders like the binary does.
 //!
 //! Each test module uses only part of this module.
 
@@ -22,6 +23,26 @@ pub mod json;
 use pbdecode::formats::{self, Decoded, FormatOptions};
 use pbdecode::render::{RenderOptions, json as json_render, text};
 use std::path::{Path, PathBuf};
+
+/// The settings of every snapshot of the integration tests: the files in
+/// the repository's `snapshots/` (the path is relative to `tests/it/`,
+/// where the assertions are), named without the module's prefix (each
+/// test names its snapshot `MODULE__NAME` itself). Used as
+/// `common::snapshot_settings().bind(|| insta::assert_snapshot!(..))`.
+pub fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../../snapshots");
+    settings.set_prepend_module_to_snapshot(false);
+    settings
+}
+
+/// [`snapshot_settings`] for snapshots whose header leaves out the
+/// expression that made them (one per fixture, all made by one call).
+pub fn snapshot_settings_without_expression() -> insta::Settings {
+    let mut settings = snapshot_settings();
+    settings.set_omit_expression(true);
+    settings
+}
 
 /// Deterministic bytes with every kind of bit pattern (NaN, Inf, zeros,
 /// subnormals, extremes) for the tests that compare a parallel path with

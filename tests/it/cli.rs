@@ -458,3 +458,140 @@ fn text_files_are_told_as_text_before_wire_checks() {
         assert_eq!(doc.get("syntax").and_then(Value::as_str), Some("text"));
     }
 }
+
+/// `decode --help`: the first line names every format family, the options
+/// are grouped under headings; `decode serve --help` names the Graph tab.
+/// Both are pinned as snapshots.
+#[test]
+fn help_is_grouped_and_names_every_format_family() {
+    let o = decode(&["--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    let first = help.lines().next().unwrap();
+    for family in [
+        "ONNX",
+        "TensorFlow",
+        "checkpoints",
+        "TFRecord",
+        "PaddlePaddle",
+        "Protocol Buffers",
+    ] {
+        assert!(first.contains(family), "{family} in {first:?}");
+    }
+    let headings: Vec<&str> = help
+        .lines()
+        .filter(|l| !l.starts_with(' ') && l.ends_with(':'))
+        .collect();
+    for heading in [
+        "Input:",
+        "Output:",
+        "Tensors and export:",
+        "Graphs:",
+        "Test data:",
+        "Schemas:",
+    ] {
+        assert!(headings.contains(&heading), "{heading} in {headings:?}");
+    }
+    crate::common::snapshot_settings().bind(|| {
+        insta::assert_snapshot!("cli__help", help);
+    });
+    let o = decode(&["serve", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let serve = stdout(&o);
+    assert!(serve.contains("Graph tab"), "{serve}");
+    crate::common::snapshot_settings().bind(|| {
+        insta::assert_snapshot!("cli__serve_help", serve);
+    });
+}
+
+/// `decode` alone prints a short usage naming its commands, exit 2.
+#[test]
+fn decode_alone_prints_a_short_usage() {
+    let o = decode(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    let err = stderr(&o);
+    assert!(err.contains("decode serve"), "{err}");
+    assert!(err.contains("decode diff"), "{err}");
+    assert!(err.contains("--help"), "{err}");
+    assert!(err.lines().count() <= 10, "{err}");
+}
+
+/// A misspelt --tensor name gets the nearest names first.
+#[test]
+fn a_misspelt_tensor_name_gets_the_nearest_names() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/files/model.onnx");
+    let model = model.to_str().unwrap();
+    let o = decode(&["--tensor", "conv1.weigth", model]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    let guess = err
+        .split_once("did you mean ")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("a guess: {err}"));
+    assert!(guess.starts_with("\"conv1.weight\""), "{err}");
+    // Case alone.
+    let o = decode(&["--tensor", "FC.BIAS", model]);
+    assert!(
+        stderr(&o).contains("did you mean \"fc.bias\"?"),
+        "{}",
+        stderr(&o)
+    );
+    // Nothing near: no guess, the list.
+    let o = decode(&["--tensor", "embedding", model]);
+    assert!(!stderr(&o).contains("did you mean"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("tensors: \"conv1.weight\""),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// A second --npy-dir into the same folder is refused in one line.
+#[test]
+fn a_second_export_into_the_same_folder_says_so_once() {
+    let dir = std::env::temp_dir().join(format!("pbdecode-npy-twice-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/files/model.onnx");
+    let args = ["--npy-dir", dir.to_str().unwrap(), model.to_str().unwrap()];
+    let first = decode(&args);
+    assert_eq!(first.status.code(), Some(0), "{}", stderr(&first));
+    let second = decode(&args);
+    assert_eq!(second.status.code(), Some(2));
+    let err = stderr(&second);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("6 of the files already exist"), "{err}");
+    assert!(err.contains("--force"), "{err}");
+    let third = decode(&["--force", args[0], args[1], args[2]]);
+    assert_eq!(third.status.code(), Some(0), "{}", stderr(&third));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// For a well-known file that is not protobuf, what it is comes first on
+/// stderr, the formats' reasons after it.
+#[test]
+fn the_hint_comes_first() {
+    let o = decode_stdin(&["-"], b"PK\x03\x04\x14\x00\x00\x00\x08\x00abc");
+    let err = stderr(&o);
+    let first = err.lines().next().unwrap_or_default();
+    assert!(first.contains("this looks like a zip archive"), "{err}");
+    assert!(
+        err.lines()
+            .nth(1)
+            .unwrap_or_default()
+            .contains("not decoded"),
+        "{err}"
+    );
+}
+
+/// A model's text view lists its nodes before value_info (and so does a
+/// function's).
+#[test]
+fn a_models_nodes_come_before_value_info() {
+    let o = decode(&[&path("onnx-model/everything.onnx")]);
+    let text = stdout(&o);
+    let nodes = text.find("\n  nodes (").expect("the main graph's nodes");
+    let value_info = text.find("\n  value_info (").expect("its value_info");
+    let outputs = text.find("\n  outputs (").expect("its outputs");
+    assert!(outputs < nodes && nodes < value_info, "{text}");
+}

@@ -4,6 +4,11 @@
 //! says so in one line naming the flag and the mode, and writes nothing.
 //! The pairs come from the plan's own tables, so a new flag or mode is
 //! covered as soon as it is in them.
+//!
+//! What this suite checks, in full: every flag a mode does not read refused (exit 2, one line naming
+//! the flag and the mode, nothing written), the pairs generated from the
+//! plan's tables (`src/cli/plan.rs`, whose flag table a unit test of the
+//! binary compares with clap's).
 
 #![allow(
     clippy::unwrap_used,

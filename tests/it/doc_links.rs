@@ -1,6 +1,7 @@
 //! The project's Markdown documents link each other by relative paths:
-//! every such link in README.md, ARCHITECTURE.md, CONTRIBUTING.md and
-//! docs/*.md must name a file that exists and, with `#anchor`, a heading of
+//! every such link in README.md, GUIDE.md, ARCHITECTURE.md,
+//! CONTRIBUTING.md, docs/*.md and the READMEs of python/, fuzz/,
+//! examples/files/ and tests/browser/ must name a file that exists and, with `#anchor`, a heading of
 //! that file (as GitHub makes anchors of headings). The README opens with
 //! two commands a newcomer runs; the files they name must exist.
 
@@ -11,10 +12,19 @@ use std::path::{Path, PathBuf};
 
 /// The documents whose links are checked, relative to the repository.
 fn documents(root: &Path) -> Vec<PathBuf> {
-    let mut docs: Vec<PathBuf> = ["README.md", "ARCHITECTURE.md", "CONTRIBUTING.md"]
-        .iter()
-        .map(PathBuf::from)
-        .collect();
+    let mut docs: Vec<PathBuf> = [
+        "README.md",
+        "GUIDE.md",
+        "ARCHITECTURE.md",
+        "CONTRIBUTING.md",
+        "python/README.md",
+        "fuzz/README.md",
+        "examples/files/README.md",
+        "tests/browser/README.md",
+    ]
+    .iter()
+    .map(PathBuf::from)
+    .collect();
     let mut more: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
         .map(|entries| {
             entries

@@ -18,7 +18,7 @@ fn render(bytes: &[u8], opts: &RenderOptions) -> (String, String) {
 }
 
 fn snap(name: &str, out: &str) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("elision__{name}"), out);
     });
 }

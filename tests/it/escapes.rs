@@ -5,6 +5,15 @@
 //! a direction override; the text view of the result must hold no control
 //! character but its own line ends, and exactly as many lines as the
 //! original. JSON escapes control characters by its own rules.
+//!
+//! What this suite checks, in full: every string field of every model and TensorFlow fixture given
+//! escape sequences and newlines, which the text views must escape without
+//! adding a line; a test folder, a batch, two folders to compare and a
+//! descriptor set whose every name (model strings, file and folder names)
+//! holds escape sequences, line ends, C1, bidi and zero-width characters,
+//! through every text and JSON output and the messages that repeat a path,
+//! none reaching stdout or stderr raw; and a check that the text lines of
+//! those outputs end only through `TextLines`.
 
 #![allow(
     clippy::unwrap_used,

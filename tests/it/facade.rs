@@ -1,6 +1,15 @@
 //! The library facade (`pbdecode::open`, `Document`, `Tensor`, `Values`),
 //! used as a library user would: every fixture opened, every tensor's
 //! values read and compared with what `decode --json` prints for it.
+//!
+//! What this suite checks, in full: the library facade against the command: every fixture (models,
+//! containers, TensorFlow files, test folders' inputs and outputs, external
+//! data) opened with `pbdecode::open`, every tensor's values equal to
+//! `decode --json`'s (the same reason where they are unavailable, the same
+//! check where the file is turned down), `write_json`/`write_text` byte for
+//! byte the command's output, `write_npy` the same file as `--npy`;
+//! `raw_le` of raw FLOAT data points into the document's bytes; INT8 comes
+//! back as `i8`. The crate documentation's example runs as a doc test.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
@@ -62,6 +71,9 @@ fn variable<'j>(json: &'j Value, r: &pbdecode::TensorRef) -> Option<&'j Value> {
     }
     let (list, key) = if json["format"] == "tf-checkpoint" {
         (&json["tensors"], "key")
+    } else if json.get("side_tensors").is_some() {
+        // A format's side tensors (a Paddle program's parameters).
+        (&json["side_tensors"], "name")
     } else {
         (&json["variables"], "name")
     };

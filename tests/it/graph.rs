@@ -5,6 +5,17 @@
 //! with the endpoint's boxes and edges, and models built here: formal
 //! names and weights, name-scope groups folded, a TensorFlow loop, deep
 //! subgraphs, a 20,000-node model.
+//!
+//! What this suite checks, in full: every model fixture's graphs as `/api/graph` answers them,
+//! pinned as compact text (nodes with formal names, weights, attributes,
+//! subgraphs, calls, groups; edges with types and shapes), the layout
+//! checked (boxes apart and inside the drawing, every edge from a side of
+//! its producer's box to its consumer's, the counts those of the lists);
+//! Graphviz's `dot` reading every `--graph dot` output and finding the
+//! endpoint's boxes and edges (the test fails when `dot` is missing),
+//! `--graph svg` drawing as many; models built in the test: Conv's formal
+//! names and weights, folding, a TensorFlow loop and control edges, 20
+//! nested subgraphs, 20,000 nodes, refusals and hostile names.
 
 #![allow(
     clippy::unwrap_used,
@@ -454,7 +465,7 @@ fn graph_text(out: &mut String, entry: &Value, g: &Value) {
 }
 
 fn snap(name: &str, text: &str) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("graph__{name}"), text);
     });
 }

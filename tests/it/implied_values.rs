@@ -8,6 +8,18 @@
 //! Each case runs the binary under a watchdog: a version that iterates the
 //! implied values would run for minutes to hours, and the watchdog turns
 //! that into a failure instead of a hang. Nothing asserts how fast it is.
+//!
+//! What this suite checks, in full: a 61-byte TensorFlow Const of shape [2^34] (and ones of [2^62]
+//! and [2^63-1, 2]) through `--json`, `--stats`, `--histogram`, the colour
+//! preview, `--tensor --values 8`, `--picture`, `--npy` and the explorer's
+//! statistics and pages (at any offset, the last included): statistics
+//! without iterating, the output cap and `--allow-implied`, limits checked
+//! before any pass (each run under a CPU-time watchdog, so an
+//! implementation that iterates fails instead of hanging). The element
+//! reader's runs are counted (values pulled from storage, callbacks:
+//! bounded by the stored values) and every pass over runs (statistics,
+//! histogram, picture, preview, comparison, seeks) equals the
+//! element-by-element one on small shapes of every picture layout.
 
 #![allow(
     clippy::unwrap_used,

@@ -6,6 +6,14 @@
 //! read as streams, a directory named as such, and a fault on a mapped file
 //! turned into a message. Each test runs the built binary in its own
 //! temporary folder.
+//!
+//! What this suite checks, in full: outputs never over the input or its external data, kept intact
+//! on failure, non-regular outputs refused, `--npy-dir` and links or
+//! existing files, external data through links and FIFOs, pipes and
+//! directories as FILE, a mapped file truncated while read (by a single
+//! file, by `decode diff` and by a batch, each waiting in the read of a
+//! FIFO it reads next, so that the truncation lands between its map and its
+//! read; and recovered, in a child process).
 
 #![allow(
     clippy::unwrap_used,

@@ -11,6 +11,10 @@
 //!
 //! Test modules inside `src/` are left out (their expected outputs are
 //! JSON text).
+//!
+//! What this suite checks, in full: JSON is written only through `src/json_writer.rs` (a quoted key,
+//! a `null`, or a separator or bracket written as a literal in a function
+//! that writes JSON, anywhere else in `src/`, fails it).
 
 #![allow(
     clippy::unwrap_used,

@@ -43,6 +43,7 @@ mod no_panic;
 #[cfg(feature = "cli")]
 mod npy;
 mod onnx_formats;
+mod paddle;
 mod parallel_histogram;
 mod parallel_text_rows;
 mod parallel_values;
@@ -51,6 +52,8 @@ mod pictures;
 #[cfg(feature = "cli")]
 mod proto_parsing;
 mod raw_value_text;
+#[cfg(feature = "cli")]
+mod readme;
 mod registry;
 mod schema_tables;
 mod schemaless;

@@ -6,6 +6,10 @@
 //! made by scripts/make_merge_fixtures.py) were checked against onnx.load
 //! and the protobuf Python runtime when written;
 //! scripts/merge_crosscheck.py compares many random cases.
+//!
+//! What this suite checks, in full: fields that occur more than once merge as protobuf's runtimes
+//! merge them (fixtures checked against onnx.load, TensorFlow's rule and
+//! the protobuf Python runtime).
 
 #![allow(
     clippy::unwrap_used,
@@ -47,7 +51,7 @@ struct Json(String);
 
 fn snap(name: &str, text: &str, json: &str) {
     let out = format!("{text}\n{json}");
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("merge_rules__{name}"), out);
     });
 }

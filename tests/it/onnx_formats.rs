@@ -71,10 +71,19 @@ fn snapshots(dir: &str, name: &str, stem: &str) {
         values: Some(3),
         ..opts(dir)
     };
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!(format!("onnx_formats__{stem}_text"), render_text(dir, name, &o));
-        insta::assert_snapshot!(format!("onnx_formats__{stem}_json"), common::json::pretty(&render_json(dir, name, &o)));
-        insta::assert_snapshot!(format!("onnx_formats__{stem}_values3"), render_text(dir, name, &three));
+    crate::common::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(
+            format!("onnx_formats__{stem}_text"),
+            render_text(dir, name, &o)
+        );
+        insta::assert_snapshot!(
+            format!("onnx_formats__{stem}_json"),
+            common::json::pretty(&render_json(dir, name, &o))
+        );
+        insta::assert_snapshot!(
+            format!("onnx_formats__{stem}_values3"),
+            render_text(dir, name, &three)
+        );
     });
 }
 
@@ -148,11 +157,23 @@ fn dense_views() {
         dense: true,
         ..opts(MODEL_DIR)
     };
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!("onnx_formats__sparse_coo_dense", render_text(CONT_DIR, "sparse_coo.pb", &dense));
-        insta::assert_snapshot!("onnx_formats__sparse_linear_dense", render_text(CONT_DIR, "sparse_linear.pb", &dense));
-        insta::assert_snapshot!("onnx_formats__sparse_coo_dense_values3", render_text(CONT_DIR, "sparse_coo.pb", &dense3));
-        insta::assert_snapshot!("onnx_formats__model_everything_dense", render_text(MODEL_DIR, "everything.onnx", &model_dense));
+    crate::common::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(
+            "onnx_formats__sparse_coo_dense",
+            render_text(CONT_DIR, "sparse_coo.pb", &dense)
+        );
+        insta::assert_snapshot!(
+            "onnx_formats__sparse_linear_dense",
+            render_text(CONT_DIR, "sparse_linear.pb", &dense)
+        );
+        insta::assert_snapshot!(
+            "onnx_formats__sparse_coo_dense_values3",
+            render_text(CONT_DIR, "sparse_coo.pb", &dense3)
+        );
+        insta::assert_snapshot!(
+            "onnx_formats__model_everything_dense",
+            render_text(MODEL_DIR, "everything.onnx", &model_dense)
+        );
     });
 }
 

@@ -3,6 +3,10 @@
 //! for every raw element type, with and without a --values limit. Also:
 //! statistics from the chunked, multi-threaded pass equal a plain
 //! sequential computation.
+//!
+//! What this suite checks, in full: the JSON of every value formatted in parallel chunks is byte for
+//! byte the one-thread output, for every raw element type; the chunked,
+//! multi-threaded statistics equal a one-value-at-a-time pass.
 
 #![allow(
     clippy::unwrap_used,

@@ -345,7 +345,7 @@ fn preview_snapshots() {
     let wide = build::onnx_f32("", &[1, 8, 70], &g);
     let plain = text_view(&rgb, false);
     assert!(!plain.contains('\u{1b}'), "no escapes without colour");
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!("pictures__preview_rgb", text_view(&rgb, true));
         insta::assert_snapshot!("pictures__preview_shrunk_with_nan", text_view(&wide, true));
     });

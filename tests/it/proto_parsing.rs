@@ -8,6 +8,12 @@
 //! The fixtures in `tests/fixtures/user-schema/syntax/` are accepted by
 //! protoc 35.1, and `scripts/proto_crosscheck.py` finds pbdecode's reading of
 //! each equal to protoc's descriptors; the snapshots keep that reading.
+//!
+//! What this suite checks, in full: .proto syntax as protoc reads it (editions, split type names,
+//! empty statements; fixtures checked against protoc), protoc's nesting
+//! limit, error positions, and import safety (absolute and `..` paths,
+//! symlinks out of a root, devices, the size cap, no content of other files
+//! in errors).
 
 #![allow(
     clippy::unwrap_used,
@@ -30,7 +36,7 @@ fn dump(set: &SchemaSet) -> String {
 }
 
 fn snap(name: &str, out: &str) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("proto_parsing__{name}"), out);
     });
 }

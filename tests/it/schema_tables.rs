@@ -2,6 +2,10 @@
 //! unique per message and in range, every referenced type present, packed
 //! only where protobuf allows it, enum value names unique, every format's
 //! root message present; and ONNX's TensorProto is exactly the spec's.
+//!
+//! What this suite checks, in full: the built-in tables are consistent (unique numbers and names,
+//! types resolve, `packed` only on scalars, TensorProto exactly as the
+//! field table of the ONNX specification).
 
 #![allow(
     clippy::unwrap_used,

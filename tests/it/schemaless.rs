@@ -1,6 +1,9 @@
 //! The schemaless reading: each guess kind, groups, partial input, deep
 //! nesting, and the guessing measured against the real schemas (the
 //! built-in tables, read leniently, are the answer key).
+//!
+//! What this suite checks, in full: the schemaless guesses held to floors on a sample of the corpus
+//! (the whole corpus outside `cargo test`: `guess_accuracy_on_a_corpus`).
 
 #![allow(
     clippy::unwrap_used,
@@ -43,8 +46,11 @@ fn render(bytes: &[u8], offsets: bool) -> (String, String) {
 
 fn snap(name: &str, bytes: &[u8], offsets: bool) {
     let (t, j) = render(bytes, offsets);
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!(format!("schemaless__{name}"), format!("{t}--- json ---\n{}", common::json::pretty(&j)));
+    crate::common::snapshot_settings().bind(|| {
+        insta::assert_snapshot!(
+            format!("schemaless__{name}"),
+            format!("{t}--- json ---\n{}", common::json::pretty(&j))
+        );
     });
 }
 
@@ -494,7 +500,7 @@ fn assert_floors(tally: &Tally, overall: f64, floors: &[(&str, f64)]) {
     }
 }
 
-/// The figures of the README over a whole corpus (the test corpus: 652
+/// The figures of the guide over a whole corpus (the test corpus: 652
 /// files, 99.8% of 111,078 fields; by kind message 100.0, string 100.0,
 /// varint 100, packed_fixed32 98.6, packed_fixed64 98.9, packed_varint 93.2,
 /// bytes 61.7), with the same slack as the sample: `PBDECODE_CORPUS=../shared/corpus

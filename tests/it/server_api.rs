@@ -3,6 +3,19 @@
 //! uploads (too big, aborted, stalled), malformed and huge requests,
 //! concurrent requests; and the JSON, values, statistics and pictures
 //! compared with the command line's for the same file.
+//!
+//! What this suite checks, in full: the explorer's server in-process and as `decode serve`: every
+//! endpoint with and without the token (a cookie or the query do not
+//! count), nothing a plain listener on another port receives is usable, a
+//! one-time code (also through `--open` and a stand-in `xdg-open`) works
+//! once, foreign `Host` headers, `..`, absolute and symlink paths, a root
+//! file swapped for a link, a file renamed over or cut short under a
+//! request, uploads too big, aborted and stalled and their temporary file's
+//! name, malformed and oversized requests, 40 concurrent requests beside a
+//! stalled client, 8 and 16 idle connections, `accept` at the descriptor
+//! limit (counted, in a child process); the JSON, values, statistics and
+//! PNG compared with the command line's for the same files, the summary
+//! lines with the text view's header.
 
 #![allow(
     clippy::unwrap_used,
@@ -212,9 +225,18 @@ fn token_and_host() {
             Some("nosniff")
         );
     }
-    // The page and its assets hold no secret: served to anyone, the page
-    // without a token in it.
-    for path in ["/", "/app.js", "/graph.js", "/app.css", "/icon.svg"] {
+    // The page and its assets (every file of web/ but the static site's
+    // glue of its WebAssembly module) hold no secret: served to anyone,
+    // the page without a token in it.
+    let mut paths = vec!["/".to_string()];
+    for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/web")).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name != "index.html" && name != "wasm.js" {
+            paths.push(format!("/{name}"));
+        }
+    }
+    assert!(paths.len() > 5, "{paths:?}");
+    for path in &paths {
         let r = raw(
             s.addr,
             format!("GET {path} HTTP/1.1\r\nHost: {h}\r\n\r\n").as_bytes(),

@@ -76,7 +76,7 @@ fn float_specials() {
              \"nan\": 1, \"pos_inf\": 1, \"neg_inf\": 1, \"zeros\": 2}"
         )
     );
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!("stats__float_specials", text_of(&t, false));
     });
 }
@@ -89,7 +89,7 @@ fn histograms() {
     // A float ramp 0..99: 16 equal bins.
     let ramp: Vec<f32> = (0..100).map(|i| i as f32).collect();
     let floats = build::onnx_f32("", &[10, 10], &ramp);
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!("stats__histogram_int8", text_of(&ints, true));
         insta::assert_snapshot!("stats__histogram_float", text_of(&floats, true));
     });
@@ -110,7 +110,7 @@ fn complex_is_by_magnitude() {
         stats.ends_with("\"zeros\": 1, \"of\": \"magnitude\"}"),
         "{stats}"
     );
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!("stats__complex64", text_of(&t, false));
     });
 }
@@ -182,7 +182,7 @@ fn tensor_nested_in_a_model() {
         )
         .expect("renders");
     }
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!("stats__nested", String::from_utf8(out).expect("UTF-8"));
     });
 }

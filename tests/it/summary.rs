@@ -2,6 +2,13 @@
 //! models, SavedModels, GraphDefs under tests/fixtures) the text view's
 //! header, the `"summary"` of `--json` and the facade's
 //! `Document::summary()` hold the same items with the same numbers.
+//!
+//! What this suite checks, in full: on every model fixture (ONNX models, SavedModels, GraphDefs) the
+//! text view's header, `--json`'s `"summary"` and `Document::summary()`
+//! hold the same items in the same order, every number in its line as the
+//! command writes it and no other; the parameters of a model whose weights
+//! are Constant nodes, TensorFlow variables shared by meta graphs counted
+//! once.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 

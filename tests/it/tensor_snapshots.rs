@@ -3,6 +3,20 @@
 //! JSON output), with the invariants checked first; the fixtures' values checked against expected
 //! numbers written out by hand; and the check that the committed fixtures
 //! are exactly what the generator in tests/common/fixtures.rs makes.
+//!
+//! What this suite checks, in full: every ONNX tensor fixture (all 28 data types in `raw_data` and
+//! in the typed fields, special values, every code of the
+//! float8/float6/float4 types, scalars, empty tensors, rank 6, packed and
+//! one-per-field encodings, fields out of order, a segment, external data,
+//! and one malformed file per check) decoded with `--as auto` and `--as
+//! onnx-tensor`: one test per file (`fixture::NAME`, so a failure names the
+//! file) and one insta snapshot per file in `snapshots/` (text, then the
+//! JSON pretty-printed), after invariants are checked (the JSON parses, the
+//! element fields are replaced by `values`, the count matches the shape,
+//! each bad file fails the check it is named for, with an offset). Values
+//! are also compared with numbers written out by hand, and the worked
+//! examples of the TensorProto field table are asserted (FLOAT16 0x3864 =
+//! 0.548828; INT4 int32 136 = -8, -8; 1.764052 as the first value of `x`).
 
 #![allow(
     clippy::unwrap_used,
@@ -230,7 +244,7 @@ fn snapshot(name: &str) {
         snap.push_str("--- json ---\n");
         snap.push_str(&json::pretty(&out.json));
     }
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false, omit_expression => true}, {
+    crate::common::snapshot_settings_without_expression().bind(|| {
         insta::assert_snapshot!(format!("tensor_snapshots__{name}"), snap);
     });
 }

@@ -2,6 +2,15 @@
 //! made by scripts/make_testdata_fixtures.py): test folders read with their
 //! model, files named by it and checked against the declared types;
 //! `decode diff` reports and exit codes; batches of many files.
+//!
+//! What this suite checks, in full: the test folders of `tests/fixtures/onnx-testdata` (a tensor
+//! test with an initializer input, optional, sequence and map tests, one
+//! whose data does not match its declaration): folder views, per-file
+//! naming and JSON, `--strict`, `--model`; `decode diff` reports
+//! (identical, within and out of tolerance, shape and type mismatch, NaN
+//! positions, strings, sequences, models, data sets, the picture) and exit
+//! codes; batches (each line equal to the single-file JSON, the table,
+//! failures as lines).
 
 #![allow(
     clippy::unwrap_used,
@@ -54,7 +63,7 @@ fn parse(line: &str) -> Json {
 
 macro_rules! snap {
     ($name:expr, $value:expr) => {
-        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+        crate::common::snapshot_settings().bind(|| {
             insta::assert_snapshot!(format!("testdata__{}", $name), $value);
         });
     };

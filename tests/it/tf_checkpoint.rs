@@ -3,6 +3,20 @@
 //! 2.21 through scripts/make_tf_checkpoint_fixtures.py, see its README.md),
 //! their damaged copies, tables built here with lengths and counts no
 //! writer makes, and the facade's tensors of a bundle.
+//!
+//! What this suite checks, in full: the tensor bundles TensorFlow 2.21 wrote
+//! (`tests/fixtures/tf-checkpoint`: a SavedModel's variables of every
+//! memcpy type and strings, a `tf.train.Checkpoint` with optimizer slots, a
+//! sharded checkpoint whose variables are split across 8 shards, one of ten
+//! shards, a TF1 partitioned variable, a V1 checkpoint, a V1 checkpoint of
+//! variables saved in slices of every type V1 saves, 6,001 variables) as
+//! text and JSON snapshots, their damaged copies by the check that fails,
+//! tables built in the test with a restart count of 2^31-1, lengths of
+//! 2^31-1 and 2^40, shared prefixes longer than the key before, keys out of
+//! order, a big-endian bundle, V1 slices that miss, overlap, overrun or
+//! fall short of their tensor; every prefix and byte flip of an index; a
+//! SavedModel's variables in its views and the facade; no other fixture
+//! read as a bundle.
 
 #![allow(
     clippy::unwrap_used,
@@ -61,7 +75,7 @@ fn json_of(rel: &str, opts: &RenderOptions) -> String {
 }
 
 fn snapshot(name: &str, value: String) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("tf_checkpoint__{name}"), value);
     });
 }

@@ -72,7 +72,7 @@ fn rejection(id: &str, bytes: &[u8]) -> String {
 }
 
 fn snapshot(name: &str, value: String) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("tf_formats__{name}"), value);
     });
 }

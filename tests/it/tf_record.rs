@@ -60,7 +60,7 @@ fn fault_of(bytes: &[u8]) -> Option<(String, u64, String)> {
 }
 
 fn snapshot(name: &str, value: String) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("tf_record__{name}"), value);
     });
 }

@@ -37,7 +37,7 @@ fn fixtures() -> PathBuf {
 }
 
 fn snapshot(name: &str, value: String) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("tf_record_cli__{name}"), value);
     });
 }

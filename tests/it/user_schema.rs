@@ -40,7 +40,7 @@ fn render(set: &SchemaSet, type_name: &str, message: &str) -> String {
 }
 
 fn snap(name: &str, out: &str) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("user_schema__{name}"), out);
     });
 }

@@ -21,7 +21,7 @@ fn render_as(id: &str, bytes: &[u8]) -> String {
 }
 
 fn snap(name: &str, out: &str) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("view_paths__{name}"), out);
     });
 }

@@ -26,7 +26,7 @@ fn text(bytes: &[u8], opts: &RenderOptions) -> String {
 }
 
 fn snap(name: &str, out: &str) {
-    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
+    crate::common::snapshot_settings().bind(|| {
         insta::assert_snapshot!(format!("views__{name}"), out);
     });
 }
