@@ -498,6 +498,8 @@ pub struct FileAst {
     pub messages: Vec<MessageAst>,
     pub enums: Vec<EnumAst>,
     pub features: Features,
+    /// `extend` blocks at the file's top level.
+    pub extends: Vec<ExtendAst>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -507,6 +509,18 @@ pub struct MessageAst {
     pub messages: Vec<MessageAst>,
     pub enums: Vec<EnumAst>,
     pub features: Features,
+    /// `extend` blocks inside the message (their fields are named in its
+    /// scope).
+    pub extends: Vec<ExtendAst>,
+}
+
+/// `extend Type { fields }`: fields added to another message, each named
+/// by its full name (`[pkg.ext]` in the text format).
+#[derive(Debug, Clone, Default)]
+pub struct ExtendAst {
+    /// The extended message, as written.
+    pub extendee: String,
+    pub fields: Vec<FieldAst>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -1200,19 +1214,31 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `extend Type { fields }` after the keyword: extension fields are not
-    /// fields of any message here, but a group among them declares a message.
-    fn extend(&mut self, depth: usize, out: &mut Vec<MessageAst>) -> PResult<()> {
-        self.type_name()?;
+    /// `extend Type { fields }` after the keyword: the fields, added to the
+    /// extended message when the tables are resolved; a group among them
+    /// also declares a message.
+    fn extend(
+        &mut self,
+        depth: usize,
+        out: &mut Vec<MessageAst>,
+        extends: &mut Vec<ExtendAst>,
+    ) -> PResult<()> {
+        let extendee = self.type_name()?;
         self.expect("{")?;
+        let mut block = ExtendAst {
+            extendee,
+            fields: Vec::new(),
+        };
         loop {
             if self.eat("}")? {
+                extends.push(block);
                 return Ok(());
             }
             if self.eat(";")? {
                 continue;
             }
-            let (_, group) = self.field(depth)?;
+            let (field, group) = self.field(depth)?;
+            block.fields.push(field);
             out.extend(group);
         }
     }
@@ -1260,7 +1286,7 @@ impl<'a> Parser<'a> {
                 self.skip_statement()?;
             } else if t.is("extend") {
                 self.next()?;
-                self.extend(inner, &mut m.messages)?;
+                self.extend(inner, &mut m.messages, &mut m.extends)?;
             } else if t.is("option") {
                 self.next()?;
                 self.option_statement(&mut m.features)?;
@@ -1368,7 +1394,7 @@ impl<'a> Parser<'a> {
             } else if t.is("enum") {
                 file.enums.push(self.enum_decl()?);
             } else if t.is("extend") {
-                self.extend(0, &mut file.messages)?;
+                self.extend(0, &mut file.messages, &mut file.extends)?;
             } else if t.is("service") {
                 self.ident("a service name")?;
                 let open = self.expect("{")?;
@@ -1508,6 +1534,17 @@ pub fn resolve_features(file: &mut FileAst) {
         delimited: Some(false),
     };
     let file_features = file.features.over(defaults);
+    let resolve = |f: &mut FieldAst, features: Features| {
+        let eff = f.features.over(features);
+        f.packed = Some(eff.packed == Some(true));
+        if eff.legacy_required == Some(true) && f.label != Some(Label::Repeated) {
+            f.label = Some(Label::Required);
+        }
+        f.delimited = eff.delimited == Some(true) && f.map.is_none();
+    };
+    for f in file.extends.iter_mut().flat_map(|e| e.fields.iter_mut()) {
+        resolve(f, file_features);
+    }
     let mut stack: Vec<(&mut MessageAst, Features)> = file
         .messages
         .iter_mut()
@@ -1515,13 +1552,12 @@ pub fn resolve_features(file: &mut FileAst) {
         .collect();
     while let Some((m, parent)) = stack.pop() {
         let features = m.features.over(parent);
-        for f in &mut m.fields {
-            let eff = f.features.over(features);
-            f.packed = Some(eff.packed == Some(true));
-            if eff.legacy_required == Some(true) && f.label != Some(Label::Repeated) {
-                f.label = Some(Label::Required);
-            }
-            f.delimited = eff.delimited == Some(true) && f.map.is_none();
+        for f in m
+            .fields
+            .iter_mut()
+            .chain(m.extends.iter_mut().flat_map(|e| e.fields.iter_mut()))
+        {
+            resolve(f, features);
         }
         for sub in &mut m.messages {
             stack.push((sub, features));
@@ -1807,9 +1843,15 @@ fn resolve_in<'a>(
 ) -> Result<SchemaSet, SchemaError> {
     let mut pending = Vec::new();
     let mut enum_asts = Vec::new();
+    // The `extend` blocks: their scope's node and name, and whether their
+    // file is proto3 (for packedness).
+    let mut extends: Vec<(usize, Option<FullName>, &ExtendAst, bool)> = Vec::new();
     for (name, f) in files {
         let package_node = scopes.tree.package(&f.package);
         let package = (!f.package.is_empty()).then(|| FullName::new(None, &f.package));
+        for e in &f.extends {
+            extends.push((package_node, package.clone(), e, f.syntax_proto3));
+        }
         // proto2's enums are closed; proto3's and editions' (by default) open.
         let closed_enums = !f.syntax_proto3 && !f.editions;
         for m in &f.messages {
@@ -1900,8 +1942,22 @@ fn resolve_in<'a>(
             entry_id = entry_id.saturating_add(1);
         }
     }
+    for p in &pending {
+        for e in &p.ast.extends {
+            extends.push((p.node, Some(p.scope.clone()), e, p.proto3));
+        }
+    }
     // Every relative type name, resolved in one walk down the tree.
     let mut relative = Vec::new();
+    for (node, _, e, _) in &extends {
+        for name in std::iter::once(e.extendee.as_str())
+            .chain(e.fields.iter().map(|f| f.type_name.as_str()))
+        {
+            if Scalar::from_keyword(name).is_none() && !name.starts_with('.') {
+                relative.push((*node, name));
+            }
+        }
+    }
     for p in &pending {
         for f in &p.ast.fields {
             let names = match &f.map {
@@ -2006,6 +2062,53 @@ fn resolve_in<'a>(
         if let Some(m) = set.messages.get_mut(id) {
             m.fields = fields;
             m.by_number = by_number;
+        }
+    }
+    // Extensions: fields of the extended message, named by their full name
+    // in brackets (as the text format writes them), after its own fields
+    // (so that its own keep their slots).
+    for (node, scope, e, proto3) in &extends {
+        let Some(FieldType::Message(target)) = lookup_type(scopes, *node, &e.extendee) else {
+            return Err(err(format!(
+                "extend {}: no message of that name",
+                e.extendee
+            )));
+        };
+        for f in &e.fields {
+            let ty = lookup_type(scopes, *node, &f.type_name).ok_or_else(|| {
+                err(format!(
+                    "extension {}: unknown type {}",
+                    f.name, f.type_name
+                ))
+            })?;
+            let label = f.label.unwrap_or(Label::Optional);
+            let full = match scope {
+                Some(s) => format!("{s}.{}", f.name),
+                None => f.name.clone(),
+            };
+            let Some(m) = set.messages.get_mut(target) else {
+                continue;
+            };
+            if let Some((_, other)) = m.field_by_number(f.number) {
+                return Err(err(format!(
+                    "extension {full}: field number {} of {} is used by {}",
+                    f.number, m.full_name, other.name
+                )));
+            }
+            let slot = m.fields.len();
+            m.fields.push(FieldDef {
+                number: f.number,
+                name: format!("[{full}]"),
+                label,
+                ty,
+                packed: label == Label::Repeated && ty.packable() && f.packed.unwrap_or(*proto3),
+                oneof: None,
+                group: f.group,
+                proto3_optional: false,
+                upstream_int32: false,
+            });
+            let at = m.by_number.partition_point(|&(n, _)| n < f.number);
+            m.by_number.insert(at, (f.number, slot));
         }
     }
     set.names = std::mem::take(&mut scopes.tree);

@@ -472,6 +472,9 @@ function errorCard(err, title) {
       h('dt', null, 'check'), h('dd', { 'data-check': err.check }, err.check + ' check failed'),
       h('dt', null, 'field'), h('dd', { class: 'mono' }, err.path || '(the top-level message)'),
       h('dt', null, 'offset'), h('dd', { class: 'mono', 'data-offset': err.offset }, hex8(err.offset) + '  (byte ' + err.offset + ')'),
+      // In a text-format file, where the fault is written.
+      err.line ? h('dt', null, 'line') : null,
+      err.line ? h('dd', { class: 'mono', 'data-line': err.line }, `line ${err.line}, column ${err.column}`) : null,
       h('dt', null, 'reason'), h('dd', null, err.reason)));
 }
 
@@ -485,6 +488,11 @@ function renderRejected(view) {
         h('tr', null, h('td', { class: 'mono' }, t.format), h('td', null, t.error.message)))))));
   }
   const body = h('div');
+  if (o.error.line) {
+    view.append(h('div', { class: 'card' }, h('h3', null, 'Text (the fault\'s line highlighted)'), body));
+    renderSource(body, o.error.line);
+    return;
+  }
   view.append(h('div', { class: 'card' }, h('h3', null, 'Bytes (the fault highlighted)'), body));
   renderBytes(body, { at: o.error.offset, error: o.error.offset });
 }
@@ -1240,8 +1248,41 @@ function renderTree(body) {
   else body.append(h('div', { class: 'card' }, jsonTree(S.open.decoded, true)));
 }
 
+// ---------- a text-format file's lines ----------
+// A window of the file's lines (the server's /api/source), numbered, the
+// line `mark` highlighted; earlier and later windows a click away.
+const SOURCE_PAGE = 200;
+async function renderSource(body, mark) {
+  const box = h('div', { class: 'source', id: 'source' });
+  body.append(box);
+  const show = async (from) => {
+    try {
+      const r = await (await BACKEND.fetch('/api/source', { f: S.key, from, count: SOURCE_PAGE })).json();
+      const rows = r.lines.map((text, k) => {
+        const n = r.from + k;
+        return h('div', { class: n === mark ? 'row fault' : 'row', 'data-line': n },
+          h('span', { class: 'ln' }, String(n)), h('span', { class: 'code' }, text));
+      });
+      const nav = h('div', { class: 'nav' },
+        r.from > 1 ? h('button', { class: 'btn small', onclick: () => show(Math.max(1, r.from - SOURCE_PAGE)) }, 'earlier lines') : null,
+        h('span', { class: 'muted' }, ` lines ${r.from}–${r.from + r.lines.length - 1} of ${r.total} `),
+        r.from + r.lines.length <= r.total ? h('button', { class: 'btn small', onclick: () => show(r.from + SOURCE_PAGE) }, 'later lines') : null);
+      box.replaceChildren(nav, ...rows);
+      const hit = box.querySelector('.fault');
+      if (hit) hit.scrollIntoView({ block: 'center' });
+    } catch (e) { box.textContent = e.message; }
+  };
+  await show(mark ? Math.max(1, mark - 20) : 1);
+}
+
 // ---------- text view ----------
 async function renderText(body, inline) {
+  // A file in protobuf's text format: its own lines first.
+  if (!inline && S.open.file && S.open.file.syntax === 'text') {
+    const card = h('div', { class: 'card' }, h('h3', null, 'The file (protobuf text format)'));
+    body.append(card);
+    renderSource(card, null);
+  }
   const pre = h('pre', { class: 'text', id: 'text-view' }, 'Reading…');
   body.append(inline ? pre : h('div', { class: 'card' }, pre));
   try {

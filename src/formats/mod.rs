@@ -380,7 +380,7 @@ pub fn near_misses(
 
 /// Why `--as auto` turned an input down: the deciding error, and what each
 /// format said.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Rejection {
     pub error: DecodeError,
     pub tried: Vec<(&'static str, DecodeError)>,

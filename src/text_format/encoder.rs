@@ -256,14 +256,24 @@ impl<'s, 'a> Encoder<'s, 'a> {
             };
             return self.any_value(&name, sub, open.at);
         }
-        Err(DecodeError::new(
-            ErrorKind::TextType {
-                what: "the extension",
-                name,
-                hint: "the schema tables declare no extension of this message",
-            },
-            open.at as u64,
-        ))
+        // An extension: a field of the message under its full name.
+        let name = name.trim_start_matches('.');
+        let bracketed = format!("[{name}]");
+        match def.field_by_name(&bracketed) {
+            Some((slot, _)) => self.field(FieldAt { slot, at: open.at }),
+            None => Err(DecodeError::new(
+                ErrorKind::TextType {
+                    what: "the extension",
+                    name: name.to_string(),
+                    hint: if def.fields.iter().any(|f| f.name.starts_with('[')) {
+                        "it is not one of the message's extensions in the schema tables"
+                    } else {
+                        "the schema tables declare no extension of this message"
+                    },
+                },
+                open.at as u64,
+            )),
+        }
     }
 
     /// An expanded `Any`: its `type_url`, then the message as its `value`.

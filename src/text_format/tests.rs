@@ -34,6 +34,14 @@ message M {
   oneof choice { int32 one = 22; string two = 23; }
   optional group MyGroup = 24 { optional int32 g = 1; }
   repeated M kids = 25;
+  extensions 100 to 200;
+}
+extend M {
+  optional int32 ext_scalar = 100;
+  repeated Inner ext_messages = 101;
+}
+message Scope {
+  extend M { optional string nested_ext = 102; }
 }
 "#;
 
@@ -125,6 +133,12 @@ fn messages_lists_maps_groups_and_separators() {
     );
     assert_eq!(bin("MyGroup { g: 1 }"), [195, 1, 8, 1, 196, 1]);
     assert_eq!(bin("# c\n\n  # only comments\n"), [] as [u8; 0]);
+    assert_eq!(bin("[t.ext_scalar]: 5"), [160, 6, 5]);
+    assert_eq!(
+        bin("[t.ext_messages] { a: 1 } [t.ext_messages] <>"),
+        [170, 6, 2, 8, 1, 170, 6, 0]
+    );
+    assert_eq!(bin("[t.Scope.nested_ext]: 'x'"), [178, 6, 1, b'x']);
     // A nested message of 200 bytes: a two-byte length, put in place.
     let text = format!("inner {{ s: '{}' }}", "x".repeat(200));
     let b = bin(&text);
@@ -157,6 +171,7 @@ fn errors_say_where_and_why() {
     assert_eq!(err("i32: [1]").0, "syntax");
     assert_eq!(err("}").0, "syntax");
     assert_eq!(err("[t.ext]: 1").0, "type");
+    assert_eq!(err("[t.ext_scalar]: 1 [t.ext_scalar]: 2").0, "duplicate");
     let (check, line, column, shown) = err("inner {\n\tbogus: 1 }");
     assert_eq!((check.as_str(), line, column), ("field", 2, 9));
     assert!(shown.contains("M.inner"), "{shown}");
