@@ -192,8 +192,9 @@ pub enum ErrorKind {
     /// not have.
     #[error("{found} is not an escape of the text format: {why}")]
     TextEscape { found: String, why: &'static str },
-    /// Printable text whose first field no message it may be has (the
-    /// built-in formats' messages, or those of the format asked for).
+    /// Printable text with a field at its top level that no message it
+    /// may be has (the built-in formats' messages, or those of the format
+    /// asked for).
     #[error("{}", no_message_text(first, *asked))]
     TextNoMessage {
         first: String,
@@ -413,7 +414,7 @@ fn no_message_text(first: &str, asked: Option<&str>) -> String {
         None => "any built-in format's message".to_string(),
     };
     format!(
-        "the file is printable text, not binary protobuf; read as protobuf text format, its first field {first:?} is not a field of {whose}: give its schema with --schema FILE.proto --type pkg.Msg"
+        "the file is printable text, not binary protobuf; read as protobuf text format, its field {first:?} is not a field of {whose}: give its schema with --schema FILE.proto --type pkg.Msg"
     )
 }
 
