@@ -1,11 +1,13 @@
-// Benchmark (not a test): the explorer's Graph tab on a generated model
-// of 20,000 nodes, beside Netron on the same file in the same run.
+// Benchmark (not a test): the explorer's Graph tab on generated models,
+// beside Netron on the same file in the same run.
 //
 //   node scripts/bench_graph_page.mjs [MODEL.onnx ...]
 //
-// Without a MODEL, writes one with scripts/bench_model_gen.py (--nodes 20000
+// Without a MODEL, writes two into target/bench-graph/: a model laid out
+// as yolov8n is (tests/browser/harness.mjs's yoloLikeModel, 232 nodes),
+// and one of 20,000 nodes with scripts/bench_model_gen.py (--nodes 20000
 // --mib 16; PYTHON names an interpreter with onnx and numpy, default
-// python3) into target/bench-graph/. Environment:
+// python3). Environment:
 //   DECODE_BIN  the decode binary (default target/release/decode; build it
 //               with cargo build --release)
 //   NETRON      Netron's command (default netron on PATH: pip install
@@ -15,11 +17,14 @@
 // Screenshots of each viewer's first view: target/bench-graph/*.png.
 //
 // For each viewer: the time from opening the page until the graph is
-// drawn, and the time a pan takes to show (a 60 px drag, then two
-// animation frames, so the frame with the move is on screen), median of
-// 20 drags at the first view and 20 at the whole graph in the window.
+// drawn; the time a pan takes to show (a 60 px drag, then two animation
+// frames, so the frame with the move is on screen), median of 20 drags at
+// the first view (after the 40 events below) and 20 at the whole graph in
+// the window; and the time 40 Ctrl+wheel events (zooming in and out about
+// the drawing's middle) and 40 drag moves take, from the first event until
+// two frames after the last, at the first view (the 40-event ratio).
 import { spawn, spawnSync, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,11 +38,13 @@ let models = process.argv.slice(2);
 if (!models.length) {
   const dir = path.join(repo, 'target', 'bench-graph');
   mkdirSync(dir, { recursive: true });
+  const yolo = path.join(dir, 'yolo_like.onnx');
+  writeFileSync(yolo, (await import('../tests/browser/harness.mjs')).yoloLikeModel());
   const model = path.join(dir, 'graph_20000.onnx');
   if (!existsSync(model)) {
     execFileSync(process.env.PYTHON || 'python3', [path.join(repo, 'scripts', 'bench_model_gen.py'), model, '--nodes', '20000', '--mib', '16', '--inits', '400'], { stdio: 'inherit' });
   }
-  models = [model];
+  models = [yolo, model];
 }
 models = models.map((m) => path.resolve(m));
 
@@ -79,7 +86,25 @@ async function pans(page, x, y, n) {
   await page.mouse.up();
   return times;
 }
-const viewport = { width: 1400, height: 900 };
+// 40 Ctrl+wheel events about (x, y), zooming in and out in turn, then 40
+// drag moves: the time of each series until two frames have passed.
+async function events40(page, x, y) {
+  await page.mouse.move(x, y);
+  await page.keyboard.down('Control');
+  let t = performance.now();
+  for (let i = 0; i < 40; i++) await page.mouse.wheel(0, i % 2 ? 100 : -100);
+  await frames(page);
+  const wheel = performance.now() - t;
+  await page.keyboard.up('Control');
+  await page.mouse.down();
+  t = performance.now();
+  for (let i = 1; i <= 40; i++) await page.mouse.move(x - 2 * i, y - 4 * i);
+  await frames(page);
+  const drag = performance.now() - t;
+  await page.mouse.up();
+  return { wheel, drag, both: wheel + drag };
+}
+const viewport = { width: 1440, height: 900 };
 // Each viewer's first view, to look at.
 const shotDir = path.join(repo, 'target', 'bench-graph');
 mkdirSync(shotDir, { recursive: true });
@@ -96,7 +121,7 @@ for (const [m, model] of models.entries()) {
     await page.close();
     return k;
   })();
-  const oursDrawn = [], oursPan = [], oursPanFit = [], oursPaint = [];
+  const oursDrawn = [], oursPan = [], oursPanFit = [], oursPaint = [], oursEvents = [];
   let counts = '';
   for (let run = 0; run < runs; run++) {
     // A fresh page each run: nothing cached in the page.
@@ -107,26 +132,29 @@ for (const [m, model] of models.entries()) {
     const t = performance.now();
     await page.evaluate((k) => { location.hash = 'f=' + encodeURIComponent(k) + '&tab=graph'; }, key);
     await page.waitForSelector('#graph[data-ready="1"]', { timeout: 120000 });
-    await page.waitForFunction(() => graphView && graphView.lastPaint);
+    await page.waitForFunction(() => pbdecode.graph && pbdecode.graph.lastPaint);
     oursDrawn.push(performance.now() - t);
     counts = await page.$eval('#graph', (e) => `${e.dataset.nodes} nodes, ${e.dataset.edges} edges`);
     if (run === 0) await page.screenshot({ path: path.join(shotDir, `pbdecode-${m}.png`) });
     const box = await page.$eval('#graph-canvas', (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
-    const at = () => page.evaluate(() => graphView.tx + ',' + graphView.ty);
+    const view0 = await page.evaluate(() => JSON.stringify(pbdecode.graph.v));
+    oursEvents.push(await events40(page, box[0], box[1]));
+    if (await page.evaluate(() => JSON.stringify(pbdecode.graph.v)) === view0) throw new Error('the events did not move the explorer\'s view');
+    const at = () => page.evaluate(() => pbdecode.graph.tx + ',' + pbdecode.graph.ty);
     const before = await at();
     oursPan.push(median(await pans(page, box[0], box[1], 20)));
     if (await at() === before) throw new Error('the drag did not move the explorer\'s view');
     await page.click('#graph-fit');
     await frames(page);
     oursPanFit.push(median(await pans(page, box[0], box[1], 20)));
-    oursPaint.push(await page.evaluate(() => graphView.lastPaint.ms));
+    oursPaint.push(await page.evaluate(() => pbdecode.graph.lastPaint.ms));
     await ctx.close();
   }
   ours.child.kill('SIGINT');
 
   // ---------- Netron ----------
   const netronCmd = process.env.NETRON || 'netron';
-  const theirsDrawn = [], theirsPan = [], theirsPanFit = [];
+  const theirsDrawn = [], theirsPan = [], theirsPanFit = [], theirsEvents = [];
   let netronVersion = '', netronNodes = 0, netronStill = false;
   if (netronCmd !== 'skip') {
     // (Netron writes its version to stderr.)
@@ -154,6 +182,7 @@ for (const [m, model] of models.entries()) {
       if (run === 0) await page.screenshot({ path: path.join(shotDir, `netron-${m}.png`) });
       const box = await page.$eval('#target', (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
       const scrolled = () => page.$eval('#target', (c) => c.scrollLeft + ',' + c.scrollTop);
+      theirsEvents.push(await events40(page, box[0], box[1]));
       const before = await scrolled();
       theirsPan.push(median(await pans(page, box[0], box[1], 20)));
       if (await scrolled() === before) netronStill = true;
@@ -168,7 +197,11 @@ for (const [m, model] of models.entries()) {
   console.log(`model: ${model} (${counts})`);
   console.log(`pbdecode explorer: drawn in ${f(oursDrawn)}; a pan shown in ${f(oursPan)} at the first view, ${f(oursPanFit)} with the whole graph in the window (its frame drawn in ${median(oursPaint).toFixed(1)} ms)`);
   console.log(`Netron ${netronVersion}: drawn in ${f(theirsDrawn)} (${netronNodes} node elements); a pan shown in ${f(theirsPan)}, ${f(theirsPanFit)} zoomed out` + (netronStill ? ' (the drag did not move its view)' : ''));
+  const ev = (xs, k) => xs.map((e) => e[k]);
+  const evText = (xs) => (xs.length ? `${f(ev(xs, 'both'))} (wheel ${median(ev(xs, 'wheel')).toFixed(0)} ms, drag ${median(ev(xs, 'drag')).toFixed(0)} ms)` : 'not run');
+  console.log(`40 Ctrl+wheel events and 40 drag moves: pbdecode ${evText(oursEvents)}; Netron ${evText(theirsEvents)}`);
   if (theirsDrawn.length) console.log(`ratio (drawn): ${(median(oursDrawn) / median(theirsDrawn)).toFixed(3)} of Netron's time`);
+  if (theirsEvents.length) console.log(`ratio (40 events): ${(median(ev(oursEvents, 'both')) / median(ev(theirsEvents, 'both'))).toFixed(3)} of Netron's time`);
 }
 await browser.close();
 

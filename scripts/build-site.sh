@@ -23,5 +23,7 @@ elif command -v wasm-opt >/dev/null; then
 else
   cp "$module" "$out/pbdecode.wasm"
 fi
-cp "$repo/web/app.js" "$repo/web/graph.js" "$repo/web/escape.js" "$repo/web/wasm.js" "$repo/web/app.css" "$repo/web/icon.svg" "$out/"
+# The page's modules as they are now (none left of an earlier build).
+rm -f "$out"/*.js
+cp "$repo"/web/*.js "$repo/web/app.css" "$repo/web/icon.svg" "$out/"
 python3 "$repo/scripts/site_pages.py" "$repo/web" "$out"

@@ -51,7 +51,7 @@ if python3 -c 'import grpc_tools' 2>/dev/null; then
 fi
 # The explorer's API: a flags byte (1: served, 2: uploaded), a u16 length,
 # the requests (blocks separated by an empty line; the page's calls in
-# web/app.js), then the file. Keys: 0/file.pb (in the served folder), 1
+# web/), then the file. Keys: 0/file.pb (in the served folder), 1
 # (the served file itself), u1 (the upload).
 api_seed() { # api_seed FILE OUT AS
     printf 'GET /api/files\n\nGET /api/open?f=0/file.pb&as=%s\n\nGET /api/tensor?f=1&as=%s&t=0\n\nGET /api/values?f=u1&as=%s&t=0&offset=1&count=8&rows=2&stride=4\n\nGET /api/stats?f=0/file.pb&as=%s&t=0\n\nGET /api/picture?f=1&as=%s&t=0\n\nGET /api/text?f=u1&as=%s&values=3\n\nGET /api/hex?f=1&offset=2&count=64\n\nPOST /api/close?f=u1\n\nGET /api/open?f=u1\n' \

@@ -101,10 +101,9 @@ def page(template: str, title: str, body: str) -> str:
     )
     out = out.replace('<meta name="pbdecode-token" content="{{TOKEN}}">', head)
     out = out.replace("<title>pbdecode explorer</title>", f"<title>{html.escape(title)}</title>")
-    out = out.replace('<script src="/app.js" defer></script>',
-                      '<script src="wasm.js" defer></script>\n<script src="app.js" defer></script>')
-    # Every address relative, so that the site works under any path.
-    for name in ("icon.svg", "app.css", "escape.js", "graph.js", "app.js"):
+    # Every address relative, so that the site works under any path (the
+    # modules import one another by relative addresses).
+    for name in ("icon.svg", "app.css", "main.js"):
         out = out.replace(f'"/{name}"', f'"{name}"')
     assert "{{" not in out and '"/' not in out, "a placeholder or an absolute address is left"
     return out

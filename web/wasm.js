@@ -1,18 +1,18 @@
-// The explorer's back end inside the page: the WebAssembly build of the
-// server's endpoints (wasm/), holding the dropped files in its memory.
-// `pbdecodeWasm(source)` (source: the module's bytes, or a fetch of them)
-// resolves to an object with the calls app.js makes of either back end:
-// `fetch(path, params)`, answered as the server answers the same request
-// (a Response-like object: ok, status, headers.get, text(), blob()), and
-// `add(file, onProgress)`, which reads a File into the module's memory.
-// A big file picked alone is read on demand: the module asks for the
-// slices it needs (its structure first, then what each view shows) and
-// this glue reads them with `File.slice`; requests wait for one another
-// so that a slice is read once. Nothing here sends a byte anywhere. Also
-// loaded by node in the tests.
-'use strict';
+// The explorer's back end on the static site: the WebAssembly build of the
+// server's endpoints (wasm/), holding the dropped files in its memory. It
+// runs in a Web Worker (wasm-worker.js), off the page's thread; node loads
+// it too, in the tests. `pbdecodeWasm(source)` (source: the module's
+// bytes, or a fetch of them) resolves to an object with the calls the
+// page's back end makes: `fetch(path, params)`, answered as the server
+// answers the same request (a Response-like object: ok, status,
+// headers.get, body, text(), blob()), and `add(file, onProgress)`, which
+// reads a File into the module's memory. A big file picked alone is read
+// on demand: the module asks for the slices it needs (its structure first,
+// then what each view shows) and this glue reads them with `File.slice`;
+// requests wait for one another so that a slice is read once. Nothing
+// here sends a byte anywhere.
 
-globalThis.pbdecodeWasm = async function pbdecodeWasm(source) {
+export async function pbdecodeWasm(source) {
   // A wasm32 memory holds at most 4 GiB; the files must fit in it beside
   // what decoding them needs.
   const PBDECODE_WASM_LIMIT = 4 * 1024 * 1024 * 1024 - 256 * 1024 * 1024;
@@ -51,6 +51,8 @@ globalThis.pbdecodeWasm = async function pbdecodeWasm(source) {
       status,
       statusText: '',
       headers: { get: (name) => headers.get(name.toLowerCase()) ?? (name.toLowerCase() === 'content-type' ? type : null) },
+      type,
+      headerList: [...headers],
       body,
       text: async () => dec.decode(body),
       blob: async () => new Blob([body], { type }),
@@ -122,19 +124,10 @@ globalThis.pbdecodeWasm = async function pbdecodeWasm(source) {
     const width = total <= (16 << 20) ? 16 : 4;
     await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, worker));
   };
-  // Requests one after another (a request may read slices the next
-  // needs), each after the page has drawn what the last one brought: an
-  // answer is computed on the page's thread.
-  const breathe = () => new Promise((ok) => {
-    const go = () => setTimeout(ok, 0);
-    if (typeof requestAnimationFrame !== 'function') return go();
-    // A hidden page draws no frames: do not wait for one long.
-    const timer = setTimeout(go, 50);
-    requestAnimationFrame(() => { clearTimeout(timer); go(); });
-  });
+  // Requests one after another: a request may read slices the next needs.
   let queue = Promise.resolve();
   const serial = (job) => {
-    const run = queue.then(breathe).then(job, job);
+    const run = queue.then(job, job);
     queue = run.catch(() => {});
     return run;
   };
@@ -227,4 +220,4 @@ globalThis.pbdecodeWasm = async function pbdecodeWasm(source) {
     x.finish_root(root);
     return out;
   }
-};
+}

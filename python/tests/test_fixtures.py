@@ -42,7 +42,10 @@ def at(root: dict, path: list):
 
 
 def declared_shape(node: dict) -> tuple:
-    """The dims of an ONNX tensor, the tensor_shape of a TensorFlow one."""
+    """The dims of an ONNX tensor, the tensor_shape of a TensorFlow one,
+    the shape of a tensor read from a side file (a Paddle parameter)."""
+    if "file" in node and "shape" in node:
+        return tuple(node["shape"])
     if "tensor_shape" in node or "dtype" in node:
         return tuple(int(d.get("size", 0)) for d in node.get("tensor_shape", {}).get("dim", []))
     return tuple(node.get("dims", []))

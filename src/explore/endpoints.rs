@@ -394,6 +394,12 @@ pub(super) fn open(req: &Query<'_>, file: &ExploredFile) -> Response {
             }
             Body::Schemaless(_) | Body::UserMessage { .. } | Body::Records(_) => None,
         };
+        // What the page shows of the file, from what the file holds (the
+        // page names no format): whether the Graph tab has graphs to draw,
+        // and which overview the file opens on.
+        let graph = crate::graph::model_of(decoded).is_some();
+        w.member("graph", graph)?;
+        w.member("overview", overview(decoded, doc.as_ref(), graph))?;
         // The summary as the text view prints it, for the page to draw as
         // it is (typed, it is under `decoded`, as in --json).
         w.key("summary_lines")?;
@@ -457,6 +463,28 @@ pub(super) fn open(req: &Query<'_>, file: &ExploredFile) -> Response {
         w.line_break()?;
         w.end_object()
     })
+}
+
+/// The page's overview of a decoded file: `tensor` (the file is one
+/// tensor), `fields` (read without a schema: the field tree beside the
+/// bytes), `records` (a record file), `checkpoint` (a tensor bundle's
+/// variables), `model` (a file with graphs: its nodes) or `summary` (its
+/// summary, tensors and text).
+fn overview(decoded: &Decoded<'_>, doc: Option<&Document>, graph: bool) -> &'static str {
+    match &decoded.body {
+        Body::Schemaless(_) => "fields",
+        Body::Records(_) => "records",
+        Body::Bundle(_) => "checkpoint",
+        Body::Message { .. } | Body::UserMessage { .. } => {
+            if doc.is_some_and(|d| d.root_tensor().is_some()) {
+                "tensor"
+            } else if graph {
+                "model"
+            } else {
+                "summary"
+            }
+        }
+    }
 }
 
 /// `looks_like` when detection turned the file down or read it

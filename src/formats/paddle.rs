@@ -278,7 +278,7 @@ fn program_summary(set: &SchemaSet, m: &Message<'_>) -> Summary {
 /// The file beside a program that holds its parameters: `X.pdiparams` for
 /// `X.pdmodel`, `__params__` or `params` for `__model__` (Paddle's names),
 /// found by listing the folder: the program's own file is the one of
-/// those names that holds the decoded program ([`is_input_of`]).
+/// those names that holds the decoded program (`base::is_input_of`).
 pub fn params_file(folder: &Folder, program: &Message<'_>) -> Option<String> {
     let names = folder.file_names();
     let same = |name: &str| {

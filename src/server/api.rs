@@ -10,12 +10,72 @@ use crate::explore::{self, FileHandler, Query};
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
 
-/// The page's scripts, style and icon (`web/`), by the path the page asks
-/// for them at: the same for everyone, no secret.
+/// The page's modules, style and icon (`web/`, but the static site's
+/// WebAssembly glue), by the path the page asks for them at: the same for
+/// everyone, no secret.
 const ASSETS: &[(&str, &str, &str)] = &[
-    ("/app.js", JS, include_str!("../../web/app.js")),
-    ("/graph.js", JS, include_str!("../../web/graph.js")),
+    ("/main.js", JS, include_str!("../../web/main.js")),
+    ("/state.js", JS, include_str!("../../web/state.js")),
+    ("/backend.js", JS, include_str!("../../web/backend.js")),
+    ("/dom.js", JS, include_str!("../../web/dom.js")),
+    ("/format.js", JS, include_str!("../../web/format.js")),
     ("/escape.js", JS, include_str!("../../web/escape.js")),
+    ("/files.js", JS, include_str!("../../web/files.js")),
+    ("/search.js", JS, include_str!("../../web/search.js")),
+    ("/model.js", JS, include_str!("../../web/model.js")),
+    (
+        "/tensor-list.js",
+        JS,
+        include_str!("../../web/tensor-list.js"),
+    ),
+    ("/tensor.js", JS, include_str!("../../web/tensor.js")),
+    ("/grid.js", JS, include_str!("../../web/grid.js")),
+    ("/records.js", JS, include_str!("../../web/records.js")),
+    (
+        "/checkpoint.js",
+        JS,
+        include_str!("../../web/checkpoint.js"),
+    ),
+    ("/text.js", JS, include_str!("../../web/text.js")),
+    ("/fields.js", JS, include_str!("../../web/fields.js")),
+    ("/bytes.js", JS, include_str!("../../web/bytes.js")),
+    ("/graph-tab.js", JS, include_str!("../../web/graph-tab.js")),
+    (
+        "/graph-view.js",
+        JS,
+        include_str!("../../web/graph-view.js"),
+    ),
+    (
+        "/graph-input.js",
+        JS,
+        include_str!("../../web/graph-input.js"),
+    ),
+    (
+        "/graph-data.js",
+        JS,
+        include_str!("../../web/graph-data.js"),
+    ),
+    (
+        "/graph-model.js",
+        JS,
+        include_str!("../../web/graph-model.js"),
+    ),
+    (
+        "/graph-geometry.js",
+        JS,
+        include_str!("../../web/graph-geometry.js"),
+    ),
+    (
+        "/graph-paint.js",
+        JS,
+        include_str!("../../web/graph-paint.js"),
+    ),
+    ("/graph-svg.js", JS, include_str!("../../web/graph-svg.js")),
+    (
+        "/node-panel.js",
+        JS,
+        include_str!("../../web/node-panel.js"),
+    ),
     (
         "/app.css",
         "text/css; charset=utf-8",

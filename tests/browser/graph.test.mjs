@@ -37,19 +37,26 @@ async function showGraph(id) {
 // Two animation frames: the last change is on the canvas.
 const drawn = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 const graphData = () => page.$eval('#graph', (e) => ({ nodes: Number(e.dataset.nodes), edges: Number(e.dataset.edges), graph: Number(e.dataset.graph), boxes: Number(e.dataset.boxes) }));
-const view = () => page.evaluate(() => ({ k: graphView.k, tx: graphView.tx, ty: graphView.ty }));
+const view = () => page.evaluate(() => ({ k: pbdecode.graph.k, tx: pbdecode.graph.tx, ty: pbdecode.graph.ty }));
 const panelNode = () => page.$eval('#node-panel', (p) => (p.hidden ? null : p.dataset.node));
 // Clicks a node (by name, or by index for one without a name) where it
 // is drawn, centred first as a user scrolls to it, and waits for its panel.
 async function clickNode(which) {
   const [at, index] = await page.evaluate((which) => {
-    const n = graphView.g.nodes.find((x) => (typeof which === 'number' ? x.i === which : x.name === which));
-    graphView.centreOn(n.box, true);
-    graphView.paint();
-    return [graphView.screenOf(n), n.i];
+    const n = pbdecode.graph.g.nodes.find((x) => (typeof which === 'number' ? x.i === which : x.name === which));
+    pbdecode.graph.centreOn(n.box, true);
+    pbdecode.graph.paint();
+    return [pbdecode.graph.screenOf(n), n.i];
   }, which);
   await page.mouse.click(at[0], at[1]);
   await page.waitForFunction((i) => (document.querySelector('#node-panel') || { dataset: {} }).dataset.index === String(i) && !(document.querySelector('#node-panel') || { hidden: true }).hidden, index);
+}
+// The page's search box, over the Graph tab (its Files button opens it);
+// emptied, it folds away again.
+async function pageSearch(q) {
+  if (!(await page.isVisible('#search'))) await page.click('#side-toggle');
+  await page.fill('#search', q);
+  if (!q) await page.press('#search', 'Escape');
 }
 // The attribute texts the panel shows for the open node.
 const panelAttributes = () => page.$$eval('#node-attrs [data-attr] .attr-text', (tds) => tds.map((td) => td.dataset.text));
@@ -119,7 +126,7 @@ test('search in the graph centres the node it finds, by name, op or value', asyn
     const where = await page.evaluate(() => {
       const c = document.querySelector('#graph-canvas').getBoundingClientRect();
       const p = document.querySelector('#node-panel').getBoundingClientRect();
-      const [x, y] = graphView.screenOf(graphView.sel);
+      const [x, y] = pbdecode.graph.screenOf(pbdecode.graph.sel);
       return { dx: x - (c.left + (p.left - c.left) / 2), dy: y - (c.top + c.height / 2) };
     });
     assert.ok(Math.abs(where.dx) < 3 && Math.abs(where.dy) < 3, JSON.stringify(where));
@@ -127,11 +134,11 @@ test('search in the graph centres the node it finds, by name, op or value', asyn
   await shot(page, 'g03-search-centred');
   // The page's search box: a node it finds is shown in the graph.
   const other = cli.value.graph.node[40];
-  await page.fill('#search', other.name);
+  await pageSearch(other.name);
   await page.locator(`#results .r[data-kind="node"][data-name="${other.name}"]`).click();
   await page.waitForFunction((n) => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === n, other.name);
   assert.equal(await page.$eval('.tabs button.on', (b) => b.dataset.tab), 'graph');
-  await page.fill('#search', '');
+  await pageSearch('');
   // By any part of a name or op: the hits counted, Enter steps through them.
   const convs = cli.value.graph.node.filter((n) => [n.name || '', n.op_type, ...n.input, ...n.output].some((x) => x.toLowerCase().includes('conv'))).length;
   await page.fill('#graph-find', 'conv');
@@ -222,20 +229,20 @@ test('the page\'s search finds a node inside nested subgraphs and a function\'s 
     fn_deep_add: [['then_branch', 'fn_if']],
   };
   for (const [name, chain] of Object.entries(chains)) {
-    await page.fill('#search', name);
+    await pageSearch(name);
     await page.locator(`#results .r[data-kind="node"][data-name="${name}"]`).click();
     await page.waitForFunction((n) => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === n && (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1', name);
     assert.equal(await page.$eval('.tabs button.on', (b) => b.dataset.tab), 'graph');
     await drawn();
     const got = await page.evaluate(async () => {
       const out = [];
-      let e = graphView.graphEntry(graphView.g.id);
+      let e = pbdecode.graph.graphEntry(pbdecode.graph.g.id);
       while (e && e.owner) {
-        const parent = await graphFetch(graphView.key, graphView.as, e.owner.graph);
+        const parent = await pbdecode.graphFetch(pbdecode.graph.key, pbdecode.graph.as, e.owner.graph);
         out.push([e.owner.attribute, parent.byIndex.get(e.owner.node).name]);
-        e = graphView.graphEntry(e.owner.graph);
+        e = pbdecode.graph.graphEntry(e.owner.graph);
       }
-      return { chain: out, top: e && e.kind, kind: graphView.g.kind };
+      return { chain: out, top: e && e.kind, kind: pbdecode.graph.g.kind };
     });
     assert.deepEqual(got.chain, chain, name);
     assert.equal(got.top, name.startsWith('fn_') ? 'function' : 'main', name);
@@ -243,7 +250,7 @@ test('the page\'s search finds a node inside nested subgraphs and a function\'s 
     const where = await page.evaluate(() => {
       const c = document.querySelector('#graph-canvas').getBoundingClientRect();
       const p = document.querySelector('#node-panel').getBoundingClientRect();
-      const [x, y] = graphView.screenOf(graphView.sel);
+      const [x, y] = pbdecode.graph.screenOf(pbdecode.graph.sel);
       return { dx: x - (c.left + (p.left - c.left) / 2), dy: y - (c.top + c.height / 2) };
     });
     assert.ok(Math.abs(where.dx) < 3 && Math.abs(where.dy) < 3, JSON.stringify(where));
@@ -252,11 +259,11 @@ test('the page\'s search finds a node inside nested subgraphs and a function\'s 
     assert.ok(await page.isVisible('#graph-back'));
   }
   // A value found by name opens the node that makes it, in its subgraph.
-  await page.fill('#search', 'v_out');
+  await pageSearch('v_out');
   await page.locator('#results .r[data-kind="value"][data-name="v_out"]').click();
   await page.waitForFunction(() => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === 'deep_sigmoid');
   assert.equal(await page.$eval('.tabs button.on', (b) => b.dataset.tab), 'graph');
-  await page.fill('#search', '');
+  await pageSearch('');
 });
 
 test('a Constant\'s value shows as the command line prints it and opens in the tensor view, whose page links back to the nodes', async () => {
@@ -311,7 +318,7 @@ test('a list of tensors (TENSORS) opens each tensor in the tensor view; a list o
   assert.equal(await page.locator('#node-attrs [data-attr="body_graph"] [data-attr-graph]').count(), 1);
   await graphs.nth(1).click();
   await page.waitForFunction((id) => (document.querySelector('#graph') || { dataset: {} }).dataset.graph === id && (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1', ids[1]);
-  assert.equal(await page.evaluate(() => graphView.graphEntry(graphView.g.id).owner.attribute), 'graphs[1]');
+  assert.equal(await page.evaluate(() => pbdecode.graph.graphEntry(pbdecode.graph.g.id).owner.attribute), 'graphs[1]');
 });
 
 test('TensorFlow: a GraphDef\'s nodes and a SavedModel\'s functions', async () => {
@@ -418,7 +425,7 @@ test('name scopes fold into one box and open again; edges carry the declared sha
   assert.equal(d.nodes, 80);
   assert.equal(d.edges, 81);
   // Every edge between the layers is labelled with the declared type and shape.
-  const labels = await page.evaluate(() => graphView.g.edges.map((e) => e.type + ' ' + e.shape));
+  const labels = await page.evaluate(() => pbdecode.graph.g.edges.map((e) => e.type + ' ' + e.shape));
   assert.equal(labels.length, 81);
   for (const l of labels) assert.equal(l, 'FLOAT 1x4x8x8');
   // The long graph has an overview, and only a part of it is drawn.
@@ -427,7 +434,7 @@ test('name scopes fold into one box and open again; edges carry the declared sha
   await shot(page, 'g11-scoped');
   // Folded: every node still counted, each scope one box.
   await page.click('#graph-fold');
-  await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && graphView.g.groups.every((g) => g.folded || g.parent !== null));
+  await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && pbdecode.graph.g.groups.every((g) => g.folded || g.parent !== null));
   await drawn();
   d = await graphData();
   assert.equal(d.nodes, 80);
@@ -436,15 +443,15 @@ test('name scopes fold into one box and open again; edges carry the declared sha
   await shot(page, 'g12-scoped-folded');
   // A click on a folded scope opens it: its two nodes drawn again.
   const at = await page.evaluate(() => {
-    const g = graphView.g.groups.find((x) => x.path === '/model.3');
-    graphView.centreOn(g.box, true);
-    graphView.paint();
-    const r = graphView.canvas.getBoundingClientRect();
-    return [r.left + graphView.tx + (g.box.x + g.box.w / 2) * graphView.k, r.top + graphView.ty + (g.box.y + g.box.h / 2) * graphView.k];
+    const g = pbdecode.graph.g.groups.find((x) => x.path === '/model.3');
+    pbdecode.graph.centreOn(g.box, true);
+    pbdecode.graph.paint();
+    const r = pbdecode.graph.canvas.getBoundingClientRect();
+    return [r.left + pbdecode.graph.tx + (g.box.x + g.box.w / 2) * pbdecode.graph.k, r.top + pbdecode.graph.ty + (g.box.y + g.box.h / 2) * pbdecode.graph.k];
   });
   await page.mouse.click(at[0], at[1]);
-  await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && graphView.g.groups.some((g) => g.path === '/model.3' && !g.folded));
-  const shownNow = await page.evaluate(() => graphView.g.nodes.filter((n) => n.box).map((n) => n.name));
+  await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && pbdecode.graph.g.groups.some((g) => g.path === '/model.3' && !g.folded));
+  const shownNow = await page.evaluate(() => pbdecode.graph.g.nodes.filter((n) => n.box).map((n) => n.name));
   assert.ok(shownNow.includes('/model.3/conv/Conv') && shownNow.includes('/model.3/act/Relu'), shownNow.join(', '));
   await drawn();
   await shot(page, 'g13-scope-opened');
@@ -455,29 +462,29 @@ test('name scopes fold into one box and open again; edges carry the declared sha
   // A node inside a folded scope, found by search: its scope opens.
   await page.fill('#graph-find', '/model.20/act/Relu');
   await page.press('#graph-find', 'Enter');
-  await page.waitForFunction(() => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === '/model.20/act/Relu' && graphView.sel && graphView.sel.box);
+  await page.waitForFunction(() => (document.querySelector('#node-panel') || { dataset: {} }).dataset.node === '/model.20/act/Relu' && pbdecode.graph.sel && pbdecode.graph.sel.box);
   // The open scope: a frame around its two nodes and nothing else, its
   // name on the top edge; every node still counted.
   assert.equal((await graphData()).nodes, 80);
   const frame = await page.evaluate(() => {
-    const gr = graphView.g.groups.find((x) => x.path === '/model.20');
+    const gr = pbdecode.graph.g.groups.find((x) => x.path === '/model.20');
     const f = gr.box;
     const meets = (b) => b.x < f.x + f.w && f.x < b.x + b.w && b.y < f.y + f.h && f.y < b.y + b.h;
     const inside = (b) => b.x >= f.x && b.y >= f.y && b.x + b.w <= f.x + f.w && b.y + b.h <= f.y + f.h;
-    const members = graphView.g.nodes.filter((n) => n.box && n.name.startsWith('/model.20/'));
-    const others = [...graphView.g.nodes.filter((n) => n.box && !n.name.startsWith('/model.20/')).map((n) => n.box),
-      ...graphView.g.groups.filter((x) => x !== gr && x.box).map((x) => x.box), ...graphView.g.ios.map((p) => p.box)];
-    graphView.centreOn(f, false);
-    graphView.paint();
-    const r = graphView.canvas.getBoundingClientRect();
+    const members = pbdecode.graph.g.nodes.filter((n) => n.box && n.name.startsWith('/model.20/'));
+    const others = [...pbdecode.graph.g.nodes.filter((n) => n.box && !n.name.startsWith('/model.20/')).map((n) => n.box),
+      ...pbdecode.graph.g.groups.filter((x) => x !== gr && x.box).map((x) => x.box), ...pbdecode.graph.g.ios.map((p) => p.box)];
+    pbdecode.graph.centreOn(f, false);
+    pbdecode.graph.paint();
+    const r = pbdecode.graph.canvas.getBoundingClientRect();
     return { folded: gr.folded, members: members.length, around: members.every((n) => inside(n.box)), clear: !others.some(meets),
-      title: [r.left + graphView.tx + (f.x + 30) * graphView.k, r.top + graphView.ty + (f.y + 8) * graphView.k] };
+      title: [r.left + pbdecode.graph.tx + (f.x + 30) * pbdecode.graph.k, r.top + pbdecode.graph.ty + (f.y + 8) * pbdecode.graph.k] };
   });
   assert.deepEqual({ ...frame, title: undefined }, { folded: false, members: 2, around: true, clear: true, title: undefined });
   await shot(page, 'g13b-scope-frame');
   // A click on its title folds it.
   await page.mouse.click(frame.title[0], frame.title[1]);
-  await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && graphView.g.groups.some((g) => g.path === '/model.20' && g.folded));
+  await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && pbdecode.graph.g.groups.some((g) => g.path === '/model.20' && g.folded));
   await page.click('#graph-unfold');
   await page.waitForFunction(() => (document.querySelector('#graph') || { dataset: {} }).dataset.ready === '1' && Number((document.querySelector('#graph') || { dataset: {} }).dataset.boxes) === 80);
 
@@ -509,7 +516,7 @@ test('name scopes fold into one box and open again; edges carry the declared sha
   v0 = await view();
   await page.mouse.move(box[0], box[1]);
   await page.mouse.wheel(0, -300);
-  await page.waitForFunction((k) => graphView.k > k, v0.k);
+  await page.waitForFunction((k) => pbdecode.graph.k > k, v0.k);
   v0 = await view();
   await page.mouse.down();
   await page.mouse.move(box[0] + 50, box[1] + 80, { steps: 4 });
@@ -567,7 +574,7 @@ test('the Graph tab is usable at 1024, 1280 and 1920 px: nothing spills out, the
   for (const width of [1024, 1280, 1920]) {
     await page.setViewportSize({ width, height: 800 });
     await openGraph('schemaless/sample/light_light_squeezenet.onnx');
-    await clickNode(await page.evaluate(() => graphView.g.nodes[3].name));
+    await clickNode(await page.evaluate(() => pbdecode.graph.g.nodes[3].name));
     const m = await page.evaluate(() => {
       const main = document.querySelector('#main');
       const c = document.querySelector('#graph-canvas').getBoundingClientRect();

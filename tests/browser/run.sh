@@ -32,5 +32,5 @@ fi
 # (harness.mjs); the module's own comparison with the command once.
 status=0
 node --test --test-reporter=tap || status=1
-BACKEND=static node --test --test-reporter=tap explorer.test.mjs page.test.mjs summary.test.mjs graph.test.mjs records.test.mjs checkpoints.test.mjs weights_search.test.mjs || status=1
+BACKEND=static node --test --test-reporter=tap explorer.test.mjs page.test.mjs summary.test.mjs graph.test.mjs graph_views.test.mjs responsive.test.mjs records.test.mjs checkpoints.test.mjs weights_search.test.mjs || status=1
 exit $status

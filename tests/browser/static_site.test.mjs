@@ -55,7 +55,7 @@ function cli(args, rel) {
 test('the static page shows every fixture as the command line does', async () => {
   const { page } = env;
   await shot(page, '40-static-files');
-  const files = await page.evaluate(async () => (await api('/api/files')).files);
+  const files = await page.evaluate(async () => (await pbdecode.api('/api/files')).files);
   assert.ok(files.length > 200, 'files listed: ' + files.length);
   const failures = [];
   let decoded = 0;
@@ -63,8 +63,8 @@ test('the static page shows every fixture as the command line does', async () =>
     const rel = f.name.slice('fixtures/'.length);
     if (rel.endsWith('README.md')) continue;
     const got = await page.evaluate(async (key) => {
-      const open = await BACKEND.fetch('/api/open', { f: key, values: 'all' });
-      const text = await BACKEND.fetch('/api/text', { f: key });
+      const open = await pbdecode.backend.fetch('/api/open', { f: key, values: 'all' });
+      const text = await pbdecode.backend.fetch('/api/text', { f: key });
       return { open: await open.text(), text: await text.text() };
     }, f.key);
     const opened = JSON.parse(got.open);
@@ -119,17 +119,17 @@ test('a big picked file is read on demand and shown as the command line shows it
   await page.waitForSelector('.nodes .node');
   await shot(page, '43-static-big-model');
   const key = await page.evaluate(() => document.querySelector('#files li[data-key^="u"]').dataset.key);
-  const unread = async () => page.evaluate(async (k) => (await wasmReady()).unread(k).reduce((n, [s, e]) => n + e - s, 0), key);
+  const unread = async () => page.evaluate(async (k) => (await pbdecode.backend.unread(k)).reduce((n, [s, e]) => n + e - s, 0), key);
   const opened = await unread();
   assert.ok(opened > 11 << 20, 'bytes unread after opening: ' + opened);
   // The last tensor's rows 500 and 501.
-  const got = JSON.parse(await page.evaluate(async (k) => (await BACKEND.fetch('/api/values', { f: k, t: 2, offset: 500 * 1024, count: 4, rows: 2, stride: 1024 })).text(), key));
+  const got = JSON.parse(await page.evaluate(async (k) => (await pbdecode.backend.fetch('/api/values', { f: k, t: 2, offset: 500 * 1024, count: 4, rows: 2, stride: 1024 })).text(), key));
   const want = (r, c) => ((r * 1024 + c) % 1000) / 8 + 2;
   assert.deepEqual(got.values.flat().map(Number),
     [want(500, 0), want(500, 1), want(500, 2), want(500, 3), want(501, 0), want(501, 1), want(501, 2), want(501, 3)]);
   const afterValues = await unread();
   assert.ok(afterValues < opened && afterValues > 11 << 20, `unread ${opened} then ${afterValues}`);
-  const text = await page.evaluate(async (k) => (await BACKEND.fetch('/api/text', { f: k })).text(), key);
+  const text = await page.evaluate(async (k) => (await pbdecode.backend.fetch('/api/text', { f: k })).text(), key);
   const cliText = execFileSync(decode, ['--dense', file], { maxBuffer: 1 << 30 }).toString();
   assert.equal(text, cliText);
   assert.equal(await unread(), 0);

@@ -11,15 +11,15 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import vm from 'node:vm';
+import { pathToFileURL } from 'node:url';
 import { repo, fixtures, decode } from './harness.mjs';
 
 export const site = process.env.SITE_DIR || path.join(repo, 'target', 'site');
 
 // The page's glue, run as the page runs it; resolves to the back end.
 export async function loadModule() {
-  vm.runInThisContext(readFileSync(path.join(site, 'wasm.js'), 'utf8'), { filename: 'wasm.js' });
-  return globalThis.pbdecodeWasm(readFileSync(path.join(site, 'pbdecode.wasm')));
+  const { pbdecodeWasm } = await import(pathToFileURL(path.join(site, 'wasm.js')));
+  return pbdecodeWasm(readFileSync(path.join(site, 'pbdecode.wasm')));
 }
 
 export function fixtureFiles(dir = fixtures) {

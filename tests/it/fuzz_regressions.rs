@@ -87,7 +87,7 @@ fn every_regression_input_replays_cleanly() {
     assert!(ran > 0, "no inputs under {}", dir().display());
 }
 
-/// The page's calls (`web/app.js`) on the file served in a folder (key
+/// The page's calls (`web/`) on the file served in a folder (key
 /// `0/file.pb`), served by itself (`1`) and uploaded (`u1`), as the `api`
 /// target's corpus starts (`scripts/fuzz_corpus.sh`).
 const PAGE_REQUESTS: &[&str] = &[

@@ -231,7 +231,7 @@ fn token_and_host() {
     let mut paths = vec!["/".to_string()];
     for entry in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/web")).unwrap() {
         let name = entry.unwrap().file_name().into_string().unwrap();
-        if name != "index.html" && name != "wasm.js" {
+        if !matches!(name.as_str(), "index.html" | "wasm.js" | "wasm-worker.js") {
             paths.push(format!("/{name}"));
         }
     }
@@ -446,6 +446,34 @@ fn summary_lines_are_the_text_header() {
             .collect();
         assert!(!got.is_empty(), "{key}");
         assert_eq!(got, want, "{key}");
+    }
+}
+
+/// /api/open says what the page shows of a file from what the file holds:
+/// its overview and whether the Graph tab has graphs (the page names no
+/// format).
+#[test]
+fn open_says_which_views_a_file_has() {
+    let s = start(vec![fixtures()]);
+    for (key, overview, graph) in [
+        ("example_x_3x4x5.pb", "tensor", false),
+        ("onnx-model/everything.onnx", "model", true),
+        (
+            "schemaless/sample/tf_fg_dense_frozen_frozen_graph.pb",
+            "model",
+            true,
+        ),
+        ("tf/saved_model_two_signatures.pb", "model", true),
+        ("onnx-containers/seq_nested.pb", "summary", false),
+        ("tf-checkpoint/train/ckpt.index", "checkpoint", false),
+        ("tf-record/examples.tfrecord", "records", false),
+        ("onnx-tensor/bad_values_missing.pb", "fields", false),
+    ] {
+        let r = get(s.addr, &format!("/api/open?f={}", enc(&format!("0/{key}"))));
+        assert_eq!(r.status, 200, "{key}");
+        let body: serde_json::Value = serde_json::from_str(&r.text()).unwrap();
+        assert_eq!(body["overview"], overview, "{key}");
+        assert_eq!(body["graph"], graph, "{key}");
     }
 }
 
