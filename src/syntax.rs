@@ -179,9 +179,9 @@ pub fn read_text(text: &[u8], asked: AsFormat) -> Result<TextReading, Rejection>
     // The error of the root that read furthest (the first of equals); a
     // field at the top level that none of them has says that the text is
     // of another message (a Caffe prototxt's `layer`).
-    let top_level_unknown = tried.iter().all(|(_, e)| {
-        !e.has_path() && matches!(e.kind(), ErrorKind::TextUnknownField { .. })
-    });
+    let top_level_unknown = tried
+        .iter()
+        .all(|(_, e)| !e.has_path() && matches!(e.kind(), ErrorKind::TextUnknownField { .. }));
     let furthest = tried
         .iter()
         .map(|(_, e)| e)
@@ -192,18 +192,16 @@ pub fn read_text(text: &[u8], asked: AsFormat) -> Result<TextReading, Rejection>
         .cloned()
         .unwrap_or_else(|| DecodeError::new(ErrorKind::NotAMessage, 0));
     let furthest = match furthest.kind() {
-        ErrorKind::TextUnknownField { name, .. } if top_level_unknown => {
-            text_format::place(
-                text,
-                DecodeError::new(
-                    ErrorKind::TextNoMessage {
-                        first: name.clone(),
-                        asked: asked.format().map(|f| f.id),
-                    },
-                    furthest.offset(),
-                ),
-            )
-        }
+        ErrorKind::TextUnknownField { name, .. } if top_level_unknown => text_format::place(
+            text,
+            DecodeError::new(
+                ErrorKind::TextNoMessage {
+                    first: name.clone(),
+                    asked: asked.format().map(|f| f.id),
+                },
+                furthest.offset(),
+            ),
+        ),
         _ => furthest,
     };
     Err(Rejection {

@@ -510,7 +510,10 @@ fn read_text_and_render(text: &[u8]) -> u64 {
     use pbdecode::formats::AsFormat;
     use pbdecode::input::InputBytes;
     use pbdecode::syntax::WireInput;
-    match WireInput::new(std::sync::Arc::new(InputBytes::Owned(text.to_vec())), AsFormat::Auto) {
+    match WireInput::new(
+        std::sync::Arc::new(InputBytes::Owned(text.to_vec())),
+        AsFormat::Auto,
+    ) {
         Ok(w) => decode_and_render(w.binary.bytes()),
         Err(_) => 0,
     }

@@ -161,7 +161,11 @@ fn fixtures_snapshots() {
         } else {
             assert_eq!(code, 0, "{name}: {stderr}");
             let doc = json::value(&laid).unwrap();
-            assert_eq!(doc.get("syntax").and_then(Value::as_str), Some("text"), "{name}");
+            assert_eq!(
+                doc.get("syntax").and_then(Value::as_str),
+                Some("text"),
+                "{name}"
+            );
         }
         let shown = format!("exit {code}\n--- stderr ---\n{stderr}--- json ---\n{laid}");
         common::snapshot_settings().bind(|| {
@@ -175,14 +179,44 @@ fn fixtures_snapshots() {
 fn each_error_class_is_named_and_placed() {
     let cases: &[(&str, &str, u64, u64, &str)] = &[
         ("bad_syntax_colon.pbtxt", "syntax", 2, 11, "':' and a value"),
-        ("bad_syntax_unclosed.pbtxt", "syntax", 1, 6, "the end of the file"),
-        ("bad_unterminated_string.pbtxt", "syntax", 2, 9, "not closed"),
+        (
+            "bad_syntax_unclosed.pbtxt",
+            "syntax",
+            1,
+            6,
+            "the end of the file",
+        ),
+        (
+            "bad_unterminated_string.pbtxt",
+            "syntax",
+            2,
+            9,
+            "not closed",
+        ),
         ("bad_escape.pbtxt", "escape", 1, 16, "\\q"),
-        ("bad_unknown_field.pbtxt", "field", 4, 3, "the closest is \"device\""),
-        ("bad_duplicate.pbtxt", "duplicate", 3, 1, "data_type is given twice"),
+        (
+            "bad_unknown_field.pbtxt",
+            "field",
+            4,
+            3,
+            "the closest is \"device\"",
+        ),
+        (
+            "bad_duplicate.pbtxt",
+            "duplicate",
+            3,
+            1,
+            "data_type is given twice",
+        ),
         ("bad_oneof.pbtxt", "duplicate", 4, 34, "oneof value"),
         ("bad_range.pbtxt", "value", 1, 57, "out of the range"),
-        ("bad_enum_name.pbtxt", "value", 1, 60, "no value of that name"),
+        (
+            "bad_enum_name.pbtxt",
+            "value",
+            1,
+            60,
+            "no value of that name",
+        ),
         ("bad_not_utf8_byte.pbtxt", "utf-8", 2, 13, "0xe9"),
         ("bad_string_not_utf8.pbtxt", "utf-8", 1, 14, "not UTF-8"),
         ("bad_smart_quotes.pbtxt", "syntax", 1, 14, "typographic"),
@@ -192,21 +226,34 @@ fn each_error_class_is_named_and_placed() {
         ("bad_tensor_size.pbtxt", "size", 4, 1, "raw_data is 4 bytes"),
         ("bad_no_message.prototxt", "text", 2, 1, "\"layer\""),
         ("bad_any_type.pbtxt", "type", 16, 17, "no.Such"),
-        ("bad_header_message.pbtxt", "type", 1, 1, "caffe.NetParameter"),
+        (
+            "bad_header_message.pbtxt",
+            "type",
+            1,
+            1,
+            "caffe.NetParameter",
+        ),
     ];
     for &(name, check, line, column, says) in cases {
         let (code, stderr, laid) = reading(name);
         assert_eq!(code, 1, "{name}");
         let doc = json::value(&laid).unwrap();
         let e = doc.get("error").unwrap();
-        assert_eq!(e.get("check").and_then(Value::as_str), Some(check), "{name}: {laid}");
+        assert_eq!(
+            e.get("check").and_then(Value::as_str),
+            Some(check),
+            "{name}: {laid}"
+        );
         let at = (
             e.get("line").and_then(Value::as_u64).unwrap(),
             e.get("column").and_then(Value::as_u64).unwrap(),
         );
         assert_eq!(at, (line, column), "{name}: {laid}");
         let message = e.get("message").and_then(Value::as_str).unwrap();
-        assert!(message.contains(says) || stderr.contains(says), "{name}: {message}");
+        assert!(
+            message.contains(says) || stderr.contains(says),
+            "{name}: {message}"
+        );
     }
 }
 
@@ -216,8 +263,14 @@ fn each_error_class_is_named_and_placed() {
 fn writers_files_read_as_their_binary_sources() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     for (text, binary) in [
-        ("graph.pbtxt", "schemaless/sample/tf_fg_dense_frozen_frozen_graph.pb"),
-        ("graph_all_attr_kinds.pbtxt", "schemaless/sample/tf_fg_all_attr_kinds_frozen_graph.pb"),
+        (
+            "graph.pbtxt",
+            "schemaless/sample/tf_fg_dense_frozen_frozen_graph.pb",
+        ),
+        (
+            "graph_all_attr_kinds.pbtxt",
+            "schemaless/sample/tf_fg_all_attr_kinds_frozen_graph.pb",
+        ),
         ("model.textproto", "onnx-model/everything.onnx"),
         ("tensor_one_line.pbtxt", "example_x_3x4x5.pb"),
     ] {
@@ -244,7 +297,10 @@ fn writers_files_read_as_their_binary_sources() {
 fn convert_round_trips_are_stable() {
     let dir = Scratch::new("round");
     let p = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
-    for name in snapshot_fixtures().iter().filter(|n| !n.starts_with("bad_")) {
+    for name in snapshot_fixtures()
+        .iter()
+        .filter(|n| !n.starts_with("bad_"))
+    {
         let schema = schema_args(name);
         let with = |more: &[&str]| {
             let mut a: Vec<&str> = vec!["convert"];
@@ -280,9 +336,24 @@ fn convert_round_trips_are_stable() {
         }
     }
     // To standard output, and --to when the name says nothing.
-    let o = decode(&["convert", fixture("corners_tensor.pbtxt").to_str().unwrap(), "-", "--to", "text"]);
-    assert!(out(&o).starts_with("dims: 2\ndims: 2\ndata_type: 1\nname: \"weights\\303\\251\"") || out(&o).starts_with("dims: 2\ndims: 2\ndata_type: 1\nname: \"weightsé\""), "{}", out(&o));
-    let o = decode(&["convert", fixture("corners_tensor.pbtxt").to_str().unwrap(), &p("out.data")]);
+    let o = decode(&[
+        "convert",
+        fixture("corners_tensor.pbtxt").to_str().unwrap(),
+        "-",
+        "--to",
+        "text",
+    ]);
+    assert!(
+        out(&o).starts_with("dims: 2\ndims: 2\ndata_type: 1\nname: \"weights\\303\\251\"")
+            || out(&o).starts_with("dims: 2\ndims: 2\ndata_type: 1\nname: \"weightsé\""),
+        "{}",
+        out(&o)
+    );
+    let o = decode(&[
+        "convert",
+        fixture("corners_tensor.pbtxt").to_str().unwrap(),
+        &p("out.data"),
+    ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(err(&o).contains("--to binary or --to text"), "{}", err(&o));
 }
@@ -292,11 +363,16 @@ fn convert_round_trips_are_stable() {
 #[test]
 fn convert_refuses_to_lose_unknown_fields() {
     let dir = Scratch::new("unknown");
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/onnx-model/unknown_field.onnx");
+    let model =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/onnx-model/unknown_field.onnx");
     let to = dir.path().join("m.pbtxt");
     let o = decode(&["convert", model.to_str().unwrap(), to.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(err(&o).contains("field 99 of onnx.ModelProto is not in the schema"), "{}", err(&o));
+    assert!(
+        err(&o).contains("field 99 of onnx.ModelProto is not in the schema"),
+        "{}",
+        err(&o)
+    );
     assert!(!to.exists());
     // Binary keeps it.
     let to = dir.path().join("m.pb");
@@ -310,13 +386,23 @@ fn convert_refuses_to_lose_unknown_fields() {
 #[test]
 fn detection_of_the_message() {
     // `name` is a field of several ONNX messages: the header picks one.
-    let o = decode_stdin(&["--json", "-"], b"# proto-message: onnx.SequenceProto\nname: \"s\"\nelem_type: 1\n");
+    let o = decode_stdin(
+        &["--json", "-"],
+        b"# proto-message: onnx.SequenceProto\nname: \"s\"\nelem_type: 1\n",
+    );
     let doc = json::value(&out(&o)).unwrap();
-    assert_eq!(doc.get("type").and_then(Value::as_str), Some("onnx.SequenceProto"), "{}", err(&o));
+    assert_eq!(
+        doc.get("type").and_then(Value::as_str),
+        Some("onnx.SequenceProto"),
+        "{}",
+        err(&o)
+    );
     // A GraphDef's typo deep in the file: its line, against NodeDef.
     let mut text = String::new();
     for k in 0..50 {
-        text.push_str(&format!("node {{\n  name: \"n{k}\"\n  op: \"Identity\"\n}}\n"));
+        text.push_str(&format!(
+            "node {{\n  name: \"n{k}\"\n  op: \"Identity\"\n}}\n"
+        ));
     }
     text.push_str("node {\n  name: \"last\"\n  opp: \"Identity\"\n}\n");
     let o = decode_stdin(&["--json", "-"], text.as_bytes());
@@ -324,9 +410,15 @@ fn detection_of_the_message() {
     let e = doc.get("error").unwrap();
     assert_eq!(e.get("check").and_then(Value::as_str), Some("field"));
     assert_eq!(e.get("line").and_then(Value::as_u64), Some(203));
-    assert_eq!(e.get("path").and_then(Value::as_str), Some("GraphDef.node[50]"));
+    assert_eq!(
+        e.get("path").and_then(Value::as_str),
+        Some("GraphDef.node[50]")
+    );
     let message = e.get("message").and_then(Value::as_str).unwrap();
-    assert!(message.contains("tensorflow.NodeDef") && message.contains("\"op\""), "{message}");
+    assert!(
+        message.contains("tensorflow.NodeDef") && message.contains("\"op\""),
+        "{message}"
+    );
     // --as a format whose messages do not have the first field.
     let o = decode_stdin(&["--as", "onnx-model", "-"], b"node { name: \"x\" }\n");
     assert_eq!(o.status.code(), Some(1));
@@ -370,7 +462,12 @@ fn ten_thousand_levels_stop_at_the_depth_limit() {
     let doc = json::value(&out(&o)).unwrap();
     let e = doc.get("error").unwrap();
     assert_eq!(e.get("check").and_then(Value::as_str), Some("depth"));
-    assert!(e.get("message").and_then(Value::as_str).unwrap().contains("100 levels"));
+    assert!(
+        e.get("message")
+            .and_then(Value::as_str)
+            .unwrap()
+            .contains("100 levels")
+    );
     // The 101st message: the root's graph, then 33 (node, attribute, g)
     // and node, attribute of the 34th line.
     assert_eq!(e.get("line").and_then(Value::as_u64), Some(35));
@@ -394,7 +491,10 @@ fn a_twenty_megabyte_string() {
     let o = decode_stdin(&["--json", "--values", "0", "-"], text.as_bytes());
     assert!(o.status.success(), "{}", err(&o));
     let doc = json::value(&out(&o)).unwrap();
-    assert_eq!(doc.get("format").and_then(Value::as_str), Some("onnx-tensor"));
+    assert_eq!(
+        doc.get("format").and_then(Value::as_str),
+        Some("onnx-tensor")
+    );
     let dir = Scratch::new("long");
     let path = dir.path().join("t.pbtxt");
     std::fs::write(&path, &text).unwrap();
