@@ -318,28 +318,33 @@ impl<'a> Lexer<'a> {
     fn string(&mut self, at: usize, quote: u8) -> Result<Tok<'a>> {
         let start = at + 1;
         let rest = self.text.get(start..self.valid).unwrap_or(&[]);
-        let mut i = 0usize;
-        let mut escapes = false;
-        loop {
-            let Some(n) = rest.get(i..).and_then(|r| {
-                r.iter()
-                    .position(|&c| c == quote || c == b'\\' || c == b'\n')
-            }) else {
+        // The closing quote: the first one after an even number of
+        // backslashes (memchr's vector search: a 20 MB string, or a
+        // tensor's escaped bytes, is mostly not quotes).
+        let mut from = 0usize;
+        let i = loop {
+            let Some(q) = rest
+                .get(from..)
+                .and_then(|r| memchr::memchr(quote, r))
+                .map(|n| from + n)
+            else {
                 return Err(self.unterminated(at, quote));
             };
-            i += n;
-            match rest.get(i) {
-                Some(&b'\\') => {
-                    escapes = true;
-                    match rest.get(i + 1) {
-                        Some(&b'\n') | None => return Err(self.unterminated(at, quote)),
-                        Some(_) => i += 2,
-                    }
-                }
-                Some(&b'\n') => return Err(self.unterminated(at, quote)),
-                _ => break,
+            let backslashes = rest
+                .get(..q)
+                .map_or(0, |b| b.iter().rev().take_while(|&&c| c == b'\\').count());
+            if backslashes % 2 == 0 {
+                break q;
             }
+            from = q + 1;
+        };
+        let body = rest.get(..i).unwrap_or(&[]);
+        // A string ends on its line: a newline in it, as it is or escaped,
+        // leaves it unterminated.
+        if memchr::memchr(b'\n', body).is_some() {
+            return Err(self.unterminated(at, quote));
         }
+        let escapes = memchr::memchr(b'\\', body).is_some();
         self.pos = start + i + 1;
         Ok(Tok::Str {
             body: self.slice(start, start + i),

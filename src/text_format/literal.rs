@@ -59,10 +59,20 @@ fn escape_error(
 /// surrogate pair as one character, `\U00HHHHHH` up to U+10FFFF).
 pub fn unescape_into(body: &[u8], body_at: usize, out: &mut Vec<u8>) -> Result<()> {
     let mut i = 0usize;
+    out.reserve(body.len());
     while i < body.len() {
+        // Bytes as protobuf's writers escape them (`tensor_content`, raw
+        // data): three octal digits, the common case taken first.
+        if let Some(&[b'\\', a @ b'0'..=b'3', b @ b'0'..=b'7', c @ b'0'..=b'7']) =
+            body.get(i..i + 4)
+        {
+            out.push(((a - b'0') << 6) | ((b - b'0') << 3) | (c - b'0'));
+            i += 4;
+            continue;
+        }
         let run = body
             .get(i..)
-            .and_then(|r| r.iter().position(|&c| c == b'\\'))
+            .and_then(|r| memchr::memchr(b'\\', r))
             .map_or(body.len(), |n| i + n);
         out.extend_from_slice(body.get(i..run).unwrap_or(&[]));
         i = run;
