@@ -216,6 +216,23 @@ pub enum ErrorKind {
         name: String,
         hint: &'static str,
     },
+    // --- record files as columns ---
+    /// A feature holds another kind of values than in the records before.
+    #[error("feature {name:?} holds {now} values, the records before hold {was}")]
+    FeatureKind {
+        name: String,
+        was: &'static str,
+        now: &'static str,
+    },
+    /// A record that is no Example where a file's Examples are read as
+    /// columns.
+    #[error("record {record} is a {found}, not an Example or SequenceExample")]
+    RecordPayload { record: u64, found: &'static str },
+    /// More records times features than a table of the file's size may hold.
+    #[error(
+        "{records} records times {features} features are more cells than a file of this size may ask for"
+    )]
+    FeatureTable { records: u64, features: u64 },
 }
 
 /// Declares [`Check`] with the name scripts match on, and the list of the
@@ -307,6 +324,12 @@ checks! {
     Value => "value",
     /// Text format: an escape sequence the format does not have.
     Escape => "escape",
+    /// A feature's values are of another kind than in an earlier record.
+    FeatureKind => "feature-kind",
+    /// A record is no Example where Examples are read as columns.
+    RecordPayload => "record-payload",
+    /// A table of features too large for the file it comes from.
+    FeatureTable => "feature-table",
 }
 
 impl Check {
@@ -476,6 +499,9 @@ impl ErrorKind {
             TextEscape { .. } => Check::Escape,
             TextNotUtf8 { .. } | TextStringUtf8 { .. } => Check::Utf8,
             TextType { .. } => Check::Type,
+            FeatureKind { .. } => Check::FeatureKind,
+            RecordPayload { .. } => Check::RecordPayload,
+            FeatureTable { .. } => Check::FeatureTable,
         }
     }
 

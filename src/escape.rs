@@ -134,8 +134,27 @@ pub fn hex_preview(bytes: &[u8]) -> String {
 /// characters) as `\uXXXX`: allowed raw by JSON, but a terminal showing the
 /// output would act on them. The value read back is the same.
 pub fn string(w: &mut dyn Write, s: &str) -> io::Result<()> {
-    w.write_all(b"\"")?;
     let bytes = s.as_bytes();
+    // Most names and texts are printable ASCII with nothing to escape:
+    // written at once.
+    if bytes
+        .iter()
+        .all(|&b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        let mut quoted = [0u8; 64];
+        if let Some(room) = quoted.get_mut(..bytes.len() + 2) {
+            let (first, rest) = room.split_at_mut(1);
+            first.copy_from_slice(b"\"");
+            let (text, last) = rest.split_at_mut(bytes.len());
+            text.copy_from_slice(bytes);
+            last.copy_from_slice(b"\"");
+            return w.write_all(room);
+        }
+        w.write_all(b"\"")?;
+        w.write_all(bytes)?;
+        return w.write_all(b"\"");
+    }
+    w.write_all(b"\"")?;
     let mut start = 0;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {

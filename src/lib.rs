@@ -130,10 +130,16 @@ pub mod wire;
 
 pub use api::{
     DataType, Diff, Document, Error, FormatInfo, JsonOptions, Step, Storage, StoredArray, Tensor,
-    TensorRef, TextOptions, ValueOptions, Values, open, open_as, read, read_shared, read_shared_as,
-    read_shared_in,
+    TensorRef, TextOptions, ValueOptions, Values, event_table, event_table_of, example_table,
+    example_table_of, looks_like, open, open_as, read, read_shared, read_shared_as, read_shared_in,
 };
+// Record files as tables: what `example_table` and `event_table` return.
 pub use diff::DiffOptions;
+pub use formats::tf_event::{EventRow, EventTable, EventValue, ScalarColumns, TensorValues};
+pub use formats::tf_example::{
+    Bitmap, Column as TableColumn, ColumnValues, ExampleColumns as ExampleTable,
+    Kind as FeatureKind,
+};
 // How the `decode` command and the explorer read an input they decoded
 // themselves (`Document::from_decoded`): in terms of the hidden layers.
 #[doc(hidden)]

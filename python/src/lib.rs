@@ -17,6 +17,11 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+mod arrow;
+mod graphs;
+mod notebook;
+mod records;
+
 /// A decoded file: the facade's document, shared by every object made
 /// from it.
 #[pyclass(frozen, module = "pbdecode._pbdecode")]
@@ -55,7 +60,7 @@ fn errors(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
 /// One library error as the package's exception: a decode error as
 /// `DecodeError` with the JSON error object's fields, a tensor whose
 /// values cannot be read as `ValuesUnavailable`, I/O as `OSError`.
-fn to_py(py: Python<'_>, e: Error) -> PyErr {
+pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let made = (|| -> PyResult<PyErr> {
         let m = errors(py)?;
         Ok(match e {
@@ -67,6 +72,7 @@ fn to_py(py: Python<'_>, e: Error) -> PyErr {
                     d.path_string(),
                     d.offset(),
                     d.message(),
+                    None::<String>,
                     line,
                     column,
                 );
@@ -247,7 +253,11 @@ impl Doc {
                 }
                 Err(e) => d.set_item("error", to_py(py, e).value(py))?,
             }
-            let ext = r.external.as_ref().map(|x| {
+            // ONNX external data, or the side file a format found the
+            // values in (a Paddle parameter's .pdiparams).
+            let side = r.side.as_ref().and_then(|s| s.place.as_ref().ok());
+            d.set_item("side", r.side.is_some())?;
+            let ext = r.external.as_ref().or(side).map(|x| {
                 let e = PyDict::new(py);
                 let _ = e.set_item("location", &x.location);
                 let _ = e.set_item(
@@ -507,6 +517,13 @@ fn _pbdecode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<StoredBytes>()?;
     m.add_function(wrap_pyfunction!(open, m)?)?;
     m.add_function(wrap_pyfunction!(read, m)?)?;
+    m.add_class::<records::Table>()?;
+    m.add_function(wrap_pyfunction!(records::example_table, m)?)?;
+    m.add_class::<records::Events>()?;
+    m.add_function(wrap_pyfunction!(records::event_table, m)?)?;
+    m.add_function(wrap_pyfunction!(records::looks_like, m)?)?;
+    m.add_function(wrap_pyfunction!(graphs::graphs, m)?)?;
+    m.add_function(wrap_pyfunction!(notebook::picture, m)?)?;
     Ok(())
 }
 

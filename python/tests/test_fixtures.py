@@ -41,6 +41,15 @@ def at(root: dict, path: list):
     return node
 
 
+def json_node(printed: dict, t: pbdecode.Tensor) -> dict:
+    """Where `--json` writes a tensor: under its path in "value", or its
+    entry in "side_tensors" when a side file holds its values."""
+    if t._info["side"]:
+        (node,) = [s for s in printed["side_tensors"] if s["name"] == t.name]
+        return node
+    return at(printed, t._info["path"])
+
+
 def declared_shape(node: dict) -> tuple:
     """The dims of an ONNX tensor, the tensor_shape of a TensorFlow one,
     the shape of a tensor read from a side file (a Paddle parameter)."""
@@ -93,7 +102,7 @@ def test_every_tensor_has_the_values_and_dtype_of_decode_json(path):
     with pbdecode.open(path) as f:
         assert (f.format, f.type) == (printed["format"], printed["type"])
         for t in f.tensors._list:
-            node = at(printed, t._info["path"])
+            node = json_node(printed, t)
             if t.data_type in ONNX_DTYPES:
                 assert t.dtype.name == ONNX_DTYPES[t.data_type] or t.dtype == object, t
             if t._info.get("data_type") is None:
@@ -228,6 +237,18 @@ def test_tensorflow_consts_through_the_same_open():
             assert t.data_type.startswith("DT_")
             a = np.asarray(t)
             assert same_values(a, at(printed, t._info["path"])["values"])
+
+
+def test_a_paddle_parameter_is_read_from_the_side_file_it_names():
+    folder = FIXTURES / "paddle" / "small"
+    with pbdecode.open(folder / "inference.pdmodel") as f:
+        w = f.tensors["fc_0.w_0"]
+        assert (w.storage, w.path, w.shape, w.dtype) == ("external", "", (64, 5), np.float32)
+        ext = w.external
+        assert ext is not None and ext.location == "inference.pdiparams"
+        assert ext.offset is not None
+        stored = (folder / "inference.pdiparams").read_bytes()[ext.offset : ext.offset + 64 * 5 * 4]
+        assert w.numpy().tobytes() == stored
 
 
 def test_strings_are_str_and_bytes_where_not_utf8():

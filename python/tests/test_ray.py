@@ -1,8 +1,10 @@
-"""The Ray Data example (examples/ray_data.py) on a local Ray over
-tests/fixtures: one row per file, each equal to `decode --jsonl`'s line for
-it (format, type, each tensor file's statistics, the error of a file turned
-down). Needs ray[data] (python/run_tests.sh installs it); without it the
-test fails, saying so."""
+"""Ray Data on a local Ray: `pbdecode.ray.read_tfrecords` (its rows and
+schema those of `pbdecode.records(path).to_arrow()`), and the example
+(examples/ray_data.py) over tests/fixtures, one row per file, each equal to
+`decode --jsonl`'s line for it (format, type, each tensor file's
+statistics, the error of a file turned down). Needs ray[data]:
+python/run_tests.sh installs it, and only when that install fails
+(PBDECODE_RAY_UNAVAILABLE says why) do these tests skip."""
 
 from __future__ import annotations
 
@@ -37,25 +39,63 @@ def same_number(a, b) -> bool:
     return bool(np.float32(a) == np.float32(b)) or float(a) == float(b)
 
 
-def test_ray_data_rows_equal_decode_jsonl(tmp_path):
+def ray_module():
     try:
         import ray
     except ImportError as e:
+        why = os.environ.get("PBDECODE_RAY_UNAVAILABLE")
+        if why:
+            pytest.skip(f"ray[data] could not be installed: {why}")
         pytest.fail(f"ray[data] is not installed ({e}): pip install 'ray[data]'")
-    lines = cli("--jsonl", "-r", str(FIXTURES)).stdout.decode().splitlines()
-    # By the path as given: a link among the fixtures names the same file as
-    # another path (a tensor bundle's damaged copies hold one).
-    expected = {Path(os.path.abspath(j["file"])): j for j in map(json.loads, lines)}
+    return ray
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray = ray_module()
     ray.init(
         num_cpus=2,
         include_dashboard=False,
         log_to_driver=False,
         runtime_env={"env_vars": {"PYTHONPATH": str(EXAMPLE.parent)}},
     )
-    try:
-        rows = example().describe_folder(str(FIXTURES)).take_all()
-    finally:
-        ray.shutdown()
+    yield ray
+    ray.shutdown()
+
+
+def test_read_tfrecords_rows_and_schema_are_to_arrows(local_ray, tmp_path):
+    import pyarrow as pa
+
+    import pbdecode
+    import pbdecode.ray
+
+    records = FIXTURES / "tf-record"
+    names = ["examples.tfrecord", "examples.tfrecord.gz", "examples.tfrecord.zlib", "sequence_examples.tfrecord"]
+    for name in names:
+        want = pbdecode.records(records / name).to_arrow()
+        ds = pbdecode.ray.read_tfrecords(str(records / name))
+        got = pa.concat_tables(local_ray.get(ds.to_arrow_refs()))
+        assert got.schema == want.schema, name
+        assert got.equals(want), name
+    # Several files in parallel read tasks, features missing from some.
+    paths = [str(records / n) for n in names[:2]]
+    ds = pbdecode.ray.read_tfrecords(paths, override_num_blocks=2)
+    rows = ds.take_all()
+    assert len(rows) == 8
+    # Ray keeps no order between blocks unless asked.
+    labels = pbdecode.records(records / names[0]).to_arrow().column("label").to_pylist()
+    assert sorted(r["label"] for r in rows) == sorted(labels * 2)
+    # A damaged file fails the read with the check.
+    with pytest.raises(Exception, match="record-data-crc"):
+        pbdecode.ray.read_tfrecords(str(records / "bad_data_crc.tfrecord")).take_all()
+
+
+def test_ray_data_rows_equal_decode_jsonl(local_ray):
+    lines = cli("--jsonl", "-r", str(FIXTURES)).stdout.decode().splitlines()
+    # By the path as given: a link among the fixtures names the same file as
+    # another path (a tensor bundle's damaged copies hold one).
+    expected = {Path(os.path.abspath(j["file"])): j for j in map(json.loads, lines)}
+    rows = example().describe_folder(str(FIXTURES)).take_all()
     assert len(rows) == len(expected)
     for row in rows:
         path = Path(os.path.abspath(row["path"]))

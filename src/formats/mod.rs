@@ -15,6 +15,8 @@ pub mod records;
 pub mod summary;
 pub mod tensorflow;
 pub mod tf_checkpoint;
+pub mod tf_event;
+pub mod tf_example;
 pub mod tf_record;
 
 pub use base::{

@@ -12,6 +12,7 @@ use super::base::{Body, Format, FormatOptions, decode_builtin, is_text};
 use super::records::{FileKind, Record, RecordFile, RecordReader};
 use super::summary::{self, Summary, Value as SummaryValue};
 use super::tensorflow;
+use super::tf_example::{self, Entry, ExampleColumns, FeatureValues, Shape};
 use crate::decode::{DecodeContext, Message, Value};
 use crate::error::{DecodeError, Result};
 use crate::fields::tensorflow::{
@@ -46,12 +47,19 @@ pub const FORMAT: Format = Format {
 };
 
 fn decode_records<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
+    record_file(bytes).map(Body::Records)
+}
+
+/// The bytes as a record file: its compression (from its first bytes) and
+/// kind (an event file when its first record is a `file_version` Event),
+/// once its first record's header holds.
+pub fn record_file(bytes: &[u8]) -> Result<RecordFile<'_>> {
     let compression = super::records::first_header(bytes)?;
     let kind = match RecordReader::new(bytes, compression, None).next() {
         Some(Ok(first)) if is_file_version_event(&first.data) => FileKind::Events,
         _ => FileKind::Records,
     };
-    Ok(Body::Records(RecordFile::new(bytes, compression, kind)))
+    Ok(RecordFile::new(bytes, compression, kind))
 }
 
 /// An Event whose `file_version` is `brain.Event:N`: the first record of
@@ -175,40 +183,6 @@ fn rebase(mut m: Message<'_>, base: u64) -> Message<'_> {
         }
     }
     m
-}
-
-/// The values of one feature.
-pub enum FeatureValues<'a> {
-    Bytes(Vec<&'a [u8]>),
-    Float(Vec<f32>),
-    Int64(Vec<i64>),
-    /// A Feature with no list set.
-    Empty,
-}
-
-impl FeatureValues<'_> {
-    /// `bytes`, `float`, `int64`, or `none` for a feature without a list.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            FeatureValues::Bytes(_) => "bytes",
-            FeatureValues::Float(_) => "float",
-            FeatureValues::Int64(_) => "int64",
-            FeatureValues::Empty => "none",
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        match self {
-            FeatureValues::Bytes(v) => v.len(),
-            FeatureValues::Float(v) => v.len(),
-            FeatureValues::Int64(v) => v.len(),
-            FeatureValues::Empty => 0,
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// The values of a decoded `tensorflow.Feature` (its last list set, as
@@ -520,8 +494,14 @@ pub fn overview(file: &RecordFile<'_>) -> Overview {
     for r in file.records() {
         match r {
             Ok(r) => {
-                let payload = read_payload(file.kind, &r.data, r.data_offset());
-                o.add(&r, &payload);
+                let mut entries = Vec::new();
+                match read_example(file.kind, &r.data, &mut entries) {
+                    Some(shape) => o.add_example(&r, shape, &entries),
+                    None => {
+                        let payload = read_payload(file.kind, &r.data, r.data_offset());
+                        o.add(&r, &payload);
+                    }
+                }
             }
             Err(e) => {
                 o.fault = Some(e);
@@ -532,7 +512,114 @@ pub fn overview(file: &RecordFile<'_>) -> Overview {
     o
 }
 
+/// A record of a file of records (not events) read straight from the wire
+/// as an Example or SequenceExample ([`tf_example::read_example`]); None
+/// where [`read_payload`] must read it (an empty record is bytes).
+pub fn read_example<'a>(
+    kind: FileKind,
+    data: &'a [u8],
+    entries: &mut Vec<Entry<'a>>,
+) -> Option<Shape> {
+    if kind != FileKind::Records || data.is_empty() {
+        return None;
+    }
+    tf_example::read_example(data, entries)
+}
+
+/// Every record of a file as columns ([`ExampleColumns`]), in one pass. A
+/// cut ends the table after its last whole record (kept as its
+/// [`ExampleColumns::fault`]: TensorFlow's reader stops there too); any
+/// other fault, a record that is no Example, or a feature of two kinds is
+/// the error.
+pub fn example_columns(file: &RecordFile<'_>) -> Result<ExampleColumns> {
+    let mut table = ExampleColumns::new(file.bytes.len() as u64);
+    table.compression = file.compression.name();
+    for r in file.records() {
+        let r = match r {
+            Ok(r) => r,
+            Err(e) if e.failed_check() == crate::error::Check::RecordCut => {
+                table.fault = Some(e);
+                break;
+            }
+            Err(e) => return Err(e),
+        };
+        let offset = r.data_offset();
+        if r.data.is_empty() {
+            // The empty message: an Example without features.
+            table.end_record();
+            continue;
+        }
+        let mut entries = Vec::with_capacity(table.hint.len());
+        if read_example(file.kind, &r.data, &mut entries).is_some() {
+            table.add_entries(&entries, offset)?;
+            continue;
+        }
+        let payload = read_payload(file.kind, &r.data, offset);
+        add_payload(&mut table, r.index, &payload, offset)?;
+    }
+    table.finish()?;
+    Ok(table)
+}
+
+/// Adds a record that the generic decoder read to the table (an Example's
+/// or SequenceExample's features; any other payload is the error).
+pub fn add_payload(
+    table: &mut ExampleColumns,
+    record: u64,
+    payload: &Payload<'_>,
+    offset: u64,
+) -> Result<()> {
+    let set = SchemaSet::builtin();
+    if !matches!(payload, Payload::Example(_) | Payload::SequenceExample(_)) {
+        let kind = crate::error::ErrorKind::RecordPayload {
+            record,
+            found: payload.type_name(),
+        };
+        return Err(DecodeError::new(kind, offset).within(format!("record[{record}]")));
+    }
+    let mut i = 0;
+    if let Some(features_msg) = example_features(set, payload) {
+        for (name, f) in features(set, features_msg) {
+            let name = String::from_utf8_lossy(name);
+            table.add_feature(i, &name, &feature_values(set, f), offset)?;
+            i += 1;
+        }
+    }
+    if let Payload::SequenceExample(m) = payload
+        && let Some(lists) = m.message(set, SequenceExample::FEATURE_LISTS)
+    {
+        for (name, steps) in feature_lists(set, lists) {
+            let name = String::from_utf8_lossy(name);
+            let steps: Vec<FeatureValues<'_>> =
+                steps.iter().map(|f| feature_values(set, f)).collect();
+            table.add_feature_list(i, &name, &steps, offset)?;
+            i += 1;
+        }
+    }
+    table.end_record();
+    Ok(())
+}
+
 impl Overview {
+    /// Counts one record read straight from the wire
+    /// ([`read_example`]), as [`Overview::add`] counts it.
+    pub fn add_example(&mut self, r: &Record<'_>, shape: Shape, entries: &[Entry<'_>]) {
+        let o = self;
+        o.records += 1;
+        summary::add(&mut o.payload_bytes, r.length);
+        let t = shape.type_name();
+        match o.types.iter_mut().find(|(name, _)| *name == t) {
+            Some((_, n)) => *n += 1,
+            None => o.types.push((t, 1)),
+        }
+        o.feature_records += 1;
+        let record_no = o.feature_records;
+        for e in entries {
+            let kind = e.kind.map_or("none", tf_example::Kind::name);
+            add_column(o, e.name.as_bytes(), kind, e.len, e.list, record_no);
+        }
+    }
+
     /// Counts one record, whose payload the caller read (a pass that also
     /// writes the records reads each payload once).
     pub fn add(&mut self, r: &Record<'_>, payload: &Payload<'_>) {
@@ -929,7 +1016,7 @@ fn keep_last<T>(list: &mut Vec<T>, item: T, tag: impl Fn(&T) -> &Vec<u8>) {
 /// A histogram's buckets as (left edge, right edge, count): TF 1's
 /// `HistogramProto` (each bucket from the previous limit, the first from
 /// `min`), or TF 2's [k, 3] tensor of rows (left, right, count).
-fn histogram_buckets(set: &SchemaSet, v: &Message<'_>) -> Vec<Bucket> {
+pub fn histogram_buckets(set: &SchemaSet, v: &Message<'_>) -> Vec<Bucket> {
     use crate::decode::ScalarValue;
     let f = |x: ScalarValue| match x {
         ScalarValue::F64(x) => x,

@@ -11,10 +11,12 @@ use super::{LoadedValues, RenderOptions, load_values};
 use crate::decode::{Field, Message, RawScalars, ScalarValue, Value};
 use crate::error::DecodeError;
 use crate::escape::{base64, non_finite_text};
+use crate::fields::tensorflow::{BytesList, Example, Feature, Features, FloatList, Int64List};
 use crate::formats::records::{FileKind, Record, RecordFile};
 use crate::formats::summary::{Item as SummaryItem, Summary, Value as SummaryValue};
 use crate::formats::tf_checkpoint as tfc;
-use crate::formats::tf_record::{Overview, Payload, read_payload};
+use crate::formats::tf_example::{Entry, Kind, Shape};
+use crate::formats::tf_record::{Overview, Payload, read_example, read_payload};
 use crate::formats::{Body, Decoded, Format, TensorAdapter, tensor_adapter};
 use crate::json_writer::{JsonWriter, Null, SEPARATOR};
 use crate::schema::{FieldDef, FieldType, Scalar, SchemaSet};
@@ -1104,10 +1106,120 @@ pub fn write_record_json(
     r: &Record<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
-    let payload = read_payload(kind, &r.data, r.data_offset());
+    let read = ReadRecord::of(kind, r);
     w.begin_object()?;
     w.member("index", r.index)?;
-    write_record_members(w, set, r, &payload, opts)?;
+    read.write_members(w, set, r, opts)?;
+    w.end_object()
+}
+
+/// A record's payload, read once for its JSON and the overview: an
+/// Example straight from the wire, or what the generic decoder reads.
+enum ReadRecord<'r> {
+    Example(Shape, Vec<Entry<'r>>),
+    Payload(Payload<'r>),
+}
+
+impl<'r> ReadRecord<'r> {
+    fn of(kind: FileKind, r: &'r Record<'_>) -> Self {
+        let mut entries = Vec::new();
+        match read_example(kind, &r.data, &mut entries) {
+            Some(shape) => ReadRecord::Example(shape, entries),
+            None => ReadRecord::Payload(read_payload(kind, &r.data, r.data_offset())),
+        }
+    }
+
+    fn count(&self, o: &mut Overview, r: &Record<'_>) {
+        match self {
+            ReadRecord::Example(shape, entries) => o.add_example(r, *shape, entries),
+            ReadRecord::Payload(p) => o.add(r, p),
+        }
+    }
+
+    /// The members after the record's index: `"offset"` to `"value"`. An
+    /// Example read from the wire is written as the generic decoder's tree
+    /// of it would be (`tests/it/tf_record.rs` compares the two).
+    fn write_members(
+        &self,
+        w: &mut JsonWriter<'_>,
+        set: &SchemaSet,
+        r: &Record<'_>,
+        opts: &RenderOptions,
+    ) -> io::Result<()> {
+        match self {
+            ReadRecord::Example(Shape::Example, entries) => write_example_members(w, r, entries),
+            ReadRecord::Example(Shape::SequenceExample, _) => {
+                let payload = read_payload(FileKind::Records, &r.data, r.data_offset());
+                write_record_members(w, set, r, &payload, opts)
+            }
+            ReadRecord::Payload(p) => write_record_members(w, set, r, p, opts),
+        }
+    }
+}
+
+/// An Example's record members from its features as the wire has them.
+fn write_example_members(
+    w: &mut JsonWriter<'_>,
+    r: &Record<'_>,
+    entries: &[Entry<'_>],
+) -> io::Result<()> {
+    w.member("offset", r.offset)?;
+    w.member("length", r.length)?;
+    w.member("crc", r.crc)?;
+    w.member("type", Shape::Example.type_name())?;
+    w.key("also")?;
+    w.begin_array()?;
+    w.value(Shape::SequenceExample.type_name())?;
+    w.end_array()?;
+    w.key("value")?;
+    w.begin_object()?;
+    w.key(Example::FEATURES.name)?;
+    w.begin_object()?;
+    if !entries.is_empty() {
+        w.key(Features::FEATURE.name)?;
+        w.begin_object()?;
+        for e in entries {
+            w.key(e.name)?;
+            w.begin_object()?;
+            if let Some(kind) = e.kind {
+                let (list, value) = match kind {
+                    Kind::Bytes => (Feature::BYTES_LIST, BytesList::VALUE),
+                    Kind::Float => (Feature::FLOAT_LIST, FloatList::VALUE),
+                    Kind::Int64 => (Feature::INT64_LIST, Int64List::VALUE),
+                };
+                w.key(list.name)?;
+                w.begin_object()?;
+                if e.len > 0 {
+                    w.key(value.name)?;
+                    w.begin_array()?;
+                    let mut result = Ok(());
+                    match kind {
+                        Kind::Bytes => {
+                            for b in e.bytes() {
+                                w.value(&*base64(b))?;
+                            }
+                        }
+                        Kind::Float => e.floats(|x| {
+                            if result.is_ok() {
+                                result = w.value(x);
+                            }
+                        }),
+                        Kind::Int64 => e.int64s(|x| {
+                            if result.is_ok() {
+                                result = w.value(x);
+                            }
+                        }),
+                    }
+                    result?;
+                    w.end_array()?;
+                }
+                w.end_object()?;
+            }
+            w.end_object()?;
+        }
+        w.end_object()?;
+    }
+    w.end_object()?;
     w.end_object()
 }
 
@@ -1159,7 +1271,6 @@ pub fn write_record_lines(
     file: &RecordFile<'_>,
     opts: &RenderOptions,
 ) -> io::Result<Option<DecodeError>> {
-    let set = SchemaSet::builtin();
     let mut w = JsonWriter::new(out);
     w.begin_object()?;
     w.path_member("file", path)?;
@@ -1168,27 +1279,64 @@ pub fn write_record_lines(
     write_records_head(&mut w, file)?;
     w.end_object()?;
     w.end_line()?;
+    w.finish()?;
     let limit = opts.values.unwrap_or(u64::MAX);
     let mut overview = Overview::default();
-    for r in file.records() {
-        let r = match r {
-            Ok(r) => r,
-            Err(e) => {
-                overview.fault = Some(e);
-                break;
+    // The records are read and counted here, in order (the summary's
+    // counts follow their order), and written as lines in chunks, on other
+    // threads when there are cores for them: writing the JSON is most of
+    // the work. Each chunk's lines go out whole, in order.
+    let threads = crate::progress::threads().min(CHUNKS_IN_FLIGHT);
+    let lines_opts = RenderOptions {
+        progress: super::ProgressHandle::default(),
+        ..opts.clone()
+    };
+    let kind = file.kind;
+    std::thread::scope(|s| -> io::Result<()> {
+        let mut inflight = std::collections::VecDeque::new();
+        let mut records = file.records();
+        let mut done = false;
+        while !done {
+            let mut chunk = Vec::new();
+            let mut bytes = 0u64;
+            while chunk.len() < RECORDS_PER_CHUNK && bytes < BYTES_PER_CHUNK {
+                let r = match records.next() {
+                    Some(Ok(r)) => r,
+                    Some(Err(e)) => {
+                        overview.fault = Some(e);
+                        done = true;
+                        break;
+                    }
+                    None => {
+                        done = true;
+                        break;
+                    }
+                };
+                ReadRecord::of(kind, &r).count(&mut overview, &r);
+                if overview.records <= limit {
+                    bytes = bytes.saturating_add(r.length);
+                    chunk.push(r);
+                }
             }
-        };
-        let payload = read_payload(file.kind, &r.data, r.data_offset());
-        overview.add(&r, &payload);
-        if overview.records <= limit {
-            w.begin_object()?;
-            w.path_member("file", path)?;
-            w.member("record", r.index)?;
-            write_record_members(&mut w, set, &r, &payload, opts)?;
-            w.end_object()?;
-            w.end_line()?;
+            if chunk.is_empty() {
+                continue;
+            }
+            if threads < 2 {
+                out.write_all(&record_lines(&chunk, path, kind, &lines_opts)?)?;
+                continue;
+            }
+            let o = lines_opts.clone();
+            inflight.push_back(s.spawn(move || record_lines(&chunk, path, kind, &o)));
+            while inflight.len() >= threads {
+                write_chunk(out, inflight.pop_front())?;
+            }
         }
-    }
+        while let Some(h) = inflight.pop_front() {
+            write_chunk(out, Some(h))?;
+        }
+        Ok(())
+    })?;
+    let mut w = JsonWriter::new(out);
     w.begin_object()?;
     w.path_member("file", path)?;
     w.member("records_total", overview.records)?;
@@ -1201,6 +1349,48 @@ pub fn write_record_lines(
     w.end_line()?;
     w.finish()?;
     Ok(overview.fault)
+}
+
+/// The most records, and record bytes, a chunk of `--jsonl` lines holds:
+/// with the chunks in flight, what the output of a file of any length
+/// holds at once.
+const RECORDS_PER_CHUNK: usize = 256;
+const BYTES_PER_CHUNK: u64 = 1 << 18;
+/// The most chunks written on other threads at once.
+const CHUNKS_IN_FLIGHT: usize = 4;
+
+/// The lines of some records of `--jsonl`: `{"file", "record", ...}` each.
+fn record_lines(
+    records: &[Record<'_>],
+    path: &std::path::Path,
+    kind: FileKind,
+    opts: &RenderOptions,
+) -> io::Result<Vec<u8>> {
+    let set = SchemaSet::builtin();
+    let mut out = Vec::with_capacity(records.len().saturating_mul(512));
+    for r in records {
+        let mut w = JsonWriter::new(&mut out);
+        w.begin_object()?;
+        w.path_member("file", path)?;
+        w.member("record", r.index)?;
+        ReadRecord::of(kind, r).write_members(&mut w, set, r, opts)?;
+        w.end_object()?;
+        w.end_line()?;
+        w.finish()?;
+    }
+    Ok(out)
+}
+
+/// Writes the lines a thread made (its error, or a panic as an error).
+fn write_chunk(
+    out: &mut dyn Write,
+    handle: Option<std::thread::ScopedJoinHandle<'_, io::Result<Vec<u8>>>>,
+) -> io::Result<()> {
+    let Some(h) = handle else { return Ok(()) };
+    let lines = h
+        .join()
+        .map_err(|_| io::Error::other("a thread writing records stopped"))??;
+    out.write_all(&lines)
 }
 
 /// `"fault": {"path", "offset", "check", "message"}`.
@@ -1247,5 +1437,180 @@ fn write_type_and_shape(
             w.end_array()
         }
         None => w.null(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! An Example read straight from the wire (`read_example`) gives the
+    //! same JSON, summary counts and columns as the generic decoder's tree
+    //! of it, on records of every shape the fast reading takes, and on
+    //! one-byte changes of them (whichever reading then takes them).
+    use super::*;
+    use crate::formats::records::RecordReader;
+    use crate::formats::tf_example::ExampleColumns;
+    use crate::formats::tf_record::add_payload;
+
+    fn varint(mut v: u64, out: &mut Vec<u8>) {
+        while v >= 0x80 {
+            out.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    fn len_field(n: u64, body: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        varint(n << 3 | 2, &mut out);
+        varint(body.len() as u64, &mut out);
+        out.extend_from_slice(body);
+        out
+    }
+    fn entry(name: &[u8], value: &[u8]) -> Vec<u8> {
+        len_field(1, &[len_field(1, name), len_field(2, value)].concat())
+    }
+    fn example(entries: &[Vec<u8>]) -> Vec<u8> {
+        len_field(1, &entries.concat())
+    }
+
+    /// Records of the shapes the fast reading takes, and some it leaves.
+    fn records() -> Vec<Vec<u8>> {
+        let mut packed_i = Vec::new();
+        for v in [0u64, 1, 300, u64::MAX, 1 << 63] {
+            varint(v, &mut packed_i);
+        }
+        let floats: Vec<u8> = [1.5f32, -0.0, f32::NAN, f32::INFINITY, 1e-45]
+            .iter()
+            .flat_map(|f| f.to_le_bytes())
+            .collect();
+        let int_list = len_field(3, &len_field(1, &packed_i));
+        let float_list = len_field(2, &len_field(1, &floats));
+        let bytes_list = len_field(
+            1,
+            &[len_field(1, b"a\"\\\n"), len_field(1, &[0xff, 0])].concat(),
+        );
+        let mut unpacked = Vec::new();
+        for v in [7u64, 8] {
+            varint(8, &mut unpacked);
+            varint(v, &mut unpacked);
+        }
+        let unpacked_f: Vec<u8> = [13u8, 0, 0, 128, 63].to_vec();
+        let seq = [
+            len_field(1, &entry(b"ctx", &int_list)),
+            len_field(
+                2,
+                &len_field(
+                    1,
+                    &[
+                        len_field(1, b"frames"),
+                        len_field(
+                            2,
+                            &[len_field(1, &float_list), len_field(1, &float_list)].concat(),
+                        ),
+                    ]
+                    .concat(),
+                ),
+            ),
+        ]
+        .concat();
+        vec![
+            example(&[
+                entry(b"i", &int_list),
+                entry(b"f", &float_list),
+                entry(b"b", &bytes_list),
+            ]),
+            example(&[entry(b"empty", &len_field(3, b"")), entry(b"unset", b"")]),
+            example(&[
+                entry(b"u", &len_field(3, &unpacked)),
+                entry(b"uf", &len_field(2, &unpacked_f)),
+            ]),
+            example(&[entry("ünï\u{202e}".as_bytes(), &int_list)]),
+            example(&[]),
+            // Left to the generic reading: a repeated name, a oneof set
+            // twice, an empty packed run, an unknown field.
+            example(&[entry(b"x", &int_list), entry(b"x", &float_list)]),
+            example(&[entry(
+                b"y",
+                &[int_list.clone(), float_list.clone()].concat(),
+            )]),
+            example(&[entry(b"z", &len_field(3, &len_field(1, b"")))]),
+            [example(&[entry(b"i", &int_list)]), vec![0x18, 1]].concat(),
+            seq,
+        ]
+    }
+
+    fn both(data: &[u8]) {
+        let set = SchemaSet::builtin();
+        let mut entries = Vec::new();
+        let Some(shape) = read_example(FileKind::Records, data, &mut entries) else {
+            return;
+        };
+        let payload = read_payload(FileKind::Records, data, 0);
+        // The JSON of the record.
+        let r = Record {
+            index: 0,
+            offset: 0,
+            length: data.len() as u64,
+            crc: 0,
+            data: std::borrow::Cow::Borrowed(data),
+        };
+        let json = |fast: bool| {
+            let mut out = Vec::new();
+            let mut w = JsonWriter::new(&mut out);
+            w.begin_object().unwrap();
+            if fast {
+                ReadRecord::Example(shape, entries.clone())
+                    .write_members(&mut w, set, &r, &RenderOptions::default())
+                    .unwrap();
+            } else {
+                write_record_members(&mut w, set, &r, &payload, &RenderOptions::default()).unwrap();
+            }
+            w.end_object().unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(json(true), json(false), "{data:?}");
+        // The summary's counts.
+        let (mut a, mut b) = (Overview::default(), Overview::default());
+        a.add_example(&r, shape, &entries);
+        b.add(&r, &payload);
+        assert_eq!(a, b, "{data:?}");
+        // The columns.
+        let (mut x, mut y) = (ExampleColumns::new(1 << 20), ExampleColumns::new(1 << 20));
+        let fast = x.add_entries(&entries, 0).and_then(|()| x.finish());
+        let slow = add_payload(&mut y, 0, &payload, 0).and_then(|()| y.finish());
+        assert_eq!(fast.is_ok(), slow.is_ok(), "{data:?}");
+        // By their text: NaN is not equal to itself.
+        assert_eq!(
+            format!("{:?}", (x.rows, &x.columns)),
+            format!("{:?}", (y.rows, &y.columns)),
+            "{data:?}"
+        );
+    }
+
+    #[test]
+    fn the_fast_reading_of_examples_is_the_generic_one() {
+        let mut taken = 0;
+        for data in records() {
+            let mut e = Vec::new();
+            if read_example(FileKind::Records, &data, &mut e).is_some() {
+                taken += 1;
+            }
+            both(&data);
+            for i in 0..data.len() {
+                for flip in [0x01u8, 0x80, 0xff] {
+                    let mut d = data.clone();
+                    d[i] ^= flip;
+                    both(&d);
+                }
+            }
+        }
+        assert_eq!(taken, 6, "the records of the shapes the fast reading takes");
+        // The fixtures' records too.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tf-record");
+        for name in ["examples.tfrecord", "sequence_examples.tfrecord"] {
+            let bytes = std::fs::read(dir.join(name)).unwrap();
+            for r in RecordReader::new(&bytes, crate::formats::records::Compression::None, None) {
+                both(&r.unwrap().data);
+            }
+        }
     }
 }

@@ -10,9 +10,10 @@ use crate::decode::Message;
 use crate::escape::{plain_bytes, quoted};
 use crate::fields::tensorflow::{Event, SequenceExample, Summary, SummaryMetadata};
 use crate::formats::records::{FileKind, Record, RecordFile};
+use crate::formats::tf_example::FeatureValues;
 use crate::formats::tf_record::{
-    FeatureValues, Overview, Payload, TagValue, decode_graph_def, example_features, feature_lists,
-    feature_values, features, graph_def_bytes, image_size, overview, read_payload, tag_value,
+    Overview, Payload, TagValue, decode_graph_def, example_features, feature_lists, feature_values,
+    features, graph_def_bytes, image_size, overview, read_payload, tag_value,
 };
 use crate::schema::SchemaSet;
 use std::io::{self, Write};

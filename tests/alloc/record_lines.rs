@@ -1,6 +1,7 @@
 //! `decode --jsonl` on one record file streams: the heap it peaks at while
 //! a file is written a line per record does not grow with the number of
-//! records (each record is read, written and dropped before the next).
+//! records (records are read, written and dropped in chunks of a few
+//! hundred, at most a few chunks at once).
 
 #![allow(
     clippy::unwrap_used,

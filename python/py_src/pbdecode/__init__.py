@@ -21,7 +21,7 @@ from typing import Any, Iterator, NamedTuple
 
 import numpy as np
 
-from . import _pbdecode
+from . import _pbdecode as _pbdecode
 from ._errors import DecodeError, ValuesUnavailable
 
 __all__ = [
@@ -32,7 +32,8 @@ __all__ = [
     "SparseTensor",
     "External",
     "Value",
-    "open",
+    # `open` is pbdecode.open, never the builtin: `from pbdecode import *`
+    # leaves the builtin alone.
     "load",
     "loads",
     "describe",
@@ -75,7 +76,9 @@ def _dtype(name: str) -> np.dtype:
 
 
 class External(NamedTuple):
-    """Where an ONNX tensor's values are outside the file."""
+    """Where a tensor's values are outside the file: ONNX external data,
+    or the side file its format reads them from (a Paddle parameter's
+    ``.pdiparams``)."""
 
     location: str | None
     offset: int | None
@@ -90,14 +93,36 @@ class Value(NamedTuple):
     type: str
 
 
+class _Handle:
+    """The native document of an open File, shared with its tensors:
+    ``close()`` lets go of it, and every tensor of the file then says the
+    file is closed."""
+
+    __slots__ = ("doc",)
+
+    def __init__(self, doc: Any):
+        self.doc = doc
+
+
+def _closed(what: str) -> ValueError:
+    return ValueError(f"I/O operation on a closed pbdecode.File ({what})")
+
+
 class Tensor:
     """One tensor of a file: its facts at once, its values when asked."""
 
-    __slots__ = ("_doc", "_info", "__weakref__")
+    __slots__ = ("_handle", "_info", "__weakref__")
 
-    def __init__(self, doc: Any, info: dict):
-        self._doc = doc
+    def __init__(self, handle: _Handle, info: dict):
+        self._handle = handle
         self._info = info
+
+    @property
+    def _doc(self) -> Any:
+        doc = self._handle.doc
+        if doc is None:
+            raise _closed(f"tensor {self.name!r} was taken before close()")
+        return doc
 
     @property
     def name(self) -> str:
@@ -115,7 +140,9 @@ class Tensor:
 
     @property
     def path(self) -> str:
-        """Where it is in ``to_dict()``: ``graph.initializer[0]``."""
+        """Where it is in ``to_dict()["value"]``: ``graph.initializer[0]``;
+        empty for a tensor whose values are in a side file (a Paddle
+        parameter, listed in ``to_dict()["side_tensors"]``)."""
         return self._info["path_text"]
 
     @property
@@ -158,9 +185,12 @@ class Tensor:
         """The values as an array of the tensor's shape.
 
         ``copy=None``: a read-only view of the file's bytes when they are
-        the array and aligned for the dtype, else one aligned copy;
-        ``copy=False``: always a view (``ValueError`` when the values need
-        converting); ``copy=True``: an owned, writeable copy. ``widen=True``
+        the array (little-endian, whole-byte elements), even where they
+        are not aligned for the dtype (numpy reads unaligned arrays;
+        ``np.require(a, requirements="A")`` aligns one for a consumer that
+        needs it), else the converted values; ``copy=False``: always a
+        view (``ValueError`` when the values need converting);
+        ``copy=True``: an owned, writeable, aligned copy. ``widen=True``
         gives ``decode --npy``'s types (float32, int8, uint8) instead of
         ml_dtypes'.
         """
@@ -175,7 +205,7 @@ class Tensor:
             stored = self._doc.stored(info["index"])
             if stored is not None:
                 a = _shaped(stored.view(_dtype(name)), shape, info["size"])
-                if copy is True or (copy is None and not a.flags.aligned):
+                if copy is True:
                     return a.copy()
                 return a
         if copy is False:
@@ -208,6 +238,11 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"<pbdecode.Tensor {self.name!r} {self.data_type} {list(self.shape) if self.shape is not None else '?'} {self.storage}>"
+
+    def _repr_html_(self) -> str:
+        from ._notebook import tensor_html
+
+        return tensor_html(self)
 
 
 def _shaped(a: np.ndarray, shape: list | None, size: int) -> np.ndarray:
@@ -268,9 +303,14 @@ class File:
     after ``close()`` (their base keeps the map)."""
 
     def __init__(self, doc: Any):
-        self._doc = doc
+        self._handle = _Handle(doc)
         self._format = doc.format()
-        self._tensors = _Tensors([Tensor(doc, info) for info in doc.tensors()])
+        self._tensors = _Tensors([Tensor(self._handle, info) for info in doc.tensors()])
+        self._graphs: list[Any] | None = None
+
+    @property
+    def _doc(self) -> Any:
+        return self._handle.doc
 
     @property
     def format(self) -> str:
@@ -305,12 +345,38 @@ class File:
 
     @property
     def tensors(self) -> _Tensors:
+        """The tensors by name, in file order (no value read)."""
+        self._live()
         return self._tensors
 
     def _live(self) -> Any:
         if self._doc is None:
-            raise ValueError("I/O operation on a closed pbdecode.File")
+            raise _closed("its tensors were let go")
         return self._doc
+
+    @property
+    def graphs(self) -> list[Any]:
+        """Every graph of a model (ONNX: the main graph, each subgraph an
+        attribute holds, the model's functions; TensorFlow: a GraphDef's or
+        SavedModel's graphs and library functions), as the Graph tab reads
+        them; empty for a file that is no model."""
+        if self._graphs is None:
+            from ._graph import build
+
+            raw = _pbdecode.graphs(self._live())
+            self._graphs = [] if raw is None else build(raw, self._tensors._list)
+        return self._graphs
+
+    @property
+    def graph(self) -> Any:
+        """The main graph (None for a file that is no model)."""
+        return next((g for g in self.graphs if g.kind == "main"), None)
+
+    @property
+    def nodes(self) -> list[Any]:
+        """The main graph's nodes."""
+        g = self.graph
+        return [] if g is None else g.nodes
 
     def to_dict(self, values: int | None = None) -> dict:
         """The JSON contract (``decode --json``) as Python objects;
@@ -370,9 +436,10 @@ class File:
         raise KeyError(f"{self.format} file: name one of its {_names(self._tensors)}")
 
     def close(self) -> None:
-        """Lets go of the file (arrays made from it keep what they need)."""
-        self._doc = None
-        self._tensors = _Tensors([])
+        """Lets go of the file (arrays made from it keep what they need;
+        its tensors and ``tensors`` then say the file is closed)."""
+        self._handle.doc = None
+        self._graphs = None
 
     @property
     def closed(self) -> bool:
@@ -385,7 +452,13 @@ class File:
         self.close()
 
     def __repr__(self) -> str:
-        return f"<pbdecode.File {self.format} {self.type} {len(self._tensors)} tensors>"
+        state = " closed" if self.closed else ""
+        return f"<pbdecode.File {self.format} {self.type} {len(self._tensors)} tensors{state}>"
+
+    def _repr_html_(self) -> str:
+        from ._notebook import file_html
+
+        return file_html(self)
 
 
 # Formats that hold many tensors: load() needs a name there.
@@ -408,6 +481,7 @@ def _container(type_name: str | None, value: dict, at: tuple, by_path: dict, cop
     """A SequenceProto as a list, a MapProto as a dict, an OptionalProto as
     its value or None; tensors found by their path in the file."""
     if type_name == "onnx.MapProto":
+        keys: list[Any]
         if "string_keys" in value:
             keys = [_bytes_or_str(k) for k in value["string_keys"]]
         else:
@@ -502,12 +576,22 @@ def open(path: str | _os.PathLike, *, format: str | None = None) -> File:  # noq
     without reading a value (an ONNX test folder's ``input_K.pb`` read as
     its model declares it; external data from the file's folder).
     ``format`` reads it as that format only, as ``decode --as`` does."""
-    return File(_pbdecode.open(_os.fspath(path), format))
+    try:
+        return File(_pbdecode.open(_os.fspath(path), format))
+    except DecodeError as e:
+        from ._records import _hinted
+
+        raise _hinted(e, path) from None
 
 
 def _read(data: Any, base_dir: str | _os.PathLike | None, format: str | None = None) -> File:
     data = data if isinstance(data, bytes) else bytes(data)
-    return File(_pbdecode.read(data, None if base_dir is None else _os.fspath(base_dir), format))
+    try:
+        return File(_pbdecode.read(data, None if base_dir is None else _os.fspath(base_dir), format))
+    except DecodeError as e:
+        from ._records import _with_hint
+
+        raise _with_hint(e, data[: 1 << 16], None) from None
 
 
 def load(path: str | _os.PathLike, name: str | None = None, *, copy: bool | None = None,
@@ -555,4 +639,6 @@ def describe(data: bytes, *, base_dir: str | _os.PathLike | None = None) -> dict
 
 from ._compare import Diff, TestCase, assert_close, diff, testdata  # noqa: E402 - needs File
 
-__all__ += ["Diff", "TestCase", "assert_close", "diff", "testdata"]
+from ._records import Events, Records, events, records  # noqa: E402
+
+__all__ += ["Diff", "TestCase", "assert_close", "diff", "testdata", "Events", "Records", "events", "records"]

@@ -171,6 +171,11 @@ class Diff:
     def __repr__(self) -> str:
         return f"<pbdecode.Diff {'passed' if self.passed else 'failed'}: {self.differing} of {self.compared} differ>"
 
+    def _repr_html_(self) -> str:
+        from ._notebook import diff_html
+
+        return diff_html(self)
+
 
 def diff(expected: Any, actual: Any, rtol: float = 1e-3, atol: float = 1e-7) -> Diff:
     """Compares two values (arrays, lists, dicts, None, paths or Files) as

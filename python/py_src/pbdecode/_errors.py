@@ -8,7 +8,9 @@ class DecodeError(ValueError):
 
     ``check`` is the name scripts match on (``size``, ``wire``,
     ``model-ir_version``), ``path`` the field path (``""`` at the top),
-    ``offset`` the byte offset, ``message`` what failed; in a file in
+    ``offset`` the byte offset, ``message`` what failed; ``hint``, for a
+    well-known file that is no protobuf, what it looks like and what reads
+    it (the command's ``this looks like ..`` note), else None; in a file in
     protobuf's text format, ``line`` and ``column`` (1-based) say where,
     and ``offset`` is the byte offset in the text (else both are None).
     """
@@ -20,6 +22,7 @@ class DecodeError(ValueError):
         path: str,
         offset: int,
         message: str,
+        hint: str | None = None,
         line: int | None = None,
         column: int | None = None,
     ):
@@ -28,13 +31,14 @@ class DecodeError(ValueError):
         self.path = path
         self.offset = offset
         self.message = message
+        self.hint = hint
         self.line = line
         self.column = column
 
     def __reduce__(self):
         return (
             type(self),
-            (str(self), self.check, self.path, self.offset, self.message, self.line, self.column),
+            (str(self), self.check, self.path, self.offset, self.message, self.hint, self.line, self.column),
         )
 
     def to_dict(self) -> dict:
