@@ -8,7 +8,7 @@ set -eu
 out=fuzz/corpus
 mkdir -p "$out/decode" "$out/schemaless" "$out/tensor_outputs" \
     "$out/proto_schema" "$out/descriptor_set" "$out/api" \
-    "$out/tf_bundle" "$out/tf_record" "$out/text_format"
+    "$out/tf_bundle" "$out/tf_record" "$out/text_format" "$out/facade"
 seed() { # seed TARGET FILE [NAME]
     name=${3:-$(basename "$2")}
     cp "$2" "$1/$name"
@@ -80,9 +80,50 @@ find tests/fixtures/tf-checkpoint -name '*.index' | sort | while read -r f; do
     printf '\0\0\0\0\0' > "$out/tf_bundle/$name.alone"
     cat "$f" >> "$out/tf_bundle/$name.alone"
 done
-for f in tests/fixtures/tf-checkpoint/v1/*; do
+for f in tests/fixtures/tf-checkpoint/v1/* tests/fixtures/tf-checkpoint/v1_partitioned/*; do
     python3 -c 'import sys; n = len(open(sys.argv[1], "rb").read()); sys.stdout.buffer.write(bytes([1]) + n.to_bytes(4, "little"))' "$f" > "$out/tf_bundle/v1_$(basename "$f")"
     cat "$f" >> "$out/tf_bundle/v1_$(basename "$f")"
+done
+# Bundles whose slices overlap (tests/fixtures/fuzz-regressions/README.md).
+for f in tests/fixtures/fuzz-regressions/tf_bundle/*; do
+    [ "$(basename "$f")" = README.md ] || seed "$out/tf_bundle" "$f" "regression_$(basename "$f")"
+done
+# The facade: flags (2: the file is a checkpoint index in a folder with the
+# side bytes as its shard), a u16 length, the file, then the side bytes.
+# Every fixture under 16 KiB alone; each checkpoint index with its first
+# shard; the V1 checkpoints (slices assembled, or refused); and the
+# overlapping bundles above.
+facade_seed() { # facade_seed FLAGS FILE SIDE OUT
+    python3 - "$@" <<'PY'
+import sys
+flags, file, side, out = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+body = open(file, "rb").read()
+rest = open(side, "rb").read() if side else b""
+if len(body) < 65536:
+    open(out, "wb").write(bytes([flags]) + len(body).to_bytes(2, "little") + body + rest)
+PY
+}
+find tests/fixtures -type f -size -16k \
+    ! -name '*.md' ! -name '*.json' ! -name '*.rs' ! -name '*.proto' \
+    ! -name '*.txtpb' ! -name '*.desc' | sort | while read -r f; do
+    name=$(echo "$f" | sed 's|^tests/fixtures/||; s|/|_|g')
+    facade_seed 0 "$f" "" "$out/facade/$name"
+done
+find tests/fixtures/tf-checkpoint -name '*.index' | sort | while read -r f; do
+    name=$(echo "$f" | sed 's|^tests/fixtures/||; s|/|_|g')
+    shard=$(ls "${f%.index}".data-00000-of-* 2>/dev/null | head -n 1)
+    facade_seed 2 "$f" "$shard" "$out/facade/folder_$name"
+done
+for f in tests/fixtures/fuzz-regressions/tf_bundle/*; do
+    [ "$(basename "$f")" = README.md ] && continue
+    python3 - "$f" "$out/facade/regression_$(basename "$f")" <<'PY'
+import sys
+raw = open(sys.argv[1], "rb").read()
+n = int.from_bytes(raw[1:5], "little")
+index, shard = raw[5:5 + n], raw[5 + n:]
+if len(index) < 65536:
+    open(sys.argv[2], "wb").write(bytes([2]) + len(index).to_bytes(2, "little") + index + shard)
+PY
 done
 # Record files: mode 4 (the file as it is), and each file's records
 # unframed (a u16 length and the data each; the target frames them with
@@ -116,6 +157,6 @@ for f in tests/fixtures/text-format/*.pbtxt tests/fixtures/text-format/*.txtpb \
     tests/fixtures/text-format/*.textproto tests/fixtures/text-format/*.prototxt; do
     seed "$out/text_format" "$f"
 done
-for t in decode schemaless tensor_outputs proto_schema descriptor_set api tf_bundle tf_record text_format; do
+for t in decode schemaless tensor_outputs proto_schema descriptor_set api tf_bundle tf_record text_format facade; do
     echo "$out/$t: $(ls "$out/$t" | wc -l) files"
 done

@@ -219,8 +219,42 @@ def many_checkpoint():
     ckpt.write(os.path.join(d, "ckpt"))
 
 
+def saved_model_tf1(name, resource):
+    """A TF1 SavedModel (no object graph): variables as VariableV2 nodes
+    (`resource=False`, `simple_save`) or VarHandleOp nodes (`resource=True`,
+    `SavedModelBuilder`), restored by the saver's `save/RestoreV2`; one
+    variable saved under a key other than its node's name (a saver given a
+    dict of names)."""
+    v1 = tf.compat.v1
+    path = os.path.join(OUT, name)
+    with tf.Graph().as_default() as g, v1.Session(graph=g) as sess:
+        x = v1.placeholder(tf.float32, [None, 3], name="x")
+        with v1.variable_scope("dense"):
+            w = v1.get_variable("kernel", initializer=np.arange(6, dtype=np.float32).reshape(3, 2) / 4,
+                                use_resource=resource)
+            b = v1.get_variable("bias", initializer=np.array([0.5, -1.5], np.float32), use_resource=resource)
+        step = v1.get_variable("global_step", initializer=np.int64(7), use_resource=resource, trainable=False)
+        y = tf.identity(tf.matmul(x, w) + b, name="y")
+        sess.run(v1.global_variables_initializer())
+        if resource:
+            saver = v1.train.Saver({"dense/kernel": w, "dense/bias": b, "counters/step": step})
+            builder = v1.saved_model.Builder(path)
+            sig = v1.saved_model.predict_signature_def(inputs={"x": x}, outputs={"y": y})
+            builder.add_meta_graph_and_variables(sess, ["serve"], signature_def_map={"serving_default": sig},
+                                                 saver=saver)
+            builder.save()
+        else:
+            v1.saved_model.simple_save(sess, path, inputs={"x": x}, outputs={"y": y})
+    for entry in os.listdir(path):
+        if entry not in ("saved_model.pb", "variables"):
+            p = os.path.join(path, entry)
+            shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
+
+
 PARTS = {
     "saved_model_all_types": saved_model,
+    "saved_model_tf1": lambda: saved_model_tf1("saved_model_tf1", False),
+    "saved_model_tf1_resource": lambda: saved_model_tf1("saved_model_tf1_resource", True),
     "train": train_checkpoint,
     # Ten variables split into slices across shards of 40 bytes; and ten
     # in ten shards of 32 bytes (the object graph beside one of them).

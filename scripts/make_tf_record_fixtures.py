@@ -238,6 +238,10 @@ def main():
     write_records("examples.tfrecord", exs)
     write_records("examples.tfrecord.gz", exs, "GZIP")
     write_records("examples.tfrecord.zlib", exs, "ZLIB")
+    # No record written: what sharded writers leave for an empty shard.
+    write_records("empty.tfrecord", [])
+    write_records("empty.tfrecord.gz", [], "GZIP")
+    write_records("empty.tfrecord.zlib", [], "ZLIB")
     write_records("sequence_examples.tfrecord", sequence_examples())
     write_records("tensors.tfrecord", tensors())
     # Raw bytes that are no protobuf message: read without a schema or not at all.

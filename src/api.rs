@@ -16,7 +16,7 @@ pub use index::{Step, TensorRef};
 
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::DecodeError;
-use crate::external::{ExternalBytes, Folder};
+use crate::external::{ExternalBytes, ExternalRef, Folder};
 use crate::formats::Syntax;
 use crate::formats::summary::Summary;
 use crate::formats::tf_event::EventTable;
@@ -99,6 +99,11 @@ pub enum Error {
     /// No format of that id ([`open_as`]).
     #[error("no format {0:?} (the ids are those of decode --help)")]
     NoSuchFormat(String),
+    /// A buffer the values need could not be allocated: more than one
+    /// buffer can hold, or refused by the system (Python's `ValueError`
+    /// "array is too big" and `MemoryError`).
+    #[error(transparent)]
+    Memory(#[from] crate::error::AllocError),
     /// Reading or writing failed.
     #[error(transparent)]
     Io(#[from] io::Error),
@@ -129,9 +134,33 @@ pub fn read_shared(bytes: Arc<[u8]>) -> Result<Document, Error> {
 /// [`read_shared`] with a folder for external data: tensors whose values
 /// are in side files read them from `dir`, under the same rules as for a
 /// file opened there (confined to the folder after links, regular files
-/// only, length and SHA-1 checked).
+/// only, length and SHA-1 checked). Bytes that are one of the folder's
+/// test files (`input_K.pb`, `output_K.pb` of an ONNX test folder) are read
+/// as that file, as its model declares it ([`open`] of it).
 pub fn read_shared_in(bytes: Arc<[u8]>, dir: impl Into<PathBuf>) -> Result<Document, Error> {
-    Document::from_held(Held::Shared(bytes), Some(Folder::Disk(dir.into())), None)
+    let dir = dir.into();
+    let context = test_file_holding(&dir, &bytes)
+        .and_then(|file| testdata::file_context(&file, None, &ModelCache::default()))
+        .map(Arc::new);
+    Document::from_held(Held::Shared(bytes), Some(Folder::Disk(dir)), context)
+}
+
+/// The test file of `dir` (`input_K.pb`, `output_K.pb`) that holds
+/// exactly `bytes`, if one does: listed and read under the side files'
+/// rules (regular files inside the folder). The bytes carry no name, so
+/// the file is found by its content, as a bundle's index is.
+fn test_file_holding(dir: &Path, bytes: &[u8]) -> Option<PathBuf> {
+    let folder = Folder::Disk(dir.to_path_buf());
+    folder.file_names().into_iter().find_map(|name| {
+        testdata::role_of(&name)?;
+        let file = ExternalRef {
+            location: Some(name.clone()),
+            ..ExternalRef::default()
+        }
+        .load(Some(&folder))
+        .ok()?;
+        (file.bytes() == bytes).then(|| dir.join(name))
+    })
 }
 
 /// [`open`] as one format, as `decode --as FORMAT` reads it: that format
@@ -1158,7 +1187,7 @@ pub struct Tensor<'d> {
     external: OnceLock<Option<ExternalBytes>>,
     /// A bundle variable's values read whole on first use (see
     /// [`ViewSource::Bundle`]): held by the tensor, freed with it.
-    read: OnceLock<Result<BundleData, String>>,
+    read: OnceLock<Result<BundleData, formats::tf_checkpoint::Unread>>,
 }
 
 impl fmt::Debug for Tensor<'_> {
@@ -1260,9 +1289,19 @@ impl<'d> Tensor<'d> {
         match read {
             Ok(data) => data.view(&facts),
             Err(why) => TensorView {
-                data: TensorData::Unavailable(why.clone()),
+                data: TensorData::Unavailable(why.to_string()),
                 ..facts
             },
+        }
+    }
+
+    /// The buffer the tensor's values needed that could not be allocated
+    /// (a partitioned variable assembled), if that is why they did not
+    /// read.
+    fn memory_error(&self) -> Option<Error> {
+        match self.read.get() {
+            Some(Err(formats::tf_checkpoint::Unread::Memory(e))) => Some(Error::Memory(*e)),
+            _ => None,
         }
     }
 
@@ -1280,6 +1319,17 @@ impl<'d> Tensor<'d> {
 
     fn dir(&self) -> Option<&Folder> {
         self.document.dir.as_ref()
+    }
+
+    /// A V1 checkpoint's tensor saved in slices: where its slices are and
+    /// the file's bytes, for readers that read them without assembling
+    /// the tensor (`formats::tf_checkpoint::V1SlicedValues`).
+    #[doc(hidden)]
+    pub fn v1_slices(&self) -> Option<(&formats::tf_checkpoint::V1Slices, &'d [u8])> {
+        match &self.source {
+            ViewSource::BundleV1Sliced(s) => Some((s, self.document.bytes())),
+            _ => None,
+        }
     }
 
     /// How it is drawn: a model's weight (an initializer, a Constant's
@@ -1372,6 +1422,9 @@ impl<'d> Tensor<'d> {
     /// [`Tensor::values`] with options.
     pub fn values_with(&self, opts: ValueOptions) -> Result<Values<'d>, Error> {
         let view = self.view();
+        if let Some(e) = self.memory_error() {
+            return Err(e);
+        }
         let limit = crate::tensor::MAX_IMPLIED_VALUES;
         if !opts.allow_implied && view.implied_elements() > limit {
             return Err(Error::Implied {
@@ -1388,15 +1441,17 @@ impl<'d> Tensor<'d> {
             let stored = crate::tensor::strings(fields);
             let last: &[u8] = stored.clone().next_back().unwrap_or(b"");
             let fill = std::iter::repeat_n(last, if *pad { usize::MAX } else { 0 });
+            let mut out = crate::alloc::buffer(view.elements)?;
             let n = usize::try_from(view.elements).unwrap_or(usize::MAX);
-            return Ok(Values::Str(
-                stored.chain(fill).take(n).map(Cow::Borrowed).collect(),
-            ));
+            out.extend(stored.chain(fill).take(n).map(Cow::Borrowed));
+            return Ok(Values::Str(out));
         }
         if let TensorData::StringRanges { bytes, ranges } = &view.data {
             // Read into this tensor's memory (a bundle's shard): copied.
             let owned = |r: &Range<usize>| Cow::Owned(bytes.get(r.clone()).unwrap_or(&[]).to_vec());
-            return Ok(Values::Str(ranges.iter().map(owned).collect()));
+            let mut out = crate::alloc::buffer(ranges.len() as u64)?;
+            out.extend(ranges.iter().map(owned));
+            return Ok(Values::Str(out));
         }
         let loaded = crate::tensor::load_values(&view, self.dir());
         let (elem, elements) = match loaded {
@@ -1407,19 +1462,41 @@ impl<'d> Tensor<'d> {
                 });
             }
             LoadedValues::Nothing => return Ok(empty(view.elem)),
-            LoadedValues::Ready(it, _) => (view.elem, Stream::Ready(it)),
+            LoadedValues::Ready(it, _) => (view.elem, Stream::Ready(it, view.elements)),
             LoadedValues::External(bytes, elem, n) => (Some(elem), Stream::External(bytes, n)),
         };
         let Some(elem) = elem else {
             return Ok(empty(None));
         };
-        Ok(collect(elem, elements))
+        Ok(collect(elem, elements)?)
     }
 
     /// Statistics of every value (count, min, max, mean, std, NaN and
     /// infinities), by the same kernels as the command line's.
     pub fn stats(&self) -> Result<crate::stats::Stats, Error> {
+        // A V1 tensor saved in slices: each slice's merged, the tensor
+        // never assembled.
+        if let Some((sliced, file)) = self.v1_slices() {
+            let unavailable = |reason: String| Error::Unavailable {
+                tensor: self.name.clone(),
+                reason,
+            };
+            let values =
+                formats::tf_checkpoint::V1SlicedValues::open(SchemaSet::builtin(), sliced, file)
+                    .map_err(|why| match why {
+                        formats::tf_checkpoint::Unread::Memory(e) => Error::Memory(e),
+                        formats::tf_checkpoint::Unread::Why(r) => unavailable(r),
+                    })?;
+            return crate::stats::compute_filled(values.elem, values.len(), {
+                let mut reader = values.reader();
+                move |range, buf| reader.pack(range, buf).is_ok()
+            })
+            .ok_or_else(|| unavailable("the slices' values do not read".into()));
+        }
         let view = self.view();
+        if let Some(e) = self.memory_error() {
+            return Err(e);
+        }
         crate::stats::compute(&view, self.dir()).ok_or_else(|| Error::Unavailable {
             tensor: self.name.clone(),
             reason: match crate::tensor::load_values(&view, self.dir()) {
@@ -1505,30 +1582,32 @@ impl fmt::Debug for StoredArray {
 
 /// Loaded values to read, each kind its own way.
 enum Stream<'v> {
-    Ready(Elements<'v>),
+    /// The elements and how many there are.
+    Ready(Elements<'v>, u64),
     External(ExternalBytes, u64),
-    Zeros(u64),
 }
 
 /// The values of no elements, of the right kind.
 fn empty(elem: Option<Elem>) -> Values<'static> {
-    match elem {
-        Some(e) => collect(e, Stream::Zeros(0)),
-        None => Values::F32(Vec::new()),
-    }
+    let dt = elem.map_or(DataType::Float, DataType::from_elem);
+    empty_of(dt)
 }
 
 /// Collects loaded values into the buffer of their element type: float16,
 /// bfloat16 and the coded types by their bit patterns (no rounding through
 /// float32), the others by the decoded elements. Strings are not read
 /// here (see [`Tensor::values_with`]).
-fn collect(elem: Elem, stream: Stream<'_>) -> Values<'static> {
+fn collect(elem: Elem, stream: Stream<'_>) -> Result<Values<'static>, crate::error::AllocError> {
     let dt = DataType::from_elem(elem);
     let by_bits = dt.is_coded() || matches!(elem, Elem::F16 | Elem::BF16);
     let mut out = empty_of(dt);
+    // The one buffer, of the element count, checked before any value is
+    // read (numpy's "array is too big" past what a buffer holds).
+    let (Stream::Ready(_, n) | Stream::External(_, n)) = &stream;
+    reserve_values(&mut out, *n)?;
     let mut push = |e: Element<'static>| push_element(&mut out, e);
     match stream {
-        Stream::Ready(it) => {
+        Stream::Ready(it, _) => {
             let it = if by_bits { it.codes() } else { it };
             it.for_each(|e| push(unborrowed(e)));
         }
@@ -1537,16 +1616,31 @@ fn collect(elem: Elem, stream: Stream<'_>) -> Values<'static> {
             let it = if by_bits { it.codes() } else { it };
             it.for_each(|e| push(unborrowed(e)));
         }
-        Stream::Zeros(n) => {
-            let zero = if by_bits {
-                Element::U64(0)
-            } else {
-                crate::tensor::zero_of(elem)
-            };
-            (0..n).for_each(|_| push(zero));
-        }
     }
-    out
+    Ok(out)
+}
+
+/// Reserves room for exactly `n` values in the buffer of `out`'s type.
+fn reserve_values(out: &mut Values<'_>, n: u64) -> Result<(), crate::error::AllocError> {
+    use crate::alloc::reserve;
+    match out {
+        Values::Bool(v) => reserve(v, n),
+        Values::I8(v) => reserve(v, n),
+        Values::I16(v) => reserve(v, n),
+        Values::I32(v) => reserve(v, n),
+        Values::I64(v) => reserve(v, n),
+        Values::U8(v) | Values::Codes(_, v) => reserve(v, n),
+        Values::U16(v) => reserve(v, n),
+        Values::U32(v) => reserve(v, n),
+        Values::U64(v) => reserve(v, n),
+        Values::F16(v) => reserve(v, n),
+        Values::BF16(v) => reserve(v, n),
+        Values::F32(v) => reserve(v, n),
+        Values::F64(v) => reserve(v, n),
+        Values::C64(v) => reserve(v, n),
+        Values::C128(v) => reserve(v, n),
+        Values::Str(v) => reserve(v, n),
+    }
 }
 
 /// An element free of the lifetime of what it was read from (the

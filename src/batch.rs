@@ -34,6 +34,9 @@ pub struct BatchOptions<'c> {
     pub formats: FormatOptions,
     /// `--values`: None prints every value (the JSON default).
     pub values: Option<u64>,
+    /// `--stats`: statistics of every numeric tensor, as `--json --stats`
+    /// writes them.
+    pub stats: bool,
     /// `--model`: read every input_K/output_K file as this model's data.
     pub model: Option<PathBuf>,
     pub cache: &'c ModelCache,
@@ -111,6 +114,7 @@ pub fn json_line(w: &mut dyn Write, path: &Path, opts: &BatchOptions<'_>) -> io:
         Ok(d) => {
             let ropts = RenderOptions {
                 values: opts.values,
+                stats: opts.stats,
                 dir: Some(parent_dir(path).into()),
                 ..RenderOptions::default()
             };

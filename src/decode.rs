@@ -172,7 +172,9 @@ fn decode_segments<'a>(
     for (buf, _) in all() {
         count = count_fields(buf).saturating_add(count);
     }
-    let mut fields = Vec::with_capacity(count);
+    let mut fields = crate::alloc::buffer(count as u64).map_err(|e| {
+        DecodeError::new(ErrorKind::Memory(e), segments.get(0).map_or(0, |(_, b)| b))
+    })?;
     for (buf, base) in all() {
         for wire in FieldReader::new(buf, base) {
             let wire = wire.map_err(|e| e.within(def.name.clone()))?;

@@ -233,6 +233,23 @@ pub enum ErrorKind {
         "{records} records times {features} features are more cells than a file of this size may ask for"
     )]
     FeatureTable { records: u64, features: u64 },
+    // --- memory ---
+    /// A buffer whose size the input gives could not be allocated.
+    #[error("{0}")]
+    Memory(AllocError),
+}
+
+/// A buffer whose size comes from input that was not allocated
+/// (`crate::alloc`): too big for any buffer, or refused by the system.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum AllocError {
+    /// More bytes than one buffer can hold (numpy's "array is too big").
+    #[error("{elements} elements of {width} bytes are more than one buffer can hold")]
+    TooBig { elements: u64, width: u64 },
+    /// The system refused the memory.
+    #[error("{bytes} bytes could not be allocated")]
+    Failed { bytes: u64 },
 }
 
 /// Declares [`Check`] with the name scripts match on, and the list of the
@@ -330,6 +347,8 @@ checks! {
     RecordPayload => "record-payload",
     /// A table of features too large for the file it comes from.
     FeatureTable => "feature-table",
+    /// A buffer the input asks for could not be allocated.
+    Memory => "memory",
 }
 
 impl Check {
@@ -411,6 +430,9 @@ rules! {
     TableEntry => "table-entry",
     /// The first key is not `""` or its value is not a bundle header.
     BundleHeader => "bundle-header",
+    /// Two entries' byte ranges of one shard overlap (TensorFlow writes
+    /// each tensor's bytes once, after the one before).
+    BundleOverlap => "bundle-overlap",
     // PaddlePaddle programs.
     /// No blocks, a block not at its own index, or a global block whose
     /// parent is not -1.
@@ -502,6 +524,7 @@ impl ErrorKind {
             FeatureKind { .. } => Check::FeatureKind,
             RecordPayload { .. } => Check::RecordPayload,
             FeatureTable { .. } => Check::FeatureTable,
+            Memory(_) => Check::Memory,
         }
     }
 

@@ -68,6 +68,8 @@
 // binding, and hidden from the documentation: they are no stable interface.
 // `SURFACE` in tests/it/layers.rs lists the surface and fails on a public
 // module or re-export it does not name.
+#[doc(hidden)]
+pub mod alloc;
 mod api;
 #[doc(hidden)]
 pub mod batch;

@@ -191,6 +191,64 @@ pub fn compute_with(
     Some(stats)
 }
 
+/// Statistics of `n` elements of `elem` whose little-endian values
+/// `fill(range, buf)` appends a range at a time, in row-major order (a V1
+/// checkpoint's slices, never assembled): the same as [`compute`] of those
+/// values in one buffer, with a chunk of them in memory. None when `fill`
+/// fails.
+pub fn compute_filled(
+    elem: Elem,
+    n: u64,
+    mut fill: impl FnMut(std::ops::Range<u64>, &mut Vec<u8>) -> bool,
+) -> Option<Stats> {
+    if elem == Elem::Str {
+        return Some(Stats {
+            strings: true,
+            ..Stats::default()
+        });
+    }
+    let part = if kernel::raw_fast(elem, false) {
+        kernel::raw_stats_filled(elem, n, fill)?
+    } else {
+        // Element by element, as `compute_with` reads other storage.
+        let mut g = kernel::Gather::new();
+        let mut buf = Vec::new();
+        let mut at = 0u64;
+        while at < n {
+            let end = at.saturating_add(kernel::BLOCK).min(n);
+            buf.clear();
+            if !fill(at..end, &mut buf) {
+                return None;
+            }
+            for e in crate::tensor::Elements::new(elem, crate::tensor::Source::Raw(&buf), end - at)
+            {
+                g.push(&e);
+            }
+            at = end;
+        }
+        g.finish()
+    };
+    let mut stats = Stats::from_part(part);
+    stats.magnitude = elem.is_complex();
+    Some(stats)
+}
+
+/// The histogram of a tensor stored in parts, in the bins its `stats` make
+/// ([`compute_filled`]): each part's counts added.
+pub fn histogram_parts<'m, 'a: 'm>(
+    parts: impl Iterator<Item = TensorView<'m, 'a>>,
+    stats: &Stats,
+) -> Option<Histogram> {
+    let mut h = Histogram::new(stats)?;
+    for view in parts {
+        let part = histogram(&view, None, stats)?;
+        for (a, b) in h.counts.iter_mut().zip(part.counts) {
+            *a += b;
+        }
+    }
+    Some(h)
+}
+
 fn raw_pass(
     elem: Elem,
     bytes: &[u8],

@@ -500,13 +500,19 @@ pub fn whole_bytes(elem: Elem) -> Option<u64> {
 /// checkpoint's slices). False for types without whole-byte elements
 /// (strings, sub-byte types).
 pub fn pack_le(it: &mut Elements<'_>, out: &mut Vec<u8>) -> bool {
+    pack_le_n(it, u64::MAX, out).is_some()
+}
+
+/// [`pack_le`] of the next `count` elements at most: how many were packed,
+/// None for types without whole-byte elements.
+pub fn pack_le_n(it: &mut Elements<'_>, count: u64, out: &mut Vec<u8>) -> Option<u64> {
     let elem = it.elem;
-    let Some(width) = whole_bytes(elem) else {
-        return false;
-    };
+    let width = whole_bytes(elem)?;
     let width = usize::try_from(width).unwrap_or(8).min(8);
     it.codes = true;
-    for e in it {
+    let mut packed = 0u64;
+    for e in it.take(usize::try_from(count).unwrap_or(usize::MAX)) {
+        packed += 1;
         match e {
             // Any non-zero value is true, stored as 1.
             Element::U64(code) if elem == Elem::Bool => out.push(u8::from(code != 0)),
@@ -531,10 +537,10 @@ pub fn pack_le(it: &mut Elements<'_>, out: &mut Vec<u8>) -> bool {
                 out.extend_from_slice(&re.to_le_bytes());
                 out.extend_from_slice(&im.to_le_bytes());
             }
-            Element::Str(_) => return false,
+            Element::Str(_) => return None,
         }
     }
-    true
+    Some(packed)
 }
 
 impl<'a> Iterator for Elements<'a> {

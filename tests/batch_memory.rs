@@ -71,6 +71,7 @@ fn a_batch_of_large_tensors_holds_one_window() {
     // The four as `decode --jsonl` writes them, on two threads.
     let cache = ModelCache::default();
     let opts = BatchOptions {
+        stats: false,
         formats: FormatOptions::default(),
         values: None,
         model: None,

@@ -643,7 +643,7 @@ fn reseal_block(table: &mut [u8], offset: u64, size: u64) {
     let Some(type_at) = offset.checked_add(size) else {
         return;
     };
-    if type_at as u64 + 5 > blocks_end {
+    if (type_at as u64).saturating_add(5) > blocks_end {
         return;
     }
     let (Some(contents), Some(&kind)) = (table.get(offset..type_at), table.get(type_at)) else {
@@ -1011,5 +1011,115 @@ pub fn text_format(bytes: &[u8]) -> Outcome {
             String::from_utf8_lossy(&rewritten)
         );
     }
+    out
+}
+
+/// Target `facade`: the calls the Python package makes (`python/src/lib.rs`
+/// on the library's facade) on mutated input: the document opened from
+/// bytes, or from a file in a folder with the input's second part as a
+/// side file beside it (a bundle's shard, ONNX external data); then for
+/// every tensor its facts, stored bytes, values (with `allow_implied` when
+/// the flags say so), statistics, and the document's JSON and text. Meant
+/// to run under an address-space limit (`ulimit -v`, without a sanitizer):
+/// a buffer the input asks for that the system refuses is an error, never
+/// an abort. The input: a flags byte (1: allow implied values; 2: open
+/// from a folder), a little-endian u16 length, that many bytes of file,
+/// then the side file.
+pub fn facade(bytes: &[u8]) -> Outcome {
+    let mut out = Outcome::default();
+    let (flags, file, side) = match bytes {
+        [flags, a, b, rest @ ..] => {
+            let n = usize::from(u16::from_le_bytes([*a, *b])).min(rest.len());
+            let (file, side) = rest.split_at(n);
+            (*flags, file, side)
+        }
+        _ => return out,
+    };
+    let dir = if flags & 2 != 0 {
+        let Some(dir) = BundleDir::new() else {
+            return out;
+        };
+        let ok = std::fs::write(dir.0.join("model.ckpt.index"), file).is_ok()
+            && std::fs::write(dir.0.join("model.ckpt.data-00000-of-00001"), side).is_ok()
+            && std::fs::write(dir.0.join("weights.bin"), side).is_ok();
+        if !ok {
+            return out;
+        }
+        Some(dir)
+    } else {
+        None
+    };
+    let doc = match &dir {
+        Some(d) => pbdecode::open(d.0.join("model.ckpt.index")),
+        None => pbdecode::read_shared(std::sync::Arc::from(file)),
+    };
+    let Ok(doc) = doc else {
+        return out;
+    };
+    out.decoded += 1;
+    let opts = pbdecode::ValueOptions {
+        allow_implied: flags & 1 != 0,
+    };
+    for r in doc.tensors() {
+        let Ok(t) = doc.tensor(r) else {
+            continue;
+        };
+        let _ = (
+            t.name(),
+            t.role(),
+            t.data_type(),
+            t.dims(),
+            t.shape(),
+            t.len(),
+            t.storage(),
+        );
+        let _ = t.stored_array();
+        let _ = t.stats();
+        // Every value, unless they are many and implied (a 61-byte Const
+        // of shape [2^34]): then only a size past any buffer, which must be
+        // refused at once (numpy's "array is too big").
+        let width = t
+            .data_type()
+            .and_then(|d| d.size_bits())
+            .map_or(64, |b| u64::from(b.max(8)));
+        let bytes_needed = t.len().saturating_mul(width / 8);
+        if bytes_needed <= 64 << 20 || !opts.allow_implied {
+            match t.values_with(opts) {
+                Ok(v) => assert!(v.len() as u64 <= t.len(), "more values than elements"),
+                Err(pbdecode::Error::Memory(_)) => {}
+                Err(_) => {}
+            }
+        } else if bytes_needed > isize::MAX as u64 {
+            assert!(
+                matches!(t.values_with(opts), Err(pbdecode::Error::Memory(_))),
+                "{} values of {} bytes were not refused as too big",
+                t.len(),
+                width / 8
+            );
+        }
+    }
+    for values in [Some(16), None] {
+        let mut w = Capped::default();
+        let _ = doc.write_json(
+            &mut w,
+            &pbdecode::JsonOptions {
+                values,
+                stats: true,
+                ..pbdecode::JsonOptions::default()
+            },
+        );
+        out.add(&w);
+    }
+    let mut w = Capped::default();
+    let _ = doc.write_text(
+        &mut w,
+        &pbdecode::TextOptions {
+            values: Some(16),
+            stats: true,
+            histogram: true,
+            ..pbdecode::TextOptions::default()
+        },
+    );
+    out.add(&w);
     out
 }

@@ -10,8 +10,9 @@
 
 use numpy::ndarray::ArrayView1;
 use numpy::{IntoPyArray, PyArray1};
+use pbdecode::error::AllocError;
 use pbdecode::{Document, Error, Role, Step, Storage, StoredArray, SummaryValue, Values};
-use pyo3::exceptions::{PyKeyError, PyOSError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyMemoryError, PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use std::path::PathBuf;
@@ -27,6 +28,8 @@ mod records;
 #[pyclass(frozen, module = "pbdecode._pbdecode")]
 struct Doc {
     doc: Document,
+    /// The file opened (None for bytes), named when it is cut short.
+    path: Option<PathBuf>,
 }
 
 /// The owner of a tensor's stored bytes: the base object of the array
@@ -64,6 +67,15 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
     let made = (|| -> PyResult<PyErr> {
         let m = errors(py)?;
         Ok(match e {
+            // As numpy answers a size it cannot allocate: "array is too
+            // big" past what one buffer holds, else MemoryError.
+            Error::Memory(m @ AllocError::TooBig { .. }) => {
+                PyValueError::new_err(format!("array is too big: {m}"))
+            }
+            Error::Memory(m) => PyMemoryError::new_err(m.to_string()),
+            Error::Decode(d) if d.failed_check() == pbdecode::error::Check::Memory => {
+                PyMemoryError::new_err(d.to_string())
+            }
             Error::Decode(d) => {
                 let (line, column) = d.line_column().unzip();
                 let args = (
@@ -108,13 +120,19 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
 #[pyfunction]
 #[pyo3(signature = (path, format=None))]
 fn open(py: Python<'_>, path: PathBuf, format: Option<String>) -> PyResult<Doc> {
+    let faults = pbdecode::input::mapping_faults();
     let doc = py
         .detach(|| match &format {
             Some(f) => pbdecode::open_as(&path, f),
             None => pbdecode::open(&path),
         })
         .map_err(|e| to_py(py, e))?;
-    Ok(Doc { doc })
+    let doc = Doc {
+        doc,
+        path: Some(path),
+    };
+    doc.check_whole(faults)?;
+    Ok(doc)
 }
 
 /// Reads bytes (copied once into the document); external data only from
@@ -135,7 +153,7 @@ fn read(
             (None, None) => pbdecode::read_shared(bytes),
         })
         .map_err(|e| to_py(py, e))?;
-    Ok(Doc { doc })
+    Ok(Doc { doc, path: None })
 }
 
 fn role_name(role: Role) -> &'static str {
@@ -168,6 +186,39 @@ fn storage_name(storage: Storage) -> &'static str {
 }
 
 impl Doc {
+    /// Runs `f`, a read of the document, with the GIL released: its error
+    /// as the package's exception, and `OSError` naming the file when the
+    /// file or a side file was cut short by another program while it ran
+    /// (the recovery installed at import finished the read over zeros, so
+    /// what it made is not the file's).
+    fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl Send + FnOnce() -> Result<T, Error>,
+    ) -> PyResult<T> {
+        let faults = pbdecode::input::mapping_faults();
+        let r = py.detach(f);
+        self.check_whole(faults)?;
+        r.map_err(|e| to_py(py, e))
+    }
+
+    /// `OSError` when the file was cut short, or a fault on a mapping was
+    /// recovered since the count `faults` was taken.
+    fn check_whole(&self, faults: u64) -> PyResult<()> {
+        if self.doc.cut_short() || pbdecode::input::mapping_faults() != faults {
+            let name = self
+                .path
+                .as_ref()
+                .map_or_else(|| "<bytes>".to_string(), |p| p.display().to_string());
+            return Err(PyOSError::new_err((
+                libc_eio(),
+                "truncated while it was read (another program cut the file short)",
+                name,
+            )));
+        }
+        Ok(())
+    }
+
     fn tensor_at(&self, py: Python<'_>, i: usize) -> PyResult<pbdecode::Tensor<'_>> {
         let r = self
             .doc
@@ -288,7 +339,7 @@ impl Doc {
         let this = slf.get();
         let stored = {
             let t = this.tensor_at(py, i)?;
-            py.detach(|| t.stored_array())
+            this.run(py, || Ok(t.stored_array()))?
         };
         let Some(stored) = stored else {
             return Ok(None);
@@ -319,19 +370,17 @@ impl Doc {
     ) -> PyResult<(String, Bound<'py, PyAny>)> {
         let t = self.tensor_at(py, i)?;
         let opts = pbdecode::ValueOptions { allow_implied };
-        let values = py
-            .detach(|| {
-                t.values_with(opts)
-                    .map(|v| if widen { widen_values(v.widen()) } else { v })
-            })
-            .map_err(|e| to_py(py, e))?;
+        let values = self.run(py, || {
+            t.values_with(opts)
+                .map(|v| if widen { widen_values(v.widen()) } else { v })
+        })?;
         flat(py, values)
     }
 
     /// Statistics of tensor `i` by the library's kernels, as a dict.
     fn stats<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {
         let t = self.tensor_at(py, i)?;
-        let s = py.detach(|| t.stats()).map_err(|e| to_py(py, e))?;
+        let s = self.run(py, || t.stats())?;
         let d = PyDict::new(py);
         let extreme = |x: Option<pbdecode::Extreme>| -> PyResult<Bound<'py, PyAny>> {
             use pbdecode::Extreme;
@@ -363,7 +412,7 @@ impl Doc {
     /// Writes tensor `i` as a .npy file (the library's output writer).
     fn write_npy(&self, py: Python<'_>, i: usize, path: PathBuf) -> PyResult<()> {
         let t = self.tensor_at(py, i)?;
-        py.detach(|| t.write_npy(&path)).map_err(|e| to_py(py, e))?;
+        self.run(py, || t.write_npy(&path))?;
         Ok(())
     }
 
@@ -384,8 +433,7 @@ impl Doc {
             dense,
         };
         let mut out = Vec::new();
-        py.detach(|| self.doc.write_json(&mut out, &opts))
-            .map_err(|e| to_py(py, e))?;
+        self.run(py, || self.doc.write_json(&mut out, &opts))?;
         Ok(PyBytes::new(py, &out))
     }
 
@@ -411,8 +459,7 @@ impl Doc {
             dense,
         };
         let mut out = Vec::new();
-        py.detach(|| self.doc.write_text(&mut out, &opts))
-            .map_err(|e| to_py(py, e))?;
+        self.run(py, || self.doc.write_text(&mut out, &opts))?;
         Ok(PyBytes::new(py, &out))
     }
 
@@ -433,15 +480,13 @@ impl Doc {
             atol,
             ..pbdecode::DiffOptions::default()
         };
-        let (d, text, json) = py
-            .detach(|| -> Result<_, Error> {
-                let d = self.doc.diff(&actual.doc, &opts)?;
-                let (mut text, mut json) = (Vec::new(), Vec::new());
-                d.write_text(&mut text)?;
-                d.write_json(&mut json)?;
-                Ok((d, text, json))
-            })
-            .map_err(|e| to_py(py, e))?;
+        let (d, text, json) = self.run(py, || -> Result<_, Error> {
+            let d = self.doc.diff(&actual.doc, &opts)?;
+            let (mut text, mut json) = (Vec::new(), Vec::new());
+            d.write_text(&mut text)?;
+            d.write_json(&mut json)?;
+            Ok((d, text, json))
+        })?;
         Ok((
             d.passes(),
             d.entries.len(),
@@ -449,6 +494,13 @@ impl Doc {
             PyBytes::new(py, &text),
             PyBytes::new(py, &json),
         ))
+    }
+
+    /// Raises `OSError` when the file was cut short by another program
+    /// since it was opened (for a read numpy made of a view, such as a
+    /// copy).
+    fn check_whole_file(&self) -> PyResult<()> {
+        self.check_whole(pbdecode::input::mapping_faults())
     }
 
     /// The input's length in bytes.
@@ -492,8 +544,22 @@ fn flat<'py>(py: Python<'py>, values: Values<'_>) -> PyResult<(String, Bound<'py
         Values::BF16(v) => arr(py, "bfloat16", v.into_iter().map(|x| x.to_bits()).collect()),
         Values::F32(v) => arr(py, "float32", v),
         Values::F64(v) => arr(py, "float64", v),
-        Values::C64(v) => arr(py, "complex64", v.into_iter().flatten().collect()),
-        Values::C128(v) => arr(py, "complex128", v.into_iter().flatten().collect()),
+        // Mapped element for element into a type of the same layout, so
+        // the buffer is reused rather than copied.
+        Values::C64(v) => arr(
+            py,
+            "complex64",
+            v.into_iter()
+                .map(|[re, im]| numpy::Complex32::new(re, im))
+                .collect(),
+        ),
+        Values::C128(v) => arr(
+            py,
+            "complex128",
+            v.into_iter()
+                .map(|[re, im]| numpy::Complex64::new(re, im))
+                .collect(),
+        ),
         Values::Str(v) => {
             let list = PyList::empty(py);
             for s in v {
@@ -511,8 +577,19 @@ fn flat<'py>(py: Python<'py>, values: Values<'_>) -> PyResult<(String, Bound<'py
     }
 }
 
+/// EIO: what a read of a file cut short under it is.
+fn libc_eio() -> i32 {
+    5
+}
+
 #[pymodule]
 fn _pbdecode(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // A file truncated by another program while it is mapped (a model
+    // re-exported while a notebook has it open) would raise SIGBUS and
+    // end the interpreter: the library's recovery finishes such a read
+    // over zeros instead, and each read above raises OSError for it;
+    // arrays handed out before read zeros there.
+    pbdecode::recover_from_mapping_faults()?;
     m.add_class::<Doc>()?;
     m.add_class::<StoredBytes>()?;
     m.add_function(wrap_pyfunction!(open, m)?)?;

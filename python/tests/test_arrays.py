@@ -263,3 +263,19 @@ def test_os_errors_are_oserror(tmp_path):
         pbdecode.open(tmp_path / "none.pb")
     with pytest.raises(OSError):
         pbdecode.open(tmp_path)
+
+
+def test_loads_with_its_test_folder_reads_the_bytes_as_that_file():
+    # An optional of an ONNX test folder: load() reads it as the folder's
+    # model declares it; loads() of its bytes with the folder does the same.
+    for k in (0, 1):
+        folder = FIXTURES / "onnx-testdata" / "test_optional_has_element" / f"test_data_set_{k}"
+        path = folder / "input_0.pb"
+        expected = pbdecode.load(path)
+        got = pbdecode.loads(path.read_bytes(), base_dir=folder)
+        if expected is None:
+            assert got is None
+        else:
+            assert not isinstance(got, list), got
+            np.testing.assert_array_equal(got, expected)
+        assert isinstance(pbdecode.loads(path.read_bytes(), format="onnx-optional"), type(expected))

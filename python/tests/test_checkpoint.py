@@ -118,3 +118,14 @@ def test_partitioned_and_v1_tensors_equal_the_commands_values(index, names):
             want = expected(printed[t.name])
             assert a.dtype == want.dtype and a.shape == want.shape, t.name
             assert a.tobytes() == want.tobytes(), t.name
+
+
+def test_a_tf1_saved_models_variables_are_tensors_of_role_variable():
+    # No object graph: the graph's variable nodes, linked to the bundle's
+    # keys by name and by the saver (global_step saved as counters/step).
+    for d in ("saved_model_tf1", "saved_model_tf1_resource"):
+        with pbdecode.open(FIXTURES / "tf-checkpoint" / d / "saved_model.pb") as f:
+            roles = {name: t.role for name, t in f.tensors.items()}
+            assert [n for n, r in roles.items() if r == "variable"] == ["dense/kernel", "dense/bias", "global_step"], d
+            np.testing.assert_array_equal(f.tensors["dense/kernel"].numpy(), np.arange(6, dtype=np.float32).reshape(3, 2) / 4)
+            assert f.tensors["global_step"].numpy() == 7

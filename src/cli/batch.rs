@@ -79,6 +79,7 @@ pub fn run_files(
             ..FormatOptions::default()
         },
         values,
+        stats: args.stats,
         model: model.map(Path::to_path_buf),
         cache: &cache,
         not_read,

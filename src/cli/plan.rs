@@ -163,6 +163,7 @@ impl Mode {
                 ("strict", Always),
                 ("max_depth", Always),
                 ("values", Always),
+                ("stats", Always),
             ],
             Mode::TestFolder => &[
                 ("model", Always),

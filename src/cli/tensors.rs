@@ -458,6 +458,10 @@ fn show_tensor(
         lines.blank()?;
         if pbdecode::formats::tensor_adapter(full_name).is_some() {
             tree::tensor_block(lines.view(), set, message, 0, ropts, true)?;
+        } else if let Some((sliced, file)) = tensor.v1_slices()
+            && tree::tensor_block_of_slices(lines.view(), message, sliced, file, ropts)?
+        {
+            // Read from the slices, never assembled.
         } else {
             tree::tensor_block_with_view(lines.view(), set, message, &tensor.view(), ropts)?;
         }

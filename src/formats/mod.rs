@@ -61,6 +61,7 @@ pub static REGISTRY: &[Format] = &[
     tf_record::FORMAT,
     onnx_tensor::FORMAT,
     onnx::SEQUENCE,
+    onnx::OPTIONAL,
     onnx::SPARSE,
     onnx::MODEL,
     tensorflow::SAVED_MODEL,
@@ -449,9 +450,11 @@ pub fn detect<'a>(
             tried,
         });
     }
+    // An optional's bytes are a sequence's (the same field numbers, each
+    // repeated there), so `onnx-optional` is read only when asked for.
     for format in REGISTRY
         .iter()
-        .filter(|f| f.id != bundle.id && f.id != tf_record::ID)
+        .filter(|f| f.id != bundle.id && f.id != tf_record::ID && f.id != onnx::OPTIONAL.id)
     {
         match (format.decode)(bytes, opts) {
             Ok(body) => {
@@ -482,6 +485,12 @@ pub fn decode_as<'a>(
     bytes: &'a [u8],
     opts: &FormatOptions,
 ) -> Result<Decoded<'a>> {
+    // An empty input is a record file of 0 records (TensorFlow reads it
+    // so) and no message of any other format: it says so, rather than
+    // which field the empty message lacks.
+    if bytes.is_empty() && format.id != tf_record::ID {
+        return Err(DecodeError::new(ErrorKind::Empty, 0));
+    }
     let opts = FormatOptions {
         forced: true,
         ..*opts

@@ -238,6 +238,20 @@ pub fn decode_sequence<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Bod
     }
 }
 
+/// An OptionalProto, as `--as onnx-optional` names it: detection reads
+/// such bytes as a sequence (the same field numbers, each repeated there),
+/// and an ONNX test folder's model says when a file is an optional.
+pub fn decode_optional<'a>(bytes: &'a [u8], _opts: &FormatOptions) -> Result<Body<'a>> {
+    let set = SchemaSet::builtin();
+    let message = decode_builtin("onnx.OptionalProto", bytes, DecodeContext::strict())?;
+    validate_container(set, &message)?;
+    Ok(Body::Message {
+        type_name: "onnx.OptionalProto".into(),
+        message,
+        also: Vec::new(),
+    })
+}
+
 /// A SparseTensorProto: values 1-D `[NNZ]`, indices INT64 `[NNZ, rank]` or
 /// `[NNZ]` (linear, ascending), every index inside dims.
 pub fn validate_sparse(set: &SchemaSet, m: &Message<'_>) -> Result<()> {
@@ -913,6 +927,23 @@ pub const SEQUENCE: Format = Format {
     line: container_summary,
     summary: super::summary::no_summary,
     views: &["onnx.SequenceProto", "onnx.OptionalProto", "onnx.MapProto"],
+    side_tensors: super::base::no_side_tensors,
+};
+
+/// An OptionalProto file, read as one only when asked (`--as
+/// onnx-optional`; detection takes its bytes for a sequence first).
+pub const OPTIONAL: Format = Format {
+    id: "onnx-optional",
+    title: "ONNX optional (OptionalProto)",
+    schema_files: &[onnx_tensor::SCHEMA_FILE, DATA_FILE],
+    roots: &["onnx.OptionalProto"],
+    decode: decode_optional,
+    tensor_adapters: &[onnx_tensor::TENSOR_ADAPTER],
+    tensor_namers: &[],
+    line: container_summary,
+    summary: super::summary::no_summary,
+    // Shown by the sequence format's view of an OptionalProto.
+    views: &[],
     side_tensors: super::base::no_side_tensors,
 };
 

@@ -409,10 +409,15 @@ pub fn is_record_file(bytes: &[u8]) -> bool {
 
 /// The first record's header checked (the stream's compression with it).
 pub(super) fn first_header(bytes: &[u8]) -> Result<Compression> {
+    // A file of no records: what TensorFlow's writer leaves when nothing
+    // is written (0 bytes plain; a GZIP or ZLIB stream of nothing).
     if bytes.is_empty() {
-        return Err(DecodeError::new(ErrorKind::Empty, 0));
+        return Ok(Compression::None);
     }
     let compression = Compression::of(bytes);
+    if compression != Compression::None && inflates_to_nothing(bytes, compression) {
+        return Ok(compression);
+    }
     let mut reader = RecordReader::new(bytes, compression, None);
     let mut header = [0u8; 12];
     let got = match &mut reader.source {
@@ -446,6 +451,32 @@ pub(super) fn first_header(bytes: &[u8]) -> Result<Compression> {
             Ok(compression)
         }
         Err(kind) => Err(DecodeError::new(kind, 8)),
+    }
+}
+
+/// Whether `bytes` are one whole GZIP or ZLIB stream (every byte of it,
+/// its checksum holding) that inflates to no bytes.
+fn inflates_to_nothing(bytes: &[u8], compression: Compression) -> bool {
+    use flate2::{Decompress, FlushDecompress, Status};
+    match compression {
+        Compression::None => false,
+        Compression::Zlib => {
+            let mut d = Decompress::new(true);
+            let mut out = [0u8; 1];
+            matches!(
+                d.decompress(bytes, &mut out, FlushDecompress::Finish),
+                Ok(Status::StreamEnd)
+            ) && d.total_out() == 0
+                && d.total_in() == bytes.len() as u64
+        }
+        Compression::Gzip => {
+            // The header, the deflate stream and the trailer (CRC-32 and
+            // size, checked by the decoder); a stream of members each
+            // empty is one too.
+            let mut r = flate2::read::MultiGzDecoder::new(bytes);
+            let mut out = [0u8; 1];
+            matches!(std::io::Read::read(&mut r, &mut out), Ok(0))
+        }
     }
 }
 

@@ -532,7 +532,11 @@ fn saved_model_line(set: &SchemaSet, m: &Message<'_>) -> String {
 }
 
 /// The value of a node's attr `key` (a map entry: key 1, value 2).
-fn attr<'m, 'a>(set: &SchemaSet, node: &'m Message<'a>, key: &str) -> Option<&'m Message<'a>> {
+pub(super) fn attr<'m, 'a>(
+    set: &SchemaSet,
+    node: &'m Message<'a>,
+    key: &str,
+) -> Option<&'m Message<'a>> {
     node.messages(set, NodeDef::ATTR)
         .filter(|entry| {
             let def = entry.def(set);

@@ -22,13 +22,14 @@ use super::summary::no_summary;
 use super::tensorflow::{dtype_name, shape_dims, tensor_head};
 use crate::checksum;
 use crate::decode::{DecodeContext, Message, decode_message};
-use crate::error::{DecodeError, Result, Rule};
+use crate::error::{AllocError, DecodeError, Result, Rule};
+use crate::escape::quoted;
 use crate::external::ExternalError;
 use crate::external::{ExternalBytes, ExternalRef, Folder};
 use crate::fields::tensorflow::TrackableObjectGraph;
 use crate::fields::tensorflow::{
-    BundleEntryProto, BundleHeaderProto, SavedSlice, SavedSliceMeta, SavedTensorSliceMeta,
-    SavedTensorSlices, TensorSliceProto,
+    BundleEntryProto, BundleHeaderProto, GraphDef, NodeDef, SavedSlice, SavedSliceMeta,
+    SavedTensorSliceMeta, SavedTensorSlices, TensorSliceProto,
 };
 use crate::schema::SchemaSet;
 use crate::tensor::{Elem, LoadedValues, TensorData, TensorView, raw_size};
@@ -274,7 +275,21 @@ fn read_table<'a>(
         Ok(())
     })?;
     let mut last: Option<Vec<u8>> = None;
-    for (h, _) in handles {
+    // Where the block before ends: a table's blocks follow one another,
+    // so no two share bytes (nor do the entries read from them).
+    let mut blocks_end = 0u64;
+    for (h, at) in handles {
+        if h.offset < blocks_end {
+            return Err(table_error(
+                Rule::TableBlock,
+                format!(
+                    "data block at {} begins before the block before it ends ({blocks_end}): a table's blocks share no bytes",
+                    h.offset
+                ),
+                at,
+            ));
+        }
+        blocks_end = h.offset.saturating_add(h.size).saturating_add(TRAILER_LEN);
         let block = read_block(bytes, h, "data block")?;
         block_entries(block, h.offset, "data block", |key, value, at| {
             if let Some(prev) = &last
@@ -357,12 +372,63 @@ pub fn read_bundle<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Bundle<'
             0,
         ));
     };
+    if version == BundleVersion::V2 {
+        check_no_overlap(set, &entries)?;
+    }
     Ok(Bundle {
         version,
         header,
         entries,
         bytes,
     })
+}
+
+/// Refuses entries whose byte ranges of one shard overlap: TensorFlow's
+/// writer appends each tensor's bytes once, so no real bundle shares
+/// bytes between entries, and a bundle that does could make the slices of
+/// one variable read the same bytes many times over (a full tensor many
+/// times the size of its shards).
+fn check_no_overlap(set: &SchemaSet, entries: &[BundleEntry<'_>]) -> Result<()> {
+    // (shard, start, end, entry) of every entry holding bytes.
+    let mut ranges: Vec<(i64, i64, i64, usize)> = entries
+        .iter()
+        .enumerate()
+        .filter_map(|(k, e)| {
+            let f = entry_facts(set, &e.message);
+            let end = f.offset.checked_add(f.size)?;
+            (f.size > 0 && f.offset >= 0).then_some((f.shard, f.offset, end, k))
+        })
+        .collect();
+    ranges.sort_unstable();
+    for pair in ranges.windows(2) {
+        let [(shard, _, end, a), (next_shard, start, _, b)] = pair else {
+            continue;
+        };
+        if shard == next_shard && start < end {
+            let (Some(first), Some(second)) = (entries.get(*a), entries.get(*b)) else {
+                continue;
+            };
+            return Err(table_error(
+                Rule::BundleOverlap,
+                format!(
+                    "entries {} and {} share bytes {start}..{end} of shard {shard} (each tensor's bytes are its own)",
+                    entry_label(&first.key),
+                    entry_label(&second.key),
+                ),
+                second.message.offset,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An entry as the views name it: `"w" slice [0:4, :]` for a slice key,
+/// else its key quoted.
+fn entry_label(key: &[u8]) -> String {
+    match parse_slice_key(key) {
+        Some(k) => format!("{} slice {}", quoted(&k.name), extents_text(&k.extents)),
+        None => quoted(key),
+    }
 }
 
 fn decode_bundle<'a>(bytes: &'a [u8], opts: &FormatOptions) -> Result<Body<'a>> {
@@ -789,99 +855,330 @@ impl V1Slices {
     }
 }
 
-/// A V1 tensor's values assembled from its slices, each entry decoded
-/// again from `file` (the checkpoint's bytes) and its values placed in the
-/// full tensor: numbers as the little-endian array, strings in order;
-/// else why not. Nothing is allocated for the full tensor until the
-/// slices' values, read from the file, add up to it.
+/// A V1 tensor's values assembled from its slices ([`V1SlicedValues`]):
+/// numbers as the little-endian array, strings in order; else why not.
+/// The buffer is allocated (fallibly) only once the slices, read from the
+/// file, are found to cover the tensor once.
 pub fn v1_assemble(
     set: &SchemaSet,
     sliced: &V1Slices,
     file: &[u8],
-) -> std::result::Result<BundleData, String> {
-    let full = sliced.view(set);
-    let elem = full.elem.ok_or_else(|| match &full.data {
-        TensorData::Unavailable(why) => why.clone(),
-        _ => format!("{} is not read", full.type_name),
-    })?;
-    let dims = unsigned_dims(&full);
-    let n = full.elements;
-    let id = set
-        .find_message("tensorflow.SavedTensorSlices")
-        .ok_or("no schema for SavedTensorSlices")?;
-    let width = crate::tensor::whole_bytes(elem);
-    if width.is_none() && elem != Elem::Str {
-        return Err(format!("slices of {} are not assembled", full.type_name));
-    }
-    let mut numbers: Vec<(Extents, Vec<u8>)> = Vec::new();
-    let mut strings: Vec<(Extents, Vec<Vec<u8>>)> = Vec::new();
-    let mut stored: u64 = 0;
-    for slice in &sliced.slices {
-        let label = || format!("slice {}", extents_text(&slice.extents));
-        let ext = resolve_extents(&slice.extents, &dims)?;
-        let bytes = usize::try_from(slice.range.start)
-            .ok()
-            .zip(usize::try_from(slice.range.end).ok())
-            .and_then(|(s, e)| file.get(s..e))
-            .ok_or_else(|| format!("{}: its entry is outside the file", label()))?;
-        let entry = decode_message(set, id, bytes, slice.range.start, DecodeContext::lenient())
-            .map_err(|e| format!("{}: {e}", label()))?;
-        let view = v1_slice_view(set, &sliced.meta, &entry);
-        if let TensorData::Unavailable(why) = &view.data {
-            return Err(format!("{}: {why}", label()));
+) -> std::result::Result<BundleData, Unread> {
+    V1SlicedValues::open(set, sliced, file)?.assemble()
+}
+
+/// A V1 tensor saved in slices, read slice by slice where each is in the
+/// file, never assembled: each slice's entry is decoded and its values
+/// counted against its extents, and the slices are checked to cover the
+/// tensor once (TensorFlow's restore refuses slices that overlap). A range
+/// of values is read from the slices holding it ([`V1SliceReader`]), so a
+/// preview of 8 values reads 8, and statistics are each slice's merged
+/// ([`V1SlicedValues::slice_views`]).
+pub struct V1SlicedValues<'a> {
+    /// The element type (a whole-byte number or a string).
+    pub elem: Elem,
+    dims: Vec<u64>,
+    elements: u64,
+    meta: V1Meta,
+    /// Each slice's extents against the shape and its entry, in the
+    /// row-major order of their first elements.
+    pieces: Vec<(Extents, Message<'a>)>,
+}
+
+impl<'a> V1SlicedValues<'a> {
+    /// The slices of `sliced` read from `file` (the checkpoint's bytes) and
+    /// checked; else why not.
+    pub fn open(
+        set: &SchemaSet,
+        sliced: &V1Slices,
+        file: &'a [u8],
+    ) -> std::result::Result<Self, Unread> {
+        let full = sliced.view(set);
+        let elem = full.elem.ok_or_else(|| match &full.data {
+            TensorData::Unavailable(why) => why.clone(),
+            _ => format!("{} is not read", full.type_name),
+        })?;
+        if crate::tensor::whole_bytes(elem).is_none() && elem != Elem::Str {
+            return Err(format!("slices of {} are not assembled", full.type_name).into());
         }
-        let need = ext.iter().try_fold(1u64, |a, &(_, l)| a.checked_mul(l));
-        let short = |held: u64| {
-            format!(
-                "{} holds {held} values, its extents need {}",
-                label(),
-                need.map_or_else(|| "more".to_string(), |c| c.to_string())
+        let dims = unsigned_dims(&full);
+        let n = full.elements;
+        let id = set
+            .find_message("tensorflow.SavedTensorSlices")
+            .ok_or("no schema for SavedTensorSlices")?;
+        let mut pieces: Vec<(Extents, Message<'a>)> =
+            crate::alloc::buffer(sliced.slices.len() as u64)?;
+        let mut stored: u64 = 0;
+        for slice in &sliced.slices {
+            let label = || format!("slice {}", extents_text(&slice.extents));
+            let ext = resolve_extents(&slice.extents, &dims)?;
+            let bytes = usize::try_from(slice.range.start)
+                .ok()
+                .zip(usize::try_from(slice.range.end).ok())
+                .and_then(|(s, e)| file.get(s..e))
+                .ok_or_else(|| format!("{}: its entry is outside the file", label()))?;
+            let entry = decode_message(set, id, bytes, slice.range.start, DecodeContext::lenient())
+                .map_err(|e| format!("{}: {e}", label()))?;
+            let held = {
+                let view = v1_slice_view(set, &sliced.meta, &entry);
+                if let TensorData::Unavailable(why) = &view.data {
+                    return Err(format!("{}: {why}", label()).into());
+                }
+                view.elements
+            };
+            let need = ext.iter().try_fold(1u64, |a, &(_, l)| a.checked_mul(l));
+            if need != Some(held) {
+                return Err(format!(
+                    "{} holds {held} values, its extents need {}",
+                    label(),
+                    need.map_or_else(|| "more".to_string(), |c| c.to_string())
+                )
+                .into());
+            }
+            stored = stored.saturating_add(held);
+            pieces.push((ext, entry));
+        }
+        if stored < n {
+            return Err(format!(
+                "the slices do not cover the tensor: {stored} of {n} values stored"
             )
-        };
-        let mut loaded = crate::tensor::load_values(&view, None);
-        if elem == Elem::Str {
+            .into());
+        }
+        pieces.sort_by(|a, b| a.0.iter().map(|e| e.0).cmp(b.0.iter().map(|e| e.0)));
+        // Inside the shape, as many values as it holds and no two slices
+        // overlapping: each element is in exactly one slice.
+        if let Some((a, b)) = first_overlap(&pieces) {
+            let text = |k: usize| {
+                pieces
+                    .get(k)
+                    .map_or_else(String::new, |p| resolved_text(&p.0))
+            };
+            return Err(format!("slices {} and {} overlap", text(a), text(b)).into());
+        }
+        Ok(V1SlicedValues {
+            elem,
+            dims,
+            elements: n,
+            meta: sliced.meta.clone(),
+            pieces,
+        })
+    }
+
+    /// The tensor's elements.
+    pub fn len(&self) -> u64 {
+        self.elements
+    }
+
+    /// Whether the tensor has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.elements == 0
+    }
+
+    /// Each slice's values as a tensor of its own (for passes whose result
+    /// does not depend on order: statistics, histograms).
+    pub fn slice_views(&self) -> impl Iterator<Item = TensorView<'_, 'a>> + '_ {
+        let set = SchemaSet::builtin();
+        self.pieces
+            .iter()
+            .map(move |(_, entry)| v1_slice_view(set, &self.meta, entry))
+    }
+
+    /// A reader of ranges of the tensor's values in row-major order.
+    pub fn reader(&self) -> V1SliceReader<'_, 'a> {
+        V1SliceReader {
+            values: self,
+            cursors: self.pieces.iter().map(|_| None).collect(),
+            last: 0,
+        }
+    }
+
+    /// The whole tensor in memory (one fallible allocation): numbers as
+    /// the little-endian array, strings in order.
+    pub fn assemble(&self) -> std::result::Result<BundleData, Unread> {
+        if self.elem == Elem::Str {
+            return self.strings();
+        }
+        let width = crate::tensor::whole_bytes(self.elem).unwrap_or(1);
+        let size = self
+            .elements
+            .checked_mul(width)
+            .ok_or("the tensor's size overflows")?;
+        let mut out = crate::alloc::buffer(size)?;
+        self.reader().pack(0..self.elements, &mut out)?;
+        Ok(BundleData::Owned(out))
+    }
+
+    /// The strings of a DT_STRING tensor, in order.
+    fn strings(&self) -> std::result::Result<BundleData, Unread> {
+        let mut strings: Vec<(Extents, Vec<Vec<u8>>)> = Vec::new();
+        for ((ext, _), view) in self.pieces.iter().zip(self.slice_views()) {
             let mut values: Vec<Vec<u8>> = Vec::new();
-            loaded.with_elements(|it| {
+            crate::tensor::load_values(&view, None).with_elements(|it| {
                 for e in it {
                     if let crate::tensor::Element::Str(b) = e {
                         values.push(b.to_vec());
                     }
                 }
             });
-            let held = values.len() as u64;
-            if need != Some(held) {
-                return Err(short(held));
-            }
-            stored = stored.saturating_add(held);
-            strings.push((ext, values));
-        } else {
-            let mut packed = Vec::new();
-            let ok = loaded
-                .with_elements(|it| crate::tensor::pack_le(it, &mut packed))
-                .unwrap_or(false);
-            if !ok {
-                return Err(format!("{}: its values do not read", label()));
-            }
-            let held = packed.len() as u64 / width.unwrap_or(1).max(1);
-            if need != Some(held) {
-                return Err(short(held));
-            }
-            stored = stored.saturating_add(held);
-            numbers.push((ext, packed));
+            strings.push((ext.clone(), values));
         }
+        place_strings(&self.dims, &strings)
     }
-    if stored < n {
-        return Err(format!(
-            "the slices do not cover the tensor: {stored} of {n} values stored"
-        ));
+}
+
+/// Two slices that share an element, if any (their places in `pieces`):
+/// a sweep along the axis with the most distinct starts, each slice
+/// compared with those still open there (TensorFlow compares each with
+/// every other).
+fn first_overlap<T>(pieces: &[(Extents, T)]) -> Option<(usize, usize)> {
+    let rank = pieces.first().map_or(0, |(e, _)| e.len());
+    if rank == 0 {
+        // Scalars: a second slice is the same element again.
+        return (pieces.len() > 1).then_some((0, 1));
     }
-    match width {
-        Some(width) => {
-            let pieces: Vec<(&Extents, &[u8])> =
-                numbers.iter().map(|(ext, b)| (ext, b.as_slice())).collect();
-            Ok(BundleData::Owned(place_bytes(&dims, width, &pieces)?))
+    let axis = (0..rank)
+        .max_by_key(|&a| {
+            let mut starts: Vec<u64> = pieces
+                .iter()
+                .filter_map(|(e, _)| e.get(a).map(|x| x.0))
+                .collect();
+            starts.sort_unstable();
+            starts.dedup();
+            starts.len()
+        })
+        .unwrap_or(0);
+    let ext = |k: usize| pieces.get(k).map_or(&[][..], |(e, _)| e.as_slice());
+    let along = |k: usize| ext(k).get(axis).copied().unwrap_or((0, 0));
+    let mut order: Vec<usize> = (0..pieces.len()).collect();
+    order.sort_by_key(|&k| along(k).0);
+    let mut open: Vec<usize> = Vec::new();
+    for k in order {
+        if ext(k).iter().any(|&(_, l)| l == 0) {
+            continue;
         }
-        None => place_strings(&dims, &strings),
+        let (start, _) = along(k);
+        open.retain(|&q| {
+            let (s, l) = along(q);
+            s.saturating_add(l) > start
+        });
+        let shares = |q: usize| {
+            ext(q).iter().zip(ext(k)).all(|(&(s1, l1), &(s2, l2))| {
+                s1 < s2.saturating_add(l2) && s2 < s1.saturating_add(l1)
+            })
+        };
+        if let Some(&q) = open.iter().find(|&&q| shares(q)) {
+            return Some((q.min(k), q.max(k)));
+        }
+        open.push(k);
+    }
+    None
+}
+
+/// Resolved extents as numpy writes a slice: `[0:2, 1:3]`.
+fn resolved_text(ext: &[(u64, u64)]) -> String {
+    let parts: Vec<String> = ext
+        .iter()
+        .map(|&(s, l)| format!("{s}:{}", s.saturating_add(l)))
+        .collect();
+    format!("[{}]", parts.join(", "))
+}
+
+/// Reads ranges of a V1 sliced tensor's values ([`V1SlicedValues`]), in
+/// increasing order, as the little-endian array: each slice holding a part
+/// of a range is read from where the last range left it (its values are
+/// typed fields, which are skipped value by value), so a pass over the
+/// whole tensor reads each slice once.
+pub struct V1SliceReader<'s, 'a> {
+    values: &'s V1SlicedValues<'a>,
+    cursors: Vec<Option<LoadedValues<'s>>>,
+    /// The slice that held the last element read (the next one is most
+    /// often in it or the one after it).
+    last: usize,
+}
+
+impl V1SliceReader<'_, '_> {
+    /// Appends the values `range` of the tensor (row-major) to `out`, as
+    /// the little-endian array of its type; else why not (strings are not
+    /// read this way).
+    pub fn pack(
+        &mut self,
+        range: std::ops::Range<u64>,
+        out: &mut Vec<u8>,
+    ) -> std::result::Result<(), Unread> {
+        let dims = &self.values.dims;
+        let rank = dims.len();
+        let mut idx = vec![0u64; rank];
+        let mut p = range.start;
+        let end = range.end.min(self.values.elements);
+        while p < end {
+            // The element's index along each axis.
+            let mut rest = p;
+            for (i, &d) in idx.iter_mut().zip(dims).rev() {
+                *i = rest % d.max(1);
+                rest /= d.max(1);
+            }
+            let k = self
+                .find(&idx)
+                .ok_or_else(|| format!("no slice holds element {p}"))?;
+            let Some((ext, _)) = self.values.pieces.get(k) else {
+                break;
+            };
+            // Its place in the slice, and how many follow it there.
+            let mut at = 0u64;
+            for (&i, &(s, l)) in idx.iter().zip(ext) {
+                at = at * l + (i - s);
+            }
+            let row = match (idx.last(), ext.last()) {
+                (Some(&i), Some(&(s, l))) => s + l - i,
+                _ => 1,
+            };
+            let run = row.min(end - p);
+            let read = self.read(k, at, run, out);
+            if read != Some(true) {
+                return Err(format!("slice {}: its values do not read", resolved_text(ext)).into());
+            }
+            p += run;
+        }
+        Ok(())
+    }
+
+    /// The slice holding the element at `idx`: the last one, the one
+    /// after it, the first, else any.
+    fn find(&mut self, idx: &[u64]) -> Option<usize> {
+        let pieces = &self.values.pieces;
+        let holds = |k: usize| {
+            pieces.get(k).is_some_and(|(ext, _)| {
+                idx.iter().zip(ext).all(|(&i, &(s, l))| i >= s && i - s < l)
+            })
+        };
+        let k = [self.last, self.last + 1, 0]
+            .into_iter()
+            .find(|&k| holds(k))
+            .or_else(|| (0..pieces.len()).find(|&k| holds(k)))?;
+        self.last = k;
+        Some(k)
+    }
+
+    /// Packs `count` values of slice `k` from its value `at` on; None when
+    /// the slice's values are not there to read.
+    fn read(&mut self, k: usize, at: u64, count: u64, out: &mut Vec<u8>) -> Option<bool> {
+        let values = self.values;
+        let fresh = || {
+            let (_, entry) = values.pieces.get(k)?;
+            let view = v1_slice_view(SchemaSet::builtin(), &values.meta, entry);
+            Some(crate::tensor::load_values(&view, None))
+        };
+        let slot = self.cursors.get_mut(k)?;
+        let behind =
+            |c: &mut LoadedValues<'_>| c.with_elements(|it| it.next_index() > at).unwrap_or(true);
+        if slot.as_mut().is_none_or(behind) {
+            *slot = Some(fresh()?);
+        }
+        slot.as_mut()?.with_elements(|it| {
+            let from = it.next_index();
+            it.advance(at - from);
+            crate::tensor::pack_le_n(it, count, out) == Some(count)
+        })
     }
 }
 
@@ -890,10 +1187,10 @@ pub fn v1_assemble(
 fn place_strings(
     dims: &[u64],
     pieces: &[(Extents, Vec<Vec<u8>>)],
-) -> std::result::Result<BundleData, String> {
+) -> std::result::Result<BundleData, Unread> {
     let n = crate::tensor::element_count(dims).ok_or("the tensor's size overflows")?;
     // For each element of the tensor, the slice and place holding it.
-    let mut from: Vec<Option<(usize, usize)>> = vec![None; usize::try_from(n).unwrap_or(0)];
+    let mut from: Vec<Option<(usize, usize)>> = crate::alloc::filled(n, None)?;
     for (k, (ext, values)) in pieces.iter().enumerate() {
         slice_rows(dims, ext, |at, first, len| {
             for j in 0..len {
@@ -911,12 +1208,10 @@ fn place_strings(
     }
     let uncovered = from.iter().filter(|f| f.is_none()).count();
     if uncovered > 0 {
-        return Err(format!(
-            "the slices leave {uncovered} of {n} elements uncovered"
-        ));
+        return Err(format!("the slices leave {uncovered} of {n} elements uncovered").into());
     }
     let mut bytes = Vec::new();
-    let mut places = Vec::with_capacity(from.len());
+    let mut places = crate::alloc::buffer(from.len() as u64)?;
     for (k, i) in from.into_iter().flatten() {
         let s: &[u8] = pieces
             .get(k)
@@ -970,7 +1265,7 @@ pub fn string_places(
             range.len()
         )));
     }
-    let mut lengths: Vec<u64> = Vec::with_capacity(n as usize);
+    let mut lengths: Vec<u64> = crate::alloc::buffer(n).map_err(|e| StringsError(e.to_string()))?;
     let mut rest = range;
     let mut crc = 0u32;
     for k in 0..n {
@@ -994,7 +1289,8 @@ pub fn string_places(
     }
     crc = checksum::crc32c_extend(crc, stored);
     rest = left;
-    let mut out = Vec::with_capacity(lengths.len());
+    let mut out =
+        crate::alloc::buffer(lengths.len() as u64).map_err(|e| StringsError(e.to_string()))?;
     // Where the bytes begin: what the lengths and their checksum took.
     let mut at = range.len() - rest.len();
     for (k, len) in lengths.into_iter().enumerate() {
@@ -1244,8 +1540,13 @@ pub fn with_entry<R>(
             let loaded = crate::tensor::load_values(&whole, folder);
             f(&whole, loaded, crc)
         }
-        Err((why, crc)) => f(&view, LoadedValues::Unavailable(why), crc),
+        Err((why, crc)) => f(&view, LoadedValues::Unavailable(why.to_string()), crc),
     }
+}
+
+/// The checksum status of a V1 tensor: none to check.
+pub fn v1_crc() -> CrcStatus {
+    CrcStatus::NotChecked("a V1 checkpoint has no checksum per tensor".into())
 }
 
 /// A V1 tensor saved in slices with its values assembled (or why not),
@@ -1256,7 +1557,7 @@ pub fn with_v1_sliced<R>(
     f: impl FnOnce(&TensorView<'_, '_>, LoadedValues<'_>, CrcStatus) -> R,
 ) -> R {
     let set = SchemaSet::builtin();
-    let no_crc = || CrcStatus::NotChecked("a V1 checkpoint has no checksum per tensor".into());
+    let no_crc = v1_crc;
     let facts = sliced.view(set);
     match v1_assemble(set, sliced, bundle.bytes) {
         Ok(data) => {
@@ -1264,7 +1565,7 @@ pub fn with_v1_sliced<R>(
             let loaded = crate::tensor::load_values(&view, None);
             f(&view, loaded, no_crc())
         }
-        Err(why) => f(&facts, LoadedValues::Unavailable(why), no_crc()),
+        Err(why) => f(&facts, LoadedValues::Unavailable(why.to_string()), no_crc()),
     }
 }
 
@@ -1329,7 +1630,7 @@ fn assemble(
     folder: Option<&crate::external::Folder>,
 ) -> std::result::Result<(Vec<u8>, CrcStatus), NotRead> {
     let set = SchemaSet::builtin();
-    let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
+    let unchecked = |why: String| (Unread::Why(why.clone()), CrcStatus::NotChecked(why));
     let elem = view.elem.unwrap_or(Elem::U8);
     let width = crate::tensor::whole_bytes(elem)
         .ok_or_else(|| unchecked(format!("slices of {} are not assembled", view.type_name)))?;
@@ -1399,7 +1700,10 @@ fn assemble(
         .iter()
         .map(|(ext, bytes)| (*ext, bytes.bytes()))
         .collect();
-    let out = place_bytes(&dims, width, &pieces).map_err(unchecked)?;
+    let out = place_bytes(&dims, width, &pieces).map_err(|e| {
+        let why = e.to_string();
+        (e, CrcStatus::NotChecked(why))
+    })?;
     Ok((out, CrcStatus::Ok))
 }
 
@@ -1496,14 +1800,11 @@ fn place_bytes(
     dims: &[u64],
     width: u64,
     pieces: &[(&Extents, &[u8])],
-) -> std::result::Result<Vec<u8>, String> {
+) -> std::result::Result<Vec<u8>, Unread> {
     let n = crate::tensor::element_count(dims).ok_or("the tensor's size overflows")?;
-    let size = n
-        .checked_mul(width)
-        .and_then(|b| usize::try_from(b).ok())
-        .ok_or("the tensor's size overflows")?;
-    let mut out = vec![0u8; size];
-    let mut covered = vec![false; usize::try_from(n).unwrap_or(0)];
+    let size = n.checked_mul(width).ok_or("the tensor's size overflows")?;
+    let mut out = crate::alloc::filled(size, 0u8)?;
+    let mut covered = crate::alloc::filled(n, false)?;
     for (ext, src) in pieces {
         slice_rows(dims, ext, |at, from, len| {
             let (d0, s0, bytes) = (at * width, from * width, len * width);
@@ -1524,9 +1825,7 @@ fn place_bytes(
     }
     let uncovered = covered.iter().filter(|c| !**c).count();
     if uncovered > 0 {
-        return Err(format!(
-            "the slices leave {uncovered} of {n} elements uncovered"
-        ));
+        return Err(format!("the slices leave {uncovered} of {n} elements uncovered").into());
     }
     Ok(out)
 }
@@ -1749,7 +2048,43 @@ impl BundleData {
 }
 
 /// The reason a value is not read, checked or not.
-type NotRead = (String, CrcStatus);
+type NotRead = (Unread, CrcStatus);
+
+/// Why a tensor's values were not read: in words, or a buffer they need
+/// that could not be allocated (an error of its own, so that the facade
+/// reports it as one: `MemoryError` in Python).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unread {
+    Why(String),
+    Memory(AllocError),
+}
+
+impl From<String> for Unread {
+    fn from(why: String) -> Unread {
+        Unread::Why(why)
+    }
+}
+
+impl From<&str> for Unread {
+    fn from(why: &str) -> Unread {
+        Unread::Why(why.to_string())
+    }
+}
+
+impl From<AllocError> for Unread {
+    fn from(e: AllocError) -> Unread {
+        Unread::Memory(e)
+    }
+}
+
+impl std::fmt::Display for Unread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unread::Why(why) => f.write_str(why),
+            Unread::Memory(e) => write!(f, "{e}"),
+        }
+    }
+}
 
 impl BundleValues {
     /// The tensor with its values a side file's range: what is known
@@ -1802,7 +2137,7 @@ impl BundleValues {
         folder: Option<&crate::external::Folder>,
     ) -> std::result::Result<(BundleData, CrcStatus), NotRead> {
         let view = self.view(set);
-        let unchecked = |why: String| (why.clone(), CrcStatus::NotChecked(why));
+        let unchecked = |why: String| (Unread::Why(why.clone()), CrcStatus::NotChecked(why));
         let elem = view.elem.unwrap_or(Elem::U8);
         match self.plan(&view) {
             Plan::Assemble => {
@@ -1828,7 +2163,7 @@ impl BundleValues {
                     Some(true) => Ok((BundleData::Strings(ext, places), CrcStatus::Ok)),
                     Some(false) => {
                         let why = "the strings' masked CRC32C is not the index's".to_string();
-                        Err((why.clone(), CrcStatus::Mismatch(why)))
+                        Err((Unread::Why(why.clone()), CrcStatus::Mismatch(why)))
                     }
                     None => Ok((
                         BundleData::Strings(ext, places),
@@ -1849,7 +2184,12 @@ impl BundleValues {
                         };
                         if swap {
                             // Checked as stored, then read in this machine's order.
-                            let mut owned = ext.bytes().to_vec();
+                            let mut owned = crate::alloc::buffer(ext.bytes().len() as u64)
+                                .map_err(|e| {
+                                    let why = e.to_string();
+                                    (Unread::Memory(e), CrcStatus::NotChecked(why))
+                                })?;
+                            owned.extend_from_slice(ext.bytes());
                             swap_elements(&mut owned, elem);
                             return Ok((BundleData::Owned(owned), crc));
                         }
@@ -1873,7 +2213,7 @@ fn range_error(why: String, e: &ExternalError) -> NotRead {
     } else {
         CrcStatus::NotChecked(why.clone())
     };
-    (why, crc)
+    (Unread::Why(why), crc)
 }
 
 /// Where the values of entry `e` of a V2 bundle are, `file` naming the
@@ -1975,13 +2315,17 @@ pub enum BundleTensor {
     V1Sliced(V1Slices),
 }
 
-/// A variable of a SavedModel, found through its object graph.
+/// A variable of a SavedModel, found through its object graph (or, in a
+/// TensorFlow 1 model, which has none, through its graph's variable
+/// nodes and the saver that restores them).
 pub struct ModelVariable<'m, 'a> {
-    /// Its node in `object_graph_def`.
+    /// Its node in `object_graph_def` (TensorFlow 1: in `graph_def`).
     pub node: usize,
-    /// Its object path.
+    /// Its object path (TensorFlow 1: its node's name).
     pub name: String,
-    /// Its `SavedVariable` message.
+    /// Its key in the bundle.
+    pub key: Vec<u8>,
+    /// Its `SavedVariable` message (TensorFlow 1: its `NodeDef`).
     pub message: &'m Message<'a>,
     pub values: BundleValues,
 }
@@ -2010,6 +2354,28 @@ pub fn saved_model_variables<'m, 'a>(
     let mut seen = std::collections::HashSet::new();
     for mg in root.messages(set, SavedModel::META_GRAPHS) {
         let Some(og) = mg.message(set, MetaGraphDef::OBJECT_GRAPH_DEF) else {
+            // TensorFlow 1: no object graph; the graph's variables.
+            let Some(graph) = mg.message(set, MetaGraphDef::GRAPH_DEF) else {
+                continue;
+            };
+            for (i, node, key) in tf1_variables(set, graph) {
+                let Some(e) = find_entry(&bundle, &key) else {
+                    continue;
+                };
+                if !seen.insert(key.clone()) {
+                    continue;
+                }
+                out.push(ModelVariable {
+                    node: i,
+                    name: String::from_utf8_lossy(
+                        node.bytes(set, NodeDef::NAME).unwrap_or_default(),
+                    )
+                    .into_owned(),
+                    values: entry_values(set, &bundle, e, &|shard| shards.file(shard)),
+                    key,
+                    message: node,
+                });
+            }
             continue;
         };
         for (i, node) in og.messages(set, SavedObjectGraph::NODES).enumerate() {
@@ -2028,12 +2394,109 @@ pub fn saved_model_variables<'m, 'a>(
             out.push(ModelVariable {
                 node: i,
                 name: variable_name(key),
+                key: key.clone(),
                 message: var,
                 values: entry_values(set, &bundle, e, &|shard| shards.file(shard)),
             });
         }
     }
     out
+}
+
+/// The ops of TensorFlow 1's variables: reference variables and resource
+/// variables' handles.
+const TF1_VARIABLE_OPS: &[&str] = &["VariableV2", "Variable", "VarHandleOp"];
+
+/// A TensorFlow 1 graph's variables with the key each is saved under, in
+/// node order: (node index, node, key). TF1's saver restores a variable
+/// with `Assign(var, RestoreV2:k)` (`AssignVariableOp(handle,
+/// Identity(RestoreV2:k))` for a resource variable), `k` indexing the
+/// string list of RestoreV2's `tensor_names` input; a variable no saver
+/// names is saved under its node's name (the saver's default).
+pub fn tf1_variables<'m, 'a>(
+    set: &SchemaSet,
+    graph: &'m Message<'a>,
+) -> Vec<(usize, &'m Message<'a>, Vec<u8>)> {
+    use std::collections::HashMap;
+    let nodes: Vec<&Message<'a>> = graph.messages(set, GraphDef::NODE).collect();
+    let name = |n: &Message<'a>| n.bytes(set, NodeDef::NAME).unwrap_or_default();
+    let op = |n: &Message<'a>| n.str(set, NodeDef::OP).unwrap_or_default();
+    let inputs = |n: &Message<'a>| -> Vec<&'a [u8]> {
+        n.field(set, NodeDef::INPUT)
+            .iter()
+            .filter_map(|f| super::summary::bytes_of(&f.value))
+            .collect()
+    };
+    let by_name: HashMap<&[u8], &Message<'a>> = nodes.iter().map(|n| (name(n), *n)).collect();
+    // A tensor's node and output index (`name:k`, `name` for 0).
+    let output = |t: &'a [u8]| -> (&'a [u8], usize) {
+        match t.iter().rposition(|&b| b == b':') {
+            Some(at) => {
+                let (n, k) = t.split_at(at);
+                let k = std::str::from_utf8(k.get(1..).unwrap_or_default())
+                    .ok()
+                    .and_then(|k| k.parse().ok());
+                k.map_or((t, 0), |k| (n, k))
+            }
+            None => (t, 0),
+        }
+    };
+    // The tensor names each restore op reads, from its Const input 1.
+    let restore_names = |restore: &Message<'a>| -> Option<Vec<&'a [u8]>> {
+        let (names_node, _) = output(inputs(restore).get(1)?);
+        let value = super::tensorflow::attr(set, by_name.get(names_node)?, "value")?;
+        let tensor = value.message(set, crate::fields::tensorflow::AttrValue::TENSOR)?;
+        Some(
+            tensor
+                .field(set, crate::fields::tensorflow::TensorProto::STRING_VAL)
+                .iter()
+                .filter_map(|f| super::summary::bytes_of(&f.value))
+                .collect(),
+        )
+    };
+    let mut keys: HashMap<&[u8], Vec<u8>> = HashMap::new();
+    for n in &nodes {
+        if !matches!(op(n), "Assign" | "AssignVariableOp") {
+            continue;
+        }
+        let ins = inputs(n);
+        let (Some(&var), Some(&source)) = (ins.first(), ins.get(1)) else {
+            continue;
+        };
+        // Back through Identity nodes to the restore op (a bounded walk:
+        // the graph may hold a cycle).
+        let (mut at, mut k) = output(source);
+        for _ in 0..8 {
+            match by_name.get(at) {
+                Some(src) if op(src) == "Identity" => match inputs(src).first() {
+                    Some(&up) => (at, k) = output(up),
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        let Some(restore) = by_name
+            .get(at)
+            .filter(|r| matches!(op(r), "RestoreV2" | "Restore"))
+        else {
+            continue;
+        };
+        if let Some(key) = restore_names(restore).and_then(|names| names.get(k).copied()) {
+            keys.entry(output(var).0).or_insert_with(|| key.to_vec());
+        }
+    }
+    nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| TF1_VARIABLE_OPS.contains(&op(n)))
+        .map(|(i, n)| {
+            let key = keys
+                .get(name(n))
+                .cloned()
+                .unwrap_or_else(|| name(n).to_vec());
+            (i, *n, key)
+        })
+        .collect()
 }
 
 /// The entry of `key` (the table's keys are sorted bytewise).

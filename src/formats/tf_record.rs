@@ -1075,6 +1075,64 @@ pub fn decode_graph_def(bytes: &[u8], base: u64) -> Option<Message<'_>> {
         .map(|m| rebase(m, base))
 }
 
+/// An event's `meta_graph_def`: a serialized MetaGraphDef, read leniently
+/// (`base` is where its bytes start).
+pub fn decode_meta_graph_def(bytes: &[u8], base: u64) -> Option<Message<'_>> {
+    decode_builtin("tensorflow.MetaGraphDef", bytes, DecodeContext::lenient())
+        .ok()
+        .map(|m| rebase(m, base))
+}
+
+/// The message an event's bytes field `field` holds serialized, decoded
+/// (`graph_def`: a GraphDef; `meta_graph_def`: a MetaGraphDef, as TF1's
+/// FileWriter and Keras' TensorBoard callback write them); None for
+/// another message or field, or bytes that do not read.
+pub fn event_embedded<'a>(
+    set: &SchemaSet,
+    msg: &Message<'a>,
+    f: &crate::decode::Field<'a>,
+) -> Option<Message<'a>> {
+    if msg.def(set).full_name != "tensorflow.Event" {
+        return None;
+    }
+    let crate::decode::Value::Bytes(bytes) = f.value else {
+        return None;
+    };
+    if f.number == Event::GRAPH_DEF.number {
+        decode_graph_def(bytes, f.value_offset)
+    } else if f.number == Event::META_GRAPH_DEF.number {
+        decode_meta_graph_def(bytes, f.value_offset)
+    } else {
+        None
+    }
+}
+
+/// The serialized graphs of an event file, in file order: each event's
+/// `graph_def` (true: a GraphDef) and `meta_graph_def` (false: a
+/// MetaGraphDef), copied out of their records (read one at a time). An
+/// event file holds one graph, or one a run (Keras' callback).
+pub fn event_graphs(file: &RecordFile<'_>) -> Vec<(bool, Vec<u8>)> {
+    let set = SchemaSet::builtin();
+    let mut out = Vec::new();
+    if file.kind != FileKind::Events {
+        return out;
+    }
+    for r in file.records() {
+        let Ok(r) = r else { break };
+        let Ok(event) = decode_builtin("tensorflow.Event", &r.data, DecodeContext::lenient())
+        else {
+            continue;
+        };
+        if let Some(g) = event.bytes(set, Event::GRAPH_DEF) {
+            out.push((true, g.to_vec()));
+        }
+        if let Some(g) = event.bytes(set, Event::META_GRAPH_DEF) {
+            out.push((false, g.to_vec()));
+        }
+    }
+    out
+}
+
 /// The bytes of an event's `graph_def` (a serialized GraphDef).
 pub fn graph_def_bytes<'a>(set: &SchemaSet, event: &Message<'a>) -> Option<&'a [u8]> {
     event.bytes(set, Event::GRAPH_DEF)

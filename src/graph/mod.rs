@@ -269,10 +269,13 @@ impl Graph {
 /// The graphs of a decoded file; None for a file that has none (a tensor,
 /// a file read without a schema).
 pub fn model_of(decoded: &Decoded<'_>) -> Option<Model> {
+    let set = SchemaSet::builtin();
+    if let Body::Records(file) = &decoded.body {
+        return event_model(set, file);
+    }
     let Body::Message { message, .. } = &decoded.body else {
         return None;
     };
-    let set = SchemaSet::builtin();
     let id = decoded.format.id;
     if id == formats::onnx::MODEL.id {
         Some(onnx_model(set, message))
@@ -289,6 +292,34 @@ pub fn model_of(decoded: &Decoded<'_>) -> Option<Model> {
     } else {
         None
     }
+}
+
+/// The graphs of an event file (its events' `graph_def`s and
+/// `meta_graph_def`s' graphs); None when it holds none.
+fn event_model(set: &SchemaSet, file: &formats::records::RecordFile<'_>) -> Option<Model> {
+    let serialized = formats::tf_record::event_graphs(file);
+    let decoded: Vec<(bool, Message<'_>)> = serialized
+        .iter()
+        .filter_map(|(plain, bytes)| {
+            let m = if *plain {
+                formats::tf_record::decode_graph_def(bytes, 0)
+            } else {
+                formats::tf_record::decode_meta_graph_def(bytes, 0)
+            };
+            m.map(|m| (*plain, m))
+        })
+        .collect();
+    let graphs: Vec<&Message<'_>> = decoded
+        .iter()
+        .filter_map(|(plain, m)| {
+            if *plain {
+                Some(m)
+            } else {
+                m.message(set, tf::MetaGraphDef::GRAPH_DEF)
+            }
+        })
+        .collect();
+    (!graphs.is_empty()).then(|| tf_model(set, &graphs))
 }
 
 fn text(b: Option<&[u8]>) -> String {

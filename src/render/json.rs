@@ -458,7 +458,12 @@ fn write_fields(
             }
             w.end_array()?;
         } else if let Some(last) = group.last() {
-            field_value(w, set, fdef, &last.value, opts)?;
+            // An event's graph (bytes holding a GraphDef or MetaGraphDef)
+            // as the message it is.
+            match crate::formats::tf_record::event_embedded(set, msg, last) {
+                Some(inner) => write_message(w, set, &inner, opts)?,
+                None => field_value(w, set, fdef, &last.value, opts)?,
+            }
         }
     }
     Ok(())
@@ -513,6 +518,60 @@ pub fn write_view_values(
                 stats.write_json(w)?;
             }
         }
+    }
+    Ok(())
+}
+
+/// [`write_view_values`] of a V1 checkpoint's tensor saved in slices: the
+/// values read from the slices holding them, a run at a time (a --values
+/// limit reads that many), the statistics the slices' merged.
+fn write_sliced_values(
+    w: &mut JsonWriter<'_>,
+    view: &crate::tensor::TensorView<'_, '_>,
+    values: &tfc::V1SlicedValues<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    // Values a run reads into memory.
+    const RUN: u64 = 1 << 16;
+    let total = values.len();
+    let (limit, _) = super::value_limit(view, opts.values.unwrap_or(u64::MAX), opts);
+    let shown = limit.min(total);
+    let mut reader = values.reader();
+    let mut buf = Vec::new();
+    let mut written = 0;
+    let mut why = None;
+    w.key("values")?;
+    w.begin_array()?;
+    while written < shown {
+        let end = written.saturating_add(RUN).min(shown);
+        buf.clear();
+        if let Err(e) = reader.pack(written..end, &mut buf) {
+            why = Some(e.to_string());
+            break;
+        }
+        let n = end - written;
+        let mut part = LoadedValues::Ready(
+            crate::tensor::Elements::new(values.elem, crate::tensor::Source::Raw(&buf), n),
+            n,
+        );
+        written += write_value_list(w, &mut part, n, 1, &crate::progress::Silent)?;
+    }
+    w.end_array()?;
+    if written < total {
+        w.member("values_total", total)?;
+    }
+    if let Some(why) = why {
+        w.member("values_unavailable", &*why)?;
+    }
+    if (opts.stats || opts.values.is_none())
+        && values.elem.is_numeric()
+        && let Some(stats) = crate::stats::compute_filled(values.elem, values.len(), {
+            let mut reader = values.reader();
+            move |range, buf| reader.pack(range, buf).is_ok()
+        })
+    {
+        w.key("stats")?;
+        stats.write_json(w)?;
     }
     Ok(())
 }
@@ -619,9 +678,24 @@ pub fn write_bundle(
             Some(m) => write_message(w, set, &m, opts)?,
             None => w.null()?,
         }
-        tfc::with_v1_sliced(bundle, &sliced, |view, loaded, crc| {
-            write_checked_tensor(w, view, loaded, crc, opts)
-        })?;
+        // Numbers are read from the slices holding them, never assembled;
+        // strings and slices that do not make their tensor through the
+        // assembly, which says why.
+        match tfc::V1SlicedValues::open(set, &sliced, bundle.bytes) {
+            Ok(values) if values.elem != crate::tensor::Elem::Str => {
+                let view = sliced.view(set);
+                write_type_and_shape(w, &view)?;
+                let crc = tfc::v1_crc();
+                w.member("crc32c", crc.word())?;
+                if let Some(d) = crc.detail() {
+                    w.member("crc32c_detail", d)?;
+                }
+                write_sliced_values(w, &view, &values, opts)?;
+            }
+            _ => tfc::with_v1_sliced(bundle, &sliced, |view, loaded, crc| {
+                write_checked_tensor(w, view, loaded, crc, opts)
+            })?,
+        }
         w.end_object()?;
     }
     w.end_array()?;
@@ -671,13 +745,10 @@ fn write_saved_model_variables(
     };
     // The shards are named inside the model's folder.
     let shards = tfc::saved_model_shards(&bundle);
-    let keys = tfc::variable_keys(&bundle, &shards, Some(dir));
     w.key("variables")?;
     w.begin_array()?;
     for v in found {
-        let Some(Some(key)) = keys.get(v.node) else {
-            continue;
-        };
+        let key = &v.key;
         let Some(e) = tfc::find_entry(&bundle, key) else {
             continue;
         };

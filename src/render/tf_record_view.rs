@@ -12,8 +12,9 @@ use crate::fields::tensorflow::{Event, SequenceExample, Summary, SummaryMetadata
 use crate::formats::records::{FileKind, Record, RecordFile};
 use crate::formats::tf_example::FeatureValues;
 use crate::formats::tf_record::{
-    Overview, Payload, TagValue, decode_graph_def, example_features, feature_lists, feature_values,
-    features, graph_def_bytes, image_size, overview, read_payload, tag_value,
+    Overview, Payload, TagValue, decode_graph_def, decode_meta_graph_def, example_features,
+    feature_lists, feature_values, features, graph_def_bytes, image_size, overview, read_payload,
+    tag_value,
 };
 use crate::schema::SchemaSet;
 use std::io::{self, Write};
@@ -58,6 +59,13 @@ pub fn write_text(
             w,
             "… {} more records (--values N shows N, --values all every one)",
             grouped(o.records - shown)
+        )?;
+    }
+    if o.records == 0 && o.fault.is_none() {
+        writeln!(w)?;
+        writeln!(
+            w,
+            "0 records: the file holds none (as a writer closed before its first record leaves it)"
         )?;
     }
     if let Some(e) = &o.fault {
@@ -300,14 +308,25 @@ fn write_event_text(
             None => writeln!(w, "  graph_def: {}", bytes_text(g, opts))?,
         }
     }
+    if let Some(g) = m.bytes(set, Event::META_GRAPH_DEF) {
+        match decode_meta_graph_def(g, r_base(m, g)) {
+            Some(meta) => {
+                writeln!(w, "  meta_graph_def ({} bytes):", grouped(g.len() as u64))?;
+                let mut indented = Indented::twice(w);
+                super::tf_view::meta_graph_def(&mut indented, set, &meta, opts)?;
+            }
+            None => writeln!(w, "  meta_graph_def: {}", bytes_text(g, opts))?,
+        }
+    }
     // The other fields (session_log, log_message, tagged_run_metadata,
-    // meta_graph_def, source_metadata, unknown ones) as the field tree.
+    // source_metadata, unknown ones) as the field tree.
     let shown = [
         Event::STEP,
         Event::WALL_TIME,
         Event::FILE_VERSION,
         Event::SUMMARY,
         Event::GRAPH_DEF,
+        Event::META_GRAPH_DEF,
     ];
     let is_shown = |slot: Option<usize>| slot.is_some_and(|s| shown.iter().any(|x| x.slot == s));
     if m.fields.iter().any(|f| !is_shown(f.slot)) {

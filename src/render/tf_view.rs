@@ -989,6 +989,22 @@ fn strings(msg: &mut Shown<'_, '_, '_>, field: FieldId) -> Vec<String> {
     msg.strings(field).into_iter().map(plain_bytes).collect()
 }
 
+/// A MetaGraphDef on its own (an event's `meta_graph_def`), as a
+/// SavedModel's meta graph is shown.
+pub fn meta_graph_def(
+    w: &mut dyn Write,
+    _set: &SchemaSet,
+    msg: &Message<'_>,
+    opts: &RenderOptions,
+) -> io::Result<()> {
+    let cx = Ctx {
+        set: SchemaSet::builtin(),
+        opts,
+        vars: None,
+    };
+    meta_graph(w, &cx, 0, msg)
+}
+
 fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io::Result<()> {
     let set = cx.set;
     let mut mg = Shown::new(set, mg);
@@ -1044,6 +1060,14 @@ fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io
         writeln!(w)?;
         writeln!(w, "  graph:")?;
         graph(w, cx, &mut g, 2)?;
+        if mg
+            .msg()
+            .message(set, MetaGraphDef::OBJECT_GRAPH_DEF)
+            .is_none()
+            && let Some(vars) = &cx.vars
+        {
+            tf1_variables(w, cx, vars, g.msg())?;
+        }
     }
     if let Some(ops) = ops {
         let mut ops = Shown::new(set, ops);
@@ -1060,6 +1084,38 @@ fn meta_graph(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, mg: &Message<'_>) -> io
     if mg.has_rest() {
         writeln!(w)?;
         mg.rest(w, 1, cx.opts)?;
+    }
+    Ok(())
+}
+
+/// A TensorFlow 1 model's variables (it has no object graph): each
+/// variable node with its values in `variables/`, under the key its saver
+/// restores it from.
+fn tf1_variables(
+    w: &mut dyn Write,
+    cx: &Ctx<'_>,
+    vars: &Vars<'_>,
+    graph: &Message<'_>,
+) -> io::Result<()> {
+    let found = tfc::tf1_variables(cx.set, graph);
+    if found.is_empty() {
+        return Ok(());
+    }
+    writeln!(w)?;
+    writeln!(
+        w,
+        "  variables ({}, by the saver's keys in variables/):",
+        found.len()
+    )?;
+    for (i, node, key) in found {
+        let name = node.bytes(cx.set, NodeDef::NAME).unwrap_or_default();
+        writeln!(
+            w,
+            "    {}  (node {i}, {})",
+            quoted(name),
+            node.str(cx.set, NodeDef::OP).unwrap_or_default()
+        )?;
+        key_values(w, cx, vars, &key)?;
     }
     Ok(())
 }
@@ -1609,6 +1665,11 @@ fn variable_values(w: &mut dyn Write, cx: &Ctx<'_>, i: usize) -> io::Result<()> 
     let Some(Some(key)) = vars.keys.get(i) else {
         return writeln!(w, "        checkpoint: no key for this node in variables/");
     };
+    key_values(w, cx, vars, key)
+}
+
+/// The values of `key` in the SavedModel's `variables/`.
+fn key_values(w: &mut dyn Write, cx: &Ctx<'_>, vars: &Vars<'_>, key: &[u8]) -> io::Result<()> {
     let Some(e) = tfc::find_entry(&vars.bundle, key) else {
         return writeln!(
             w,

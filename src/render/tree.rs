@@ -265,6 +265,37 @@ pub fn tensor_block_with_view<'v>(
     view_values(w, view, loaded, 0, opts, true)
 }
 
+/// [`tensor_block_with_view`] of a V1 checkpoint's tensor saved in
+/// slices (`msg` its header's listing), its values read from the slices in
+/// `file` ([`sliced_values`]); false, writing nothing, when they do not
+/// read alone (strings, or slices that do not make the tensor: the
+/// assembled view says why).
+pub fn tensor_block_of_slices(
+    w: &mut dyn Write,
+    msg: &Message<'_>,
+    sliced: &crate::formats::tf_checkpoint::V1Slices,
+    file: &[u8],
+    opts: &RenderOptions,
+) -> io::Result<bool> {
+    let set = SchemaSet::builtin();
+    let values = match crate::formats::tf_checkpoint::V1SlicedValues::open(set, sliced, file) {
+        Ok(v) if v.elem != crate::tensor::Elem::Str => v,
+        _ => return Ok(false),
+    };
+    let view = sliced.view(set);
+    writeln!(w, "data type: {}", view.type_name)?;
+    writeln!(
+        w,
+        "shape:     {}  ({} element{})",
+        shape_text(&view),
+        super::elide::grouped(view.elements),
+        if view.elements == 1 { "" } else { "s" }
+    )?;
+    message_fields(w, set, msg, 0, opts)?;
+    sliced_values(w, &view, &values, 0, opts, true)?;
+    Ok(true)
+}
+
 /// A tensor: its header lines, its other fields, and its values.
 pub fn tensor_block(
     w: &mut dyn Write,
@@ -316,12 +347,7 @@ pub fn view_values(
     opts: &RenderOptions,
     root: bool,
 ) -> io::Result<()> {
-    let default = if root {
-        DEFAULT_ROOT_VALUES
-    } else {
-        DEFAULT_NESTED_VALUES
-    };
-    let (limit, capped) = super::value_limit(view, opts.values.unwrap_or(default), opts);
+    let plan = ValuesPlan::new(view, view.elements, opts, root);
     indent(w, depth)?;
     match &loaded {
         LoadedValues::Unavailable(why) => {
@@ -330,48 +356,18 @@ pub fn view_values(
         LoadedValues::Nothing if view.elements == 0 => return writeln!(w, "values:    (none)"),
         _ => {}
     }
-    let total = view.elements;
-    let dims: Vec<u64> = view
-        .dims
-        .clone()
-        .unwrap_or_default()
-        .iter()
-        .map(|&d| u64::try_from(d).unwrap_or(0))
-        .collect();
-    // Rows of whole trailing axes (see src/render/elide.rs).
-    let row = super::elide::row_len(&dims);
-    // Statistics need every element: read them all for the tensor the user
-    // asked for (or with --stats); a nested tensor's preview reads only its
-    // first values, so the rest of a mapped model is never touched.
-    let read_all = root || opts.stats || total <= limit;
-    let (head, tail) = if total <= limit {
-        (total, 0)
-    } else if read_all {
-        super::elide::whole_rows(total, limit, row)
-    } else {
-        // The first values only, cut at the end of a row.
-        (super::elide::whole_head(total, limit, row), 0)
-    };
     writeln!(w, "values:")?;
     // The elements between head and tail are skipped, not decoded; the
     // statistics come from their own pass (src/stats.rs).
     let rows = HeadAndTail {
-        head,
-        tail,
-        total,
+        head: plan.head,
+        tail: plan.tail,
+        total: plan.total,
         depth: depth + 1,
-        dims: &dims,
+        dims: &plan.dims,
     };
-    rows.write(w, &mut loaded, opts, |n| {
-        let n = super::elide::grouped(n);
-        if !read_all {
-            format!("… {n} more values (--values all shows them)")
-        } else if capped {
-            format!("… {n} values left out (implied by padding: --allow-implied shows them) …")
-        } else {
-            format!("… {n} values left out (--values all shows them) …")
-        }
-    })?;
+    rows.write(w, &mut loaded, opts, |n| plan.gap(n))?;
+    let read_all = plan.read_all;
     if !read_all {
         return Ok(());
     }
@@ -380,6 +376,148 @@ pub fn view_values(
     // Statistics, --histogram and the colour preview (src/stats.rs).
     let pad = pad(depth);
     super::stats_view::write_text_summary(w, &pad, view, opts.dir.as_ref(), &stats, opts)
+}
+
+/// Which of a tensor's values its `values:` lines show: the first `head`
+/// and last `tail` of `total`, and whether statistics follow.
+struct ValuesPlan {
+    total: u64,
+    dims: Vec<u64>,
+    head: u64,
+    tail: u64,
+    /// Every value is read: for the tensor the user asked for (or with
+    /// --stats), whose statistics need them all; a nested tensor's preview
+    /// reads only its first values, so the rest of a mapped model is never
+    /// touched.
+    read_all: bool,
+    /// The values shown were cut to those stored (implied ones left out).
+    capped: bool,
+}
+
+impl ValuesPlan {
+    fn new(view: &TensorView<'_, '_>, total: u64, opts: &RenderOptions, root: bool) -> Self {
+        let default = if root {
+            DEFAULT_ROOT_VALUES
+        } else {
+            DEFAULT_NESTED_VALUES
+        };
+        let (limit, capped) = super::value_limit(view, opts.values.unwrap_or(default), opts);
+        let dims: Vec<u64> = view
+            .dims
+            .clone()
+            .unwrap_or_default()
+            .iter()
+            .map(|&d| u64::try_from(d).unwrap_or(0))
+            .collect();
+        // Rows of whole trailing axes (see src/render/elide.rs).
+        let row = super::elide::row_len(&dims);
+        let read_all = root || opts.stats || total <= limit;
+        let (head, tail) = if total <= limit {
+            (total, 0)
+        } else if read_all {
+            super::elide::whole_rows(total, limit, row)
+        } else {
+            // The first values only, cut at the end of a row.
+            (super::elide::whole_head(total, limit, row), 0)
+        };
+        ValuesPlan {
+            total,
+            dims,
+            head,
+            tail,
+            read_all,
+            capped,
+        }
+    }
+
+    /// The line between head and tail when `n` values are left out.
+    fn gap(&self, n: u64) -> String {
+        let n = super::elide::grouped(n);
+        if !self.read_all {
+            format!("… {n} more values (--values all shows them)")
+        } else if self.capped {
+            format!("… {n} values left out (implied by padding: --allow-implied shows them) …")
+        } else {
+            format!("… {n} values left out (--values all shows them) …")
+        }
+    }
+}
+
+/// [`view_values`] of a V1 checkpoint's tensor saved in slices, never
+/// assembled: the values shown are read from the slices holding them (8
+/// values read 8), in runs of whole lines when all are shown; the
+/// statistics and histogram are the slices' merged; only the colour
+/// preview, an image of the whole tensor, assembles it (a fallible,
+/// bounded allocation).
+pub fn sliced_values(
+    w: &mut dyn Write,
+    view: &TensorView<'_, '_>,
+    values: &crate::formats::tf_checkpoint::V1SlicedValues<'_>,
+    depth: usize,
+    opts: &RenderOptions,
+    root: bool,
+) -> io::Result<()> {
+    let plan = ValuesPlan::new(view, values.len(), opts, root);
+    let (total, dims) = (plan.total, &plan.dims);
+    indent(w, depth)?;
+    if total == 0 {
+        return writeln!(w, "values:    (none)");
+    }
+    let (per_line, row) = line_layout(dims);
+    writeln!(w, "values:")?;
+    let elem = values.elem;
+    let mut reader = values.reader();
+    let mut buf = Vec::new();
+    let mut rows = |w: &mut dyn Write, range: std::ops::Range<u64>| -> io::Result<()> {
+        let mut s = range.start;
+        while s < range.end {
+            // Whole lines, about ROW_CHUNK values.
+            let mut e = s;
+            while e < range.end && e - s < ROW_CHUNK {
+                e = line_end(e, range.end, per_line, row);
+            }
+            buf.clear();
+            if let Err(why) = reader.pack(s..e, &mut buf) {
+                indent(w, depth + 1)?;
+                return writeln!(w, "not available: {}", plain(&why.to_string()));
+            }
+            let mut part =
+                LoadedValues::Ready(Elements::new(elem, Source::Raw(&buf), e - s), e - s);
+            rows_sequential(w, &mut part, s, 0..e - s, depth + 1, dims)?;
+            s = e;
+        }
+        Ok(())
+    };
+    rows(w, 0..plan.head)?;
+    let tail_from = total.saturating_sub(plan.tail).max(plan.head);
+    if tail_from > plan.head {
+        indent(w, depth + 1)?;
+        writeln!(w, "{}", plan.gap(tail_from - plan.head))?;
+    }
+    rows(w, tail_from..total)?;
+    if !plan.read_all || !elem.is_numeric() {
+        return Ok(());
+    }
+    let Some(stats) = crate::stats::compute_filled(values.elem, values.len(), {
+        let mut reader = values.reader();
+        move |range, buf| reader.pack(range, buf).is_ok()
+    }) else {
+        return Ok(());
+    };
+    let pad = pad(depth);
+    stats.write_text(w, &pad)?;
+    if opts.histogram
+        && let Some(h) = crate::stats::histogram_parts(values.slice_views(), &stats)
+    {
+        h.write_text(w, &pad)?;
+    }
+    if opts.color
+        && let Ok(data) = values.assemble()
+    {
+        let whole = data.view(view);
+        crate::picture::write_preview(w, &pad, &whole, None, &stats)?;
+    }
+    Ok(())
 }
 
 /// The first `head` and last `tail` of a tensor's `total` values, in rows
@@ -583,13 +721,16 @@ pub fn write_value_rows_in(
             return rows_parallel(w, bytes, elem, aligned, range, layout, threads, progress);
         }
     }
-    rows_sequential(w, loaded, range, depth, dims)
+    rows_sequential(w, loaded, 0, range, depth, dims)
 }
 
 /// The one-thread path of [`write_value_rows`], from any storage.
+///
+/// `loaded`'s element `i` is the tensor's `base + i` (a part read alone).
 fn rows_sequential(
     w: &mut dyn Write,
     loaded: &mut LoadedValues<'_>,
+    base: u64,
     range: std::ops::Range<u64>,
     depth: usize,
     dims: &[u64],
@@ -618,7 +759,7 @@ fn rows_sequential(
             let Some(e) = it.next() else {
                 break;
             };
-            put(w, i, e)?;
+            put(w, base + i, e)?;
         }
         Ok(())
     };

@@ -1094,6 +1094,71 @@ fn from_counts(elem: Elem, counts: &[u64], first_zero: impl Fn() -> Option<bool>
 
 /// Statistics of `n` elements of raw bytes, spread over up to `threads`
 /// threads; `progress` is told of each finished block (in elements).
+/// Whether the first zero of little-endian values is negative (None when
+/// none is zero).
+fn first_zero_sign(elem: Elem, bytes: &[u8]) -> Option<bool> {
+    let width = raw_width(elem).max(1);
+    let zero = |e: Element<'_>| scalar(&e) == Some(0.0);
+    bytes
+        .chunks_exact(width)
+        .map(|c| {
+            let code = c
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+            match elem {
+                Elem::F16 => Element::F32(f16_to_f32(code as u16)),
+                _ => decode_bits(elem, code),
+            }
+        })
+        .find(|&e| zero(e))
+        .and_then(|e| scalar(&e))
+        .map(f64::is_sign_negative)
+}
+
+/// [`raw_stats`] of `n` elements whose little-endian bytes `fill(range,
+/// buf)` appends a range at a time, in order (values never held in one
+/// buffer): the same chunks merged into the same blocks in the same order,
+/// so the same result, with one chunk of values in memory. None when
+/// `fill` fails.
+pub fn raw_stats_filled(
+    elem: Elem,
+    n: u64,
+    mut fill: impl FnMut(std::ops::Range<u64>, &mut Vec<u8>) -> bool,
+) -> Option<Part> {
+    let by_code = by_code(elem).filter(|&bits| n >= 16u64 << bits);
+    let mut counts = by_code.map(|bits| vec![0u64; 1usize << bits]);
+    let mut first_zero = None;
+    let mut buf = Vec::new();
+    let mut s = Scratch::default();
+    let (mut total, mut block) = (Part::default(), Part::default());
+    let mut at = 0u64;
+    while at < n {
+        let end = at.saturating_add(CHUNK as u64).min(n);
+        buf.clear();
+        if !fill(at..end, &mut buf) {
+            return None;
+        }
+        match (counts.as_mut(), by_code) {
+            (Some(c), Some(bits)) => {
+                count_codes(&buf, bits, c);
+                if first_zero.is_none() {
+                    first_zero = first_zero_sign(elem, &buf);
+                }
+            }
+            _ => block = block.merge(raw_chunk(elem, &buf, &mut s)),
+        }
+        at = end;
+        if at.is_multiple_of(BLOCK) || at == n {
+            total = total.merge(std::mem::take(&mut block));
+        }
+    }
+    Some(match counts {
+        Some(c) => from_counts(elem, &c, || first_zero),
+        None => total,
+    })
+}
+
 pub fn raw_stats(
     elem: Elem,
     bytes: &[u8],
@@ -1144,25 +1209,7 @@ pub fn raw_stats(
                 *c += v;
             }
         }
-        let first_zero = || {
-            let zero = |e: Element<'_>| scalar(&e) == Some(0.0);
-            bytes
-                .chunks_exact(width)
-                .map(|c| {
-                    let code = c
-                        .iter()
-                        .rev()
-                        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
-                    match elem {
-                        Elem::F16 => Element::F32(f16_to_f32(code as u16)),
-                        _ => decode_bits(elem, code),
-                    }
-                })
-                .find(|&e| zero(e))
-                .and_then(|e| scalar(&e))
-                .map(f64::is_sign_negative)
-        };
-        return from_counts(elem, &counts, first_zero);
+        return from_counts(elem, &counts, || first_zero_sign(elem, bytes));
     }
     let mut tree = Tree::default();
     if threads == 1 {

@@ -19,6 +19,7 @@
 pub mod build;
 pub mod fixtures;
 pub mod json;
+pub mod table;
 
 use pbdecode::formats::{self, Decoded, FormatOptions};
 use pbdecode::render::{RenderOptions, json as json_render, text};

@@ -161,8 +161,17 @@ fn turned_down_exits_1_naming_the_check_and_offset() {
         err.contains("raw_data is 12 bytes, the shape needs 8"),
         "{err}"
     );
-    // An empty file and a text file.
+    // An empty file is a record file of no records (what TensorFlow's
+    // writer leaves when nothing is written); `--as` another format says
+    // it is empty. A text file.
     let o = decode(&[&path("onnx-tensor/notpb_empty.pb")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("format: tf-record"),
+        "{}",
+        stdout(&o)
+    );
+    let o = decode(&["--as", "onnx-model", &path("onnx-tensor/notpb_empty.pb")]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("empty"), "{}", stderr(&o));
     let o = decode(&[&path("onnx-tensor/notpb_text.pb")]);
@@ -293,9 +302,11 @@ fn reads_standard_input() {
             .len(),
         12
     );
-    // Empty standard input is turned down.
+    // Empty standard input is a record file of no records, as an empty
+    // file is.
     let o = decode_stdin(&["-"], b"");
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("records:       0"), "{}", stdout(&o));
 }
 
 #[test]

@@ -651,3 +651,49 @@ fn diff_is_the_commands_report() {
         Err(Error::NotComparable(_))
     ));
 }
+
+#[test]
+fn bytes_read_with_their_test_folder_are_read_as_its_file() {
+    // An ONNX test folder's optional: detection alone reads the bytes as a
+    // sequence (the same field numbers); the folder's model says optional.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/onnx-testdata");
+    for set in [
+        "test_optional_has_element/test_data_set_0",
+        "test_optional_has_element/test_data_set_1",
+    ] {
+        let dir = root.join(set);
+        for name in ["input_0.pb", "output_0.pb"] {
+            let path = dir.join(name);
+            let opened = pbdecode::open(&path).unwrap();
+            let bytes: std::sync::Arc<[u8]> = std::fs::read(&path).unwrap().into();
+            let read = pbdecode::read_shared_in(bytes.clone(), &dir).unwrap();
+            assert_eq!(
+                read.format().message_type,
+                opened.format().message_type,
+                "{set}/{name}"
+            );
+            let alone = pbdecode::read_shared(bytes.clone()).unwrap();
+            if name == "input_0.pb" {
+                assert_eq!(
+                    opened.format().message_type.as_deref(),
+                    Some("onnx.OptionalProto")
+                );
+                assert_eq!(
+                    alone.format().message_type.as_deref(),
+                    Some("onnx.SequenceProto")
+                );
+            }
+            // Named explicitly, an optional reads as one.
+            let named = pbdecode::read_shared_as(bytes, "onnx-optional", None);
+            if let Ok(doc) = named {
+                assert_eq!(
+                    doc.format().message_type.as_deref(),
+                    Some("onnx.OptionalProto")
+                );
+                assert_eq!(doc.format().id, "onnx-optional");
+            } else {
+                assert_ne!(name, "input_0.pb", "{named:?}");
+            }
+        }
+    }
+}

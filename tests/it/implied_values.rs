@@ -705,3 +705,33 @@ fn passes_over_runs_equal_the_element_by_element_ones() {
         }
     }
 }
+
+#[test]
+fn all_implied_values_of_a_huge_shape_are_refused_at_once() {
+    // numpy's answer to np.zeros(2**62, np.float32): the byte size is
+    // checked before any value is read, and refused as too big for one
+    // buffer (`ValueError: array is too big` in Python), never grown
+    // until the allocation aborts the process.
+    let doc = pbdecode::read(const_graph(&[1 << 62], &[7.0])).unwrap();
+    let t = doc.tensor_by_name("big").unwrap();
+    let opts = pbdecode::ValueOptions {
+        allow_implied: true,
+    };
+    match t.values_with(opts) {
+        Err(pbdecode::Error::Memory(e)) => assert_eq!(
+            e,
+            pbdecode::error::AllocError::TooBig {
+                elements: 1 << 62,
+                width: 4
+            }
+        ),
+        other => panic!("{:?}", other.map(|v| v.len())),
+    }
+    // Strings too: one pointer an element.
+    let doc = pbdecode::read(string_graph(&[1 << 61], &["x"])).unwrap();
+    let t = doc.tensor_by_name("big").unwrap();
+    assert!(matches!(
+        t.values_with(opts),
+        Err(pbdecode::Error::Memory(_))
+    ));
+}

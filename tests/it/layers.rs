@@ -28,6 +28,8 @@ use std::path::{Path, PathBuf};
 /// fails the test until it is.
 const LAYERS: &[(&str, &[&str])] = &[
     ("ground", &["error", "escape", "progress", "checksum"]),
+    // The one fallible allocation of buffers sized by input, on the errors.
+    ("allocation", &["alloc"]),
     // The one JSON writer, on the escaping.
     ("JSON writer", &["json_writer"]),
     ("input", &["input"]),

@@ -15,6 +15,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod allocations;
 #[cfg(feature = "cli")]
 mod cli;
 #[cfg(feature = "cli")]

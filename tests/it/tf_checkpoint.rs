@@ -29,6 +29,7 @@
 use crate::common;
 
 use common::Msg;
+use common::table::{block, entry, push_block, table};
 use pbdecode::checksum::{crc32c, crc32c_extend, mask};
 use pbdecode::formats::{self, FormatOptions};
 use pbdecode::render::{RenderOptions, json, text};
@@ -290,59 +291,6 @@ fn a_changed_float_fails_its_checksum_alone() {
 // ---------------------------------------------------------------------------
 // Tables built here: lengths and counts no writer makes.
 
-/// A block: its entries' bytes, then the restart array and count given.
-fn block(entries: &[u8], restarts: &[u32], count: u32) -> Vec<u8> {
-    let mut b = entries.to_vec();
-    for r in restarts {
-        b.extend_from_slice(&r.to_le_bytes());
-    }
-    b.extend_from_slice(&count.to_le_bytes());
-    b
-}
-
-/// An entry with the lengths it declares (which need not be its bytes').
-fn entry(shared: u64, unshared: u64, value_len: u64, rest: &[u8]) -> Vec<u8> {
-    let mut e = Vec::new();
-    common::put_varint(&mut e, shared);
-    common::put_varint(&mut e, unshared);
-    common::put_varint(&mut e, value_len);
-    e.extend_from_slice(rest);
-    e
-}
-
-/// Appends a block with its trailer (no compression, masked CRC32C) and
-/// returns its handle.
-fn push_block(file: &mut Vec<u8>, contents: &[u8]) -> (u64, u64) {
-    let at = file.len() as u64;
-    file.extend_from_slice(contents);
-    file.push(0);
-    let crc = mask(crc32c_extend(crc32c(contents), &[0]));
-    file.extend_from_slice(&crc.to_le_bytes());
-    (at, contents.len() as u64)
-}
-
-/// A table of one data block (and an empty metaindex), as TensorFlow
-/// lays it out.
-fn table(data_block: &[u8]) -> Vec<u8> {
-    let mut file = Vec::new();
-    let data = push_block(&mut file, data_block);
-    let meta = push_block(&mut file, &block(&[], &[0], 1));
-    let mut handle = Vec::new();
-    common::put_varint(&mut handle, data.0);
-    common::put_varint(&mut handle, data.1);
-    let mut index_entry = entry(0, 1, handle.len() as u64, b"z");
-    index_entry.extend_from_slice(&handle);
-    let index = push_block(&mut file, &block(&index_entry, &[0], 1));
-    let mut footer = Vec::new();
-    for v in [meta.0, meta.1, index.0, index.1] {
-        common::put_varint(&mut footer, v);
-    }
-    footer.resize(40, 0);
-    footer.extend_from_slice(&formats::tf_checkpoint::TABLE_MAGIC);
-    file.extend_from_slice(&footer);
-    file
-}
-
 /// The header entry (key ""), a BundleHeaderProto of one shard.
 fn header_entry() -> Vec<u8> {
     let header = Msg::new()
@@ -356,9 +304,15 @@ fn header_entry() -> Vec<u8> {
 
 /// A float entry under `key` after the header.
 fn float_entry(shared: u64, key: &[u8]) -> Vec<u8> {
+    float_entry_at(shared, key, 0)
+}
+
+/// A float entry of two values (8 bytes) at `offset` of shard 0.
+fn float_entry_at(shared: u64, key: &[u8], offset: u64) -> Vec<u8> {
     let value = Msg::new()
         .varint(1, 1)
         .message(2, &Msg::new().message(2, &Msg::new().varint(1, 2)))
+        .varint(4, offset)
         .varint(5, 8)
         .fixed32(6, 0)
         .bytes();
@@ -371,7 +325,7 @@ fn float_entry(shared: u64, key: &[u8]) -> Vec<u8> {
 fn a_table_built_here_reads() {
     let mut entries = header_entry();
     entries.extend(float_entry(0, b"a"));
-    entries.extend(float_entry(1, b"b"));
+    entries.extend(float_entry_at(1, b"b", 8));
     let bytes = table(&block(&entries, &[0], 1));
     let d = formats::detect(&bytes, &FormatOptions::default())
         .unwrap_or_else(|r| panic!("{}", r.error));
@@ -384,6 +338,62 @@ fn a_table_built_here_reads() {
         t.contains("tensor \"a\"\n") && t.contains("tensor \"ab\"\n"),
         "{t}"
     );
+}
+
+#[test]
+fn entries_sharing_bytes_of_a_shard_are_turned_down() {
+    // Each tensor's bytes are its own: entries (the slices of a
+    // partitioned variable above all) reading the same bytes would make a
+    // full tensor many times the size of the shard.
+    let mut entries = header_entry();
+    entries.extend(float_entry_at(0, b"a", 0));
+    entries.extend(float_entry_at(1, b"b", 4));
+    let bytes = table(&block(&entries, &[0], 1));
+    let (check, _, message) = rejection(&bytes);
+    assert_eq!(check, "bundle-overlap", "{message}");
+    assert!(
+        message.contains("\"a\" and \"ab\" share bytes 4..8 of shard 0"),
+        "{message}"
+    );
+    // Next to each other, or empty at the same place, they do not.
+    let mut entries = header_entry();
+    entries.extend(float_entry_at(0, b"a", 0));
+    entries.extend(float_entry_at(1, b"b", 8));
+    entries.extend(float_entry_at(2, b"c", 16));
+    assert!(formats::detect(&table(&block(&entries, &[0], 1)), &FormatOptions::default()).is_ok());
+}
+
+#[test]
+fn data_blocks_sharing_bytes_are_turned_down() {
+    // Two index entries naming the same data block: a table's blocks
+    // follow one another, so the second is refused (each entry's bytes,
+    // a V1 checkpoint's slices among them, are read once).
+    let mut entries = header_entry();
+    entries.extend(float_entry(0, b"a"));
+    let mut file = Vec::new();
+    let data = push_block(&mut file, &block(&entries, &[0], 1));
+    let meta = push_block(&mut file, &block(&[], &[0], 1));
+    let mut index_entries = Vec::new();
+    for key in [&b"b"[..], b"c"] {
+        let mut handle = Vec::new();
+        common::put_varint(&mut handle, data.0);
+        common::put_varint(&mut handle, data.1);
+        let shared = u64::from(key == b"c");
+        let mut e = entry(shared, 1, handle.len() as u64, &key[..1]);
+        e.extend_from_slice(&handle);
+        index_entries.extend(e);
+    }
+    let index = push_block(&mut file, &block(&index_entries, &[0], 1));
+    let mut footer = Vec::new();
+    for v in [meta.0, meta.1, index.0, index.1] {
+        common::put_varint(&mut footer, v);
+    }
+    footer.resize(40, 0);
+    footer.extend_from_slice(&formats::tf_checkpoint::TABLE_MAGIC);
+    file.extend_from_slice(&footer);
+    let (check, _, message) = rejection(&file);
+    assert_eq!(check, "table-block", "{message}");
+    assert!(message.contains("share no bytes"), "{message}");
 }
 
 #[test]
@@ -1340,7 +1350,18 @@ fn v1_slices_that_do_not_make_their_tensor_say_why() {
         &[4],
         &[(&[(0, 2)], &[1.0, 2.0]), (&[(1, 2)], &[5.0, 6.0])],
     ));
-    assert_eq!(r, "the slices leave 1 of 4 elements uncovered");
+    // Slices sharing elements are refused as TensorFlow's restore refuses
+    // them, by the two that overlap (a sweep, not a buffer of the tensor).
+    assert_eq!(r, "slices [0:2] and [1:3] overlap");
+    let r = reason(v1_table(
+        &[2, 4],
+        &[
+            (&[(0, 2), (0, 2)], &[1.0; 4]),
+            (&[(0, 1), (2, 2)], &[1.0; 2]),
+            (&[(1, 1), (1, 3)], &[1.0; 3]),
+        ],
+    ));
+    assert_eq!(r, "slices [0:2, 0:2] and [1:2, 1:4] overlap");
     let r = reason(v1_table(&[4], &[(&[(2, 4)], &[1.0, 2.0, 3.0, 4.0])]));
     assert_eq!(r, "slice [2:6] is outside the shape");
     let r = reason(v1_table(
@@ -1366,4 +1387,64 @@ fn v1_slices_that_do_not_make_their_tensor_say_why() {
         r,
         "the slices do not cover the tensor: 4 of 1099511627776 values stored"
     );
+}
+
+#[test]
+fn a_tf1_saved_models_variables_are_linked_by_node_name_and_saver() {
+    // No object graph: the variable nodes (VariableV2, VarHandleOp) name
+    // their keys, or the saver's RestoreV2 does (`global_step` saved as
+    // `counters/step`), as TensorFlow 1's restore reads them.
+    for (dir, step_key) in [
+        ("saved_model_tf1", "global_step"),
+        ("saved_model_tf1_resource", "counters/step"),
+    ] {
+        let rel = format!("{dir}/saved_model.pb");
+        let bytes = read(&rel);
+        let decoded = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+        assert_eq!(decoded.format.id, "tf-saved-model");
+        let (mut text_out, mut json_out) = (Vec::new(), Vec::new());
+        text::write_decoded(&mut text_out, &decoded, &in_folder(&rel)).unwrap();
+        json::write_decoded(&mut json_out, &decoded, &in_folder(&rel)).unwrap();
+        let text_out = String::from_utf8(text_out).unwrap();
+        let json_out = String::from_utf8(json_out).unwrap();
+        let json: serde_json::Value = serde_json::from_str(&json_out).unwrap();
+        let vars = json["variables"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{dir}: no variables"));
+        let got: Vec<(&str, &str)> = vars
+            .iter()
+            .map(|v| (v["name"].as_str().unwrap(), v["key"].as_str().unwrap()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("dense/kernel", "dense/kernel"),
+                ("dense/bias", "dense/bias"),
+                ("global_step", step_key)
+            ],
+            "{dir}"
+        );
+        assert_eq!(vars[1]["values"], serde_json::json!([0.5, -1.5]), "{dir}");
+        assert_eq!(vars[2]["values"], serde_json::json!([7]), "{dir}");
+        let doc = pbdecode::open(path(&rel)).unwrap();
+        let variables: Vec<&str> = doc
+            .tensors()
+            .iter()
+            .filter(|t| t.role == pbdecode::Role::Variable)
+            .map(|t| t.name.as_str())
+            .collect();
+        assert_eq!(
+            variables,
+            ["dense/kernel", "dense/bias", "global_step"],
+            "{dir}"
+        );
+        let kernel = doc.tensor_by_name("dense/kernel").unwrap();
+        assert_eq!(kernel.dims(), Some(&[3i64, 2][..]));
+        assert_eq!(
+            kernel.values().unwrap(),
+            pbdecode::Values::F32(vec![0.0, 0.25, 0.5, 0.75, 1.0, 1.25])
+        );
+        snapshot(&format!("{dir}_text"), text_out);
+        snapshot(&format!("{dir}_json"), common::json::pretty(&json_out));
+    }
 }

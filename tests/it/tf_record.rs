@@ -95,6 +95,9 @@ fixture_snapshots! {
     bad_data_crc => "bad_data_crc.tfrecord",
     bad_length_crc => "bad_length_crc.tfrecord",
     huge_length => "huge_length.tfrecord",
+    empty => "empty.tfrecord",
+    empty_gzip => "empty.tfrecord.gz",
+    empty_zlib => "empty.tfrecord.zlib",
 }
 
 #[test]
@@ -229,6 +232,53 @@ fn many_records_stream_and_values_limits_the_records_shown() {
 }
 
 #[test]
+fn a_record_file_of_no_records_reads_as_one() {
+    // What TensorFlow's writer leaves when nothing is written: 0 bytes, or
+    // a GZIP or ZLIB stream of nothing. TensorFlow reads 0 records.
+    for name in ["empty.tfrecord", "empty.tfrecord.gz", "empty.tfrecord.zlib"] {
+        let bytes = read(name);
+        let d = formats::detect(&bytes, &FormatOptions::default())
+            .unwrap_or_else(|r| panic!("{name}: {}", r.error));
+        assert_eq!(d.format.id, "tf-record", "{name}");
+        let json: serde_json::Value =
+            serde_json::from_str(&json_of(&bytes, &RenderOptions::default())).unwrap();
+        assert_eq!(json["records"], serde_json::json!([]), "{name}");
+        assert!(
+            json.get("fault").is_none_or(serde_json::Value::is_null),
+            "{name}: {json}"
+        );
+        let text = text_of(&bytes, &RenderOptions::default());
+        assert!(text.contains("records:       0\n"), "{name}: {text}");
+        assert!(
+            text.contains("\n0 records: the file holds none"),
+            "{name}: {text}"
+        );
+    }
+    // Any other format asked for names the empty input, not a missing field.
+    for id in ["onnx-tensor", "onnx-model", "tf-graph-def", "tf-checkpoint"] {
+        let format = formats::find(id).unwrap();
+        let Err(e) = formats::decode_as(format, b"", &FormatOptions::default()) else {
+            panic!("{id}: an empty input decoded");
+        };
+        assert_eq!(e.check(), "empty", "{id}: {e}");
+    }
+    let records = formats::find("tf-record").unwrap();
+    assert!(formats::decode_as(records, b"", &FormatOptions::default()).is_ok());
+    // A stream cut before its end, or with bytes after it, is no such file.
+    let zlib = read("empty.tfrecord.zlib");
+    for bad in [&zlib[..zlib.len() - 1], &[&zlib[..], b"x"].concat()[..]] {
+        let as_records = formats::detect(bad, &FormatOptions::default())
+            .is_ok_and(|d| d.format.id == "tf-record" && fault_of(bad).is_none());
+        assert!(!as_records, "{bad:?}");
+    }
+    let gz = read("empty.tfrecord.gz");
+    let cut = &gz[..gz.len() - 4];
+    let fine = formats::detect(cut, &FormatOptions::default())
+        .is_ok_and(|d| d.format.id == "tf-record" && fault_of(cut).is_none());
+    assert!(!fine);
+}
+
+#[test]
 fn only_record_files_are_taken_for_record_files() {
     let mut record_files = Vec::new();
     for (name, bytes) in common::all_fixture_files() {
@@ -238,10 +288,13 @@ fn only_record_files_are_taken_for_record_files() {
             record_files.push(name);
         }
     }
-    let expected: Vec<String> = [
+    let mut expected: Vec<String> = [
         "bad_data_crc.tfrecord",
         "bad_length_crc.tfrecord",
         "cut.tfrecord",
+        "empty.tfrecord",
+        "empty.tfrecord.gz",
+        "empty.tfrecord.zlib",
         "examples.tfrecord",
         "examples.tfrecord.gz",
         "examples.tfrecord.zlib",
@@ -255,6 +308,8 @@ fn only_record_files_are_taken_for_record_files() {
     .iter()
     .map(|n| format!("tf-record/{n}"))
     .collect();
+    // An empty file is a record file of no records, whatever its name.
+    expected.insert(0, "onnx-tensor/notpb_empty.pb".to_string());
     assert_eq!(record_files, expected);
 }
 
@@ -388,4 +443,52 @@ fn every_cut_and_every_records_crc_of_each_fixture_is_a_named_fault() {
             );
         }
     }
+}
+
+#[test]
+fn an_event_files_graphs_are_read_as_graphs() {
+    // graph_def (TF1's FileWriter, Keras' callback) and meta_graph_def are
+    // serialized GraphDef / MetaGraphDef bytes: their nodes in the JSON
+    // and the text view, and the graph the Graph tab draws.
+    let bytes = read("tf1.tfevents");
+    let json: serde_json::Value =
+        serde_json::from_str(&json_of(&bytes, &RenderOptions::default())).unwrap();
+    let records = json["records"].as_array().unwrap();
+    let graph = records
+        .iter()
+        .find_map(|r| r["value"].get("graph_def"))
+        .expect("an event with a graph");
+    let ops: Vec<&str> = graph["node"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["op"].as_str().unwrap())
+        .collect();
+    assert_eq!(ops, ["Placeholder", "Const", "Mul", "Identity"]);
+    let meta = records
+        .iter()
+        .find_map(|r| r["value"].get("meta_graph_def"))
+        .expect("an event with a meta graph");
+    assert!(
+        meta["graph_def"]["node"]
+            .as_array()
+            .is_some_and(|n| !n.is_empty()),
+        "{meta}"
+    );
+    let text = text_of(&bytes, &RenderOptions::default());
+    assert!(
+        text.contains("  graph_def (") && text.contains("  meta_graph_def ("),
+        "{text}"
+    );
+    let d = formats::detect(&bytes, &FormatOptions::default()).unwrap();
+    let model = pbdecode::graph::model_of(&d).expect("the event file's graphs");
+    assert_eq!(model.graphs.len(), 2);
+    assert!(model.graphs.iter().all(|g| !g.nodes.is_empty()));
+    let tf2 = read("tf2.tfevents");
+    let d = formats::detect(&tf2, &FormatOptions::default()).unwrap();
+    assert!(pbdecode::graph::model_of(&d).is_some_and(|m| !m.graphs.is_empty()));
+    // A record file of Examples has none.
+    let examples = read("examples.tfrecord");
+    let d = formats::detect(&examples, &FormatOptions::default()).unwrap();
+    assert!(pbdecode::graph::model_of(&d).is_none());
 }

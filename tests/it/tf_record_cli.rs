@@ -110,15 +110,33 @@ jsonl_snapshots! {
 }
 
 /// A record line is the record's object of `--json`'s `"records"`, with
-/// `"file"` first and its index as `"record"`.
+/// `"file"` first and its index as `"record"`, whatever the flags both
+/// read (`--values`, `--stats`: a tensor inside a record has statistics in
+/// both or in neither).
 #[test]
 fn a_record_line_is_the_records_object_of_json() {
     let dir = fixtures();
-    for name in ["examples.tfrecord", "tf2.tfevents", "strings.tfrecord"] {
-        let whole = decode_in(&dir, &["--json", name]);
+    let names = [
+        "examples.tfrecord",
+        "tf2.tfevents",
+        "tf1.tfevents",
+        "strings.tfrecord",
+        "tensors.tfrecord",
+    ];
+    let flag_sets: [&[&str]; 4] = [
+        &[],
+        &["--values", "2"],
+        &["--stats"],
+        &["--stats", "--values", "2"],
+    ];
+    for (name, flags) in names
+        .iter()
+        .flat_map(|n| flag_sets.iter().map(move |f| (*n, *f)))
+    {
+        let whole = decode_in(&dir, &[&["--json"], flags, &[name]].concat());
         let whole = common::json::value(std::str::from_utf8(&whole.stdout).unwrap()).unwrap();
-        let (lines, status) = jsonl(&dir, &["--jsonl", name]);
-        assert_eq!(status, Some(0));
+        let (lines, status) = jsonl(&dir, &[&["--jsonl"], flags, &[name]].concat());
+        assert_eq!(status, Some(0), "{name} {flags:?}");
         let records = whole["records"].as_array().unwrap();
         assert_eq!(lines.len(), records.len() + 2, "{name}");
         for (line, record) in lines[1..].iter().zip(records) {
@@ -127,7 +145,7 @@ fn a_record_line_is_the_records_object_of_json() {
             let index = line.shift_remove("record").unwrap();
             let mut expected = record.as_object().unwrap().clone();
             assert_eq!(expected.shift_remove("index").unwrap(), index);
-            assert_eq!(line, expected, "{name}");
+            assert_eq!(line, expected, "{name} {flags:?}");
         }
         let last = &lines[lines.len() - 1];
         assert_eq!(last["summary"], whole["summary"], "{name}");

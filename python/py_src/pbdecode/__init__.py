@@ -206,7 +206,9 @@ class Tensor:
             if stored is not None:
                 a = _shaped(stored.view(_dtype(name)), shape, info["size"])
                 if copy is True:
-                    return a.copy()
+                    a = a.copy()
+                    # Read by numpy from the map: OSError if the file was cut short meanwhile.
+                    self._doc.check_whole_file()
                 return a
         if copy is False:
             raise ValueError(
@@ -416,7 +418,7 @@ class File:
             return self._tensors[name].numpy(copy=copy, widen=widen)
         if self.format == "onnx-tensor":
             return self._tensors._list[0].numpy(copy=copy, widen=widen)
-        if self.format == "onnx-sequence":
+        if self.format in ("onnx-sequence", "onnx-optional"):
             value = _json.loads(doc.json(values=0))["value"]
             by_path = {tuple(_path_key(t._info["path"])): t for t in self._tensors._list}
             return _container(self.type, value, (), by_path, copy, widen)
