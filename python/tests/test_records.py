@@ -354,3 +354,28 @@ def test_events_fault_of_a_cut_file(tmp_path):
     ev = pbdecode.events(p)
     assert ev.fault["check"] == "record-cut"
     assert len(ev.scalars) <= len(pbdecode.events(RECORDS / "tf2.tfevents").scalars)
+
+
+def scalar_event(step: int, wall_time: float, tag: str, value: float) -> bytes:
+    """An Event of one `simple_value` (fields 1 wall_time, 2 step, 5 summary)."""
+    v = ld(1, tag.encode()) + varint(2 << 3 | 5) + struct.pack("<f", value)
+    return varint(1 << 3 | 1) + struct.pack("<d", wall_time) + varint(2 << 3) + varint(step) + ld(5, ld(1, v))
+
+
+def test_events_scalars_sorted_by_run_tag_then_step_even_when_steps_go_back(tmp_path):
+    pytest.importorskip("pandas", reason="events() gives pandas DataFrames")
+    version = varint(1 << 3 | 1) + struct.pack("<d", 1.0) + ld(3, b"brain.Event:2")
+    # A run restarted from a checkpoint writes steps 5, 6, then 3 again.
+    rows = {"b": [(5, "z", 1.0), (6, "z", 2.0), (3, "z", 3.0), (4, "a", 4.0)], "a": [(9, "z", 5.0), (1, "z", 6.0)]}
+    for run, events in rows.items():
+        (tmp_path / run).mkdir()
+        data = [version] + [scalar_event(s, 100.0 + s, t, v) for s, t, v in events]
+        (tmp_path / run / "events.out.tfevents.1").write_bytes(framed(data))
+    df = pbdecode.events(tmp_path).scalars
+    got = list(zip(df["dir_name"], df["tag"], df["step"].tolist(), df["value"].tolist()))
+    assert got == [("a", "z", 1, 6.0), ("a", "z", 9, 5.0), ("b", "a", 4, 4.0), ("b", "z", 3, 3.0), ("b", "z", 5, 1.0), ("b", "z", 6, 2.0)]
+    assert df["wall_time"].tolist() == [101.0, 109.0, 104.0, 103.0, 105.0, 106.0]
+    # A folder of one run has no dir_name; its rows sorted the same way.
+    one = pbdecode.events(tmp_path / "b").scalars
+    assert list(one.columns) == ["step", "tag", "value", "wall_time"]
+    assert list(zip(one["tag"], one["step"].tolist())) == [("a", 4), ("z", 3), ("z", 5), ("z", 6)]

@@ -485,6 +485,39 @@ impl ColumnValues {
         }
     }
 
+    /// No values, of the kind of `other`.
+    fn empty_like(other: &ColumnValues) -> ColumnValues {
+        match other {
+            ColumnValues::Unknown => ColumnValues::Unknown,
+            ColumnValues::Bytes { .. } => ColumnValues::Bytes {
+                offsets: vec![0],
+                data: Vec::new(),
+            },
+            ColumnValues::Float(_) => ColumnValues::Float(Vec::new()),
+            ColumnValues::Int64(_) => ColumnValues::Int64(Vec::new()),
+        }
+    }
+
+    /// Appends the values of `other` (of the same kind, or none).
+    fn append(&mut self, other: ColumnValues) {
+        match (self, other) {
+            (ColumnValues::Float(v), ColumnValues::Float(x)) => v.extend_from_slice(&x),
+            (ColumnValues::Int64(v), ColumnValues::Int64(x)) => v.extend_from_slice(&x),
+            (
+                ColumnValues::Bytes { offsets, data },
+                ColumnValues::Bytes {
+                    offsets: o,
+                    data: d,
+                },
+            ) => {
+                let base = data.len() as i64;
+                offsets.extend(o.iter().skip(1).map(|x| x + base));
+                data.extend_from_slice(&d);
+            }
+            _ => {}
+        }
+    }
+
     fn push_bytes(&mut self, b: &[u8]) {
         if let ColumnValues::Bytes { offsets, data } = self {
             data.extend_from_slice(b);
@@ -558,6 +591,19 @@ impl Bitmap {
             self.bits.pop();
         } else if let Some(last) = self.bits.last_mut() {
             *last &= !(1 << bit);
+        }
+    }
+
+    /// Appends the bits of `other`.
+    fn append(&mut self, other: &Bitmap) {
+        if self.len.is_multiple_of(8) {
+            self.bits.extend_from_slice(&other.bits);
+            self.len += other.len;
+            self.nulls += other.nulls;
+            return;
+        }
+        for i in 0..other.len {
+            self.push(other.get(i));
         }
     }
 
@@ -666,6 +712,29 @@ impl Column {
         }
     }
 
+    /// Appends the rows of `other` (the same feature, of later records).
+    fn append(&mut self, other: Column) -> Option<()> {
+        if other.list != self.list {
+            return None;
+        }
+        match (self.values.kind(), other.values.kind()) {
+            (Some(a), Some(b)) if a != b => return None,
+            (None, Some(_)) => self.values = ColumnValues::empty_like(&other.values),
+            _ => {}
+        }
+        let base = self.last_offset();
+        self.offsets
+            .extend(other.offsets.iter().skip(1).map(|o| o + base));
+        if self.list {
+            let values = self.steps.last().copied().unwrap_or(0);
+            self.steps
+                .extend(other.steps.iter().skip(1).map(|o| o + values));
+        }
+        self.validity.append(&other.validity);
+        self.values.append(other.values);
+        Some(())
+    }
+
     fn close_step(&mut self) {
         self.steps.push(self.values.len() as i64);
     }
@@ -688,6 +757,9 @@ impl Column {
 const CELLS_PER_BYTE: u64 = 16;
 const CELLS_FLOOR: u64 = 1 << 24;
 
+/// How far from its place in the previous record a feature is looked for.
+const HINT_REACH: usize = 8;
+
 /// The features of a record file's Examples as columns.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ExampleColumns {
@@ -700,40 +772,54 @@ pub struct ExampleColumns {
     pub fault: Option<DecodeError>,
     /// The file's compression: `none`, `gzip` or `zlib`.
     pub compression: &'static str,
-    index: HashMap<(bool, String), usize>,
+    /// The column of each feature name, and of each feature list name.
+    features: HashMap<String, usize>,
+    lists: HashMap<String, usize>,
     /// The columns of the previous record's entries, in order: most
     /// records name the same features in the same order.
     pub(super) hint: Vec<usize>,
+    /// The nulls the table may still add (of `cells_limit`).
     cells_left: u64,
+    cells_limit: u64,
 }
 
 impl ExampleColumns {
     /// An empty table for a file of `bytes` bytes.
     pub fn new(bytes: u64) -> Self {
+        let limit = bytes
+            .saturating_mul(CELLS_PER_BYTE)
+            .saturating_add(CELLS_FLOOR);
         ExampleColumns {
-            cells_left: bytes
-                .saturating_mul(CELLS_PER_BYTE)
-                .saturating_add(CELLS_FLOOR),
+            cells_left: limit,
+            cells_limit: limit,
             ..ExampleColumns::default()
         }
     }
 
     fn column(&mut self, i: usize, name: &str, list: bool) -> usize {
+        let is = |c: usize| {
+            self.columns
+                .get(c)
+                .is_some_and(|col| col.list == list && col.name == name)
+        };
         if let Some(&c) = self.hint.get(i)
-            && let Some(col) = self.columns.get(c)
-            && col.list == list
-            && col.name == name
+            && is(c)
         {
             return c;
         }
-        let c = match self.index.get(&(list, name.to_string())) {
-            Some(&c) => c,
-            None => {
-                let c = self.columns.len();
-                self.columns.push(Column::new(name, list));
-                self.index.insert((list, name.to_string()), c);
-                c
-            }
+        // The previous record's features in another order (a writer's
+        // map order changes with the set of names: looked for near `i`
+        // only, so that a record of many features costs no more than its
+        // features), else the index.
+        let near = self
+            .hint
+            .get(i.saturating_sub(HINT_REACH)..)
+            .unwrap_or(&[])
+            .iter()
+            .take(2 * HINT_REACH + 1);
+        let c = match near.copied().find(|&c| is(c)) {
+            Some(c) => c,
+            None => self.named_column(name, list),
         };
         if let Some(h) = self.hint.get_mut(i) {
             *h = c;
@@ -741,6 +827,24 @@ impl ExampleColumns {
             self.hint.push(c);
         }
         c
+    }
+
+    /// The column of a feature (or feature list) `name`, added when new.
+    fn named_column(&mut self, name: &str, list: bool) -> usize {
+        let index = if list {
+            &mut self.lists
+        } else {
+            &mut self.features
+        };
+        match index.get(name) {
+            Some(&c) => c,
+            None => {
+                let c = self.columns.len();
+                self.columns.push(Column::new(name, list));
+                index.insert(name.to_string(), c);
+                c
+            }
+        }
     }
 
     /// The column `c` made ready for record `row`: padded with nulls, a
@@ -837,6 +941,30 @@ impl ExampleColumns {
         self.rows += 1;
     }
 
+    /// Appends `other`, the table of the records that follow this table's
+    /// (read on another thread; finished, so each of its columns has all
+    /// its rows): each column's buffers copied after this one's, its
+    /// offsets moved by what this one holds. None, and this table left
+    /// part-way, when a feature's kind differs between the two or the
+    /// nulls would pass the table's bound: a reading of the records in
+    /// one pass then names the record where that happens.
+    pub fn append(&mut self, other: ExampleColumns) -> Option<()> {
+        // The nulls `other` holds count against this table's bound too.
+        let spent = other.cells_limit.saturating_sub(other.cells_left);
+        self.cells_left = self.cells_left.checked_sub(spent)?;
+        let rows = self.rows;
+        for oc in other.columns {
+            let c = self.named_column(&oc.name, oc.list);
+            let pad = rows.saturating_sub(self.columns.get(c)?.rows());
+            self.cells_left = self.cells_left.checked_sub(pad)?;
+            let col = self.columns.get_mut(c)?;
+            col.pad_to(rows);
+            col.append(oc)?;
+        }
+        self.rows = rows.checked_add(other.rows)?;
+        Some(())
+    }
+
     /// Pads every column to the last record.
     pub fn finish(&mut self) -> Result<()> {
         for c in &mut self.columns {
@@ -845,7 +973,7 @@ impl ExampleColumns {
                 return Err(DecodeError::new(
                     ErrorKind::FeatureTable {
                         records: self.rows,
-                        features: self.index.len() as u64,
+                        features: self.columns.len() as u64,
                     },
                     0,
                 ));

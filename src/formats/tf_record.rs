@@ -530,8 +530,22 @@ pub fn read_example<'a>(
 /// cut ends the table after its last whole record (kept as its
 /// [`ExampleColumns::fault`]: TensorFlow's reader stops there too); any
 /// other fault, a record that is no Example, or a feature of two kinds is
-/// the error.
+/// the error. Where there are cores for it, the records are read as
+/// pieces on other threads while this one reads their framing
+/// (`example_columns_in_pieces`); the table is the same.
 pub fn example_columns(file: &RecordFile<'_>) -> Result<ExampleColumns> {
+    let threads = crate::progress::threads();
+    if threads >= 2
+        && file.bytes.len() as u64 >= BYTES_PER_PIECE
+        && let Some(table) = example_columns_in_pieces(file, threads)
+    {
+        return Ok(table);
+    }
+    example_columns_in_order(file)
+}
+
+/// [`example_columns`] on this thread, record after record.
+fn example_columns_in_order(file: &RecordFile<'_>) -> Result<ExampleColumns> {
     let mut table = ExampleColumns::new(file.bytes.len() as u64);
     table.compression = file.compression.name();
     for r in file.records() {
@@ -543,22 +557,91 @@ pub fn example_columns(file: &RecordFile<'_>) -> Result<ExampleColumns> {
             }
             Err(e) => return Err(e),
         };
-        let offset = r.data_offset();
-        if r.data.is_empty() {
-            // The empty message: an Example without features.
-            table.end_record();
-            continue;
-        }
-        let mut entries = Vec::with_capacity(table.hint.len());
-        if read_example(file.kind, &r.data, &mut entries).is_some() {
-            table.add_entries(&entries, offset)?;
-            continue;
-        }
-        let payload = read_payload(file.kind, &r.data, offset);
-        add_payload(&mut table, r.index, &payload, offset)?;
+        add_record(&mut table, file.kind, &r)?;
     }
     table.finish()?;
     Ok(table)
+}
+
+/// The most records, and record bytes, of a piece of a file that one
+/// thread reads into a table of its own.
+const RECORDS_PER_PIECE: usize = 16 * 1024;
+const BYTES_PER_PIECE: u64 = 2 << 20;
+
+/// [`example_columns`] read in pieces on `threads` other threads, each
+/// piece's table appended in file order ([`ExampleColumns::append`]). None
+/// at the first error anywhere (a fault other than a cut, a record that
+/// is no Example, a feature of two kinds, the table's bound): the reading
+/// in one pass then gives the error, naming its record as it meets it.
+fn example_columns_in_pieces(file: &RecordFile<'_>, threads: usize) -> Option<ExampleColumns> {
+    let bytes = file.bytes.len() as u64;
+    let kind = file.kind;
+    let mut table = ExampleColumns::new(bytes);
+    table.compression = file.compression.name();
+    std::thread::scope(|s| {
+        let mut inflight = std::collections::VecDeque::new();
+        let mut records = file.records();
+        let mut done = false;
+        while !done {
+            let mut piece = Vec::new();
+            let mut size = 0u64;
+            while piece.len() < RECORDS_PER_PIECE && size < BYTES_PER_PIECE {
+                match records.next() {
+                    Some(Ok(r)) => {
+                        size = size.saturating_add(r.length);
+                        piece.push(r);
+                    }
+                    Some(Err(e)) if e.failed_check() == crate::error::Check::RecordCut => {
+                        table.fault = Some(e);
+                        done = true;
+                        break;
+                    }
+                    Some(Err(_)) => return None,
+                    None => {
+                        done = true;
+                        break;
+                    }
+                }
+            }
+            if !piece.is_empty() {
+                inflight.push_back(s.spawn(move || piece_columns(kind, &piece, bytes)));
+            }
+            while inflight.len() >= threads || (done && !inflight.is_empty()) {
+                let part = inflight.pop_front()?.join().ok()??;
+                table.append(part)?;
+            }
+        }
+        Some(())
+    })?;
+    table.finish().ok()?;
+    Some(table)
+}
+
+/// The table of some records (a piece of a file).
+fn piece_columns(kind: FileKind, records: &[Record<'_>], bytes: u64) -> Option<ExampleColumns> {
+    let mut table = ExampleColumns::new(bytes);
+    for r in records {
+        add_record(&mut table, kind, r).ok()?;
+    }
+    table.finish().ok()?;
+    Some(table)
+}
+
+/// Adds one record to the table: read from the wire when it has the
+/// shape of an Example, else by the generic decoder.
+fn add_record(table: &mut ExampleColumns, kind: FileKind, r: &Record<'_>) -> Result<()> {
+    let offset = r.data_offset();
+    if r.data.is_empty() {
+        // The empty message: an Example without features.
+        table.end_record();
+        return Ok(());
+    }
+    let mut entries = Vec::with_capacity(table.hint.len());
+    if read_example(kind, &r.data, &mut entries).is_some() {
+        return table.add_entries(&entries, offset);
+    }
+    let payload = read_payload(kind, &r.data, offset);
+    add_payload(table, r.index, &payload, offset)
 }
 
 /// Adds a record that the generic decoder read to the table (an Example's
@@ -1147,6 +1230,117 @@ mod tests {
             Ok(Body::Records(f)) => f,
             _ => panic!("not a record file"),
         }
+    }
+
+    fn framed(records: &[Vec<u8>]) -> Vec<u8> {
+        use crate::checksum::{crc32c, mask};
+        let mut out = Vec::new();
+        for data in records {
+            let len = (data.len() as u64).to_le_bytes();
+            out.extend_from_slice(&len);
+            out.extend_from_slice(&mask(crc32c(&len)).to_le_bytes());
+            out.extend_from_slice(data);
+            out.extend_from_slice(&mask(crc32c(data)).to_le_bytes());
+        }
+        out
+    }
+
+    fn len_field(n: u64, body: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for v in [n << 3 | 2, body.len() as u64] {
+            let mut v = v;
+            while v >= 0x80 {
+                out.push((v as u8) | 0x80);
+                v >>= 7;
+            }
+            out.push(v as u8);
+        }
+        out.extend_from_slice(body);
+        out
+    }
+
+    /// A record of record `i`'s features: some in every record, some in a
+    /// few, one first seen late, their order changing; a SequenceExample's
+    /// feature list now and then; an empty record.
+    fn record(i: u64, bad_kind_at: Option<u64>) -> Vec<u8> {
+        let feature = |name: &str, list: u64, values: &[u8]| {
+            len_field(
+                1,
+                &[
+                    len_field(1, name.as_bytes()),
+                    len_field(2, &len_field(list, &len_field(1, values))),
+                ]
+                .concat(),
+            )
+        };
+        if i % 997 == 5 {
+            return Vec::new();
+        }
+        let mut entries = vec![
+            feature("id", 1, format!("id-{i}").as_bytes()),
+            feature("label", 3, &[(i % 100) as u8]),
+        ];
+        if !i.is_multiple_of(3) {
+            entries.push(feature("score", 2, &(i as f32).to_le_bytes()));
+        }
+        if i.is_multiple_of(2) {
+            entries.reverse();
+        }
+        if i > 40_000 && i.is_multiple_of(5) {
+            let list = if bad_kind_at == Some(i) { 2 } else { 3 };
+            entries.push(feature("late", list, &[1, 2, 3]));
+        }
+        let mut rec = len_field(1, &entries.concat());
+        if i.is_multiple_of(11) {
+            let step = len_field(1, &len_field(2, &len_field(1, &[7u8; 8])));
+            let lists = len_field(
+                1,
+                &[
+                    len_field(1, b"frames"),
+                    len_field(2, &[step.clone(), step].concat()),
+                ]
+                .concat(),
+            );
+            rec.extend(len_field(2, &lists));
+        }
+        rec
+    }
+
+    #[test]
+    fn example_columns_read_in_pieces_are_those_of_one_pass() {
+        let records: Vec<Vec<u8>> = (0..50_000).map(|i| record(i, None)).collect();
+        let mut bytes = framed(&records);
+        assert!(bytes.len() as u64 >= BYTES_PER_PIECE && records.len() > 2 * RECORDS_PER_PIECE);
+        // Whole, and cut inside its last record.
+        for cut in [0, 7] {
+            bytes.truncate(bytes.len() - cut);
+            let file = file_of(&bytes);
+            let one = example_columns_in_order(&file).unwrap();
+            let pieces = example_columns_in_pieces(&file, 2).unwrap();
+            assert_eq!(pieces.rows, one.rows);
+            assert_eq!(pieces.columns, one.columns);
+            assert_eq!(pieces.fault, one.fault);
+            assert_eq!(pieces.compression, one.compression);
+            assert_eq!(
+                one.columns
+                    .iter()
+                    .map(|c| c.name.as_str())
+                    .collect::<Vec<_>>(),
+                ["label", "id", "frames", "score", "late"]
+            );
+            assert_eq!(one.fault.is_some(), cut > 0);
+        }
+    }
+
+    #[test]
+    fn a_feature_of_two_kinds_in_a_later_piece_is_the_error_of_one_pass() {
+        let records: Vec<Vec<u8>> = (0..50_000).map(|i| record(i, Some(45_005))).collect();
+        let bytes = framed(&records);
+        let file = file_of(&bytes);
+        assert!(example_columns_in_pieces(&file, 2).is_none());
+        let e = example_columns(&file).unwrap_err();
+        assert_eq!(e, example_columns_in_order(&file).unwrap_err());
+        assert!(e.to_string().contains("record[45005]"), "{e}");
     }
 
     #[test]

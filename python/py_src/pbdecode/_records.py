@@ -283,12 +283,7 @@ class Events:
 
     def __init__(self, path: StrPath):
         self._files = _event_files(path)
-        self._tables = []
-        for f, d in self._files:
-            try:
-                self._tables.append((_pbdecode.event_table(f), d))
-            except DecodeError as e:
-                raise _hinted(e, f) from None
+        self._tables = [(t, d) for t, (_, d) in zip(_read_all(_event_table, [f for f, _ in self._files]), self._files)]
         self._dirs = len({d for _, d in self._files}) > 1
 
     @property
@@ -312,7 +307,9 @@ class Events:
     def _frame(self, columns: dict[str, Any], n: int) -> Any:
         import pandas as pd
 
-        return pd.DataFrame(columns, index=pd.RangeIndex(n))
+        # The columns as they are (pandas would otherwise copy the numeric
+        # ones into one block).
+        return pd.DataFrame(columns, index=pd.RangeIndex(n), copy=False)
 
     def _sorted(self, df: Any) -> Any:
         keys = (["dir_name"] if self._dirs else []) + ["tag", "step"]
@@ -325,8 +322,10 @@ class Events:
     def scalars(self) -> Any:
         """Every scalar: TF 1's and tensorboardX's ``simple_value`` and TF 2's
         tensors of the ``scalars`` plugin, ``value`` as float32."""
-        steps, walls, codes, values, dirs = [], [], [], [], []
+        steps, walls, codes, values, run_codes = [], [], [], [], []
         names: dict[str, int] = {}
+        runs = sorted({d for _, d in self._tables})
+        run_of = {d: i for i, d in enumerate(runs)}
         for t, d in self._tables:
             step, wall, tag, value = t.scalars()
             # Each file's tag indices as indices into one list of names.
@@ -335,28 +334,25 @@ class Events:
             walls.append(wall)
             codes.append(local[tag] if len(local) else np.empty(0, np.int64))
             values.append(value)
-            dirs.append(np.full(len(step), d, dtype=object))
-        step = np.concatenate(steps) if steps else np.empty(0, np.int64)
-        code = np.concatenate(codes) if codes else np.empty(0, np.int64)
-        tags = np.array(list(names), dtype=object)
+            run_codes.append(np.full(len(step), run_of[d], dtype=np.int64))
+        step = _concat(steps, np.int64)
+        code = _concat(codes, np.int64)
+        run = _concat(run_codes, np.int64)
+        tags = list(names)
         # Sorted as tbparse sorts: by run, tag name, then step (stable), on
         # integer keys (the names' ranks), never comparing strings per row.
         rank = np.empty(len(tags), dtype=np.int64)
-        rank[np.argsort(tags, kind="stable")] = np.arange(len(tags))
-        keys = [step, rank[code] if len(tags) else code]
-        if self._dirs:
-            dir_all = np.concatenate(dirs)
-            runs = sorted(set(dir_all))
-            keys.append(np.searchsorted(np.array(runs, dtype=object), dir_all))
-        order = np.lexsort(keys)
+        rank[np.argsort(np.array(tags, dtype=object), kind="stable")] = np.arange(len(tags))
+        group = run * max(1, len(tags)) + (rank[code] if len(tags) else code)
+        order = _order(group, step)
         cols: dict[str, Any] = {
             "step": step[order],
-            "tag": tags[code[order]] if len(tags) else np.empty(0, object),
-            "value": (np.concatenate(values) if values else np.empty(0, np.float32))[order],
-            "wall_time": (np.concatenate(walls) if walls else np.empty(0, np.float64))[order],
+            "tag": _strings(tags, code[order]),
+            "value": _concat(values, np.float32)[order],
+            "wall_time": _concat(walls, np.float64)[order],
         }
         if self._dirs:
-            cols["dir_name"] = dir_all[order]
+            cols["dir_name"] = _strings(runs, run[order])
         return self._frame(cols, len(step))
 
     def _rows(self, kind: str) -> list[tuple[Any, ...]]:
@@ -406,6 +402,83 @@ class Events:
 
     def __repr__(self) -> str:
         return f"<pbdecode.Events {len(self._files)} file(s), {len(self.tags)} tags>"
+
+
+def _event_table(f: str) -> Any:
+    try:
+        return _pbdecode.event_table(f)
+    except DecodeError as e:
+        raise _hinted(e, f) from None
+
+
+def _read_all(read: Any, files: list[str]) -> list[Any]:
+    """`read` of each file, in order: on threads when there are several
+    files and cores (the library releases the GIL while it reads)."""
+    workers = min(len(files), os.cpu_count() or 1)
+    if workers < 2:
+        return [read(f) for f in files]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(read, files))
+
+
+def _concat(parts: list[Any], dtype: Any) -> Any:
+    return np.concatenate(parts) if parts else np.empty(0, dtype)
+
+
+def _order(group: Any, step: Any) -> Any:
+    """The rows' order by group, then step, stable: a stable sort of the
+    groups alone when that leaves each group's steps ascending (as a run
+    writes them), else both keys."""
+    # Few groups (runs times tags) as 16-bit keys: numpy sorts those stably
+    # by radix.
+    keys = group.astype(np.uint16) if len(group) and int(group.max()) < 1 << 16 else group
+    order = np.argsort(keys, kind="stable")
+    s, g = step[order], keys[order]
+    if len(s) > 1 and bool(np.any((s[1:] < s[:-1]) & (g[1:] == g[:-1]))):
+        order = np.lexsort([step, group])
+    return order
+
+
+def _strings(names: list[str], codes: Any) -> Any:
+    """The column of `names[codes]`, in the string type pandas gives
+    strings (built by Arrow from the codes where pandas stores strings in
+    Arrow, rather than a Python object per row)."""
+    import pandas as pd
+
+    dtype = pd.Series(np.array(["a"], dtype=object)).dtype
+    if getattr(dtype, "storage", None) == "pyarrow":
+        import pyarrow as pa
+
+        column = _runs(names, codes)
+        if column is None:
+            column = pa.array(names, pa.large_string()).take(pa.array(codes, pa.int64()))
+        return pd.Series(pd.array(column, dtype=dtype), index=pd.RangeIndex(len(codes)), copy=False)
+    return np.array(names, dtype=object)[codes] if len(names) else np.empty(0, dtype=object)
+
+
+def _runs(names: list[str], codes: Any) -> Any:
+    """`names[codes]` as an Arrow string array, built run by run where the
+    codes come in a few runs (a sorted column: each run's bytes one
+    repeat), else None."""
+    import pyarrow as pa
+
+    n = len(codes)
+    starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+    if n == 0 or len(starts) > 4096:
+        return None
+    bounds = np.concatenate([[0], starts, [n]])
+    encoded = [name.encode() for name in names]
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    parts, end = [], 0
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        name = encoded[int(codes[a])]
+        parts.append(name * (b - a))
+        offsets[a + 1 : b + 1] = end + len(name) * np.arange(1, b - a + 1, dtype=np.int64)
+        end += len(name) * (b - a)
+    data = b"".join(parts)
+    return pa.LargeStringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
 
 
 def _text(b: bytes) -> str | bytes:
