@@ -14,6 +14,10 @@
 //               netron into a venv); NETRON=skip leaves Netron out
 //   CHROMIUM    the browser (default /usr/bin/chromium)
 //   RUNS        runs of each measure, best and median reported (default 3)
+//   ONLY        pbdecode or netron: that viewer alone, once, and after its
+//               first view ROUNDS series of the 40 events (default 1) and
+//               nothing else: a whole process to time from outside, the
+//               two viewers in turn (with ROUNDS=0, their start-up alone)
 // Screenshots of each viewer's first view: target/bench-graph/*.png.
 //
 // For each viewer: the time from opening the page until the graph is
@@ -32,7 +36,9 @@ import { fileURLToPath } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { chromium } = createRequire(path.join(repo, 'tests', 'browser', 'package.json'))('playwright-core');
 const decode = process.env.DECODE_BIN || path.join(repo, 'target', 'release', 'decode');
-const runs = Number(process.env.RUNS || 3);
+const only = process.env.ONLY || '';
+const runs = only ? 1 : Number(process.env.RUNS || 3);
+const rounds = Number(process.env.ROUNDS ?? 1);
 
 let models = process.argv.slice(2);
 if (!models.length) {
@@ -112,51 +118,54 @@ mkdirSync(shotDir, { recursive: true });
 const f = (xs) => (xs.length ? `${Math.min(...xs).toFixed(0)} ms best, ${median(xs).toFixed(0)} ms median` : 'not run');
 for (const [m, model] of models.entries()) {
   // ---------- pbdecode ----------
-  const ours = await serve(decode, ['serve', model, '--port', '0'], /http:\/\/\S+\?token=[0-9a-f]+/);
-  const key = await (async () => {
-    const page = await (await browser.newContext({ viewport })).newPage();
-    await page.goto(ours.url);
-    await page.waitForSelector('#files li[data-key]');
-    const k = await page.$eval('#files li[data-key]', (li) => li.dataset.key);
-    await page.close();
-    return k;
-  })();
   const oursDrawn = [], oursPan = [], oursPanFit = [], oursPaint = [], oursEvents = [];
   let counts = '';
-  for (let run = 0; run < runs; run++) {
-    // A fresh page each run: nothing cached in the page.
-    const ctx = await browser.newContext({ viewport });
-    const page = await ctx.newPage();
-    await page.goto(ours.url);
-    await page.waitForSelector('#files li[data-key]');
-    const t = performance.now();
-    await page.evaluate((k) => { location.hash = 'f=' + encodeURIComponent(k) + '&tab=graph'; }, key);
-    await page.waitForSelector('#graph[data-ready="1"]', { timeout: 120000 });
-    await page.waitForFunction(() => pbdecode.graph && pbdecode.graph.lastPaint);
-    oursDrawn.push(performance.now() - t);
-    counts = await page.$eval('#graph', (e) => `${e.dataset.nodes} nodes, ${e.dataset.edges} edges`);
-    if (run === 0) await page.screenshot({ path: path.join(shotDir, `pbdecode-${m}.png`) });
-    const box = await page.$eval('#graph-canvas', (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
-    const view0 = await page.evaluate(() => JSON.stringify(pbdecode.graph.v));
-    oursEvents.push(await events40(page, box[0], box[1]));
-    if (await page.evaluate(() => JSON.stringify(pbdecode.graph.v)) === view0) throw new Error('the events did not move the explorer\'s view');
-    const at = () => page.evaluate(() => pbdecode.graph.tx + ',' + pbdecode.graph.ty);
-    const before = await at();
-    oursPan.push(median(await pans(page, box[0], box[1], 20)));
-    if (await at() === before) throw new Error('the drag did not move the explorer\'s view');
-    await page.click('#graph-fit');
-    await frames(page);
-    oursPanFit.push(median(await pans(page, box[0], box[1], 20)));
-    oursPaint.push(await page.evaluate(() => pbdecode.graph.lastPaint.ms));
-    await ctx.close();
+  if (only !== 'netron') {
+    const ours = await serve(decode, ['serve', model, '--port', '0'], /http:\/\/\S+\?token=[0-9a-f]+/);
+    const key = await (async () => {
+      const page = await (await browser.newContext({ viewport })).newPage();
+      await page.goto(ours.url);
+      await page.waitForSelector('#files li[data-key]');
+      const k = await page.$eval('#files li[data-key]', (li) => li.dataset.key);
+      await page.close();
+      return k;
+    })();
+    for (let run = 0; run < runs; run++) {
+      // A fresh page each run: nothing cached in the page.
+      const ctx = await browser.newContext({ viewport });
+      const page = await ctx.newPage();
+      await page.goto(ours.url);
+      await page.waitForSelector('#files li[data-key]');
+      const t = performance.now();
+      await page.evaluate((k) => { location.hash = 'f=' + encodeURIComponent(k) + '&tab=graph'; }, key);
+      await page.waitForSelector('#graph[data-ready="1"]', { timeout: 120000 });
+      await page.waitForFunction(() => pbdecode.graph && pbdecode.graph.lastPaint);
+      oursDrawn.push(performance.now() - t);
+      counts = await page.$eval('#graph', (e) => `${e.dataset.nodes} nodes, ${e.dataset.edges} edges`);
+      if (run === 0) await page.screenshot({ path: path.join(shotDir, `pbdecode-${m}.png`) });
+      const box = await page.$eval('#graph-canvas', (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
+      const view0 = await page.evaluate(() => JSON.stringify(pbdecode.graph.v));
+      for (let r = 0; r < rounds; r++) oursEvents.push(await events40(page, box[0], box[1]));
+      if (rounds && await page.evaluate(() => JSON.stringify(pbdecode.graph.v)) === view0) throw new Error('the events did not move the explorer\'s view');
+      if (only) { await ctx.close(); continue; }
+      const at = () => page.evaluate(() => pbdecode.graph.tx + ',' + pbdecode.graph.ty);
+      const before = await at();
+      oursPan.push(median(await pans(page, box[0], box[1], 20)));
+      if (await at() === before) throw new Error('the drag did not move the explorer\'s view');
+      await page.click('#graph-fit');
+      await frames(page);
+      oursPanFit.push(median(await pans(page, box[0], box[1], 20)));
+      oursPaint.push(await page.evaluate(() => pbdecode.graph.lastPaint.ms));
+      await ctx.close();
+    }
+    ours.child.kill('SIGINT');
   }
-  ours.child.kill('SIGINT');
 
   // ---------- Netron ----------
   const netronCmd = process.env.NETRON || 'netron';
   const theirsDrawn = [], theirsPan = [], theirsPanFit = [], theirsEvents = [];
   let netronVersion = '', netronNodes = 0, netronStill = false;
-  if (netronCmd !== 'skip') {
+  if (netronCmd !== 'skip' && only !== 'pbdecode') {
     // (Netron writes its version to stderr.)
     const v = spawnSync(netronCmd, ['--version'], { encoding: 'utf8' });
     netronVersion = (v.stdout + v.stderr).trim();
@@ -182,7 +191,8 @@ for (const [m, model] of models.entries()) {
       if (run === 0) await page.screenshot({ path: path.join(shotDir, `netron-${m}.png`) });
       const box = await page.$eval('#target', (c) => { const r = c.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; });
       const scrolled = () => page.$eval('#target', (c) => c.scrollLeft + ',' + c.scrollTop);
-      theirsEvents.push(await events40(page, box[0], box[1]));
+      for (let r = 0; r < rounds; r++) theirsEvents.push(await events40(page, box[0], box[1]));
+      if (only) { await ctx.close(); continue; }
       const before = await scrolled();
       theirsPan.push(median(await pans(page, box[0], box[1], 20)));
       if (await scrolled() === before) netronStill = true;
@@ -195,7 +205,7 @@ for (const [m, model] of models.entries()) {
     theirs.child.kill('SIGINT');
   }
   console.log(`model: ${model} (${counts})`);
-  console.log(`pbdecode explorer: drawn in ${f(oursDrawn)}; a pan shown in ${f(oursPan)} at the first view, ${f(oursPanFit)} with the whole graph in the window (its frame drawn in ${median(oursPaint).toFixed(1)} ms)`);
+  console.log(`pbdecode explorer: drawn in ${f(oursDrawn)}; a pan shown in ${f(oursPan)} at the first view, ${f(oursPanFit)} with the whole graph in the window (its frame drawn in ${oursPaint.length ? median(oursPaint).toFixed(1) : '-'} ms)`);
   console.log(`Netron ${netronVersion}: drawn in ${f(theirsDrawn)} (${netronNodes} node elements); a pan shown in ${f(theirsPan)}, ${f(theirsPanFit)} zoomed out` + (netronStill ? ' (the drag did not move its view)' : ''));
   const ev = (xs, k) => xs.map((e) => e[k]);
   const evText = (xs) => (xs.length ? `${f(ev(xs, 'both'))} (wheel ${median(ev(xs, 'wheel')).toFixed(0)} ms, drag ${median(ev(xs, 'drag')).toFixed(0)} ms)` : 'not run');
