@@ -16,7 +16,7 @@
 //! adjacent, with every escape. Errors carry the byte offset in the text
 //! and its line and column ([`place`]); an error the binary form raises
 //! later (a format's validation) is placed in the text by reading it again
-//! with a map from output bytes to text ([`locate`]).
+//! with a map from output bytes to text ([`SpanMap`]).
 
 mod encoder;
 mod lexer;
