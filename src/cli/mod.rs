@@ -9,6 +9,7 @@
 mod stderr;
 mod args;
 mod batch;
+pub mod convert;
 pub mod diff;
 mod graph;
 mod outcome;
@@ -26,6 +27,7 @@ use pbdecode::escape::{TextLines, plain};
 use pbdecode::formats::{self, Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
 use pbdecode::render::{RenderOptions, json, text};
+use pbdecode::syntax::WireInput;
 use pbdecode::testdata::Naming;
 use plan::Mode;
 use std::io::{self, BufWriter, Write};
@@ -89,6 +91,7 @@ pub fn main() -> ExitCode {
     match &args.command {
         Some(Command::Serve(serve)) => exit_code("decode serve", serve::run(serve)),
         Some(Command::Diff(diff)) => exit_code("decode diff", diff::run(diff)),
+        Some(Command::Convert(convert)) => exit_code("decode convert", convert::run(convert)),
         None => exit_code("decode", decode(&args, &args::given(&matches))),
     }
 }
@@ -153,11 +156,56 @@ fn with_decoded(
     ) -> io::Result<Outcome>,
 ) -> io::Result<Outcome> {
     with_input(args, |input, fopts, ropts| {
-        match detect(args, input.bytes(), fopts)? {
-            Ok((decoded, naming)) => then(input, &decoded, naming.as_ref(), fopts, ropts),
+        // A text-format file is read as the binary form of its message.
+        let source = match WireInput::new(input.clone(), args.format) {
+            Ok(source) => source,
+            Err(rejection) => {
+                say!("decode: {}: not decoded: {}", args.file, rejection.error);
+                for (id, e) in &rejection.tried {
+                    say!("  {id}: {e}");
+                }
+                show_line(input.bytes(), &rejection.error);
+                return turned_down(args, &rejection.error);
+            }
+        };
+        match detect(args, &source, fopts)? {
+            Ok((decoded, naming)) => then(&source.binary, &decoded, naming.as_ref(), fopts, ropts),
             Err(code) => Ok(code),
         }
     })
+}
+
+/// For an error in a text file, its line, and a caret under the column.
+pub(crate) fn show_line(text: &[u8], e: &DecodeError) {
+    let Some((line, column)) = e.line_column() else {
+        return;
+    };
+    let Some(content) = text
+        .split(|&b| b == b'\n')
+        .nth(usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX))
+    else {
+        return;
+    };
+    // Tabs as the columns count them (to the next multiple of 8), so the
+    // caret stands under the column; the rest escaped as any text.
+    let mut shown = String::new();
+    for c in String::from_utf8_lossy(content).chars() {
+        if c == '\t' {
+            shown.push(' ');
+            while !shown.chars().count().is_multiple_of(8) {
+                shown.push(' ');
+            }
+        } else if c != '\r' {
+            shown.push(c);
+        }
+    }
+    let long = shown.chars().count() > 160;
+    let shown: String = shown.chars().take(160).collect();
+    let caret = usize::try_from(column.saturating_sub(1))
+        .unwrap_or(0)
+        .min(160);
+    say!("  {line:>5} | {shown}{}", if long { " …" } else { "" });
+    say!("        | {}^", " ".repeat(caret));
 }
 
 /// The input: standard input, or the file mapped (with the folder its
@@ -190,12 +238,14 @@ fn open(args: &Args) -> io::Result<(InputBytes, Option<PathBuf>)> {
 /// notes and warnings on stderr; `Err(exit code)` when it is turned down.
 fn detect<'a>(
     args: &Args,
-    bytes: &'a [u8],
+    source: &'a WireInput,
     fopts: &FormatOptions,
 ) -> io::Result<Result<(Decoded<'a>, Option<Naming>), Outcome>> {
+    let bytes = source.binary.bytes();
+    let shown_text = source.text.as_ref().map(|t| t.text.bytes());
     let format = args.format.format();
     let file_name = Path::new(&args.file).file_name().and_then(|n| n.to_str());
-    let hint = formats::other_files::looks_like(bytes, file_name);
+    let hint = formats::other_files::looks_like(shown_text.unwrap_or(bytes), file_name);
     let naming_ctx = match format {
         None => testdata::context(args),
         Some(_) => None,
@@ -209,6 +259,7 @@ fn detect<'a>(
                         say!("decode: {}: note: this looks like {what}", args.file);
                     }
                     for (f, e, shown) in formats::near_misses(&d, bytes, fopts) {
+                        let e = source.place(e);
                         let hint = if shown {
                             format!(" (--as {} shows it anyway)", f.id)
                         } else {
@@ -224,6 +275,7 @@ fn detect<'a>(
                 d
             }
             Err(rejection) => {
+                let rejection = source.place_rejection(rejection);
                 // What the file most likely is comes first: the reasons
                 // each format gave are for someone who thought it was one.
                 if let Some(what) = hint {
@@ -233,12 +285,16 @@ fn detect<'a>(
                 for (id, e) in &rejection.tried {
                     say!("  {id}: {e}");
                 }
+                if let Some(text) = shown_text {
+                    show_line(text, &rejection.error);
+                }
                 return turned_down(args, &rejection.error).map(Err);
             }
         },
         Some(f) => match formats::decode_as(f, bytes, fopts) {
             Ok(d) => {
                 for problem in formats::tensor_problems(&d.body) {
+                    let problem = source.place(problem);
                     say!(
                         "decode: {}: warning: shown as {} anyway: {problem}",
                         args.file,
@@ -248,10 +304,18 @@ fn detect<'a>(
                 d
             }
             Err(e) => {
+                let e = source.place(e);
                 say!("decode: {}: not {}: {e}", args.file, f.id);
+                if let Some(text) = shown_text {
+                    show_line(text, &e);
+                }
                 return turned_down(args, &e).map(Err);
             }
         },
+    };
+    let decoded = Decoded {
+        syntax: source.syntax(),
+        ..decoded
     };
     Ok(Ok((decoded, naming)))
 }
