@@ -73,7 +73,7 @@ pub struct Args {
     pub(crate) jsonl: bool,
     /// The format to read the file as: auto (detect it) or a format id;
     /// the ids are listed in the order detection tries them.
-    #[arg(help_heading = INPUT, long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = as_format())]
+    #[arg(help_heading = INPUT, long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = super::convert::as_format())]
     pub(crate) format: AsFormat,
     /// Print JSON instead of text.
     #[arg(help_heading = OUTPUT, long)]
@@ -191,20 +191,6 @@ pub(crate) enum FoldArg {
     Auto,
     None,
     All,
-}
-
-/// `--as`: `auto`, then the format ids in detection order (the
-/// registry's), each with its title in `--help`; parsed to an [`AsFormat`].
-pub(crate) fn as_format() -> impl clap::builder::TypedValueParser<Value = AsFormat> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-    PossibleValuesParser::new(AsFormat::all().map(|a| {
-        PossibleValue::new(a.id()).help(match a {
-            AsFormat::Auto => "try each format in detection order",
-            AsFormat::Format(f) => f.title,
-        })
-    }))
-    // Only the values listed above get here, and each parses.
-    .map(|id| AsFormat::parse(&id).unwrap_or(AsFormat::Auto))
 }
 
 /// `--values`: a number, or `all` (every value).

@@ -3,8 +3,8 @@
 //! protobuf's Python runtime writes it), text to binary (as protobuf's
 //! serializers write it), or either to itself (normalized).
 
-use super::Outcome;
-use super::show_line;
+use super::outcome::Outcome;
+use super::stderr::show_line;
 use pbdecode::decode::{DecodeContext, Message, decode_message};
 use pbdecode::formats::{self, AsFormat, Body, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
@@ -33,7 +33,7 @@ pub struct ConvertArgs {
     to: Option<ToSyntax>,
     /// The format to read IN as: auto (detect it) or a format id (see
     /// decode --help).
-    #[arg(long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = super::args::as_format())]
+    #[arg(long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = as_format())]
     format: AsFormat,
     /// Read IN with this .proto schema (name the message with --type).
     #[arg(long, value_name = "FILE.proto")]
@@ -257,4 +257,18 @@ fn load_schema(args: &ConvertArgs) -> Result<SchemaSet, user_schema::LoadError> 
     let data = user_schema::read_user_file(path, user_schema::MAX_DESCRIPTOR_SET_BYTES)?;
     user_schema::load_descriptor_set(&data)
         .map_err(|e| user_schema::LoadError(format!("{}: {e}", path.display())))
+}
+
+/// `--as`: `auto`, then the format ids in detection order (the
+/// registry's), each with its title in `--help`; parsed to an [`AsFormat`].
+pub(crate) fn as_format() -> impl clap::builder::TypedValueParser<Value = AsFormat> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    PossibleValuesParser::new(AsFormat::all().map(|a| {
+        PossibleValue::new(a.id()).help(match a {
+            AsFormat::Auto => "try each format in detection order",
+            AsFormat::Format(f) => f.title,
+        })
+    }))
+    // Only the values listed above get here, and each parses.
+    .map(|id| AsFormat::parse(&id).unwrap_or(AsFormat::Auto))
 }

@@ -34,7 +34,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use stderr::usage;
+use stderr::{show_line, usage};
 
 /// Exit status 1 for an input that was turned down; with `--json` the
 /// reason also goes to stdout as `{"error": {...}}`, so a script reading
@@ -173,39 +173,6 @@ fn with_decoded(
             Err(code) => Ok(code),
         }
     })
-}
-
-/// For an error in a text file, its line, and a caret under the column.
-pub(crate) fn show_line(text: &[u8], e: &DecodeError) {
-    let Some((line, column)) = e.line_column() else {
-        return;
-    };
-    let Some(content) = text
-        .split(|&b| b == b'\n')
-        .nth(usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX))
-    else {
-        return;
-    };
-    // Tabs as the columns count them (to the next multiple of 8), so the
-    // caret stands under the column; the rest escaped as any text.
-    let mut shown = String::new();
-    for c in String::from_utf8_lossy(content).chars() {
-        if c == '\t' {
-            shown.push(' ');
-            while !shown.chars().count().is_multiple_of(8) {
-                shown.push(' ');
-            }
-        } else if c != '\r' {
-            shown.push(c);
-        }
-    }
-    let long = shown.chars().count() > 160;
-    let shown: String = shown.chars().take(160).collect();
-    let caret = usize::try_from(column.saturating_sub(1))
-        .unwrap_or(0)
-        .min(160);
-    say!("  {line:>5} | {shown}{}", if long { " …" } else { "" });
-    say!("        | {}^", " ".repeat(caret));
 }
 
 /// The input: standard input, or the file mapped (with the folder its

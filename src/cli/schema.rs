@@ -121,7 +121,7 @@ pub(crate) fn decode_schema_or_schemaless(
                     }
                     Err(e) => {
                         say!("decode: {}: not {type_name}: {e}", args.file);
-                        super::show_line(bytes, &e);
+                        super::stderr::show_line(bytes, &e);
                         return Ok(Outcome::Rejected);
                     }
                 }
