@@ -1,7 +1,7 @@
 // The JSON and Text tabs: the decoded file's contract JSON as a tree
 // opened a page at a time (a file read without a schema: its field tree),
 // and the text view as the command line prints it.
-import { backend } from './backend.js';
+import { api, backend } from './backend.js';
 import { h, moreButton } from './dom.js';
 import { fieldTree } from './fields.js';
 import { state } from './state.js';
@@ -74,7 +74,8 @@ export async function renderSource(body, mark) {
   body.append(box);
   const show = async (from) => {
     try {
-      const r = await (await backend.fetch('/api/source', { f: state.key, from, count: SOURCE_PAGE })).json();
+      // Through api(): the static site's back end answers with text() only.
+      const r = await api('/api/source', { f: state.key, from, count: SOURCE_PAGE });
       const rows = r.lines.map((text, k) => {
         const n = r.from + k;
         return h('div', { class: n === mark ? 'row fault' : 'row', 'data-line': n },
