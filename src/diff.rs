@@ -28,9 +28,14 @@ use std::io;
 pub const DEFAULT_RTOL: f64 = 1e-3;
 pub const DEFAULT_ATOL: f64 = 1e-7;
 
+/// How values are compared (`decode diff --rtol --atol`): equal when
+/// |actual - expected| <= atol + rtol * |expected|, as numpy's `isclose`.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy)]
 pub struct DiffOptions {
+    /// The relative tolerance.
     pub rtol: f64,
+    /// The absolute tolerance.
     pub atol: f64,
     /// How many mismatching elements to list.
     pub show: usize,
@@ -947,60 +952,74 @@ fn compare_at(
                 }),
             }
         }
-        "MapProto" => {
-            let (ke, ka) = (
-                e.int(set, MapProto::KEY_TYPE),
-                a.int(set, MapProto::KEY_TYPE),
-            );
-            if ke != ka {
-                out.push(Entry {
-                    path,
-                    finding: Finding::Structure(format!("key types differ: {ke:?} vs {ka:?}")),
-                });
-                return;
-            }
-            let (xk, yk) = (map_keys(set, e), map_keys(set, a));
-            let (xv, yv) = (map_values(set, e), map_values(set, a));
-            let mut in_actual = FirstIndex::new(yk.iter().map(String::as_str));
-            let mut in_expected = FirstIndex::new(xk.iter().map(String::as_str));
-            for (k, key) in xk.iter().enumerate() {
-                if out.failed.is_some() {
-                    break;
-                }
-                let p = format!("{path}[{key}]");
-                match in_actual.first(key) {
-                    Some(j) => match (xv.get(k), yv.get(j)) {
-                        (Some(x), Some(y)) => compare_at(set, x, y, dirs, opts, p, depth, out),
-                        _ => out.push(Entry {
-                            path: p,
-                            finding: Finding::Structure("no value".into()),
-                        }),
-                    },
-                    None => out.push(Entry {
-                        path: p,
-                        finding: Finding::Structure("key missing in actual".into()),
-                    }),
-                }
-            }
-            for key in &yk {
-                if in_expected.first(key).is_none() {
-                    out.push(Entry {
-                        path: format!("{path}[{key}]"),
-                        finding: Finding::Structure("key not in expected".into()),
-                    });
-                }
-            }
-            out.tally.key_comparisons = out
-                .tally
-                .key_comparisons
-                .saturating_add(in_actual.comparisons())
-                .saturating_add(in_expected.comparisons());
-        }
+        "MapProto" => compare_maps(set, e, a, dirs, opts, path, depth, out),
         other => out.push(Entry {
             path,
             finding: Finding::Structure(format!("{other} values are not compared")),
         }),
     }
+}
+
+/// Two MapProtos: their key types, then each key's values (a key on one
+/// side only is a difference of structure).
+#[allow(clippy::too_many_arguments)]
+fn compare_maps(
+    set: &SchemaSet,
+    e: &Message<'_>,
+    a: &Message<'_>,
+    dirs: (Option<&Folder>, Option<&Folder>),
+    opts: &DiffOptions,
+    path: String,
+    depth: u32,
+    out: &mut EntrySink<'_>,
+) {
+    let (ke, ka) = (
+        e.int(set, MapProto::KEY_TYPE),
+        a.int(set, MapProto::KEY_TYPE),
+    );
+    if ke != ka {
+        out.push(Entry {
+            path,
+            finding: Finding::Structure(format!("key types differ: {ke:?} vs {ka:?}")),
+        });
+        return;
+    }
+    let (xk, yk) = (map_keys(set, e), map_keys(set, a));
+    let (xv, yv) = (map_values(set, e), map_values(set, a));
+    let mut in_actual = FirstIndex::new(yk.iter().map(String::as_str));
+    let mut in_expected = FirstIndex::new(xk.iter().map(String::as_str));
+    for (k, key) in xk.iter().enumerate() {
+        if out.failed.is_some() {
+            break;
+        }
+        let p = format!("{path}[{key}]");
+        match in_actual.first(key) {
+            Some(j) => match (xv.get(k), yv.get(j)) {
+                (Some(x), Some(y)) => compare_at(set, x, y, dirs, opts, p, depth, out),
+                _ => out.push(Entry {
+                    path: p,
+                    finding: Finding::Structure("no value".into()),
+                }),
+            },
+            None => out.push(Entry {
+                path: p,
+                finding: Finding::Structure("key missing in actual".into()),
+            }),
+        }
+    }
+    for key in &yk {
+        if in_expected.first(key).is_none() {
+            out.push(Entry {
+                path: format!("{path}[{key}]"),
+                finding: Finding::Structure("key not in expected".into()),
+            });
+        }
+    }
+    out.tally.key_comparisons = out
+        .tally
+        .key_comparisons
+        .saturating_add(in_actual.comparisons())
+        .saturating_add(in_expected.comparisons());
 }
 
 // ------------------------------------------------------------------ output

@@ -118,18 +118,23 @@ pub mod server;
 #[doc(hidden)]
 pub mod stats;
 #[doc(hidden)]
+pub mod syntax;
+#[doc(hidden)]
 pub mod tensor;
 #[doc(hidden)]
 pub mod testdata;
+#[doc(hidden)]
+pub mod text_format;
 #[doc(hidden)]
 pub mod user_schema;
 #[doc(hidden)]
 pub mod wire;
 
 pub use api::{
-    DataType, Diff, Document, Error, FormatInfo, JsonOptions, Step, Storage, StoredArray, Tensor,
-    TensorRef, TextOptions, ValueOptions, Values, event_table, event_table_of, example_table,
-    example_table_of, looks_like, open, open_as, read, read_shared, read_shared_as, read_shared_in,
+    DataType, Diff, Document, Error, ExternalData, FormatInfo, JsonOptions, Step, Storage,
+    StoredArray, Tensor, TensorRef, TextOptions, ValueOptions, Values, event_table, event_table_of,
+    example_table, example_table_of, looks_like, open, open_as, read, read_shared, read_shared_as,
+    read_shared_in,
 };
 // Record files as tables: what `example_table` and `event_table` return.
 pub use diff::DiffOptions;

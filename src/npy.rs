@@ -24,6 +24,7 @@ use std::io::{self, Write};
 pub const MAX_STRING_ARRAY_BYTES: u64 = 1 << 32;
 
 /// What was written.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NpyInfo {
     /// NumPy's type string, e.g. "<f4".

@@ -98,6 +98,7 @@ enum Axis {
 }
 
 /// How a tensor's elements lay out as one picture or a grid of them.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layout {
     /// Images (grid tiles); 1 for a single image.
@@ -578,6 +579,7 @@ impl Heat {
 }
 
 /// PNG colour types we write.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Colour {
     /// One channel.
@@ -600,6 +602,7 @@ impl Colour {
 }
 
 /// An 8-bit picture ready to encode.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct Picture {
     /// Width in pixels.

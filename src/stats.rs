@@ -24,6 +24,7 @@ use kernel::{Extreme, scalar};
 /// Statistics of a tensor ([`crate::Tensor::stats`]): `compute` gathers
 /// them in one pass; `Stats::push` adds one element (slow; for a few
 /// values).
+#[non_exhaustive]
 #[derive(Debug, Clone, Default)]
 pub struct Stats {
     /// Elements seen (NaN and infinities included).

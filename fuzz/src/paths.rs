@@ -208,6 +208,7 @@ pub fn schemaless_all(bytes: &[u8]) -> Outcome {
         format,
         body: Body::Schemaless(tree),
         passed_over: Vec::new(),
+        syntax: Default::default(),
     };
     render_all(&d, bytes.len(), &mut out);
     out
@@ -642,7 +643,7 @@ fn reseal_block(table: &mut [u8], offset: u64, size: u64) {
     let Some(type_at) = offset.checked_add(size) else {
         return;
     };
-    if type_at as u64 + 5 > blocks_end {
+    if (type_at as u64).saturating_add(5) > blocks_end {
         return;
     }
     let (Some(contents), Some(&kind)) = (table.get(offset..type_at), table.get(type_at)) else {
@@ -930,6 +931,89 @@ pub fn tf_record(bytes: &[u8]) -> Outcome {
     out
 }
 
+/// Target `text_format`: the input read as protobuf's text format, as
+/// `--as auto` and each `--as FORMAT` read it (a text file's binary form,
+/// then detected, validated and rendered as a binary file is, its errors
+/// placed in the text); then each message it reads as written back as
+/// text (`decode convert`) and read again, which must give the same
+/// message (a round trip is stable).
+pub fn text_format(bytes: &[u8]) -> Outcome {
+    use pbdecode::decode::{DecodeContext, decode_message};
+    use pbdecode::formats::AsFormat;
+    use pbdecode::input::InputBytes;
+    use pbdecode::render::textproto::write_text_format;
+    use pbdecode::syntax::WireInput;
+    use std::sync::Arc;
+
+    let mut out = Outcome::default();
+    if !pbdecode::text_format::looks_like_text(bytes) {
+        return out;
+    }
+    let input = Arc::new(InputBytes::Owned(bytes.to_vec()));
+    let fopts = FormatOptions::default();
+    let set = SchemaSet::builtin();
+    let asks = std::iter::once(AsFormat::Auto).chain(REGISTRY.iter().map(AsFormat::Format));
+    for asked in asks {
+        let wire = match WireInput::new(input.clone(), asked) {
+            Ok(w) => w,
+            Err(r) => {
+                // Every error of a text is placed at a line and column.
+                let _ = r.error.line_column().expect("a text's error has a line");
+                continue;
+            }
+        };
+        let Some(text) = &wire.text else { continue };
+        let binary = wire.binary.bytes();
+        let decoded = match asked {
+            AsFormat::Auto => {
+                formats::detect(binary, &fopts).map_err(|r| wire.place_rejection(r).error)
+            }
+            AsFormat::Format(f) => formats::decode_as(f, binary, &fopts).map_err(|e| wire.place(e)),
+        };
+        match decoded {
+            Ok(d) => {
+                out.decoded += 1;
+                render_all(&d, binary.len(), &mut out);
+            }
+            Err(e) => {
+                let _ = e.to_string();
+            }
+        }
+        // The round trip: the message as text, read again.
+        let root = text.reading.root;
+        let Ok(first) = decode_message(set, root, binary, 0, DecodeContext::lenient()) else {
+            continue;
+        };
+        let mut written = Vec::new();
+        if write_text_format(&mut written, set, &first).is_err() {
+            continue;
+        }
+        let again =
+            pbdecode::text_format::encode(set, root, &written, pbdecode::decode::DEFAULT_DEPTH)
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "the text written of a message does not read back: {e}\n{}",
+                        String::from_utf8_lossy(&written)
+                    )
+                });
+        let second = decode_message(set, root, &again, 0, DecodeContext::lenient())
+            .expect("the text written of a message reads back as that message");
+        // The same message: the same text (map entries are written sorted
+        // by key, so a text whose entries were in another order gives
+        // other bytes but the same text).
+        let mut rewritten = Vec::new();
+        write_text_format(&mut rewritten, set, &second)
+            .expect("the message read back writes as text");
+        assert!(
+            written == rewritten,
+            "a round trip through text changed the message:\n{}\n---\n{}",
+            String::from_utf8_lossy(&written),
+            String::from_utf8_lossy(&rewritten)
+        );
+    }
+    out
+}
+
 /// Target `facade`: the calls the Python package makes (`python/src/lib.rs`
 /// on the library's facade) on mutated input: the document opened from
 /// bytes, or from a file in a folder with the input's second part as a
@@ -973,9 +1057,8 @@ pub fn facade(bytes: &[u8]) -> Outcome {
         return out;
     };
     out.decoded += 1;
-    let opts = pbdecode::ValueOptions {
-        allow_implied: flags & 1 != 0,
-    };
+    let mut opts = pbdecode::ValueOptions::default();
+    opts.allow_implied = flags & 1 != 0;
     for r in doc.tensors() {
         let Ok(t) = doc.tensor(r) else {
             continue;
@@ -1016,26 +1099,15 @@ pub fn facade(bytes: &[u8]) -> Outcome {
     }
     for values in [Some(16), None] {
         let mut w = Capped::default();
-        let _ = doc.write_json(
-            &mut w,
-            &pbdecode::JsonOptions {
-                values,
-                stats: true,
-                ..pbdecode::JsonOptions::default()
-            },
-        );
+        let mut opts = pbdecode::JsonOptions::default();
+        (opts.values, opts.stats) = (values, true);
+        let _ = doc.write_json(&mut w, &opts);
         out.add(&w);
     }
     let mut w = Capped::default();
-    let _ = doc.write_text(
-        &mut w,
-        &pbdecode::TextOptions {
-            values: Some(16),
-            stats: true,
-            histogram: true,
-            ..pbdecode::TextOptions::default()
-        },
-    );
+    let mut opts = pbdecode::TextOptions::default();
+    (opts.values, opts.stats, opts.histogram) = (Some(16), true, true);
+    let _ = doc.write_text(&mut w, &opts);
     out.add(&w);
     out
 }

@@ -77,12 +77,16 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
                 PyMemoryError::new_err(d.to_string())
             }
             Error::Decode(d) => {
+                let (line, column) = d.line_column().unzip();
                 let args = (
                     d.to_string(),
                     d.check(),
                     d.path_string(),
                     d.offset(),
                     d.message(),
+                    None::<String>,
+                    line,
+                    column,
                 );
                 PyErr::from_value(m.getattr("DecodeError")?.call1(args)?)
             }
@@ -233,6 +237,11 @@ impl Doc {
         (f.id, f.message_type.clone(), f.also.clone())
     }
 
+    /// `"binary"`, or `"text"` for protobuf's text format.
+    fn syntax(&self) -> &'static str {
+        self.doc.syntax()
+    }
+
     /// The format's summary (`--json`'s `"summary"`): key -> value, in the
     /// order the text view shows them; empty for formats without one.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -297,19 +306,12 @@ impl Doc {
             }
             // ONNX external data, or the side file a format found the
             // values in (a Paddle parameter's .pdiparams).
-            let side = r.side.as_ref().and_then(|s| s.place.as_ref().ok());
-            d.set_item("side", r.side.is_some())?;
-            let ext = r.external.as_ref().or(side).map(|x| {
+            d.set_item("side", r.in_side_file())?;
+            let ext = r.external_data().map(|x| {
                 let e = PyDict::new(py);
                 let _ = e.set_item("location", &x.location);
-                let _ = e.set_item(
-                    "offset",
-                    x.offset.as_ref().and_then(|s| s.parse::<u64>().ok()),
-                );
-                let _ = e.set_item(
-                    "length",
-                    x.length.as_ref().and_then(|s| s.parse::<u64>().ok()),
-                );
+                let _ = e.set_item("offset", x.offset);
+                let _ = e.set_item("length", x.length);
                 let _ = e.set_item("checksum", &x.checksum);
                 e
             });
@@ -360,7 +362,8 @@ impl Doc {
         allow_implied: bool,
     ) -> PyResult<(String, Bound<'py, PyAny>)> {
         let t = self.tensor_at(py, i)?;
-        let opts = pbdecode::ValueOptions { allow_implied };
+        let mut opts = pbdecode::ValueOptions::default();
+        opts.allow_implied = allow_implied;
         let values = self.run(py, || {
             t.values_with(opts)
                 .map(|v| if widen { widen_values(v.widen()) } else { v })
@@ -381,6 +384,8 @@ impl Doc {
                 Some(Extreme::UInt(v)) => v.into_pyobject(py)?.into_any(),
                 Some(Extreme::F32(v)) => f64::from(v).into_pyobject(py)?.into_any(),
                 Some(Extreme::F64(v)) => v.into_pyobject(py)?.into_any(),
+                // A kind added later: its value as a float.
+                Some(other) => other.as_f64().into_pyobject(py)?.into_any(),
             })
         };
         d.set_item("count", s.count)?;
@@ -417,12 +422,9 @@ impl Doc {
         allow_implied: bool,
         dense: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let opts = pbdecode::JsonOptions {
-            values,
-            stats,
-            allow_implied,
-            dense,
-        };
+        let mut opts = pbdecode::JsonOptions::default();
+        (opts.values, opts.stats) = (values, stats);
+        (opts.allow_implied, opts.dense) = (allow_implied, dense);
         let mut out = Vec::new();
         self.run(py, || self.doc.write_json(&mut out, &opts))?;
         Ok(PyBytes::new(py, &out))
@@ -441,14 +443,9 @@ impl Doc {
         allow_implied: bool,
         dense: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let opts = pbdecode::TextOptions {
-            values,
-            offsets,
-            histogram,
-            stats,
-            allow_implied,
-            dense,
-        };
+        let mut opts = pbdecode::TextOptions::default();
+        (opts.values, opts.offsets, opts.histogram) = (values, offsets, histogram);
+        (opts.stats, opts.allow_implied, opts.dense) = (stats, allow_implied, dense);
         let mut out = Vec::new();
         self.run(py, || self.doc.write_text(&mut out, &opts))?;
         Ok(PyBytes::new(py, &out))
@@ -466,11 +463,8 @@ impl Doc {
         if !(rtol >= 0.0 && atol >= 0.0) {
             return Err(PyValueError::new_err("rtol and atol must be numbers >= 0"));
         }
-        let opts = pbdecode::DiffOptions {
-            rtol,
-            atol,
-            ..pbdecode::DiffOptions::default()
-        };
+        let mut opts = pbdecode::DiffOptions::default();
+        (opts.rtol, opts.atol) = (rtol, atol);
         let (d, text, json) = self.run(py, || -> Result<_, Error> {
             let d = self.doc.diff(&actual.doc, &opts)?;
             let (mut text, mut json) = (Vec::new(), Vec::new());
@@ -619,5 +613,10 @@ fn summary_value<'py>(py: Python<'py>, v: &SummaryValue) -> PyResult<Bound<'py, 
             }
             d.into_any()
         }
+        // A kind added later: its text, when it has one.
+        other => match other.text() {
+            Some(t) => PyString::new(py, &t).into_any(),
+            None => py.None().into_bound(py),
+        },
     })
 }

@@ -259,10 +259,14 @@ impl Events {
                                 pyo3::types::PyList::new(py, v.iter().map(|b| PyBytes::new(py, b)))?
                                     .into_any()
                             }
+                            // A kind of values added later: not read here.
+                            Some(_) => py.None().into_bound(py),
                         };
                         let info = (type_name.as_str(), shape.clone(), values);
                         ("tensor", info.into_pyobject(py)?.into_any())
                     }
+                    // A kind of value added later: named, its value None.
+                    _ => ("other", py.None().into_bound(py)),
                 };
                 PyTuple::new(
                     py,

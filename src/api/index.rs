@@ -16,7 +16,8 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 /// One step of the path from the root message to a tensor, as the JSON
-/// output nests it.
+/// output nests it. Exhaustive: a path into a protobuf message is made of
+/// these three and nothing else.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Step {
     /// A field, by its .proto name.
@@ -28,6 +29,7 @@ pub enum Step {
 }
 
 /// A tensor of a document, found without reading a value.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TensorRef {
     /// Its name (`tensorN` for a tensor that has none).
@@ -42,22 +44,57 @@ pub struct TensorRef {
     pub path: Vec<Step>,
     /// The byte range of its message in the input.
     pub range: Range<u64>,
-    /// Where its values are outside the file (ONNX external data).
-    #[doc(hidden)]
-    pub external: Option<ExternalRef>,
+    /// Where its values are outside the file (ONNX external data): what
+    /// [`TensorRef::external_data`] gives as numbers.
+    pub(crate) external: Option<ExternalRef>,
     /// A tensor bundle's variable (of a checkpoint, or of a SavedModel's
     /// `variables/`): where its values are.
-    #[doc(hidden)]
-    pub bundle: Option<BundleTensor>,
+    pub(crate) bundle: Option<BundleTensor>,
     /// A tensor whose values its format found in a side file (a Paddle
     /// parameter, a Core ML program's weight): where they are.
-    #[doc(hidden)]
-    pub side: Option<formats::SideValues>,
+    pub(crate) side: Option<formats::SideValues>,
     /// Its message type, to decode the range again.
     pub(super) def: MsgId,
 }
 
+/// Where a tensor's values are outside its file (ONNX external data, or a
+/// side file its format names), as the file says: what
+/// [`TensorRef::external_data`] gives.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExternalData {
+    /// The side file, relative to the model's folder.
+    pub location: Option<String>,
+    /// Where the values start in it (None: at 0, or not a number).
+    pub offset: Option<u64>,
+    /// How many bytes they take (None: to the end, or not a number).
+    pub length: Option<u64>,
+    /// The SHA-1 the model gives for them, as hex.
+    pub checksum: Option<String>,
+}
+
 impl TensorRef {
+    /// Where its values are outside the file: ONNX external data, or the
+    /// side file its format found them in (see [`TensorRef::in_side_file`]);
+    /// None when they are in the file (or a side file's range could not be
+    /// found).
+    pub fn external_data(&self) -> Option<ExternalData> {
+        let side = self.side.as_ref().and_then(|s| s.place.as_ref().ok());
+        self.external.as_ref().or(side).map(|x| ExternalData {
+            location: x.location.clone(),
+            offset: x.offset.as_ref().and_then(|s| s.parse().ok()),
+            length: x.length.as_ref().and_then(|s| s.parse().ok()),
+            checksum: x.checksum.clone(),
+        })
+    }
+
+    /// Whether its format found its values in a side file beside the input
+    /// (a Paddle parameter's `.pdiparams`, a Core ML program's weight file)
+    /// rather than in the file or in ONNX external data.
+    pub fn in_side_file(&self) -> bool {
+        self.side.is_some()
+    }
+
     /// The path as text: `graph.initializer[0]`, `node[2].attr["value"].tensor`.
     pub fn path_text(&self) -> String {
         let mut s = String::new();

@@ -2,8 +2,8 @@
 //! (`--jsonl`) or a table, output in input order, a progress bar on a
 //! terminal's stderr and a closing summary.
 
-use super::Args;
-use super::Outcome;
+use super::args::Args;
+use super::outcome::Outcome;
 use pbdecode::batch::Outcome as FileOutcome;
 use pbdecode::batch::{self, BatchOptions};
 use pbdecode::escape::{TextLines, plain};
@@ -48,7 +48,7 @@ fn files_of(args: &Args) -> io::Result<Result<Listed, String>> {
 pub fn run(args: &Args, values: Option<u64>) -> io::Result<Outcome> {
     let (files, not_read) = match files_of(args)? {
         Ok(f) => f,
-        Err(msg) => return super::usage(&msg),
+        Err(msg) => return super::stderr::usage(&msg),
     };
     // One file named (no -r): a record file is written a line per record.
     let record_lines = args.jsonl && !args.recursive && args.more.is_empty();

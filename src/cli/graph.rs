@@ -1,8 +1,8 @@
 //! `--graph dot|svg`: the model's graph drawn, as Graphviz DOT or as the
 //! SVG of the explorer's layout, to standard output or `--output`.
 
-use super::Outcome;
 use super::args::{Args, FoldArg, GraphFormat};
+use super::outcome::Outcome;
 use pbdecode::escape::plain;
 use pbdecode::formats::Decoded;
 use pbdecode::graph::{self, layout, write};

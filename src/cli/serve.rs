@@ -1,7 +1,7 @@
 //! `decode serve [PATH...]`: the explorer, a local page that opens the
 //! files given (and any file dropped on it).
 
-use super::Outcome;
+use super::outcome::Outcome;
 use pbdecode::server::{self, Config, Server};
 use std::io;
 use std::net::IpAddr;

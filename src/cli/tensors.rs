@@ -1,7 +1,8 @@
 //! `--picture`, `--npy`, `--npy-dir` and `--tensor`: pick tensors out of the
 //! decoded file and write them as pictures, .npy files or on their own.
 
-use super::{Args, Outcome};
+use super::args::Args;
+use super::outcome::Outcome;
 use pbdecode::escape::TextLines;
 use pbdecode::formats::records::RecordFile;
 use pbdecode::formats::tf_record::{image_size, read_payload, record_pictures};

@@ -1,8 +1,8 @@
 //! Test data read with its model: a single `input_K.pb`/`output_K.pb`
 //! named by the model, and `decode DIR` on a test folder.
 
-use super::Args;
-use super::Outcome;
+use super::args::Args;
+use super::outcome::Outcome;
 use pbdecode::escape::TextLines;
 use pbdecode::formats::{Decoded, FormatOptions, Rejection};
 use pbdecode::json_writer::JsonWriter;
@@ -53,7 +53,7 @@ pub fn json_tail(w: &mut JsonWriter<'_>, naming: Option<&Naming>) -> io::Result<
 pub fn folder(args: &Args, values: Option<u64>) -> io::Result<Outcome> {
     let dir = Path::new(&args.file);
     let Some((model, files)) = testdata::test_files(dir)? else {
-        return super::usage(&format!(
+        return super::stderr::usage(&format!(
             "{}: is a directory, and not an ONNX test folder (model.onnx and test_data_set_N/); use -r to decode every file in it",
             args.file
         ));

@@ -762,59 +762,7 @@ fn model_summary(set: &SchemaSet, m: &Message<'_>) -> Summary {
         s.push("metadata", "metadata", V::List(metadata));
     }
     if let Some(g) = m.message(set, ModelProto::GRAPH) {
-        let node_id = set.find_message("onnx.NodeProto");
-        let mut all_nodes = 0u64;
-        let _ = walk(m, &mut |x| {
-            if Some(x.def) == node_id {
-                summary::add(&mut all_nodes, 1);
-            }
-            Ok(())
-        });
-        let main = g.field(set, GraphProto::NODE).len() as u64;
-        s.push(
-            "nodes",
-            "nodes",
-            V::Fields(vec![
-                ("graph", V::Count(main)),
-                ("all", V::Count(all_nodes)),
-            ]),
-        );
-        let mut params = 0u64;
-        let mut dense = 0u64;
-        for t in g.messages(set, GraphProto::INITIALIZER) {
-            summary::add(&mut dense, 1);
-            summary::add(&mut params, declared_elements(set, t).unwrap_or(0));
-        }
-        let mut sparse = 0u64;
-        for sp in g.messages(set, GraphProto::SPARSE_INITIALIZER) {
-            summary::add(&mut sparse, 1);
-            if let Some(v) = sp.message(set, SparseTensorProto::VALUES) {
-                summary::add(&mut params, declared_elements(set, v).unwrap_or(0));
-            }
-        }
-        let (constants, in_constants) = constant_counts(set, m);
-        summary::add(&mut params, in_constants);
-        s.push(
-            "initializers",
-            "initializers",
-            V::Fields(vec![
-                ("dense", V::Count(dense)),
-                ("sparse", V::Count(sparse)),
-                ("constant_nodes", V::Count(constants)),
-                ("constant_values", V::Count(in_constants)),
-            ]),
-        );
-        s.push("parameters", "parameters", V::Count(params));
-        s.push(
-            "inputs",
-            "inputs",
-            V::Count(g.field(set, GraphProto::INPUT).len() as u64),
-        );
-        s.push(
-            "outputs",
-            "outputs",
-            V::Count(g.field(set, GraphProto::OUTPUT).len() as u64),
-        );
+        graph_summary(&mut s, set, m, g);
     }
     let functions: Vec<V> = m
         .messages(set, ModelProto::FUNCTIONS)
@@ -862,6 +810,66 @@ fn model_summary(set: &SchemaSet, m: &Message<'_>) -> Summary {
         s.push("configuration", "configuration", V::List(configurations));
     }
     s
+}
+
+/// The model summary's counts of its main graph `g`: nodes (and all the
+/// model's, subgraphs and functions included), initializers, parameters,
+/// inputs and outputs.
+fn graph_summary(s: &mut Summary, set: &SchemaSet, m: &Message<'_>, g: &Message<'_>) {
+    use SummaryValue as V;
+    let node_id = set.find_message("onnx.NodeProto");
+    let mut all_nodes = 0u64;
+    let _ = walk(m, &mut |x| {
+        if Some(x.def) == node_id {
+            summary::add(&mut all_nodes, 1);
+        }
+        Ok(())
+    });
+    let main = g.field(set, GraphProto::NODE).len() as u64;
+    s.push(
+        "nodes",
+        "nodes",
+        V::Fields(vec![
+            ("graph", V::Count(main)),
+            ("all", V::Count(all_nodes)),
+        ]),
+    );
+    let mut params = 0u64;
+    let mut dense = 0u64;
+    for t in g.messages(set, GraphProto::INITIALIZER) {
+        summary::add(&mut dense, 1);
+        summary::add(&mut params, declared_elements(set, t).unwrap_or(0));
+    }
+    let mut sparse = 0u64;
+    for sp in g.messages(set, GraphProto::SPARSE_INITIALIZER) {
+        summary::add(&mut sparse, 1);
+        if let Some(v) = sp.message(set, SparseTensorProto::VALUES) {
+            summary::add(&mut params, declared_elements(set, v).unwrap_or(0));
+        }
+    }
+    let (constants, in_constants) = constant_counts(set, m);
+    summary::add(&mut params, in_constants);
+    s.push(
+        "initializers",
+        "initializers",
+        V::Fields(vec![
+            ("dense", V::Count(dense)),
+            ("sparse", V::Count(sparse)),
+            ("constant_nodes", V::Count(constants)),
+            ("constant_values", V::Count(in_constants)),
+        ]),
+    );
+    s.push("parameters", "parameters", V::Count(params));
+    s.push(
+        "inputs",
+        "inputs",
+        V::Count(g.field(set, GraphProto::INPUT).len() as u64),
+    );
+    s.push(
+        "outputs",
+        "outputs",
+        V::Count(g.field(set, GraphProto::OUTPUT).len() as u64),
+    );
 }
 
 /// `onnx-data.proto`: SequenceProto, MapProto and OptionalProto.

@@ -13,6 +13,7 @@ use std::borrow::Cow;
 
 /// The summary of a file: ordered items, each one line of the text
 /// header and one key of the JSON `"summary"` object.
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Summary {
     /// What the file is, for people (`ONNX model`); empty for a format
@@ -23,6 +24,7 @@ pub struct Summary {
 }
 
 /// One fact of a [`Summary`].
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
     /// Its JSON key (`ir_version`, `nodes`).
@@ -35,6 +37,7 @@ pub struct Item {
 
 /// The value of a summary [`Item`]. Built by the project's own code, never
 /// nested deeper than the formats' summaries make it (three levels).
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
     /// A number the file states (an IR version, a producer version).

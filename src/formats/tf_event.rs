@@ -21,6 +21,7 @@ use crate::wire;
 use std::collections::HashMap;
 
 /// Scalars, one entry per value in each column.
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScalarColumns {
     pub step: Vec<i64>,
@@ -31,6 +32,7 @@ pub struct ScalarColumns {
 }
 
 /// What one summary value other than a scalar holds.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub enum EventValue {
     /// A histogram's buckets: each bucket's right edge and count (the
@@ -51,6 +53,7 @@ pub enum EventValue {
 }
 
 /// A tensor's values, flat, at the width that holds each type exactly.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub enum TensorValues {
     /// Floats (float16, bfloat16 and float32 values are all exact here).
@@ -62,6 +65,7 @@ pub enum TensorValues {
 }
 
 /// One summary value other than a scalar.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub struct EventRow {
     pub step: i64,
@@ -71,6 +75,7 @@ pub struct EventRow {
 }
 
 /// An event file's summaries.
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct EventTable {
     /// Every tag, in order of first appearance.

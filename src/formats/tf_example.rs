@@ -24,6 +24,7 @@ use crate::wire;
 use std::collections::HashMap;
 
 /// The kind of a feature's values (the list its Feature sets).
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Bytes,
@@ -433,6 +434,7 @@ fn list_int64s(list: &[u8], mut f: impl FnMut(i64)) {
 }
 
 /// A column's values, in one buffer.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub enum ColumnValues {
     /// No record gave the feature a kind yet (every one present is empty).
@@ -554,6 +556,7 @@ impl ColumnValues {
 }
 
 /// A bitmap of validity, least significant bit first (Arrow's).
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Bitmap {
     pub bits: Vec<u8>,
@@ -617,6 +620,7 @@ impl Bitmap {
 }
 
 /// One feature over every record.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub struct Column {
     pub name: String,
@@ -761,6 +765,7 @@ const CELLS_FLOOR: u64 = 1 << 24;
 const HINT_REACH: usize = 8;
 
 /// The features of a record file's Examples as columns.
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ExampleColumns {
     /// The records read (the rows).

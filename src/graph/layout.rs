@@ -362,6 +362,88 @@ pub fn layout(g: &Graph, fold: Fold, open: &[usize]) -> Layout {
         fold,
         open,
     );
+    let Boxes {
+        mut boxes,
+        node_box,
+        group_box,
+        input_box,
+        output_box,
+    } = make_boxes(g, &groups, &node_group);
+    let box_of = |e: End| -> Option<usize> {
+        match e {
+            End::Node(n) => node_box.get(n).copied().flatten(),
+            End::Input(k) => input_box.get(k).copied().flatten(),
+            End::Output(k) => output_box.get(k).copied().flatten(),
+        }
+    };
+    let (drawn, pairs) = drawn_edges(g, box_of);
+    let box_group: Vec<Option<usize>> = boxes
+        .iter()
+        .map(|b| match b.item {
+            Item::Node(n) => node_group.get(n).copied().flatten(),
+            Item::Group(gi) => groups.get(gi).and_then(|g| g.parent),
+            Item::Input(_) | Item::Output(_) => None,
+        })
+        .collect();
+    let mut group_frame = vec![None; groups.len()];
+    let routes = if box_group.iter().any(Option::is_some) {
+        nested(&mut boxes, &pairs, &groups, &box_group, &mut group_frame)
+    } else {
+        sugiyama(&mut boxes, &pairs)
+    };
+    let mut edges = Vec::with_capacity(drawn.len());
+    for (value, from, to) in drawn {
+        let points = pairs
+            .binary_search(&(from, to))
+            .ok()
+            .and_then(|i| routes.get(i))
+            .cloned()
+            .unwrap_or_default();
+        let (Some(f), Some(t)) = (boxes.get(from), boxes.get(to)) else {
+            continue;
+        };
+        edges.push(DrawnEdge {
+            value,
+            from: f.item,
+            to: t.item,
+            points,
+        });
+    }
+    let rects = boxes
+        .iter()
+        .map(|b| b.rect)
+        .chain(group_frame.iter().flatten().copied());
+    let width = rects.clone().map(|r| r.x + r.w).max().unwrap_or(0) + MARGIN;
+    let height = rects.map(|r| r.y + r.h).max().unwrap_or(0) + MARGIN;
+    Layout {
+        fold: Some(fold),
+        groups,
+        node_group,
+        boxes,
+        node_box,
+        input_box,
+        output_box,
+        group_box,
+        group_frame,
+        edges,
+        width,
+        height,
+    }
+}
+
+/// The boxes of a layout, before they are placed, and the box of each
+/// node, folded group, input and output.
+struct Boxes {
+    boxes: Vec<Placed>,
+    node_box: Vec<Option<usize>>,
+    group_box: Vec<Option<usize>>,
+    input_box: Vec<Option<usize>>,
+    output_box: Vec<Option<usize>>,
+}
+
+/// One box per input, per output, per node shown and per outermost folded
+/// group, each sized for its label.
+fn make_boxes(g: &Graph, groups: &[Group], node_group: &[Option<usize>]) -> Boxes {
     // The box of each node: its outermost folded group, or its own.
     let mut boxes: Vec<Placed> = Vec::new();
     let mut node_box = vec![None; g.nodes.len()];
@@ -433,15 +515,26 @@ pub fn layout(g: &Graph, fold: Fold, open: &[usize]) -> Layout {
             ));
         }
     }
-    let box_of = |e: End| -> Option<usize> {
-        match e {
-            End::Node(n) => node_box.get(n).copied().flatten(),
-            End::Input(k) => input_box.get(k).copied().flatten(),
-            End::Output(k) => output_box.get(k).copied().flatten(),
-        }
-    };
-    // The edges between boxes: per value, and per box pair for the layout.
-    let mut drawn: Vec<(usize, usize, usize)> = Vec::new();
+    Boxes {
+        boxes,
+        node_box,
+        group_box,
+        input_box,
+        output_box,
+    }
+}
+
+/// A value drawn between two boxes: (value, from box, to box).
+type Drawn = (usize, usize, usize);
+
+/// The edges between boxes: (value, from box, to box) per value drawn,
+/// sorted and distinct, and the distinct (from, to) pairs the layout
+/// places.
+fn drawn_edges(
+    g: &Graph,
+    box_of: impl Fn(End) -> Option<usize> + Copy,
+) -> (Vec<Drawn>, Vec<(usize, usize)>) {
+    let mut drawn: Vec<Drawn> = Vec::new();
     for (vid, v) in g.values.iter().enumerate() {
         let Some(from) = v.producer.and_then(box_of) else {
             continue;
@@ -457,58 +550,7 @@ pub fn layout(g: &Graph, fold: Fold, open: &[usize]) -> Layout {
     let mut pairs: Vec<(usize, usize)> = drawn.iter().map(|&(_, f, t)| (f, t)).collect();
     pairs.sort_unstable();
     pairs.dedup();
-    let box_group: Vec<Option<usize>> = boxes
-        .iter()
-        .map(|b| match b.item {
-            Item::Node(n) => node_group.get(n).copied().flatten(),
-            Item::Group(gi) => groups.get(gi).and_then(|g| g.parent),
-            Item::Input(_) | Item::Output(_) => None,
-        })
-        .collect();
-    let mut group_frame = vec![None; groups.len()];
-    let routes = if box_group.iter().any(Option::is_some) {
-        nested(&mut boxes, &pairs, &groups, &box_group, &mut group_frame)
-    } else {
-        sugiyama(&mut boxes, &pairs)
-    };
-    let mut edges = Vec::with_capacity(drawn.len());
-    for (value, from, to) in drawn {
-        let points = pairs
-            .binary_search(&(from, to))
-            .ok()
-            .and_then(|i| routes.get(i))
-            .cloned()
-            .unwrap_or_default();
-        let (Some(f), Some(t)) = (boxes.get(from), boxes.get(to)) else {
-            continue;
-        };
-        edges.push(DrawnEdge {
-            value,
-            from: f.item,
-            to: t.item,
-            points,
-        });
-    }
-    let rects = boxes
-        .iter()
-        .map(|b| b.rect)
-        .chain(group_frame.iter().flatten().copied());
-    let width = rects.clone().map(|r| r.x + r.w).max().unwrap_or(0) + MARGIN;
-    let height = rects.map(|r| r.y + r.h).max().unwrap_or(0) + MARGIN;
-    Layout {
-        fold: Some(fold),
-        groups,
-        node_group,
-        boxes,
-        node_box,
-        input_box,
-        output_box,
-        group_box,
-        group_frame,
-        edges,
-        width,
-        height,
-    }
+    (drawn, pairs)
 }
 
 /// Pixels between a frame and what it holds, and the height of its title.
@@ -539,6 +581,31 @@ fn nested(
     box_group: &[Option<usize>],
     frames: &mut [Option<Rect>],
 ) -> Vec<Vec<(i64, i64)>> {
+    let members = level_members(groups, box_group);
+    let (level_pairs, routed) = pairs_by_level(&members, pairs, groups, box_group);
+    let (local, routes) = lay_out_levels(boxes, groups, &members, &level_pairs);
+    let origin = place_levels(boxes, frames, &members, &local);
+    let levels = Routes {
+        origin: &origin,
+        pairs: &level_pairs,
+        routes: &routes,
+    };
+    pairs
+        .iter()
+        .zip(routed)
+        .map(|(&(f, t), entry)| polyline(boxes, (f, t), entry, &levels))
+        .collect()
+}
+
+/// An edge's points, from its producer's box to its consumer's.
+type Polyline = Vec<(i64, i64)>;
+
+/// A pair's place in the nesting: its level and the members' pair there.
+type Routed = Option<(usize, (usize, usize))>;
+
+/// Each level's members: level 0 is the graph, level g + 1 open group g
+/// (the groups that hold a box, and their open ancestors).
+fn level_members(groups: &[Group], box_group: &[Option<usize>]) -> Vec<Vec<Member>> {
     // The open groups that hold a box, and their open ancestors.
     let mut shown = vec![false; groups.len()];
     for &g in box_group.iter().flatten() {
@@ -551,7 +618,6 @@ fn nested(
             at = groups.get(gi).and_then(|x| x.parent);
         }
     }
-    // Each level's members: level 0 is the graph, level g + 1 group g.
     let mut members: Vec<Vec<Member>> = vec![Vec::new(); groups.len() + 1];
     let level_of = |g: Option<usize>| g.map_or(0, |g| g + 1);
     for (b, g) in box_group.iter().enumerate() {
@@ -566,6 +632,18 @@ fn nested(
             m.push(Member::Frame(gi));
         }
     }
+    members
+}
+
+/// The pairs of each level (sorted, distinct), and each of `pairs`' level
+/// and members' pair there: an edge belongs to the innermost level holding
+/// both its ends, between the members of that level that hold them.
+fn pairs_by_level(
+    members: &[Vec<Member>],
+    pairs: &[(usize, usize)],
+    groups: &[Group],
+    box_group: &[Option<usize>],
+) -> (Vec<Vec<(usize, usize)>>, Vec<Routed>) {
     // The chain of levels of each box, innermost first.
     let chain = |b: usize| -> Vec<usize> {
         let mut out = Vec::new();
@@ -593,7 +671,7 @@ fn nested(
     }
     let mut level_pairs: Vec<Vec<(usize, usize)>> = vec![Vec::new(); members.len()];
     // Per pair: its level and the members' pair there.
-    let mut routed: Vec<Option<(usize, (usize, usize))>> = Vec::with_capacity(pairs.len());
+    let mut routed: Vec<Routed> = Vec::with_capacity(pairs.len());
     for &(f, t) in pairs {
         let (cf, ct) = (chain(f), chain(t));
         // Both chains end at the graph: the common tail is the levels
@@ -634,6 +712,18 @@ fn nested(
         p.sort_unstable();
         p.dedup();
     }
+    (level_pairs, routed)
+}
+
+/// Each level laid out in its own coordinates, innermost first (a group's
+/// frame size known before its parent's level is laid out): the members'
+/// rectangles and the level's routes.
+fn lay_out_levels(
+    boxes: &[Placed],
+    groups: &[Group],
+    members: &[Vec<Member>],
+    level_pairs: &[Vec<(usize, usize)>],
+) -> (Vec<Vec<Rect>>, Vec<Vec<Polyline>>) {
     // Innermost first: each group laid out in its own coordinates, its
     // frame's size known before its parent's level is laid out.
     let mut sizes: Vec<(i64, i64)> = vec![(0, 0); groups.len()];
@@ -704,6 +794,17 @@ fn nested(
             *x = r;
         }
     }
+    (local, routes)
+}
+
+/// Places the boxes and frames, outermost level first; returns each
+/// level's origin.
+fn place_levels(
+    boxes: &mut [Placed],
+    frames: &mut [Option<Rect>],
+    members: &[Vec<Member>],
+    local: &[Vec<Rect>],
+) -> Vec<(i64, i64)> {
     // Outermost first: each level's origin, its boxes and frames placed.
     let mut origin: Vec<(i64, i64)> = vec![(0, 0); members.len()];
     for l in 0..members.len() {
@@ -733,40 +834,53 @@ fn nested(
             }
         }
     }
-    // Each pair's polyline: its level's route, then straight on to the
-    // boxes inside the frames it joins.
-    pairs
-        .iter()
-        .zip(routed)
-        .map(|(&(f, t), entry)| {
-            let (Some(bf), Some(bt)) = (boxes.get(f), boxes.get(t)) else {
-                return Vec::new();
-            };
-            let (rf, rt) = (bf.rect, bt.rect);
-            let mut pts: Vec<(i64, i64)> = Vec::new();
-            if let Some((l, pair)) = entry {
-                let (ox, oy) = origin.get(l).copied().unwrap_or((0, 0));
-                let k = level_pairs.get(l).and_then(|p| p.binary_search(&pair).ok());
-                if let Some(route) = k.and_then(|k| routes.get(l)?.get(k)) {
-                    pts = route.iter().map(|&(x, y)| (x + ox, y + oy)).collect();
-                }
-            }
-            // A route that runs upwards (an edge closing a loop) leaves
-            // its producer's top and reaches its consumer's bottom.
-            let on_side = |p: Option<&(i64, i64)>, r: Rect| {
-                p.is_some_and(|&(x, y)| (y == r.y || y == r.y + r.h) && x >= r.x && x <= r.x + r.w)
-            };
-            if !on_side(pts.first(), rf) {
-                let up = pts.first().is_some_and(|&(_, y)| y < rf.y);
-                pts.insert(0, (rf.x + rf.w / 2, if up { rf.y } else { rf.y + rf.h }));
-            }
-            if !on_side(pts.last(), rt) {
-                let below = pts.last().is_some_and(|&(_, y)| y > rt.y + rt.h);
-                pts.push((rt.x + rt.w / 2, if below { rt.y + rt.h } else { rt.y }));
-            }
-            pts
-        })
-        .collect()
+    origin
+}
+
+/// The levels' routes, in their own coordinates, and where each level is.
+struct Routes<'a> {
+    origin: &'a [(i64, i64)],
+    pairs: &'a [Vec<(usize, usize)>],
+    routes: &'a [Vec<Polyline>],
+}
+
+/// A pair's polyline: its level's route, then straight on to the boxes
+/// inside the frames it joins.
+fn polyline(
+    boxes: &[Placed],
+    (f, t): (usize, usize),
+    entry: Routed,
+    levels: &Routes<'_>,
+) -> Vec<(i64, i64)> {
+    let (Some(bf), Some(bt)) = (boxes.get(f), boxes.get(t)) else {
+        return Vec::new();
+    };
+    let (rf, rt) = (bf.rect, bt.rect);
+    let mut pts: Vec<(i64, i64)> = Vec::new();
+    if let Some((l, pair)) = entry {
+        let (ox, oy) = levels.origin.get(l).copied().unwrap_or((0, 0));
+        let k = levels
+            .pairs
+            .get(l)
+            .and_then(|p| p.binary_search(&pair).ok());
+        if let Some(route) = k.and_then(|k| levels.routes.get(l)?.get(k)) {
+            pts = route.iter().map(|&(x, y)| (x + ox, y + oy)).collect();
+        }
+    }
+    // A route that runs upwards (an edge closing a loop) leaves
+    // its producer's top and reaches its consumer's bottom.
+    let on_side = |p: Option<&(i64, i64)>, r: Rect| {
+        p.is_some_and(|&(x, y)| (y == r.y || y == r.y + r.h) && x >= r.x && x <= r.x + r.w)
+    };
+    if !on_side(pts.first(), rf) {
+        let up = pts.first().is_some_and(|&(_, y)| y < rf.y);
+        pts.insert(0, (rf.x + rf.w / 2, if up { rf.y } else { rf.y + rf.h }));
+    }
+    if !on_side(pts.last(), rt) {
+        let below = pts.last().is_some_and(|&(_, y)| y > rt.y + rt.h);
+        pts.push((rt.x + rt.w / 2, if below { rt.y + rt.h } else { rt.y }));
+    }
+    pts
 }
 
 /// Places `boxes` (sets their rectangles) for the edges `pairs` (sorted,

@@ -562,48 +562,7 @@ fn onnx_graph<'m, 'a>(
     } else {
         (GraphProto::NODE, GraphProto::INPUT, GraphProto::OUTPUT)
     };
-    // Declared types: value_info, then inputs and outputs, then the
-    // initializers (their own dims and data type).
-    let info_field = if is_function {
-        FunctionProto::VALUE_INFO
-    } else {
-        GraphProto::VALUE_INFO
-    };
-    let mut declared: Vec<(String, String, String)> = Vec::new();
-    for field in [info_field].into_iter().chain(
-        (!is_function)
-            .then_some([GraphProto::INPUT, GraphProto::OUTPUT])
-            .into_iter()
-            .flatten(),
-    ) {
-        for vi in msg.messages(set, field) {
-            let name = text(vi.bytes(set, ValueInfoProto::NAME));
-            let (ty, shape) = vi
-                .message(set, ValueInfoProto::TYPE)
-                .map(|t| onnx_type(set, t))
-                .unwrap_or_default();
-            declared.push((name, ty, shape));
-        }
-    }
-    for (name, ty, shape) in declared {
-        declare(&mut g, &name, ty, shape);
-    }
-    let mut initializers = std::collections::HashSet::new();
-    if !is_function {
-        for t in msg.messages(set, GraphProto::INITIALIZER) {
-            let name = text(t.bytes(set, TensorProto::NAME));
-            let view = onnx_tensor::view(set, t);
-            let id = g.value(&name);
-            initializers.insert(id);
-            if let Some(v) = g.value_mut(id) {
-                v.ty = view.type_name.clone();
-                v.shape = dims_text(view.dims.as_deref());
-                v.weight = Some(Weight {
-                    tensor: Some(t.offset),
-                });
-            }
-        }
-    }
+    let initializers = onnx_declared(set, &mut g, msg, is_function);
     // Graph inputs that are initializers (IR < 4 lists every weight as an
     // input) are weights, not boxes.
     let input_names: Vec<String> = if is_function {
@@ -624,7 +583,6 @@ fn onnx_graph<'m, 'a>(
             v.producer.get_or_insert(End::Input(k));
         }
     }
-    let graph_id = item.id;
     for (index, n) in msg.messages(set, node_field).enumerate() {
         let op = text(n.bytes(set, NodeProto::OP_TYPE));
         let domain = text(n.bytes(set, NodeProto::DOMAIN));
@@ -676,54 +634,7 @@ fn onnx_graph<'m, 'a>(
                 control: false,
             });
         }
-        let opts = RenderOptions::default();
-        let mut constant_tensor = None;
-        for a in n.messages(set, NodeProto::ATTRIBUTE) {
-            let name = text(a.bytes(set, AttributeProto::NAME));
-            let tensor = a.message(set, AttributeProto::T).map(|t| t.offset);
-            if tensor.is_some() && node.op == "Constant" && node.domain.is_empty() {
-                constant_tensor = a.message(set, AttributeProto::T);
-            }
-            let tensors = a
-                .messages(set, AttributeProto::TENSORS)
-                .map(|t| t.offset)
-                .collect();
-            let mut graphs = Vec::new();
-            for (k, sub) in a
-                .messages(set, AttributeProto::G)
-                .chain(a.messages(set, AttributeProto::GRAPHS))
-                .enumerate()
-            {
-                let attribute = if a.has(set, AttributeProto::GRAPHS) {
-                    format!("{name}[{k}]")
-                } else {
-                    name.clone()
-                };
-                let id = *next_id;
-                *next_id += 1;
-                node.subgraphs.push(id);
-                graphs.push(id);
-                queue.push_back(Pending {
-                    id,
-                    msg: sub,
-                    kind: GraphKind::Subgraph,
-                    name: text(sub.bytes(set, GraphProto::NAME)),
-                    owner: Some(Owner {
-                        graph: graph_id,
-                        node: index,
-                        attribute,
-                    }),
-                    opsets: item.opsets,
-                });
-            }
-            node.attributes.push(Attribute {
-                text: onnx_view::node_attribute_text(set, n, a, &opts),
-                name,
-                tensor,
-                tensors,
-                graphs,
-            });
-        }
+        let constant_tensor = onnx_attributes(set, item, (index, n), &mut node, queue, next_id);
         // A Constant's output is a weight of the nodes that read it.
         if node.kind == Some(Kind::Constant) {
             let out = node.outputs.first().and_then(|s| s.value);
@@ -759,6 +670,121 @@ fn onnx_graph<'m, 'a>(
         }
     }
     g
+}
+
+/// Declares the values of ONNX graph (or function) `msg` with their
+/// types: value_info, then inputs and outputs, then the initializers
+/// (their own dims and data type, and marked as weights). Returns the
+/// initializers' values.
+fn onnx_declared(
+    set: &SchemaSet,
+    g: &mut Graph,
+    msg: &Message<'_>,
+    is_function: bool,
+) -> std::collections::HashSet<usize> {
+    let info_field = if is_function {
+        FunctionProto::VALUE_INFO
+    } else {
+        GraphProto::VALUE_INFO
+    };
+    let mut declared: Vec<(String, String, String)> = Vec::new();
+    for field in [info_field].into_iter().chain(
+        (!is_function)
+            .then_some([GraphProto::INPUT, GraphProto::OUTPUT])
+            .into_iter()
+            .flatten(),
+    ) {
+        for vi in msg.messages(set, field) {
+            let name = text(vi.bytes(set, ValueInfoProto::NAME));
+            let (ty, shape) = vi
+                .message(set, ValueInfoProto::TYPE)
+                .map(|t| onnx_type(set, t))
+                .unwrap_or_default();
+            declared.push((name, ty, shape));
+        }
+    }
+    for (name, ty, shape) in declared {
+        declare(g, &name, ty, shape);
+    }
+    let mut initializers = std::collections::HashSet::new();
+    if !is_function {
+        for t in msg.messages(set, GraphProto::INITIALIZER) {
+            let name = text(t.bytes(set, TensorProto::NAME));
+            let view = onnx_tensor::view(set, t);
+            let id = g.value(&name);
+            initializers.insert(id);
+            if let Some(v) = g.value_mut(id) {
+                v.ty = view.type_name.clone();
+                v.shape = dims_text(view.dims.as_deref());
+                v.weight = Some(Weight {
+                    tensor: Some(t.offset),
+                });
+            }
+        }
+    }
+    initializers
+}
+
+/// The attributes of node `index` (`n`) of graph `item`, onto `node`: each
+/// one's text, tensors and subgraphs (queued to be read as graphs of their
+/// own). Returns a Constant node's tensor.
+fn onnx_attributes<'m, 'a>(
+    set: &SchemaSet,
+    item: &Pending<'m, 'a>,
+    (index, n): (usize, &'m Message<'a>),
+    node: &mut Node,
+    queue: &mut VecDeque<Pending<'m, 'a>>,
+    next_id: &mut usize,
+) -> Option<&'m Message<'a>> {
+    let opts = RenderOptions::default();
+    let mut constant_tensor = None;
+    for a in n.messages(set, NodeProto::ATTRIBUTE) {
+        let name = text(a.bytes(set, AttributeProto::NAME));
+        let tensor = a.message(set, AttributeProto::T).map(|t| t.offset);
+        if tensor.is_some() && node.op == "Constant" && node.domain.is_empty() {
+            constant_tensor = a.message(set, AttributeProto::T);
+        }
+        let tensors = a
+            .messages(set, AttributeProto::TENSORS)
+            .map(|t| t.offset)
+            .collect();
+        let mut graphs = Vec::new();
+        for (k, sub) in a
+            .messages(set, AttributeProto::G)
+            .chain(a.messages(set, AttributeProto::GRAPHS))
+            .enumerate()
+        {
+            let attribute = if a.has(set, AttributeProto::GRAPHS) {
+                format!("{name}[{k}]")
+            } else {
+                name.clone()
+            };
+            let id = *next_id;
+            *next_id += 1;
+            node.subgraphs.push(id);
+            graphs.push(id);
+            queue.push_back(Pending {
+                id,
+                msg: sub,
+                kind: GraphKind::Subgraph,
+                name: text(sub.bytes(set, GraphProto::NAME)),
+                owner: Some(Owner {
+                    graph: item.id,
+                    node: index,
+                    attribute,
+                }),
+                opsets: item.opsets,
+            });
+        }
+        node.attributes.push(Attribute {
+            text: onnx_view::node_attribute_text(set, n, a, &opts),
+            name,
+            tensor,
+            tensors,
+            graphs,
+        });
+    }
+    constant_tensor
 }
 
 // ------------------------------------------------------------ TensorFlow
@@ -961,8 +987,7 @@ fn tf_nodes<'m, 'a>(
     let mut facts: Vec<(String, Vec<String>)> = Vec::with_capacity(nodes.len());
     // Each node's output arguments and its counting attributes, for the
     // formal names of the values it makes.
-    type Counts = HashMap<String, (Option<i64>, Option<usize>)>;
-    let mut output_formals: Vec<Option<(&'static str, Counts)>> = Vec::with_capacity(nodes.len());
+    let mut output_formals: Vec<Option<(&'static str, TfCounts)>> = Vec::with_capacity(nodes.len());
     for (index, n) in nodes.iter().enumerate() {
         let op = text(n.bytes(set, tf::NodeDef::OP));
         let mut node = Node {
@@ -971,52 +996,12 @@ fn tf_nodes<'m, 'a>(
             op,
             ..Node::default()
         };
-        let mut const_tensor = None;
-        let mut dtype = String::new();
-        let mut output_shapes: Vec<String> = Vec::new();
-        // The attributes that count variadic arguments: integers (`N`) and
-        // lengths of type lists (`Tin`).
-        let mut counts: HashMap<String, (Option<i64>, Option<usize>)> = HashMap::new();
-        for (key, av) in tf_attrs(set, n, tf::NodeDef::ATTR) {
-            let types = av
-                .message(set, tf::AttrValue::LIST)
-                .map(|l| l.scalars(set, tf::AttrValue::ListValue::TYPE).count());
-            counts.insert(key.clone(), (av.int(set, tf::AttrValue::I), types));
-            let tensor = av.message(set, tf::AttrValue::TENSOR);
-            if key == "value" && node.kind == Some(Kind::Constant) {
-                const_tensor = tensor;
-            }
-            if (key == "dtype" || key == "T")
-                && dtype.is_empty()
-                && let Some(t) = av.int(set, tf::AttrValue::TYPE)
-            {
-                dtype = tf_dtype(set, t);
-            }
-            if key == "_output_shapes"
-                && let Some(list) = av.message(set, tf::AttrValue::LIST)
-            {
-                output_shapes = list
-                    .messages(set, tf::AttrValue::ListValue::SHAPE)
-                    .map(|s| tf_shape(set, s))
-                    .collect();
-            }
-            node.called.extend(tf_called(set, av));
-            let tensors = av
-                .message(set, tf::AttrValue::LIST)
-                .map(|list| {
-                    list.messages(set, tf::AttrValue::ListValue::TENSOR)
-                        .map(|t| t.offset)
-                        .collect()
-                })
-                .unwrap_or_default();
-            node.attributes.push(Attribute {
-                text: format!("{key}={}", tf_view::node_attribute_text(av, &opts)),
-                name: key,
-                tensor: tensor.map(|t| t.offset),
-                tensors,
-                graphs: Vec::new(),
-            });
-        }
+        let TfAttrs {
+            const_tensor,
+            dtype,
+            output_shapes,
+            counts,
+        } = tf_attributes(set, n, &mut node, &opts);
         let inputs = strings(set, n, tf::NodeDef::INPUT);
         // TensorFlow's argument names for the op's inputs and outputs.
         let def = ops::tf_op_def(&node.op);
@@ -1072,8 +1057,96 @@ fn tf_nodes<'m, 'a>(
         g.nodes.push(node);
         facts.push((dtype, output_shapes));
     }
-    // Producers: each value's node, by the name before its first `:`;
-    // in a function an argument name is a graph input already.
+    tf_outputs(g, &by_name, facts, output_formals, in_function);
+}
+
+/// The attributes that count a TensorFlow op's variadic arguments, by
+/// name: integers (`N`) and lengths of type lists (`Tin`).
+type TfCounts = HashMap<String, (Option<i64>, Option<usize>)>;
+
+/// What a NodeDef's attributes say beyond their text.
+struct TfAttrs<'m, 'a> {
+    /// A Const node's `value`.
+    const_tensor: Option<&'m Message<'a>>,
+    /// Its declared type (`dtype`, `T`).
+    dtype: String,
+    /// Its `_output_shapes`.
+    output_shapes: Vec<String>,
+    counts: TfCounts,
+}
+
+/// The attributes of NodeDef `n` onto `node` (text, tensors, functions
+/// called), and the facts they give its values.
+fn tf_attributes<'m, 'a>(
+    set: &SchemaSet,
+    n: &'m Message<'a>,
+    node: &mut Node,
+    opts: &RenderOptions,
+) -> TfAttrs<'m, 'a> {
+    let mut const_tensor = None;
+    let mut dtype = String::new();
+    let mut output_shapes: Vec<String> = Vec::new();
+    // The attributes that count variadic arguments: integers (`N`) and
+    // lengths of type lists (`Tin`).
+    let mut counts: TfCounts = HashMap::new();
+    for (key, av) in tf_attrs(set, n, tf::NodeDef::ATTR) {
+        let types = av
+            .message(set, tf::AttrValue::LIST)
+            .map(|l| l.scalars(set, tf::AttrValue::ListValue::TYPE).count());
+        counts.insert(key.clone(), (av.int(set, tf::AttrValue::I), types));
+        let tensor = av.message(set, tf::AttrValue::TENSOR);
+        if key == "value" && node.kind == Some(Kind::Constant) {
+            const_tensor = tensor;
+        }
+        if (key == "dtype" || key == "T")
+            && dtype.is_empty()
+            && let Some(t) = av.int(set, tf::AttrValue::TYPE)
+        {
+            dtype = tf_dtype(set, t);
+        }
+        if key == "_output_shapes"
+            && let Some(list) = av.message(set, tf::AttrValue::LIST)
+        {
+            output_shapes = list
+                .messages(set, tf::AttrValue::ListValue::SHAPE)
+                .map(|s| tf_shape(set, s))
+                .collect();
+        }
+        node.called.extend(tf_called(set, av));
+        let tensors = av
+            .message(set, tf::AttrValue::LIST)
+            .map(|list| {
+                list.messages(set, tf::AttrValue::ListValue::TENSOR)
+                    .map(|t| t.offset)
+                    .collect()
+            })
+            .unwrap_or_default();
+        node.attributes.push(Attribute {
+            text: format!("{key}={}", tf_view::node_attribute_text(av, opts)),
+            name: key,
+            tensor: tensor.map(|t| t.offset),
+            tensors,
+            graphs: Vec::new(),
+        });
+    }
+    TfAttrs {
+        const_tensor,
+        dtype,
+        output_shapes,
+        counts,
+    }
+}
+
+/// Each value's producer (the node named before its first `:`; in a
+/// function an argument is a graph input already), then each node's
+/// outputs with their types, shapes (`facts`) and formal names.
+fn tf_outputs(
+    g: &mut Graph,
+    by_name: &HashMap<String, usize>,
+    facts: Vec<(String, Vec<String>)>,
+    output_formals: Vec<Option<(&'static str, TfCounts)>>,
+    in_function: bool,
+) {
     let mut outputs: Vec<Vec<usize>> = vec![Vec::new(); g.nodes.len()];
     for (id, v) in g.values.iter_mut().enumerate() {
         if v.producer.is_some() {

@@ -138,88 +138,8 @@ pub fn graph_json(
     w.end_array()?;
     w.key("nodes")?;
     w.begin_array()?;
-    for (i, n) in g.nodes.iter().enumerate() {
-        let own = placed(layout, layout.node_box.get(i).copied().flatten())
-            .filter(|b| b.item == Item::Node(i));
-        w.begin_object()?;
-        w.member("index", i)?;
-        w.member("name", &n.name)?;
-        w.member("op", &n.op)?;
-        w.member("domain", &n.domain)?;
-        w.member("version", n.version)?;
-        w.member("kind", n.kind().name())?;
-        w.member("group", layout.node_group.get(i).copied().flatten())?;
-        for (key, slots) in [("inputs", &n.inputs), ("outputs", &n.outputs)] {
-            w.key(key)?;
-            w.begin_array()?;
-            for s in slots {
-                w.begin_object()?;
-                w.member("name", value_name(g, s.value))?;
-                w.member("formal", &s.formal)?;
-                w.member("control", s.control)?;
-                w.end_object()?;
-            }
-            w.end_array()?;
-        }
-        w.key("weights")?;
-        w.begin_array()?;
-        for (k, formal, v) in g.weights(i) {
-            w.begin_object()?;
-            w.member("input", k)?;
-            w.member("name", &v.name)?;
-            w.member("formal", formal)?;
-            w.member("type", &v.ty)?;
-            w.member("shape", &v.shape)?;
-            w.member(
-                "tensor",
-                v.weight
-                    .as_ref()
-                    .and_then(|t| t.tensor)
-                    .and_then(tensor_index),
-            )?;
-            w.end_object()?;
-        }
-        w.end_array()?;
-        w.key("attributes")?;
-        w.begin_array()?;
-        for a in &n.attributes {
-            w.begin_object()?;
-            w.member("name", &a.name)?;
-            w.member("text", &a.text)?;
-            w.member("tensor", a.tensor.and_then(tensor_index))?;
-            w.key("tensors")?;
-            w.begin_array()?;
-            for &t in &a.tensors {
-                w.value(tensor_index(t))?;
-            }
-            w.end_array()?;
-            w.key("graphs")?;
-            w.begin_array()?;
-            for &id in &a.graphs {
-                w.value(id)?;
-            }
-            w.end_array()?;
-            w.end_object()?;
-        }
-        w.end_array()?;
-        w.member("doc", &n.doc)?;
-        for (key, ids) in [("subgraphs", &n.subgraphs), ("calls", &n.calls)] {
-            w.key(key)?;
-            w.begin_array()?;
-            for id in ids {
-                w.value(*id)?;
-            }
-            w.end_array()?;
-        }
-        w.key("label")?;
-        w.begin_array()?;
-        for line in super::layout::node_label(g, i) {
-            w.value(&line)?;
-        }
-        w.end_array()?;
-        w.key("box")?;
-        rect_json(w, own.map(|b| b.rect))?;
-        w.end_object()?;
+    for i in 0..g.nodes.len() {
+        node_json(w, g, i, layout, tensor_index)?;
     }
     w.end_array()?;
     w.key("groups")?;
@@ -246,29 +166,131 @@ pub fn graph_json(
     w.key("edges")?;
     w.begin_array()?;
     for e in &layout.edges {
-        let v = g.values.get(e.value);
-        w.begin_object()?;
-        w.member("value", v.map_or("", |v| v.name.as_str()))?;
-        w.key("from")?;
-        end_json(w, e.from)?;
-        w.key("to")?;
-        end_json(w, e.to)?;
-        w.member("type", v.map_or("", |v| v.ty.as_str()))?;
-        w.member("shape", v.map_or("", |v| v.shape.as_str()))?;
-        w.member("control", v.is_some_and(|v| v.control))?;
-        w.key("points")?;
+        edge_json(w, g, e)?;
+    }
+    w.end_array()?;
+    w.end_object()
+}
+
+/// One node of the graph object: its facts, weights, attributes, label
+/// and box (None when it is inside a folded group).
+fn node_json(
+    w: &mut JsonWriter<'_>,
+    g: &Graph,
+    i: usize,
+    layout: &Layout,
+    tensor_index: TensorIndex<'_>,
+) -> io::Result<()> {
+    let Some(n) = g.nodes.get(i) else {
+        return Ok(());
+    };
+    let own = placed(layout, layout.node_box.get(i).copied().flatten())
+        .filter(|b| b.item == Item::Node(i));
+    w.begin_object()?;
+    w.member("index", i)?;
+    w.member("name", &n.name)?;
+    w.member("op", &n.op)?;
+    w.member("domain", &n.domain)?;
+    w.member("version", n.version)?;
+    w.member("kind", n.kind().name())?;
+    w.member("group", layout.node_group.get(i).copied().flatten())?;
+    for (key, slots) in [("inputs", &n.inputs), ("outputs", &n.outputs)] {
+        w.key(key)?;
         w.begin_array()?;
-        for &(x, y) in &e.points {
-            w.begin_array()?;
-            w.value(x)?;
-            w.value(y)?;
-            w.end_array()?;
+        for s in slots {
+            w.begin_object()?;
+            w.member("name", value_name(g, s.value))?;
+            w.member("formal", &s.formal)?;
+            w.member("control", s.control)?;
+            w.end_object()?;
+        }
+        w.end_array()?;
+    }
+    w.key("weights")?;
+    w.begin_array()?;
+    for (k, formal, v) in g.weights(i) {
+        w.begin_object()?;
+        w.member("input", k)?;
+        w.member("name", &v.name)?;
+        w.member("formal", formal)?;
+        w.member("type", &v.ty)?;
+        w.member("shape", &v.shape)?;
+        w.member(
+            "tensor",
+            v.weight
+                .as_ref()
+                .and_then(|t| t.tensor)
+                .and_then(tensor_index),
+        )?;
+        w.end_object()?;
+    }
+    w.end_array()?;
+    w.key("attributes")?;
+    w.begin_array()?;
+    for a in &n.attributes {
+        w.begin_object()?;
+        w.member("name", &a.name)?;
+        w.member("text", &a.text)?;
+        w.member("tensor", a.tensor.and_then(tensor_index))?;
+        w.key("tensors")?;
+        w.begin_array()?;
+        for &t in &a.tensors {
+            w.value(tensor_index(t))?;
+        }
+        w.end_array()?;
+        w.key("graphs")?;
+        w.begin_array()?;
+        for &id in &a.graphs {
+            w.value(id)?;
         }
         w.end_array()?;
         w.end_object()?;
     }
     w.end_array()?;
-    w.end_object()
+    w.member("doc", &n.doc)?;
+    for (key, ids) in [("subgraphs", &n.subgraphs), ("calls", &n.calls)] {
+        w.key(key)?;
+        w.begin_array()?;
+        for id in ids {
+            w.value(*id)?;
+        }
+        w.end_array()?;
+    }
+    w.key("label")?;
+    w.begin_array()?;
+    for line in super::layout::node_label(g, i) {
+        w.value(&line)?;
+    }
+    w.end_array()?;
+    w.key("box")?;
+    rect_json(w, own.map(|b| b.rect))?;
+    w.end_object()?;
+    Ok(())
+}
+
+/// One drawn edge of the graph object: its value and polyline.
+fn edge_json(w: &mut JsonWriter<'_>, g: &Graph, e: &DrawnEdge) -> io::Result<()> {
+    let v = g.values.get(e.value);
+    w.begin_object()?;
+    w.member("value", v.map_or("", |v| v.name.as_str()))?;
+    w.key("from")?;
+    end_json(w, e.from)?;
+    w.key("to")?;
+    end_json(w, e.to)?;
+    w.member("type", v.map_or("", |v| v.ty.as_str()))?;
+    w.member("shape", v.map_or("", |v| v.shape.as_str()))?;
+    w.member("control", v.is_some_and(|v| v.control))?;
+    w.key("points")?;
+    w.begin_array()?;
+    for &(x, y) in &e.points {
+        w.begin_array()?;
+        w.value(x)?;
+        w.value(y)?;
+        w.end_array()?;
+    }
+    w.end_array()?;
+    w.end_object()?;
+    Ok(())
 }
 
 fn end_index(e: Option<End>) -> Option<usize> {

@@ -1097,14 +1097,6 @@ fn value_of<'s, 'm, 'a>(
     let set = s.set();
     let a = s.take(field);
     let limit = super::elide::list_limit(opts);
-    let list = |items: Vec<String>, total: usize| -> String {
-        let more = total.saturating_sub(items.len());
-        if more > 0 {
-            format!("[{}, … {} more]", items.join(", "), grouped(more as u64))
-        } else {
-            format!("[{}]", items.join(", "))
-        }
-    };
     let take = usize::try_from(limit).unwrap_or(usize::MAX);
     match field {
         AttributeProto::F => a
@@ -1128,7 +1120,7 @@ fn value_of<'s, 'm, 'a>(
                 })
                 .collect();
             let n = all.len();
-            list(all.into_iter().take(take).collect(), n)
+            bracketed(all.into_iter().take(take).collect(), n)
         }
         AttributeProto::INTS => {
             let all: Vec<String> = a
@@ -1137,17 +1129,51 @@ fn value_of<'s, 'm, 'a>(
                 .map(|v| v.to_string())
                 .collect();
             let n = all.len();
-            list(all.into_iter().take(take).collect(), n)
+            bracketed(all.into_iter().take(take).collect(), n)
         }
         AttributeProto::STRINGS => {
             let all = strings(set, a, AttributeProto::STRINGS);
             let n = all.len();
             let items = all.into_iter().take(take);
-            list(
+            bracketed(
                 items.map(|s| super::elide::quoted_long(s, opts)).collect(),
                 n,
             )
         }
+        AttributeProto::T
+        | AttributeProto::TENSORS
+        | AttributeProto::G
+        | AttributeProto::GRAPHS
+        | AttributeProto::SPARSE_TENSOR
+        | AttributeProto::SPARSE_TENSORS
+        | AttributeProto::TP
+        | AttributeProto::TYPE_PROTOS => messages_value_of(set, a, field, attr, opts, later),
+        _ => "?".into(),
+    }
+}
+
+/// `[a, b, … N more]`: `items` of `total`, the rest counted.
+fn bracketed(items: Vec<String>, total: usize) -> String {
+    let more = total.saturating_sub(items.len());
+    if more > 0 {
+        format!("[{}, … {} more]", items.join(", "), grouped(more as u64))
+    } else {
+        format!("[{}]", items.join(", "))
+    }
+}
+
+/// The value of an attribute holding messages (tensors, graphs, sparse
+/// tensors, types): each inline, what does not fit inline shown `later`.
+fn messages_value_of<'s, 'm, 'a>(
+    set: &'s SchemaSet,
+    a: &'m Message<'a>,
+    field: FieldId,
+    attr: &str,
+    opts: &RenderOptions,
+    later: &mut Vec<Later<'s, 'm, 'a>>,
+) -> String {
+    let take = usize::try_from(super::elide::list_limit(opts)).unwrap_or(usize::MAX);
+    match field {
         AttributeProto::T | AttributeProto::TENSORS => {
             let ts: Vec<&'m Message<'a>> = a.messages(set, field).collect();
             for (k, t) in ts.iter().enumerate() {
@@ -1169,7 +1195,7 @@ fn value_of<'s, 'm, 'a>(
             if field == AttributeProto::T {
                 texts.into_iter().next().unwrap_or_else(|| "?".into())
             } else {
-                list(texts, ts.len())
+                bracketed(texts, ts.len())
             }
         }
         AttributeProto::G | AttributeProto::GRAPHS => {
@@ -1213,7 +1239,7 @@ fn value_of<'s, 'm, 'a>(
             if field == AttributeProto::SPARSE_TENSOR {
                 texts.into_iter().next().unwrap_or_else(|| "?".into())
             } else {
-                list(texts, ss.len())
+                bracketed(texts, ss.len())
             }
         }
         AttributeProto::TP | AttributeProto::TYPE_PROTOS => {
@@ -1236,7 +1262,7 @@ fn value_of<'s, 'm, 'a>(
             if field == AttributeProto::TP {
                 texts.into_iter().next().unwrap_or_else(|| "?".into())
             } else {
-                list(texts, ts.len())
+                bracketed(texts, ts.len())
             }
         }
         _ => "?".into(),

@@ -458,15 +458,15 @@ fn entry<'m, 'a>(set: &SchemaSet, e: &'m Message<'a>) -> (String, Option<&'m Val
     let def = e.def(set);
     let key = def
         .field_by_number(1)
-        .and_then(|(slot, kdef)| {
-            e.slot(slot).last().map(|f| match f.value {
-                Value::Bytes(b) => plain_bytes(b),
-                Value::Scalar(raw) => match ScalarValue::from_raw(kdef.ty, raw) {
-                    ScalarValue::U64(v) => v.to_string(),
-                    other => other.as_i64().map_or_else(String::new, |n| n.to_string()),
-                },
-                _ => String::new(),
-            })
+        .map(|(slot, kdef)| match e.slot(slot).last().map(|f| &f.value) {
+            Some(Value::Bytes(b)) => plain_bytes(b),
+            Some(Value::Scalar(raw)) => match ScalarValue::from_raw(kdef.ty, *raw) {
+                ScalarValue::U64(v) => v.to_string(),
+                other => other.as_i64().map_or_else(String::new, |n| n.to_string()),
+            },
+            // An absent key is its type's default.
+            None if kdef.ty.wire_type() != crate::wire::WireType::Len => 0.to_string(),
+            _ => String::new(),
         })
         .unwrap_or_default();
     let value = def
@@ -1516,103 +1516,7 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
         None => write!(w, "(no kind)")?,
         Some((k, m)) => {
             write!(w, "{}", k.name)?;
-            match *k {
-                SavedObject::USER_OBJECT => {
-                    write!(
-                        w,
-                        " {}",
-                        plain(m.str(SavedUserObject::IDENTIFIER).unwrap_or(""))
-                    )?;
-                    if let Some(v) = m.message(SavedUserObject::VERSION) {
-                        write!(
-                            w,
-                            " (version producer {}, min_consumer {})",
-                            v.int(set, VersionDef::PRODUCER).unwrap_or(0),
-                            v.int(set, VersionDef::MIN_CONSUMER).unwrap_or(0)
-                        )?;
-                    }
-                }
-                SavedObject::ASSET => {
-                    write!(
-                        w,
-                        " asset_file_def[{}]",
-                        m.int(SavedAsset::ASSET_FILE_DEF_INDEX).unwrap_or(0)
-                    )?;
-                }
-                SavedObject::FUNCTION => {
-                    write!(
-                        w,
-                        " concrete [{}]",
-                        strings(m, SavedFunction::CONCRETE_FUNCTIONS).join(", ")
-                    )?;
-                    spec = m.message(SavedFunction::FUNCTION_SPEC);
-                }
-                SavedObject::VARIABLE => {
-                    write!(
-                        w,
-                        " {}: {} {}",
-                        plain(m.str(SavedVariable::NAME).unwrap_or("")),
-                        dtype_name(set, m.int(SavedVariable::DTYPE).unwrap_or(0)),
-                        shape_text(set, m.message(SavedVariable::SHAPE))
-                    )?;
-                    if m.scalar(SavedVariable::TRAINABLE) == Some(ScalarValue::Bool(true)) {
-                        write!(w, " trainable")?;
-                    }
-                    for f in [SavedVariable::SYNCHRONIZATION, SavedVariable::AGGREGATION] {
-                        if let Some(v) = enum_text(set, m.take(f), f) {
-                            write!(w, " {v}")?;
-                        }
-                    }
-                    if let Some(d) = m
-                        .str(SavedVariable::DEVICE)
-                        .map(plain)
-                        .filter(|d| !d.is_empty())
-                    {
-                        write!(w, " @{d}")?;
-                    }
-                }
-                SavedObject::BARE_CONCRETE_FUNCTION => {
-                    write!(
-                        w,
-                        " {} arguments [{}]",
-                        plain(
-                            m.str(SavedBareConcreteFunction::CONCRETE_FUNCTION_NAME)
-                                .unwrap_or("")
-                        ),
-                        strings(m, SavedBareConcreteFunction::ARGUMENT_KEYWORDS).join(", ")
-                    )?;
-                    if let Some(p) = m.int(SavedBareConcreteFunction::ALLOWED_POSITIONAL_ARGUMENTS)
-                    {
-                        write!(w, " positional {p}")?;
-                    }
-                    spec = m.message(SavedBareConcreteFunction::FUNCTION_SPEC);
-                }
-                SavedObject::CONSTANT => {
-                    write!(
-                        w,
-                        " {}",
-                        plain(m.str(SavedConstant::OPERATION).unwrap_or(""))
-                    )?;
-                }
-                SavedObject::RESOURCE => {
-                    if let Some(d) = m
-                        .str(SavedResource::DEVICE)
-                        .map(plain)
-                        .filter(|d| !d.is_empty())
-                    {
-                        write!(w, " @{d}")?;
-                    }
-                }
-                SavedObject::CAPTURED_TENSOR => {
-                    write!(
-                        w,
-                        " {} from {}",
-                        plain(m.str(CapturedTensor::NAME).unwrap_or("")),
-                        plain(m.str(CapturedTensor::CONCRETE_FUNCTION).unwrap_or(""))
-                    )?;
-                }
-                _ => {}
-            }
+            spec = kind_details(w, set, *k, m)?;
         }
     }
     if let Some(r) = n
@@ -1653,6 +1557,113 @@ fn saved_object(w: &mut dyn Write, cx: &Ctx<'_>, i: usize, n: &Message<'_>) -> i
         variable_values(w, cx, i)?;
     }
     Ok(())
+}
+
+/// What follows a SavedObject's kind `k` on its line (`m` is the kind's
+/// message); the kind's function spec, for a function, shown after it.
+fn kind_details<'m, 'a>(
+    w: &mut dyn Write,
+    set: &SchemaSet,
+    k: FieldId,
+    m: &mut Shown<'_, 'm, 'a>,
+) -> io::Result<Option<&'m Message<'a>>> {
+    match k {
+        SavedObject::USER_OBJECT => {
+            write!(
+                w,
+                " {}",
+                plain(m.str(SavedUserObject::IDENTIFIER).unwrap_or(""))
+            )?;
+            if let Some(v) = m.message(SavedUserObject::VERSION) {
+                write!(
+                    w,
+                    " (version producer {}, min_consumer {})",
+                    v.int(set, VersionDef::PRODUCER).unwrap_or(0),
+                    v.int(set, VersionDef::MIN_CONSUMER).unwrap_or(0)
+                )?;
+            }
+        }
+        SavedObject::ASSET => {
+            write!(
+                w,
+                " asset_file_def[{}]",
+                m.int(SavedAsset::ASSET_FILE_DEF_INDEX).unwrap_or(0)
+            )?;
+        }
+        SavedObject::FUNCTION => {
+            write!(
+                w,
+                " concrete [{}]",
+                strings(m, SavedFunction::CONCRETE_FUNCTIONS).join(", ")
+            )?;
+            return Ok(m.message(SavedFunction::FUNCTION_SPEC));
+        }
+        SavedObject::VARIABLE => {
+            write!(
+                w,
+                " {}: {} {}",
+                plain(m.str(SavedVariable::NAME).unwrap_or("")),
+                dtype_name(set, m.int(SavedVariable::DTYPE).unwrap_or(0)),
+                shape_text(set, m.message(SavedVariable::SHAPE))
+            )?;
+            if m.scalar(SavedVariable::TRAINABLE) == Some(ScalarValue::Bool(true)) {
+                write!(w, " trainable")?;
+            }
+            for f in [SavedVariable::SYNCHRONIZATION, SavedVariable::AGGREGATION] {
+                if let Some(v) = enum_text(set, m.take(f), f) {
+                    write!(w, " {v}")?;
+                }
+            }
+            if let Some(d) = m
+                .str(SavedVariable::DEVICE)
+                .map(plain)
+                .filter(|d| !d.is_empty())
+            {
+                write!(w, " @{d}")?;
+            }
+        }
+        SavedObject::BARE_CONCRETE_FUNCTION => {
+            write!(
+                w,
+                " {} arguments [{}]",
+                plain(
+                    m.str(SavedBareConcreteFunction::CONCRETE_FUNCTION_NAME)
+                        .unwrap_or("")
+                ),
+                strings(m, SavedBareConcreteFunction::ARGUMENT_KEYWORDS).join(", ")
+            )?;
+            if let Some(p) = m.int(SavedBareConcreteFunction::ALLOWED_POSITIONAL_ARGUMENTS) {
+                write!(w, " positional {p}")?;
+            }
+            return Ok(m.message(SavedBareConcreteFunction::FUNCTION_SPEC));
+        }
+        SavedObject::CONSTANT => {
+            write!(
+                w,
+                " {}",
+                plain(m.str(SavedConstant::OPERATION).unwrap_or(""))
+            )?;
+        }
+        SavedObject::RESOURCE => {
+            if let Some(d) = m
+                .str(SavedResource::DEVICE)
+                .map(plain)
+                .filter(|d| !d.is_empty())
+            {
+                write!(w, " @{d}")?;
+            }
+        }
+        SavedObject::CAPTURED_TENSOR => {
+            write!(
+                w,
+                " {} from {}",
+                plain(m.str(CapturedTensor::NAME).unwrap_or("")),
+                plain(m.str(CapturedTensor::CONCRETE_FUNCTION).unwrap_or(""))
+            )?;
+        }
+        _ => {}
+    }
+    Ok(None)
 }
 
 /// A variable's values from the SavedModel's `variables/` (node `i` of

@@ -30,6 +30,7 @@ pub fn scalar(e: &Element<'_>) -> Option<f64> {
 
 /// A minimum or maximum, kept in the element's own kind so that it prints
 /// exactly (an int64 beyond 2^53 stays exact; a float32 prints as float32).
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Extreme {
     /// Of signed integers.

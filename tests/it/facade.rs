@@ -652,6 +652,25 @@ fn diff_is_the_commands_report() {
     ));
 }
 
+/// A tensor's external data as the facade's documented type: the side
+/// file, offset and length as numbers, the SHA-1 as the model gives it.
+#[test]
+fn external_data_is_a_documented_type() {
+    let doc = pbdecode::open("tests/fixtures/onnx-model/external.onnx").unwrap();
+    let b = doc.tensors().iter().find(|t| t.name == "B").unwrap();
+    let x = b.external_data().expect("B's values are in the side file");
+    assert_eq!(x.location.as_deref(), Some("external.onnx.data"));
+    assert_eq!((x.offset, x.length), (Some(48), Some(12)));
+    assert!(
+        x.checksum.as_deref().is_some_and(|c| c.len() == 40),
+        "{x:?}"
+    );
+    let w = doc.tensors().iter().find(|t| t.name == "W").unwrap();
+    assert_eq!(w.external_data().and_then(|x| x.checksum), None);
+    let inline = doc.tensors().iter().find(|t| t.external_data().is_none());
+    assert!(inline.is_some(), "the inline initializer has none");
+}
+
 #[test]
 fn bytes_read_with_their_test_folder_are_read_as_its_file() {
     // An ONNX test folder's optional: detection alone reads the bytes as a

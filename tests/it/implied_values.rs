@@ -714,9 +714,8 @@ fn all_implied_values_of_a_huge_shape_are_refused_at_once() {
     // until the allocation aborts the process.
     let doc = pbdecode::read(const_graph(&[1 << 62], &[7.0])).unwrap();
     let t = doc.tensor_by_name("big").unwrap();
-    let opts = pbdecode::ValueOptions {
-        allow_implied: true,
-    };
+    let mut opts = pbdecode::ValueOptions::default();
+    opts.allow_implied = true;
     match t.values_with(opts) {
         Err(pbdecode::Error::Memory(e)) => assert_eq!(
             e,

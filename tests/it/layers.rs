@@ -2,7 +2,8 @@
 //! `src/**/*.rs`, collects the modules each one names through `crate::`,
 //! `super::` and its own child modules (test modules excluded), and fails on
 //! any cycle, printing it, and on any import of a module from a layer that
-//! is not below the importer's in [`LAYERS`].
+//! is not below the importer's in [`LAYERS`]. The binary's modules
+//! (`main.rs`, `cli/`), a crate of their own, are checked for cycles apart.
 //!
 //! The documented surface of the library is the facade: the tests at the
 //! end read `src/lib.rs` and fail on a public module or root re-export that
@@ -38,12 +39,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("schema", &["schema"]),
     // The generated constants naming the built-in tables' fields.
     ("field constants", &["fields"]),
-    ("decode", &["decode", "schemaless"]),
+    // The binary decoder, the reading without a schema, and the text
+    // format's reader (text to the binary form, over the same tables).
+    ("decode", &["decode", "schemaless", "text_format"]),
     ("tensor", &["tensor"]),
     ("formats and statistics", &["formats", "stats"]),
     (
         "pictures, export and user schemas",
-        &["picture", "npy", "user_schema"],
+        &["picture", "npy", "user_schema", "syntax"],
     ),
     ("render", &["render"]),
     // Models as graphs: extraction, layout, JSON/DOT/SVG, on the views'
@@ -228,16 +231,22 @@ fn resolve(modules: &BTreeSet<String>, base: &[String], segs: &[String]) -> Opti
     best.or_else(|| (!base.is_empty()).then(|| base.join("::")))
 }
 
+/// The library's module graph.
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    crate_graph(false)
+}
+
+/// The module graph of the library, or of the binary (main.rs and cli/:
+/// its own crate, whose `crate::` is not the library's).
+fn crate_graph(binary: bool) -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     common::rust_files(&src, &mut files);
-    // The binary (main.rs and cli/) is its own crate: its `crate::` is not the library's.
     let files: Vec<PathBuf> = files
         .into_iter()
         .filter(|f| {
             let rel = f.strip_prefix(&src).unwrap_or(f);
-            !(rel.starts_with("main.rs") || rel.starts_with("cli"))
+            binary == (rel.starts_with("main.rs") || rel.starts_with("cli"))
         })
         .collect();
     let modules: BTreeSet<String> = files.iter().map(|f| module_of(&src, f)).collect();
@@ -529,6 +538,7 @@ const SURFACE: &[&str] = &[
     "Diff",
     "Document",
     "Error",
+    "ExternalData",
     "FormatInfo",
     "JsonOptions",
     "Step",
@@ -882,4 +892,191 @@ fn the_documented_files_link_no_hidden_module() {
         ),
         ["line 1: [`tensor::MAX`]", "line 2: [`tensor`]"]
     );
+}
+
+/// The paths a `use` tree names, each with the name it gives:
+/// `a::{b, c::d as e}` -> (`a::b`, `b`), (`a::c::d`, `e`).
+fn use_paths(tree: &str, prefix: &str, out: &mut Vec<(String, String)>) {
+    let tree = tree.trim().trim_end_matches(';').trim();
+    if let Some(open) = tree.find('{') {
+        let prefix = format!("{prefix}{}", &tree[..open]);
+        let inner = tree[open + 1..].trim_end().trim_end_matches('}');
+        let mut depth = 0;
+        let mut start = 0;
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    use_paths(&inner[start..i], &prefix, out);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        use_paths(&inner[start..], &prefix, out);
+        return;
+    }
+    if tree.is_empty() {
+        return;
+    }
+    let (path, name) = match tree.split_once(" as ") {
+        Some((path, alias)) => (path.trim(), alias.trim()),
+        None => (tree, tree.rsplit("::").next().unwrap_or(tree).trim()),
+    };
+    out.push((format!("{prefix}{path}"), name.to_string()));
+}
+
+/// A type definition's outer attributes, its kind (`struct`/`enum`) and
+/// whether a caller outside the crate could build or match it whole: an
+/// enum, or a struct with a public field.
+struct TypeDef {
+    attrs: Vec<String>,
+    open: bool,
+}
+
+/// The definition of `name` in `code` (`pub struct name`/`pub enum name`).
+fn type_def(code: &str, name: &str) -> Option<TypeDef> {
+    let lines: Vec<&str> = code.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        let Some((kind, rest)) = t
+            .strip_prefix("pub struct ")
+            .map(|r| ("struct", r))
+            .or_else(|| t.strip_prefix("pub enum ").map(|r| ("enum", r)))
+        else {
+            continue;
+        };
+        let (ident, _) = ident(rest);
+        if ident != name {
+            continue;
+        }
+        let attrs = lines[..i]
+            .iter()
+            .rev()
+            .map(|l| l.trim())
+            .take_while(|l| l.starts_with("#[") || l.starts_with("///"))
+            .filter(|l| l.starts_with("#["))
+            .map(String::from)
+            .collect();
+        let open = kind == "enum" || {
+            // A public field: a `pub ` line before the body closes.
+            let indent = line.len() - t.len();
+            rest.trim_end().ends_with('{')
+                && lines[i + 1..]
+                    .iter()
+                    .take_while(|l| !(l.trim() == "}" && l.len() - l.trim_start().len() == indent))
+                    .any(|l| l.trim_start().starts_with("pub "))
+        };
+        return Some(TypeDef { attrs, open });
+    }
+    None
+}
+
+/// The facade's types that stay exhaustive, and why.
+const EXHAUSTIVE: &[(&str, &str)] = &[(
+    "Step",
+    "a path into a protobuf message is fields, positions and map keys, nothing else",
+)];
+
+/// The documented types a caller could build or match whole that lack
+/// `#[non_exhaustive]` (so a new field or variant would break the caller).
+fn exhaustive_surface_types() -> Vec<String> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    common::rust_files(&src, &mut files);
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for (attrs, item) in statements(&code_of(&lib_rs())) {
+        let is_hidden = attrs
+            .iter()
+            .any(|a| a.replace(' ', "").contains("doc(hidden)"));
+        let Some(tree) = item.strip_prefix("pub use ").filter(|_| !is_hidden) else {
+            continue;
+        };
+        let mut paths = Vec::new();
+        use_paths(tree, "", &mut paths);
+        for (path, name) in paths {
+            let (module, original) = path.rsplit_once("::").unwrap_or(("", &path));
+            if !original.starts_with(|c: char| c.is_ascii_uppercase())
+                || EXHAUSTIVE.iter().any(|(n, _)| *n == name)
+            {
+                continue;
+            }
+            // Defined in the module's file or one of its submodules'.
+            let dir = src.join(module.replace("::", "/"));
+            let texts: Vec<String> = files
+                .iter()
+                .filter(|f| f.with_extension("") == dir || f.starts_with(&dir))
+                .map(|f| std::fs::read_to_string(f).unwrap())
+                .collect();
+            let Some(def) = texts.iter().find_map(|t| type_def(t, original)) else {
+                // A constant, a trait or an alias: nothing to extend.
+                let other = ["const", "static", "trait", "type"].iter().any(|k| {
+                    texts
+                        .iter()
+                        .any(|t| t.contains(&format!("pub {k} {original}")))
+                });
+                assert!(other, "the definition of {path} found");
+                continue;
+            };
+            checked += 1;
+            if def.open && !def.attrs.iter().any(|a| a == "#[non_exhaustive]") {
+                wrong.push(path);
+            }
+        }
+    }
+    assert!(checked > 20, "{checked} types checked");
+    wrong
+}
+
+/// A field or variant added to a documented type is not a breaking change
+/// (as safetensors and prost-reflect keep theirs): every documented enum,
+/// and every documented struct with a public field, is
+/// `#[non_exhaustive]`.
+#[test]
+fn the_documented_types_are_non_exhaustive() {
+    let wrong = exhaustive_surface_types();
+    assert!(
+        wrong.is_empty(),
+        "documented types without #[non_exhaustive] (or list one in EXHAUSTIVE with why):\n  {}",
+        wrong.join("\n  ")
+    );
+    let code = "/// A.\n#[non_exhaustive]\n#[derive(Debug)]\npub struct A {\n    pub x: u8,\n}\n\
+                pub struct B {\n    x: u8,\n}\npub struct C(u8);\n#[derive(Clone)]\npub enum D {\n    E,\n}\n";
+    let a = type_def(code, "A").unwrap();
+    assert!(a.open && a.attrs.contains(&"#[non_exhaustive]".to_string()));
+    assert!(!type_def(code, "B").unwrap().open);
+    assert!(!type_def(code, "C").unwrap().open);
+    let d = type_def(code, "D").unwrap();
+    assert!(d.open && !d.attrs.contains(&"#[non_exhaustive]".to_string()));
+}
+
+/// The binary's modules (main.rs and cli/) depend on each other one way
+/// too: the command's dispatcher (cli/mod.rs) on its modes, the modes on
+/// their leaves (`outcome`, `stderr`, `args`), never back.
+#[test]
+fn the_binarys_modules_have_no_cycle() {
+    let graph = crate_graph(true);
+    for m in [
+        "",
+        "cli",
+        "cli::args",
+        "cli::outcome",
+        "cli::stderr",
+        "cli::diff",
+    ] {
+        assert!(graph.contains_key(m), "binary module {m:?} in {graph:?}");
+    }
+    assert!(
+        graph["cli::diff"].contains("cli::args"),
+        "cli::diff uses cli::args: {graph:?}"
+    );
+    let found = cycles(&graph);
+    assert!(
+        found.is_empty(),
+        "import cycles among the binary's modules: {found:?}\n{graph:?}"
+    );
+    let leaves: Vec<&String> = graph["cli::outcome"].iter().collect();
+    assert!(leaves.is_empty(), "cli::outcome imports {leaves:?}");
 }

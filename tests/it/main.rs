@@ -44,6 +44,7 @@ mod no_panic;
 #[cfg(feature = "cli")]
 mod npy;
 mod onnx_formats;
+mod package;
 mod paddle;
 mod parallel_histogram;
 mod parallel_text_rows;
@@ -65,6 +66,8 @@ mod summary;
 mod tensor_snapshots;
 #[cfg(feature = "cli")]
 mod testdata;
+#[cfg(feature = "cli")]
+mod text_format;
 mod tf_checkpoint;
 mod tf_formats;
 mod tf_record;

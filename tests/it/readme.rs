@@ -62,6 +62,35 @@ fn the_readme_is_a_front_page_of_at_most_300_lines() {
     }
 }
 
+/// ARCHITECTURE.md is a map, not an inventory: at most 250 lines, with
+/// the layers, the invariants and where a format, a view, an endpoint, a
+/// module, a check and a test go (each test module's header says what it
+/// covers).
+#[test]
+fn the_architecture_is_a_map_of_at_most_250_lines() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let lines = text.lines().count();
+    assert!(
+        lines <= 250,
+        "ARCHITECTURE.md has {lines} lines: a map, the details in the modules' docs"
+    );
+    for heading in [
+        "## Layers",
+        "## Invariants",
+        "### A module",
+        "### A check",
+        "### A format",
+        "### A view",
+        "### An endpoint",
+        "### A test",
+    ] {
+        assert!(
+            text.lines().any(|l| l == heading),
+            "ARCHITECTURE.md has a section {heading:?}"
+        );
+    }
+}
+
 /// `cargo install --path .` installs the `decode` binary of the manifest in
 /// the repository's root; `pip install ./python` builds the package that
 /// `python/pyproject.toml` describes with maturin, from the binding crate

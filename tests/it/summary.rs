@@ -142,10 +142,8 @@ fn text_header_json_summary_and_facade_agree_on_every_model_fixture() {
         doc.write_text(&mut text, &TextOptions::default()).unwrap();
         let text = String::from_utf8(text).unwrap();
         let mut json = Vec::new();
-        let opts = JsonOptions {
-            values: Some(1),
-            ..JsonOptions::default()
-        };
+        let mut opts = JsonOptions::default();
+        opts.values = Some(1);
         doc.write_json(&mut json, &opts).unwrap();
         let json: Value = serde_json::from_slice(&json).unwrap();
         let json = json["summary"]
