@@ -8,7 +8,7 @@ set -eu
 out=fuzz/corpus
 mkdir -p "$out/decode" "$out/schemaless" "$out/tensor_outputs" \
     "$out/proto_schema" "$out/descriptor_set" "$out/api" \
-    "$out/tf_bundle" "$out/tf_record" "$out/facade"
+    "$out/tf_bundle" "$out/tf_record" "$out/text_format" "$out/facade"
 seed() { # seed TARGET FILE [NAME]
     name=${3:-$(basename "$2")}
     cp "$2" "$1/$name"
@@ -151,6 +151,12 @@ for mode in (0, 1, 2):
     open(sys.argv[2] + ".%d" % mode, "wb").write(bytes([mode]) + chunks)
 PY
 done
-for t in decode schemaless tensor_outputs proto_schema descriptor_set api tf_bundle tf_record facade; do
+# Protobuf's text format: every text fixture (the specification's
+# examples, the official writers' files, the malformed ones).
+for f in tests/fixtures/text-format/*.pbtxt tests/fixtures/text-format/*.txtpb \
+    tests/fixtures/text-format/*.textproto tests/fixtures/text-format/*.prototxt; do
+    seed "$out/text_format" "$f"
+done
+for t in decode schemaless tensor_outputs proto_schema descriptor_set api tf_bundle tf_record text_format facade; do
     echo "$out/$t: $(ls "$out/$t" | wc -l) files"
 done

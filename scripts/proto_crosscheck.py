@@ -69,8 +69,25 @@ def protoc_view(pool, fdset, name):
     def walk_enum(e):
         enums[e.full_name] = sorted((v.name, v.number) for v in e.values)
 
+    def field_view(f, rf):
+        if f.type == FD.TYPE_GROUP:
+            ty, tn = "group", f.message_type.full_name
+        elif f.type == FD.TYPE_MESSAGE:
+            ty, tn = "message", f.message_type.full_name
+        elif f.type == FD.TYPE_ENUM:
+            ty, tn = "enum", f.enum_type.full_name
+        else:
+            ty, tn = SCALARS[f.type], None
+        label = "repeated" if f.is_repeated else "required" if f.is_required else "optional"
+        return {"name": f"[{f.full_name}]", "number": f.number, "label": label, "type": ty,
+                "type_name": tn, "packed": bool(f.is_packed), "oneof": None,
+                "proto3_optional": False, "map": False}
+
+    extensions = []
+
     def walk(m, raw):
         raw_fields = {f.number: f for f in raw.field}
+        extensions.extend((e, None) for e in m.extensions)
         fields = []
         for f in m.fields:
             rf = raw_fields[f.number]
@@ -116,7 +133,14 @@ def protoc_view(pool, fdset, name):
     for e in fd.enum_types_by_name.values():
         walk_enum(e)
     # Messages declared inside extend blocks (proto2 groups) are nested in
-    # their scope already; extension fields belong to no message.
+    # their scope already; an extension field is a field of the message it
+    # extends, named by its full name in brackets (as the text format
+    # writes it), when that message is one of this file's.
+    extensions.extend((e, None) for e in fd.extensions_by_name.values())
+    for e, _ in extensions:
+        target = e.containing_type.full_name
+        if target in messages:
+            messages[target] = sorted(messages[target] + [field_view(e, None)], key=lambda x: x["number"])
     return messages, enums
 
 

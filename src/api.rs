@@ -17,6 +17,7 @@ pub use index::{ExternalData, Step, TensorRef};
 use crate::decode::{DecodeContext, Message, decode_message};
 use crate::error::DecodeError;
 use crate::external::{ExternalBytes, ExternalRef, Folder};
+use crate::formats::Syntax;
 use crate::formats::summary::Summary;
 use crate::formats::tf_event::EventTable;
 use crate::formats::tf_example::ExampleColumns as ExampleTable;
@@ -26,6 +27,7 @@ use crate::npy::{self, NpyError, NpyInfo, NpyOptions};
 use crate::output::{Output, OutputError, Policy};
 use crate::render::{self, RenderOptions};
 use crate::schema::SchemaSet;
+use crate::syntax::{TextSource, WireInput};
 use crate::tensor::{Elem, Element, Elements, LoadedValues, Source, TensorData, TensorView};
 use crate::testdata::{self, FileContext, ModelCache};
 use half::{bf16, f16};
@@ -262,6 +264,10 @@ pub struct Document {
     summary: Arc<Summary>,
     /// The formats detection tried before the one it found, and why.
     passed_over: Arc<[(&'static str, DecodeError)]>,
+    /// Binary, or protobuf's text format (`held` is then its binary form).
+    syntax: Syntax,
+    /// A text-format input's text, and how it was read.
+    text: Option<Arc<TextSource>>,
 }
 
 impl fmt::Debug for Document {
@@ -298,11 +304,18 @@ impl Document {
         context: Option<Arc<FileContext>>,
         reading: Reading,
     ) -> Result<Document, Error> {
+        let (held, text) = text_of(held, reading.asked)?;
         let held = Arc::new(held);
+        let place = |e: DecodeError| match &text {
+            Some(t) => Error::Decode(t.reading.place(SchemaSet::builtin(), t.text.bytes(), e)),
+            None => Error::Decode(e),
+        };
         let (format, tensors, summary, passed_over) = {
             let decoded = match reading.asked {
-                AsFormat::Format(f) => formats::decode_as(f, held.bytes(), &reading.options)?,
-                AsFormat::Auto => detect(held.bytes(), context.as_deref())?,
+                AsFormat::Format(f) => {
+                    formats::decode_as(f, held.bytes(), &reading.options).map_err(place)?
+                }
+                AsFormat::Auto => detect(held.bytes(), context.as_deref()).map_err(place)?,
             };
             let root_role = match context.as_deref().map(|c| c.role) {
                 Some(testdata::Role::Input) => Role::TestInput,
@@ -325,6 +338,12 @@ impl Document {
             tensors: tensors.into(),
             summary: Arc::new(summary),
             passed_over,
+            syntax: if text.is_some() {
+                Syntax::Text
+            } else {
+                Syntax::Binary
+            },
+            text,
         })
     }
 
@@ -362,12 +381,34 @@ impl Document {
             tensors,
             summary: Arc::new(summary_of(decoded)),
             passed_over: passed_over_of(decoded),
+            syntax: decoded.syntax,
+            text: None,
         }
     }
 
-    /// The input's bytes.
+    /// The document of a text-format input made by
+    /// [`Document::from_decoded`] over its binary form: the text kept,
+    /// to place an error found later and to show it.
+    #[doc(hidden)]
+    pub fn with_text(self, text: Option<Arc<TextSource>>) -> Document {
+        Document { text, ..self }
+    }
+
+    /// The input's bytes: for a text-format file, its binary form (what
+    /// tensors' ranges are offsets into).
     pub fn bytes(&self) -> &[u8] {
         self.held.bytes()
+    }
+
+    /// The syntax the file is written in: `"binary"`, or `"text"` for
+    /// protobuf's text format (read as the binary form of its message).
+    pub fn syntax(&self) -> &'static str {
+        self.syntax.name()
+    }
+
+    /// A text-format file's text (None for a binary file).
+    pub fn text(&self) -> Option<&[u8]> {
+        self.text.as_ref().map(|t| t.text.bytes())
     }
 
     /// Whether another program cut the mapped file short while it was
@@ -613,14 +654,27 @@ impl Document {
     /// The input decoded again, as when it was opened.
     fn decoded(&self) -> (Result<Decoded<'_>, Error>, Option<testdata::Naming>) {
         let opts = &self.reading.options;
+        let place = |e: DecodeError| match &self.text {
+            Some(t) => Error::Decode(t.reading.place(SchemaSet::builtin(), t.text.bytes(), e)),
+            None => Error::Decode(e),
+        };
+        let syntax = self.syntax;
+        fn with<'a>(d: Decoded<'a>, syntax: Syntax) -> Decoded<'a> {
+            Decoded { syntax, ..d }
+        }
         if let AsFormat::Format(f) = self.reading.asked {
             return (
-                formats::decode_as(f, self.bytes(), opts).map_err(Error::Decode),
+                formats::decode_as(f, self.bytes(), opts)
+                    .map(|d| with(d, syntax))
+                    .map_err(place),
                 None,
             );
         }
         let (decoded, naming) = testdata::decode_file(self.bytes(), self.context.as_deref(), opts);
-        (decoded.map_err(|r| Error::Decode(r.error)), naming)
+        (
+            decoded.map(|d| with(d, syntax)).map_err(|r| place(r.error)),
+            naming,
+        )
     }
 
     fn render_options(
@@ -746,10 +800,25 @@ pub struct TextOptions {
 
 /// Detection as the command line does it (with the model of a test folder
 /// when there is one).
-fn detect<'a>(bytes: &'a [u8], context: Option<&FileContext>) -> Result<Decoded<'a>, Error> {
+fn detect<'a>(bytes: &'a [u8], context: Option<&FileContext>) -> Result<Decoded<'a>, DecodeError> {
     testdata::decode_file(bytes, context, &FormatOptions::default())
         .0
-        .map_err(|r| Error::Decode(r.error))
+        .map_err(|r| r.error)
+}
+
+/// A text-format input (when the input looks like one, and the format
+/// asked for has messages) as the binary form of its message, with its
+/// text; any other input as it is.
+fn text_of(held: Held, asked: AsFormat) -> Result<(Held, Option<Arc<TextSource>>), Error> {
+    if !crate::syntax::is_text_input(held.bytes(), asked) {
+        return Ok((held, None));
+    }
+    let input = match held {
+        Held::Input(i) => i,
+        Held::Shared(b) => Arc::new(InputBytes::Owned(b.to_vec())),
+    };
+    let source = WireInput::new(input, asked).map_err(|r| Error::Decode(r.error))?;
+    Ok((Held::Input(source.binary), source.text))
 }
 
 /// The format's summary of a decoded file (empty for a schemaless or

@@ -3,16 +3,17 @@
 //! back in input order.
 
 use crate::error::DecodeError;
-use crate::formats::{Body, Decoded, FormatOptions};
+use crate::formats::{AsFormat, Body, Decoded, FormatOptions};
 use crate::json_writer::JsonWriter;
 use crate::render::{RenderOptions, json};
 use crate::schema::SchemaSet;
+use crate::syntax::WireInput;
 use crate::testdata::{self, ModelCache, Naming};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// What became of one file, for the closing summary.
 #[derive(Debug, Clone, Default)]
@@ -68,14 +69,14 @@ fn error_json(
 }
 
 fn decode_error_json(w: &mut dyn Write, file: &Path, e: &DecodeError) -> io::Result<()> {
-    error_json(
-        w,
-        file,
-        e.check(),
-        &e.path_string(),
-        e.offset(),
-        &e.message(),
-    )
+    let mut w = JsonWriter::new(w);
+    w.begin_object()?;
+    w.path_member("file", file)?;
+    w.key("error")?;
+    json::decode_error_object(&mut w, e)?;
+    w.end_object()?;
+    w.end_line()?;
+    w.finish()
 }
 
 /// Decodes one file and writes its JSON line: the single-file `--json`
@@ -99,8 +100,15 @@ pub fn json_line(w: &mut dyn Write, path: &Path, opts: &BatchOptions<'_>) -> io:
             });
         }
     };
+    let source = match WireInput::new(Arc::new(input), AsFormat::Auto) {
+        Ok(source) => source,
+        Err(r) => {
+            decode_error_json(w, path, &r.error)?;
+            return Ok(Outcome::default());
+        }
+    };
     let ctx = testdata::file_context(path, opts.model.as_deref(), opts.cache);
-    let (decoded, naming) = testdata::decode_file(input.bytes(), ctx.as_ref(), &opts.formats);
+    let (decoded, naming) = testdata::decode_source(&source, ctx.as_ref(), &opts.formats);
     let warnings = naming.as_ref().map_or(0, |n| n.mismatches.len());
     match decoded {
         Ok(d) => {
@@ -204,9 +212,13 @@ pub fn table_row(path: &Path, opts: &BatchOptions<'_>) -> (Result<Row, String>, 
             );
         }
     };
-    let bytes = input.bytes();
+    let size = input.bytes().len() as u64;
+    let source = match WireInput::new(Arc::new(input), AsFormat::Auto) {
+        Ok(source) => source,
+        Err(r) => return (Err(r.error.to_string()), Outcome::default()),
+    };
     let ctx = testdata::file_context(path, opts.model.as_deref(), opts.cache);
-    let (decoded, naming) = testdata::decode_file(bytes, ctx.as_ref(), &opts.formats);
+    let (decoded, naming) = testdata::decode_source(&source, ctx.as_ref(), &opts.formats);
     let warnings = naming.as_ref().map_or(0, |n| n.mismatches.len());
     match decoded {
         Ok(d) => {
@@ -220,7 +232,7 @@ pub fn table_row(path: &Path, opts: &BatchOptions<'_>) -> (Result<Row, String>, 
                 format: d.format.id.to_string(),
                 type_name,
                 summary: summary(&d, naming.as_ref()),
-                size: bytes.len() as u64,
+                size,
             };
             (
                 Ok(row),

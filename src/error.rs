@@ -153,6 +153,69 @@ pub enum ErrorKind {
         compression: &'static str,
         detail: String,
     },
+    // --- protobuf text format ---
+    /// A token the text format's grammar does not allow where it stands.
+    #[error("{found} where {expected} is expected")]
+    TextSyntax {
+        found: String,
+        expected: &'static str,
+    },
+    /// A string literal whose line ends before its closing quote.
+    #[error("the string is not closed: its line ends before the closing {quote}")]
+    TextUnterminated { quote: char },
+    /// A field name the message does not have.
+    #[error("{}", unknown_text_field(name, message, closest.as_deref()))]
+    TextUnknownField {
+        name: String,
+        message: String,
+        closest: Option<String>,
+    },
+    /// A field that is not repeated, given a second time.
+    #[error("{field} is given twice, and it is not a repeated field")]
+    TextDuplicate { field: String },
+    /// A second member of a oneof.
+    #[error("{field} is given with {other}: both are members of oneof {oneof}, which holds one")]
+    TextOneof {
+        field: String,
+        other: String,
+        oneof: String,
+    },
+    /// A value the field's type cannot hold: a number out of its range, a
+    /// float for an integer, a name that is not one of the enum's values.
+    #[error("{found} is not a value of {ty}: {why}")]
+    TextValue {
+        found: String,
+        ty: String,
+        why: String,
+    },
+    /// An escape sequence in a string literal that the text format does
+    /// not have.
+    #[error("{found} is not an escape of the text format: {why}")]
+    TextEscape { found: String, why: &'static str },
+    /// Printable text with a field at its top level that no message it
+    /// may be has (the built-in formats' messages, or those of the format
+    /// asked for).
+    #[error("{}", no_message_text(first, *asked))]
+    TextNoMessage {
+        first: String,
+        asked: Option<&'static str>,
+    },
+    /// A byte that is not UTF-8 (a text format file is UTF-8 throughout).
+    #[error("byte 0x{byte:02x} is not UTF-8 (a text format file is UTF-8 throughout)")]
+    TextNotUtf8 { byte: u8 },
+    /// A `string` field whose value, its escapes decoded, is not UTF-8.
+    #[error(
+        "the value of a string field is not UTF-8 once its escapes are decoded (byte {at}); a bytes field would hold it"
+    )]
+    TextStringUtf8 { at: usize },
+    /// A type the schema tables do not have: a `# proto-message:` header,
+    /// an `Any` value's type URL, an extension.
+    #[error("{what} {name:?} is not in the schema tables{}", hint_text(hint))]
+    TextType {
+        what: &'static str,
+        name: String,
+        hint: &'static str,
+    },
     // --- record files as columns ---
     /// A feature holds another kind of values than in the records before.
     #[error("feature {name:?} holds {now} values, the records before hold {was}")]
@@ -267,6 +330,17 @@ checks! {
     RecordCut => "record-cut",
     /// A GZIP or ZLIB stream that does not decompress.
     Decompress => "decompress",
+    /// Text format: a token the grammar does not allow where it stands, or
+    /// a string not closed on its line.
+    Syntax => "syntax",
+    /// Text format: a field that is not repeated given twice, or two
+    /// members of one oneof.
+    Duplicate => "duplicate",
+    /// Text format: a value its field's type cannot hold (out of range, of
+    /// another kind, not a name of the enum).
+    Value => "value",
+    /// Text format: an escape sequence the format does not have.
+    Escape => "escape",
     /// A feature's values are of another kind than in an earlier record.
     FeatureKind => "feature-kind",
     /// A record is no Example where Examples are read as columns.
@@ -368,6 +442,36 @@ rules! {
     ProgramRequired => "program-required",
 }
 
+/// An unknown field of the text format, in words: the closest name the
+/// message has, and why a name may be missing.
+fn unknown_text_field(name: &str, message: &str, closest: Option<&str>) -> String {
+    let closest = match closest {
+        Some(c) => format!(" (the closest is {c:?})"),
+        None => String::new(),
+    };
+    format!("{name:?} is not a field of {message}{closest}; the file may be for a newer schema")
+}
+
+/// Text that reads as protobuf's text format of no known message.
+fn no_message_text(first: &str, asked: Option<&str>) -> String {
+    let whose = match asked {
+        Some(id) => format!("a message of {id}"),
+        None => "any built-in format's message".to_string(),
+    };
+    format!(
+        "the file is printable text, not binary protobuf; read as protobuf text format, its field {first:?} is not a field of {whose}: give its schema with --schema FILE.proto --type pkg.Msg"
+    )
+}
+
+/// A hint after a sentence, when there is one.
+fn hint_text(hint: &str) -> String {
+    if hint.is_empty() {
+        String::new()
+    } else {
+        format!(": {hint}")
+    }
+}
+
 /// How an end-group key fails to close a group, in words.
 fn open_group_text(open: Option<u32>) -> String {
     match open {
@@ -394,7 +498,7 @@ impl ErrorKind {
             DepthLimit(_) | NestingLimit(_) => Check::Depth,
             InvalidUtf8 { .. } | StringUtf8 { .. } => Check::Utf8,
             BadBool(_) => Check::Bool,
-            Text => Check::Text,
+            Text | TextNoMessage { .. } => Check::Text,
             NotAMessage => Check::Message,
             NoSuchMessage(_) => Check::Type,
             Rule { rule, .. } => Check::Rule(*rule),
@@ -410,6 +514,13 @@ impl ErrorKind {
             RecordLength { .. } => Check::RecordLength,
             RecordCut { .. } => Check::RecordCut,
             Decompress { .. } => Check::Decompress,
+            TextSyntax { .. } | TextUnterminated { .. } => Check::Syntax,
+            TextUnknownField { .. } => Check::Field,
+            TextDuplicate { .. } | TextOneof { .. } => Check::Duplicate,
+            TextValue { .. } => Check::Value,
+            TextEscape { .. } => Check::Escape,
+            TextNotUtf8 { .. } | TextStringUtf8 { .. } => Check::Utf8,
+            TextType { .. } => Check::Type,
             FeatureKind { .. } => Check::FeatureKind,
             RecordPayload { .. } => Check::RecordPayload,
             FeatureTable { .. } => Check::FeatureTable,
@@ -433,6 +544,10 @@ pub struct DecodeError(Box<Failure>);
 struct Failure {
     kind: ErrorKind,
     offset: u64,
+    /// For an input in protobuf's text format: the 1-based line and
+    /// column of `offset` (columns as protoc counts them: bytes, a tab to
+    /// the next multiple of 8).
+    line_column: Option<(u64, u64)>,
     /// The field path innermost first (see [`DecodeError::path`]).
     path_rev: Vec<String>,
 }
@@ -443,8 +558,23 @@ impl DecodeError {
         DecodeError(Box::new(Failure {
             kind,
             offset,
+            line_column: None,
             path_rev: Vec::new(),
         }))
+    }
+
+    /// The same failure placed in a text file: `offset` is then the
+    /// byte offset in the text, at `line`:`column` (1-based).
+    pub fn in_text(mut self, offset: u64, line: u64, column: u64) -> Self {
+        self.0.offset = offset;
+        self.0.line_column = Some((line, column));
+        self
+    }
+
+    /// The 1-based line and column of the fault in a text-format input
+    /// (None for a binary one).
+    pub fn line_column(&self) -> Option<(u64, u64)> {
+        self.0.line_column
     }
 
     /// Why: the kind of failure and its data.
@@ -519,7 +649,10 @@ impl fmt::Display for DecodeError {
         if self.has_path() {
             write!(f, " at {}", self.path_string())?;
         }
-        write!(f, " @0x{:x}: {}", self.offset(), self.kind())
+        match self.line_column() {
+            Some((line, column)) => write!(f, " @{line}:{column}: {}", self.kind()),
+            None => write!(f, " @0x{:x}: {}", self.offset(), self.kind()),
+        }
     }
 }
 

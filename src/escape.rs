@@ -295,6 +295,152 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
+/// A string or bytes value in protobuf's text format, without its quotes,
+/// as protobuf's Python runtime writes it (`text_format.CEscape`): `\t`,
+/// `\n`, `\r`, `\"`, `\'` and `\\` by name, other ASCII controls as
+/// three octal digits; a `string` field's other characters as they are
+/// (`as_utf8`, Python's default), a `bytes` field's non-ASCII bytes in
+/// octal. Unlike Python, a character [`is_unsafe_char`] calls unsafe
+/// beyond ASCII (C1 controls, direction overrides, invisible characters) is
+/// written as `\uXXXX`, which reads back the same, and a byte that is not
+/// UTF-8 in a `string` field in octal.
+pub fn text_format_string(out: &mut Vec<u8>, value: &[u8], utf8: bool) {
+    let ascii = |out: &mut Vec<u8>, b: u8| match b {
+        b'\t' => out.extend_from_slice(b"\\t"),
+        b'\n' => out.extend_from_slice(b"\\n"),
+        b'\r' => out.extend_from_slice(b"\\r"),
+        b'"' => out.extend_from_slice(b"\\\""),
+        b'\'' => out.extend_from_slice(b"\\'"),
+        b'\\' => out.extend_from_slice(b"\\\\"),
+        0x20..=0x7e => out.push(b),
+        _ => octal(out, b),
+    };
+    if !utf8 {
+        for &b in value {
+            ascii(out, b);
+        }
+        return;
+    }
+    let mut rest = value;
+    while !rest.is_empty() {
+        let (good, bad) = match std::str::from_utf8(rest) {
+            Ok(s) => (s, None),
+            Err(e) => (
+                std::str::from_utf8(rest.get(..e.valid_up_to()).unwrap_or(&[])).unwrap_or(""),
+                rest.get(e.valid_up_to()).copied(),
+            ),
+        };
+        for c in good.chars() {
+            if c.is_ascii() {
+                ascii(out, c as u8);
+            } else if is_unsafe_char(c) {
+                let code = u32::from(c);
+                let escaped = if code > 0xffff {
+                    format!("\\U{code:08x}")
+                } else {
+                    format!("\\u{code:04x}")
+                };
+                out.extend_from_slice(escaped.as_bytes());
+            } else {
+                let mut buf = [0u8; 4];
+                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+            }
+        }
+        rest = rest.get(good.len()..).unwrap_or(&[]);
+        if let Some(b) = bad {
+            octal(out, b);
+            rest = rest.get(1..).unwrap_or(&[]);
+        }
+    }
+}
+
+/// A byte as a three-digit octal escape.
+fn octal(out: &mut Vec<u8>, b: u8) {
+    out.extend_from_slice(&[
+        b'\\',
+        b'0' + (b >> 6),
+        b'0' + ((b >> 3) & 7),
+        b'0' + (b & 7),
+    ]);
+}
+
+/// A double as Python's `repr` writes it (protobuf's Python runtime
+/// prints a `double` field so): the shortest digits that read back to the
+/// same value, in positional notation from 1e-4 up to 1e16 (`0.0001`,
+/// `100.0`), in exponent notation beyond (`1e-05`, `1e+16`, `1.5e+300`);
+/// `inf`, `-inf`, `nan`.
+pub fn python_repr_f64(v: f64) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    let mut buf = ryu::Buffer::new();
+    let shortest = buf.format_finite(v);
+    let negative = shortest.starts_with('-');
+    let body = shortest.trim_start_matches('-');
+    let (mantissa, exp) = match body.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i64>().unwrap_or(0)),
+        None => (body, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    // The digits without leading zeros, and the place of the decimal point
+    // relative to them (value = 0.DIGITS x 10^point).
+    let all = format!("{int}{frac}");
+    let lead = all.len() - all.trim_start_matches('0').len();
+    let digits = all.trim_start_matches('0').trim_end_matches('0');
+    let sign = if negative { "-" } else { "" };
+    if digits.is_empty() {
+        return format!("{sign}0.0");
+    }
+    let point = int.len() as i64 - lead as i64 + exp;
+    let n = digits.len() as i64;
+    if point > -4 && point <= 16 {
+        if point <= 0 {
+            format!("{sign}0.{}{digits}", "0".repeat((-point) as usize))
+        } else if point >= n {
+            format!("{sign}{digits}{}.0", "0".repeat((point - n) as usize))
+        } else {
+            let (a, b) = digits.split_at(point as usize);
+            format!("{sign}{a}.{b}")
+        }
+    } else {
+        let (first, rest) = digits.split_at(1);
+        let e = point - 1;
+        let dot = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        let esign = if e < 0 { '-' } else { '+' };
+        format!("{sign}{first}{dot}e{esign}{:02}", e.abs())
+    }
+}
+
+/// A float as protobuf's Python runtime prints a `float` field
+/// (`type_checkers.ToShortestFloat`, then `repr`): the decimal of the
+/// fewest significant digits, 6 at least, that reads back to the same
+/// float; `nan` whatever its sign.
+pub fn python_repr_f32(v: f32) -> String {
+    if v.is_nan() {
+        return "nan".into();
+    }
+    if v.is_infinite() {
+        return python_repr_f64(f64::from(v));
+    }
+    for digits in 6..=17usize {
+        let text = format!("{:.*e}", digits - 1, f64::from(v));
+        if let Ok(rounded) = text.parse::<f64>()
+            && rounded as f32 == v
+            && !(rounded as f32).is_infinite()
+        {
+            return python_repr_f64(rounded);
+        }
+    }
+    python_repr_f64(f64::from(v))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,6 +478,59 @@ mod tests {
             super::xml_text("\u{8}\u{fffe}\u{ffff}\u{10ffff}"),
             "\\u{8}\\u{fffe}\\u{ffff}\u{10ffff}"
         );
+    }
+
+    #[test]
+    fn floats_as_python_writes_them() {
+        for (v, text) in [
+            (0.0, "0.0"),
+            (-0.0, "-0.0"),
+            (1.0, "1.0"),
+            (0.1, "0.1"),
+            (1e-4, "0.0001"),
+            (1e-5, "1e-05"),
+            (1.5e-7, "1.5e-07"),
+            (1e16, "1e+16"),
+            (1234567890123456.0, "1234567890123456.0"),
+            (12345678901234567.0, "1.2345678901234568e+16"),
+            (1e22, "1e+22"),
+            (123.456, "123.456"),
+            (-2.5e300, "-2.5e+300"),
+            (5e-324, "5e-324"),
+            (f64::INFINITY, "inf"),
+            (f64::NAN, "nan"),
+        ] {
+            assert_eq!(python_repr_f64(v), text, "{v:e}");
+        }
+        for (v, text) in [
+            (0.1f32, "0.1"),
+            (1.0, "1.0"),
+            (16777216.0, "16777216.0"),
+            (3.4028235e38, "3.4028235e+38"),
+            (1e-45, "1.4013e-45"),
+            (0.3, "0.3"),
+            (f32::NEG_INFINITY, "-inf"),
+            (1.0e-5, "1e-05"),
+        ] {
+            assert_eq!(python_repr_f32(v), text, "{v:e}");
+        }
+    }
+
+    #[test]
+    fn text_format_strings_as_python_escapes_them() {
+        let esc = |b: &[u8], utf8| {
+            let mut out = Vec::new();
+            text_format_string(&mut out, b, utf8);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(
+            esc(b"a\"b'c\\\t\n\r\x01\x7f", true),
+            "a\\\"b\\'c\\\\\\t\\n\\r\\001\\177"
+        );
+        assert_eq!(esc("é".as_bytes(), true), "é");
+        assert_eq!(esc("é".as_bytes(), false), "\\303\\251");
+        assert_eq!(esc("\u{202e}x".as_bytes(), true), "\\u202ex");
+        assert_eq!(esc(b"a\xffb", true), "a\\377b");
     }
 
     #[test]

@@ -118,9 +118,13 @@ pub mod server;
 #[doc(hidden)]
 pub mod stats;
 #[doc(hidden)]
+pub mod syntax;
+#[doc(hidden)]
 pub mod tensor;
 #[doc(hidden)]
 pub mod testdata;
+#[doc(hidden)]
+pub mod text_format;
 #[doc(hidden)]
 pub mod user_schema;
 #[doc(hidden)]

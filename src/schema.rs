@@ -129,6 +129,10 @@ pub struct FieldDef {
     pub group: bool,
     /// A proto3 `optional` field (explicit presence).
     pub proto3_optional: bool,
+    /// An enum field of this project's tables that is an `int32` upstream
+    /// (ONNX's data types): named in the views and JSON, written as a
+    /// number in the text format, as upstream's readers read it.
+    pub upstream_int32: bool,
 }
 
 impl FieldDef {
@@ -280,10 +284,17 @@ impl MessageDef {
 pub struct EnumDef {
     pub full_name: FullName,
     pub values: Vec<(String, i32)>,
+    /// A closed enum (declared in a proto2 file): a number it does not
+    /// name is not one of its values (the text format refuses it; the
+    /// binary decoder still shows it as a number).
+    pub closed: bool,
     /// (number, index in `values`), sorted by number, aliases in
     /// declaration order: a value's name is found by a binary search, not
     /// a scan of every value for each value shown.
     by_number: Vec<(i32, usize)>,
+    /// Indices in `values`, sorted by name: a name read from a text file
+    /// is found by a binary search.
+    by_name: Vec<usize>,
 }
 
 impl EnumDef {
@@ -294,11 +305,27 @@ impl EnumDef {
             .map(|(k, (_, v))| (*v, k))
             .collect();
         by_number.sort_unstable();
+        let mut by_name: Vec<usize> = (0..values.len()).collect();
+        by_name.sort_by(|&a, &b| {
+            let name = |k: usize| values.get(k).map_or("", |(n, _)| n.as_str());
+            name(a).cmp(name(b))
+        });
         EnumDef {
             full_name,
             values,
+            closed: false,
             by_number,
+            by_name,
         }
+    }
+
+    /// The number of the value named `name`.
+    pub fn number_of(&self, name: &str) -> Option<i32> {
+        let name_at = |k: usize| self.values.get(k).map_or("", |(n, _)| n.as_str());
+        let at = self.by_name.partition_point(|&k| name_at(k) < name);
+        let &k = self.by_name.get(at)?;
+        let (n, v) = self.values.get(k)?;
+        (n == name).then_some(*v)
     }
 
     /// The name of a value (the first declared, for aliases), or None for a
@@ -472,6 +499,8 @@ pub struct FileAst {
     pub messages: Vec<MessageAst>,
     pub enums: Vec<EnumAst>,
     pub features: Features,
+    /// `extend` blocks at the file's top level.
+    pub extends: Vec<ExtendAst>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -481,6 +510,18 @@ pub struct MessageAst {
     pub messages: Vec<MessageAst>,
     pub enums: Vec<EnumAst>,
     pub features: Features,
+    /// `extend` blocks inside the message (their fields are named in its
+    /// scope).
+    pub extends: Vec<ExtendAst>,
+}
+
+/// `extend Type { fields }`: fields added to another message, each named
+/// by its full name (`[pkg.ext]` in the text format).
+#[derive(Debug, Clone, Default)]
+pub struct ExtendAst {
+    /// The extended message, as written.
+    pub extendee: String,
+    pub fields: Vec<FieldAst>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -502,6 +543,9 @@ pub struct FieldAst {
     /// a group.
     pub delimited: bool,
     pub features: Features,
+    /// `[(pbdecode.upstream_int32) = true]`: declared as an enum here, an
+    /// `int32` upstream (see [`FieldDef::upstream_int32`]).
+    pub upstream_int32: bool,
     /// Where the field's type is written (line, column from 1; 0 when the
     /// field comes from a descriptor set), for errors found later.
     pub line: u32,
@@ -1035,7 +1079,16 @@ impl<'a> Parser<'a> {
     }
 
     /// `[a = 1, (b).c = {...}]`, if present: the `packed` value and features.
-    fn field_options(&mut self, features: &mut Features) -> PResult<Option<bool>> {
+    /// A field's `[...]` options: its packedness (None: not said), and in
+    /// `upstream_int32` whether the option `(pbdecode.upstream_int32)` says
+    /// the field is an `int32` upstream (this project's tables declare a
+    /// few as enums, for their names: the text format writes them as
+    /// numbers, as upstream's readers expect).
+    fn field_options(
+        &mut self,
+        features: &mut Features,
+        upstream_int32: &mut bool,
+    ) -> PResult<Option<bool>> {
         let mut packed = None;
         if !self.eat("[")? {
             return Ok(None);
@@ -1044,6 +1097,9 @@ impl<'a> Parser<'a> {
             let (name, value) = self.option_assignment()?;
             if let ("packed", OptValue::Scalar(v)) = (name.as_str(), &value) {
                 packed = Some(v == "true");
+            }
+            if let ("(pbdecode.upstream_int32)", OptValue::Scalar(v)) = (name.as_str(), &value) {
+                *upstream_int32 = v == "true";
             }
             apply_feature(features, &name, &value);
             let t = self.next()?;
@@ -1108,7 +1164,7 @@ impl<'a> Parser<'a> {
             let name = self.ident("a group name")?;
             self.expect("=")?;
             f.number = self.field_number()?;
-            f.packed = self.field_options(&mut f.features)?;
+            f.packed = self.field_options(&mut f.features, &mut f.upstream_int32)?;
             f.type_name = name.to_string();
             f.name = name.to_ascii_lowercase();
             f.group = true;
@@ -1122,7 +1178,7 @@ impl<'a> Parser<'a> {
         f.name = self.ident("a field name")?.to_string();
         self.expect("=")?;
         f.number = self.field_number()?;
-        f.packed = self.field_options(&mut f.features)?;
+        f.packed = self.field_options(&mut f.features, &mut f.upstream_int32)?;
         self.expect(";")?;
         Ok((f, None))
     }
@@ -1153,25 +1209,37 @@ impl<'a> Parser<'a> {
             let Ok(n) = i32::try_from(n) else {
                 return self.error(&at, format!("enum value {n} is outside the int32 range"));
             };
-            self.field_options(&mut Features::default())?;
+            self.field_options(&mut Features::default(), &mut false)?;
             self.expect(";")?;
             e.values.push((name.to_string(), n));
         }
     }
 
-    /// `extend Type { fields }` after the keyword: extension fields are not
-    /// fields of any message here, but a group among them declares a message.
-    fn extend(&mut self, depth: usize, out: &mut Vec<MessageAst>) -> PResult<()> {
-        self.type_name()?;
+    /// `extend Type { fields }` after the keyword: the fields, added to the
+    /// extended message when the tables are resolved; a group among them
+    /// also declares a message.
+    fn extend(
+        &mut self,
+        depth: usize,
+        out: &mut Vec<MessageAst>,
+        extends: &mut Vec<ExtendAst>,
+    ) -> PResult<()> {
+        let extendee = self.type_name()?;
         self.expect("{")?;
+        let mut block = ExtendAst {
+            extendee,
+            fields: Vec::new(),
+        };
         loop {
             if self.eat("}")? {
+                extends.push(block);
                 return Ok(());
             }
             if self.eat(";")? {
                 continue;
             }
-            let (_, group) = self.field(depth)?;
+            let (field, group) = self.field(depth)?;
+            block.fields.push(field);
             out.extend(group);
         }
     }
@@ -1219,7 +1287,7 @@ impl<'a> Parser<'a> {
                 self.skip_statement()?;
             } else if t.is("extend") {
                 self.next()?;
-                self.extend(inner, &mut m.messages)?;
+                self.extend(inner, &mut m.messages, &mut m.extends)?;
             } else if t.is("option") {
                 self.next()?;
                 self.option_statement(&mut m.features)?;
@@ -1327,7 +1395,7 @@ impl<'a> Parser<'a> {
             } else if t.is("enum") {
                 file.enums.push(self.enum_decl()?);
             } else if t.is("extend") {
-                self.extend(0, &mut file.messages)?;
+                self.extend(0, &mut file.messages, &mut file.extends)?;
             } else if t.is("service") {
                 self.ident("a service name")?;
                 let open = self.expect("{")?;
@@ -1467,6 +1535,17 @@ pub fn resolve_features(file: &mut FileAst) {
         delimited: Some(false),
     };
     let file_features = file.features.over(defaults);
+    let resolve = |f: &mut FieldAst, features: Features| {
+        let eff = f.features.over(features);
+        f.packed = Some(eff.packed == Some(true));
+        if eff.legacy_required == Some(true) && f.label != Some(Label::Repeated) {
+            f.label = Some(Label::Required);
+        }
+        f.delimited = eff.delimited == Some(true) && f.map.is_none();
+    };
+    for f in file.extends.iter_mut().flat_map(|e| e.fields.iter_mut()) {
+        resolve(f, file_features);
+    }
     let mut stack: Vec<(&mut MessageAst, Features)> = file
         .messages
         .iter_mut()
@@ -1474,13 +1553,12 @@ pub fn resolve_features(file: &mut FileAst) {
         .collect();
     while let Some((m, parent)) = stack.pop() {
         let features = m.features.over(parent);
-        for f in &mut m.fields {
-            let eff = f.features.over(features);
-            f.packed = Some(eff.packed == Some(true));
-            if eff.legacy_required == Some(true) && f.label != Some(Label::Repeated) {
-                f.label = Some(Label::Required);
-            }
-            f.delimited = eff.delimited == Some(true) && f.map.is_none();
+        for f in m
+            .fields
+            .iter_mut()
+            .chain(m.extends.iter_mut().flat_map(|e| e.fields.iter_mut()))
+        {
+            resolve(f, features);
         }
         for sub in &mut m.messages {
             stack.push((sub, features));
@@ -1714,7 +1792,8 @@ fn collect<'a>(
     proto3: bool,
     tree: &mut NameTree,
     out: &mut Vec<Pending<'a>>,
-    enums: &mut Vec<(FullName, usize, &'a EnumAst)>,
+    enums: &mut Vec<(FullName, usize, &'a EnumAst, bool)>,
+    closed_enums: bool,
 ) {
     let full = FullName::new(scope, &m.name);
     let node = tree.insert(scope_node, &m.name);
@@ -1730,10 +1809,21 @@ fn collect<'a>(
             FullName::new(Some(&full), &e.name),
             tree.insert(node, &e.name),
             e,
+            closed_enums,
         ));
     }
     for sub in &m.messages {
-        collect(file, Some(&full), node, sub, proto3, tree, out, enums);
+        collect(
+            file,
+            Some(&full),
+            node,
+            sub,
+            proto3,
+            tree,
+            out,
+            enums,
+            closed_enums,
+        );
     }
 }
 
@@ -1754,9 +1844,17 @@ fn resolve_in<'a>(
 ) -> Result<SchemaSet, SchemaError> {
     let mut pending = Vec::new();
     let mut enum_asts = Vec::new();
+    // The `extend` blocks: their scope's node and name, and whether their
+    // file is proto3 (for packedness).
+    let mut extends: Vec<(usize, Option<FullName>, &ExtendAst, bool)> = Vec::new();
     for (name, f) in files {
         let package_node = scopes.tree.package(&f.package);
         let package = (!f.package.is_empty()).then(|| FullName::new(None, &f.package));
+        for e in &f.extends {
+            extends.push((package_node, package.clone(), e, f.syntax_proto3));
+        }
+        // proto2's enums are closed; proto3's and editions' (by default) open.
+        let closed_enums = !f.syntax_proto3 && !f.editions;
         for m in &f.messages {
             collect(
                 name,
@@ -1767,6 +1865,7 @@ fn resolve_in<'a>(
                 &mut scopes.tree,
                 &mut pending,
                 &mut enum_asts,
+                closed_enums,
             );
         }
         for e in &f.enums {
@@ -1774,6 +1873,7 @@ fn resolve_in<'a>(
                 FullName::new(package.as_ref(), &e.name),
                 scopes.tree.insert(package_node, &e.name),
                 e,
+                closed_enums,
             ));
         }
     }
@@ -1797,7 +1897,7 @@ fn resolve_in<'a>(
     };
 
     let mut set = SchemaSet::default();
-    for (full, node, e) in &enum_asts {
+    for (full, node, e, closed) in &enum_asts {
         let Some(n) = scopes.tree.nodes.get_mut(*node) else {
             continue;
         };
@@ -1805,7 +1905,9 @@ fn resolve_in<'a>(
             return Err(err(format!("enum {full} is defined twice")));
         }
         n.enumeration = Some(set.enums.len());
-        set.enums.push(EnumDef::new(full.clone(), e.values.clone()));
+        let mut def = EnumDef::new(full.clone(), e.values.clone());
+        def.closed = *closed;
+        set.enums.push(def);
     }
     // Messages first get their ids, including synthesized map entries, so
     // that fields can refer to any of them.
@@ -1841,8 +1943,22 @@ fn resolve_in<'a>(
             entry_id = entry_id.saturating_add(1);
         }
     }
+    for p in &pending {
+        for e in &p.ast.extends {
+            extends.push((p.node, Some(p.scope.clone()), e, p.proto3));
+        }
+    }
     // Every relative type name, resolved in one walk down the tree.
     let mut relative = Vec::new();
+    for (node, _, e, _) in &extends {
+        for name in std::iter::once(e.extendee.as_str())
+            .chain(e.fields.iter().map(|f| f.type_name.as_str()))
+        {
+            if Scalar::from_keyword(name).is_none() && !name.starts_with('.') {
+                relative.push((*node, name));
+            }
+        }
+    }
     for p in &pending {
         for f in &p.ast.fields {
             let names = match &f.map {
@@ -1882,6 +1998,7 @@ fn resolve_in<'a>(
                             oneof: None,
                             group: false,
                             proto3_optional: false,
+                            upstream_int32: false,
                         },
                         FieldDef {
                             number: 2,
@@ -1892,6 +2009,7 @@ fn resolve_in<'a>(
                             oneof: None,
                             group: false,
                             proto3_optional: false,
+                            upstream_int32: false,
                         },
                     ],
                     map_entry: true,
@@ -1917,6 +2035,7 @@ fn resolve_in<'a>(
                 oneof: f.oneof.clone(),
                 group: f.group || delimited,
                 proto3_optional: f.proto3_optional,
+                upstream_int32: f.upstream_int32,
             });
         }
         let mut by_number: Vec<(u32, usize)> = fields
@@ -1944,6 +2063,53 @@ fn resolve_in<'a>(
         if let Some(m) = set.messages.get_mut(id) {
             m.fields = fields;
             m.by_number = by_number;
+        }
+    }
+    // Extensions: fields of the extended message, named by their full name
+    // in brackets (as the text format writes them), after its own fields
+    // (so that its own keep their slots).
+    for (node, scope, e, proto3) in &extends {
+        let Some(FieldType::Message(target)) = lookup_type(scopes, *node, &e.extendee) else {
+            return Err(err(format!(
+                "extend {}: no message of that name",
+                e.extendee
+            )));
+        };
+        for f in &e.fields {
+            let ty = lookup_type(scopes, *node, &f.type_name).ok_or_else(|| {
+                err(format!(
+                    "extension {}: unknown type {}",
+                    f.name, f.type_name
+                ))
+            })?;
+            let label = f.label.unwrap_or(Label::Optional);
+            let full = match scope {
+                Some(s) => format!("{s}.{}", f.name),
+                None => f.name.clone(),
+            };
+            let Some(m) = set.messages.get_mut(target) else {
+                continue;
+            };
+            if let Some((_, other)) = m.field_by_number(f.number) {
+                return Err(err(format!(
+                    "extension {full}: field number {} of {} is used by {}",
+                    f.number, m.full_name, other.name
+                )));
+            }
+            let slot = m.fields.len();
+            m.fields.push(FieldDef {
+                number: f.number,
+                name: format!("[{full}]"),
+                label,
+                ty,
+                packed: label == Label::Repeated && ty.packable() && f.packed.unwrap_or(*proto3),
+                oneof: None,
+                group: f.group,
+                proto3_optional: false,
+                upstream_int32: false,
+            });
+            let at = m.by_number.partition_point(|&(n, _)| n < f.number);
+            m.by_number.insert(at, (f.number, slot));
         }
     }
     set.names = std::mem::take(&mut scopes.tree);

@@ -18,6 +18,7 @@ use crate::formats::onnx::{OPTIONAL_FIELDS, SEQUENCE_FIELDS};
 use crate::formats::{self, Body, Decoded, FormatOptions, Rejection};
 use crate::json_writer::{JsonWriter, Null};
 use crate::schema::{FieldId, SchemaSet};
+use crate::syntax::WireInput;
 use crate::wire::{FieldReader, WireValue};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -507,6 +508,7 @@ pub fn decode_named<'a>(
                             format,
                             body,
                             passed_over: Vec::new(),
+                            syntax: formats::Syntax::Binary,
                         })
                     })
                     .unwrap_or_else(|| formats::detect(bytes, opts))
@@ -877,6 +879,25 @@ pub fn decode_file<'a>(
             }),
         ),
     }
+}
+
+/// [`decode_file`] over a [`WireInput`]: a text-format input is read as its
+/// binary form, the decoded file marked as text and an error placed in the
+/// text.
+pub fn decode_source<'a>(
+    source: &'a WireInput,
+    ctx: Option<&FileContext>,
+    opts: &FormatOptions,
+) -> (std::result::Result<Decoded<'a>, Rejection>, Option<Naming>) {
+    let (d, n) = decode_file(source.binary.bytes(), ctx, opts);
+    let d = match d {
+        Ok(d) => Ok(Decoded {
+            syntax: source.syntax(),
+            ..d
+        }),
+        Err(r) => Err(source.place_rejection(r)),
+    };
+    (d, n)
 }
 
 /// `"model": {...}` after the value, when the file was named.

@@ -14,8 +14,8 @@ use crate::fields::google::protobuf::{
 };
 use crate::formats::{Body, Decoded, Format, FormatOptions};
 use crate::schema::{
-    EnumAst, Features, FieldAst, FieldId, FileAst, FullName, Label, MessageAst, SchemaSet,
-    parse_file, parse_proto, resolve_features,
+    EnumAst, ExtendAst, Features, FieldAst, FieldId, FileAst, FullName, Label, MessageAst,
+    SchemaSet, parse_file, parse_proto, resolve_features,
 };
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -417,6 +417,7 @@ pub fn load_descriptor_set(bytes: &[u8]) -> Result<SchemaSet, LoadError> {
         for e in file.messages(set, FileDescriptorProto::ENUM_TYPE) {
             ast.enums.push(enum_ast(set, e));
         }
+        ast.extends = extend_asts(set, file.messages(set, FileDescriptorProto::EXTENSION));
         resolve_features(&mut ast);
         files.push((name, ast));
     }
@@ -617,7 +618,56 @@ fn message_ast(set: &SchemaSet, m: &Message<'_>) -> Result<MessageAst, LoadError
             .messages(set, DescriptorProto::ENUM_TYPE)
             .map(|e| enum_ast(set, e))
             .collect(),
+        extends: extend_asts(set, m.messages(set, DescriptorProto::EXTENSION)),
     })
+}
+
+/// Extension fields (`FieldDescriptorProto`s with an `extendee`), each an
+/// `extend` block of its own.
+fn extend_asts<'m, 'a: 'm>(
+    set: &SchemaSet,
+    fields: impl Iterator<Item = &'m Message<'a>>,
+) -> Vec<ExtendAst> {
+    fields
+        .filter_map(|f| {
+            let extendee = f.str(set, FieldDescriptorProto::EXTENDEE)?.to_string();
+            let number = f
+                .int(set, FieldDescriptorProto::NUMBER)
+                .and_then(|n| u32::try_from(n).ok())?;
+            let label = match f.int(set, FieldDescriptorProto::LABEL) {
+                Some(2) => Some(Label::Required),
+                Some(3) => Some(Label::Repeated),
+                _ => Some(Label::Optional),
+            };
+            let packed = f
+                .message(set, FieldDescriptorProto::OPTIONS)
+                .and_then(|o| o.scalar(set, FieldOptions::PACKED))
+                .and_then(crate::decode::ScalarValue::as_i64)
+                .map(|v| v != 0);
+            let field = FieldAst {
+                label,
+                type_name: type_of(set, f),
+                name: f
+                    .str(set, FieldDescriptorProto::NAME)
+                    .unwrap_or("")
+                    .to_string(),
+                number,
+                packed,
+                // TYPE_GROUP
+                group: f.int(set, FieldDescriptorProto::TYPE) == Some(10),
+                features: features_of(
+                    set,
+                    f.message(set, FieldDescriptorProto::OPTIONS),
+                    FieldOptions::FEATURES,
+                ),
+                ..FieldAst::default()
+            };
+            Some(ExtendAst {
+                extendee,
+                fields: vec![field],
+            })
+        })
+        .collect()
 }
 
 /// Decodes `bytes` as `type_name` of `set`, leniently: fields the schema
@@ -642,6 +692,7 @@ pub fn decode<'a>(
             message,
         },
         passed_over: Vec::new(),
+        syntax: crate::formats::Syntax::Binary,
     })
 }
 

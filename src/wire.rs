@@ -466,6 +466,137 @@ pub fn count_packed_varints(buf: &[u8], base: u64) -> Result<u64, DecodeError> {
     Ok(count)
 }
 
+/// Appends the varint of `v`.
+pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The wire format written in one pass: keys, varints and fixed values as
+/// they come, and length-delimited fields whose length is known only at
+/// their end (a nested message, a packed run). Such a length's place is
+/// recorded when the field opens (in output order) and filled when it
+/// closes; [`WireWriter::finish`] then puts every length in, moving each
+/// stretch of the output once, from the last to the first. The result is
+/// what protobuf's serializers write for the same fields in the same order
+/// (shortest varints), in time and memory in proportion to the output.
+#[derive(Debug, Default)]
+pub struct WireWriter {
+    /// The output without the lengths of open-ended fields.
+    out: Vec<u8>,
+    /// Where each such length goes (an offset in `out`), and the length.
+    lengths: Vec<(usize, u64)>,
+    /// The bytes of the lengths closed so far.
+    length_bytes: usize,
+}
+
+/// A length-delimited field opened by [`WireWriter::open_len`].
+#[derive(Debug, Clone, Copy)]
+pub struct OpenLen {
+    index: usize,
+    content: usize,
+    length_bytes_at_open: usize,
+}
+
+impl WireWriter {
+    /// A writer whose output starts with room for `capacity` bytes.
+    pub fn with_capacity(capacity: usize) -> Self {
+        WireWriter {
+            out: Vec::with_capacity(capacity),
+            ..WireWriter::default()
+        }
+    }
+
+    /// The output so far, without the lengths still to be put in: bytes
+    /// of a value may be written straight into it.
+    pub fn raw(&mut self) -> &mut Vec<u8> {
+        &mut self.out
+    }
+
+    /// The offset the next byte is written at (before the lengths).
+    pub fn position(&self) -> usize {
+        self.out.len()
+    }
+
+    pub fn varint(&mut self, v: u64) {
+        put_varint(&mut self.out, v);
+    }
+
+    pub fn key(&mut self, number: u32, wt: WireType) {
+        put_varint(
+            &mut self.out,
+            (u64::from(number) << 3) | u64::from(wt.bits()),
+        );
+    }
+
+    /// Bytes as a length-delimited value (its length first).
+    pub fn bytes(&mut self, b: &[u8]) {
+        put_varint(&mut self.out, b.len() as u64);
+        self.out.extend_from_slice(b);
+    }
+
+    /// Opens a length-delimited value whose length is known at its end
+    /// (after its key).
+    pub fn open_len(&mut self) -> OpenLen {
+        let index = self.lengths.len();
+        self.lengths.push((self.out.len(), 0));
+        OpenLen {
+            index,
+            content: self.out.len(),
+            length_bytes_at_open: self.length_bytes,
+        }
+    }
+
+    /// Closes it: its length is what was written since, with the lengths
+    /// of the fields closed inside it.
+    pub fn close_len(&mut self, open: OpenLen) {
+        let len = (self.out.len() - open.content) + (self.length_bytes - open.length_bytes_at_open);
+        if let Some(l) = self.lengths.get_mut(open.index) {
+            l.1 = len as u64;
+        }
+        self.length_bytes += varint_len(len as u64);
+    }
+
+    /// The output with every length in its place (every opened field
+    /// closed). `offsets`, offsets in the output as written, become offsets
+    /// in the result (they must be ascending).
+    pub fn finish(mut self, offsets: &mut [u64]) -> Vec<u8> {
+        let mut k = 0usize;
+        let mut shift = 0u64;
+        for o in offsets.iter_mut() {
+            while let Some(&(_, len)) = self.lengths.get(k).filter(|l| l.0 as u64 <= *o) {
+                shift += varint_len(len) as u64;
+                k += 1;
+            }
+            *o += shift;
+        }
+        if self.lengths.is_empty() {
+            return self.out;
+        }
+        let raw_len = self.out.len();
+        self.out.resize(raw_len + self.length_bytes, 0);
+        let mut src_end = raw_len;
+        let mut dst_end = raw_len + self.length_bytes;
+        let mut len = Vec::with_capacity(10);
+        for &(pos, value) in self.lengths.iter().rev() {
+            let n = src_end - pos;
+            self.out.copy_within(pos..src_end, dst_end - n);
+            dst_end -= n;
+            len.clear();
+            put_varint(&mut len, value);
+            dst_end -= len.len();
+            if let Some(dst) = self.out.get_mut(dst_end..dst_end + len.len()) {
+                dst.copy_from_slice(&len);
+            }
+            src_end = pos;
+        }
+        self.out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -73,6 +73,9 @@ export function errorCard(err, title) {
       h('dt', null, 'check'), h('dd', { 'data-check': err.check }, err.check + ' check failed'),
       h('dt', null, 'field'), h('dd', { class: 'mono' }, err.path || '(the top-level message)'),
       h('dt', null, 'offset'), h('dd', { class: 'mono', 'data-offset': err.offset }, hex8(err.offset) + '  (byte ' + err.offset + ')'),
+      // In a text-format file, where the fault is written.
+      err.line ? h('dt', null, 'line') : null,
+      err.line ? h('dd', { class: 'mono', 'data-line': err.line }, `line ${err.line}, column ${err.column}`) : null,
       h('dt', null, 'reason'), h('dd', null, err.reason)));
 }
 

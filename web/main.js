@@ -23,7 +23,7 @@ import { openResult, runSearch } from './search.js';
 import { go, onAddress, parseAddress, state, update, watch } from './state.js';
 import { renderTensor } from './tensor.js';
 import { renderTensorList } from './tensor-list.js';
-import { renderText, renderTree } from './text.js';
+import { renderSource, renderText, renderTree } from './text.js';
 
 // The overviews, by the server's `overview`.
 const OVERVIEWS = {
@@ -153,6 +153,11 @@ function renderRejected(view) {
         h('tr', null, h('td', { class: 'mono' }, t.format), h('td', null, t.error.message)))))));
   }
   const body = h('div');
+  if (o.error.line) {
+    view.append(h('div', { class: 'card' }, h('h3', null, 'Text (the fault\'s line highlighted)'), body));
+    renderSource(body, o.error.line);
+    return;
+  }
   view.append(h('div', { class: 'card' }, h('h3', null, 'Bytes (the fault highlighted)'), body));
   renderBytes(body, { at: o.error.offset, error: o.error.offset });
 }

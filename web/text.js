@@ -1,7 +1,7 @@
 // The JSON and Text tabs: the decoded file's contract JSON as a tree
 // opened a page at a time (a file read without a schema: its field tree),
 // and the text view as the command line prints it.
-import { backend } from './backend.js';
+import { api, backend } from './backend.js';
 import { h, moreButton } from './dom.js';
 import { fieldTree } from './fields.js';
 import { state } from './state.js';
@@ -65,8 +65,42 @@ export function renderTree(body) {
   else body.append(h('div', { class: 'card' }, jsonTree(state.open.decoded, true)));
 }
 
-// The text view: the command line's text of the file.
+// A text-format file's lines: a window of them (the back end's
+// /api/source), numbered, the line `mark` highlighted; earlier and later
+// windows a click away.
+const SOURCE_PAGE = 200;
+export async function renderSource(body, mark) {
+  const box = h('div', { class: 'source', id: 'source' });
+  body.append(box);
+  const show = async (from) => {
+    try {
+      // Through api(): the static site's back end answers with text() only.
+      const r = await api('/api/source', { f: state.key, from, count: SOURCE_PAGE });
+      const rows = r.lines.map((text, k) => {
+        const n = r.from + k;
+        return h('div', { class: n === mark ? 'row fault' : 'row', 'data-line': n },
+          h('span', { class: 'ln' }, String(n)), h('span', { class: 'code' }, text));
+      });
+      const nav = h('div', { class: 'nav' },
+        r.from > 1 ? h('button', { class: 'btn small', onclick: () => show(Math.max(1, r.from - SOURCE_PAGE)) }, 'earlier lines') : null,
+        h('span', { class: 'muted' }, ` lines ${r.from}–${r.from + r.lines.length - 1} of ${r.total} `),
+        r.from + r.lines.length <= r.total ? h('button', { class: 'btn small', onclick: () => show(r.from + SOURCE_PAGE) }, 'later lines') : null);
+      box.replaceChildren(nav, ...rows);
+      const hit = box.querySelector('.fault');
+      if (hit) hit.scrollIntoView({ block: 'center' });
+    } catch (e) { box.textContent = e.message; }
+  };
+  await show(mark ? Math.max(1, mark - 20) : 1);
+}
+
+// The text view: the command line's text of the file (a file in
+// protobuf's text format: its own lines first).
 export async function renderText(body, inline) {
+  if (!inline && state.open.file && state.open.file.syntax === 'text') {
+    const card = h('div', { class: 'card' }, h('h3', null, 'The file (protobuf text format)'));
+    body.append(card);
+    renderSource(card, null);
+  }
   const pre = h('pre', { class: 'text', id: 'text-view' }, 'Reading…');
   body.append(inline ? pre : h('div', { class: 'card' }, pre));
   try {

@@ -208,6 +208,7 @@ pub fn schemaless_all(bytes: &[u8]) -> Outcome {
         format,
         body: Body::Schemaless(tree),
         passed_over: Vec::new(),
+        syntax: Default::default(),
     };
     render_all(&d, bytes.len(), &mut out);
     out
@@ -926,6 +927,89 @@ pub fn tf_record(bytes: &[u8]) -> Outcome {
         }
         let _ = tf_record::series(records, 1000);
         let _ = tf_record::line(records);
+    }
+    out
+}
+
+/// Target `text_format`: the input read as protobuf's text format, as
+/// `--as auto` and each `--as FORMAT` read it (a text file's binary form,
+/// then detected, validated and rendered as a binary file is, its errors
+/// placed in the text); then each message it reads as written back as
+/// text (`decode convert`) and read again, which must give the same
+/// message (a round trip is stable).
+pub fn text_format(bytes: &[u8]) -> Outcome {
+    use pbdecode::decode::{DecodeContext, decode_message};
+    use pbdecode::formats::AsFormat;
+    use pbdecode::input::InputBytes;
+    use pbdecode::render::textproto::write_text_format;
+    use pbdecode::syntax::WireInput;
+    use std::sync::Arc;
+
+    let mut out = Outcome::default();
+    if !pbdecode::text_format::looks_like_text(bytes) {
+        return out;
+    }
+    let input = Arc::new(InputBytes::Owned(bytes.to_vec()));
+    let fopts = FormatOptions::default();
+    let set = SchemaSet::builtin();
+    let asks = std::iter::once(AsFormat::Auto).chain(REGISTRY.iter().map(AsFormat::Format));
+    for asked in asks {
+        let wire = match WireInput::new(input.clone(), asked) {
+            Ok(w) => w,
+            Err(r) => {
+                // Every error of a text is placed at a line and column.
+                let _ = r.error.line_column().expect("a text's error has a line");
+                continue;
+            }
+        };
+        let Some(text) = &wire.text else { continue };
+        let binary = wire.binary.bytes();
+        let decoded = match asked {
+            AsFormat::Auto => {
+                formats::detect(binary, &fopts).map_err(|r| wire.place_rejection(r).error)
+            }
+            AsFormat::Format(f) => formats::decode_as(f, binary, &fopts).map_err(|e| wire.place(e)),
+        };
+        match decoded {
+            Ok(d) => {
+                out.decoded += 1;
+                render_all(&d, binary.len(), &mut out);
+            }
+            Err(e) => {
+                let _ = e.to_string();
+            }
+        }
+        // The round trip: the message as text, read again.
+        let root = text.reading.root;
+        let Ok(first) = decode_message(set, root, binary, 0, DecodeContext::lenient()) else {
+            continue;
+        };
+        let mut written = Vec::new();
+        if write_text_format(&mut written, set, &first).is_err() {
+            continue;
+        }
+        let again =
+            pbdecode::text_format::encode(set, root, &written, pbdecode::decode::DEFAULT_DEPTH)
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "the text written of a message does not read back: {e}\n{}",
+                        String::from_utf8_lossy(&written)
+                    )
+                });
+        let second = decode_message(set, root, &again, 0, DecodeContext::lenient())
+            .expect("the text written of a message reads back as that message");
+        // The same message: the same text (map entries are written sorted
+        // by key, so a text whose entries were in another order gives
+        // other bytes but the same text).
+        let mut rewritten = Vec::new();
+        write_text_format(&mut rewritten, set, &second)
+            .expect("the message read back writes as text");
+        assert!(
+            written == rewritten,
+            "a round trip through text changed the message:\n{}\n---\n{}",
+            String::from_utf8_lossy(&written),
+            String::from_utf8_lossy(&rewritten)
+        );
     }
     out
 }

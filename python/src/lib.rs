@@ -77,12 +77,16 @@ pub(crate) fn to_py(py: Python<'_>, e: Error) -> PyErr {
                 PyMemoryError::new_err(d.to_string())
             }
             Error::Decode(d) => {
+                let (line, column) = d.line_column().unzip();
                 let args = (
                     d.to_string(),
                     d.check(),
                     d.path_string(),
                     d.offset(),
                     d.message(),
+                    None::<String>,
+                    line,
+                    column,
                 );
                 PyErr::from_value(m.getattr("DecodeError")?.call1(args)?)
             }
@@ -231,6 +235,11 @@ impl Doc {
     fn format(&self) -> (&'static str, Option<String>, Vec<String>) {
         let f = self.doc.format();
         (f.id, f.message_type.clone(), f.also.clone())
+    }
+
+    /// `"binary"`, or `"text"` for protobuf's text format.
+    fn syntax(&self) -> &'static str {
+        self.doc.syntax()
     }
 
     /// The format's summary (`--json`'s `"summary"`): key -> value, in the

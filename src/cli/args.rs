@@ -3,6 +3,7 @@
 //! [`super::plan`], or a usage error naming a flag the mode would not
 //! read).
 
+use super::convert::ConvertArgs;
 use super::plan::{self, Mode};
 use super::serve::ServeArgs;
 use clap::parser::ValueSource;
@@ -14,7 +15,7 @@ use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 
 /// The first line of `decode --help`: every format family it reads.
-pub(crate) const ABOUT: &str = "Decode the files of machine learning: ONNX (tensors, sequences, maps, sparse tensors, models, test data), TensorFlow (SavedModels, GraphDefs, checkpoints, TFRecord and event files), PaddlePaddle programs, and any Protocol Buffers message, with your .proto schema or without one.";
+pub(crate) const ABOUT: &str = "Decode the files of machine learning: ONNX (tensors, sequences, maps, sparse tensors, models, test data), TensorFlow (SavedModels, GraphDefs, checkpoints, TFRecord and event files), PaddlePaddle programs, and any Protocol Buffers message, with your .proto schema or without one; binary or protobuf text format (.pbtxt, .prototxt).";
 
 /// What `decode` alone prints (exit 2).
 pub(crate) const SHORT_USAGE: &str =
@@ -23,8 +24,9 @@ pub(crate) const SHORT_USAGE: &str =
 usage: decode [OPTIONS] FILE|-           a file's format, summary, fields and tensors
        decode serve [PATH...]            the explorer: a local web page, with a Graph tab
        decode diff EXPECTED ACTUAL       do two tensors, models or folders agree
+       decode convert IN OUT             binary to protobuf text format, or back
 
-decode --help lists every option; decode serve --help and decode diff --help their own.";
+decode --help lists every option; decode serve --help, decode diff --help and decode convert --help their own.";
 
 /// The headings `decode --help` groups its options under.
 const INPUT: &str = "Input";
@@ -39,7 +41,7 @@ const SCHEMAS: &str = "Schemas";
     name = "decode",
     version,
     about = ABOUT,
-    after_help = "The explorer, a local web page for the same files: decode serve [PATH...] (decode serve --help).",
+    after_help = "The explorer, a local web page for the same files: decode serve [PATH...] (decode serve --help). Conversion between binary and protobuf's text format: decode convert IN OUT.",
     // `serve` and `diff` are commands only as the first argument: after
     // any other, a file or folder of that name (`decode -r diff`).
     args_conflicts_with_subcommands = true,
@@ -71,7 +73,7 @@ pub struct Args {
     pub(crate) jsonl: bool,
     /// The format to read the file as: auto (detect it) or a format id;
     /// the ids are listed in the order detection tries them.
-    #[arg(help_heading = INPUT, long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = as_format())]
+    #[arg(help_heading = INPUT, long = "as", default_value = AsFormat::AUTO, value_name = "FORMAT", value_parser = super::convert::as_format())]
     pub(crate) format: AsFormat,
     /// Print JSON instead of text.
     #[arg(help_heading = OUTPUT, long)]
@@ -191,20 +193,6 @@ pub(crate) enum FoldArg {
     All,
 }
 
-/// `--as`: `auto`, then the format ids in detection order (the
-/// registry's), each with its title in `--help`; parsed to an [`AsFormat`].
-fn as_format() -> impl clap::builder::TypedValueParser<Value = AsFormat> {
-    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-    PossibleValuesParser::new(AsFormat::all().map(|a| {
-        PossibleValue::new(a.id()).help(match a {
-            AsFormat::Auto => "try each format in detection order",
-            AsFormat::Format(f) => f.title,
-        })
-    }))
-    // Only the values listed above get here, and each parses.
-    .map(|id| AsFormat::parse(&id).unwrap_or(AsFormat::Auto))
-}
-
 /// `--values`: a number, or `all` (every value).
 pub(crate) fn parse_values(s: &str) -> Result<u64, String> {
     match s {
@@ -236,6 +224,11 @@ pub enum Command {
         about = "Compare two tensor files (sequences, maps, optionals element by element), two models (initializers and nodes), or two folders file by file, as ONNX's backend tests do: |actual - expected| <= atol + rtol * |expected|, NaN equal to NaN."
     )]
     Diff(DiffArgs),
+    /// `decode convert IN OUT`.
+    #[command(
+        about = "Write a protobuf file in the other syntax through the same schema tables: binary to protobuf's text format (.pbtxt, .prototxt, .textproto: as protobuf's Python runtime writes it), text to binary (as protobuf's serializers write it). OUT's extension says which, or --to; - is standard input or output."
+    )]
+    Convert(ConvertArgs),
 }
 
 /// The arguments of `decode diff` (its help text is the doc comment of

@@ -7,10 +7,11 @@ use super::args::DiffArgs;
 use super::outcome::Outcome;
 use pbdecode::diff::{self, Compared, DiffOptions, Entry};
 use pbdecode::escape::TextLines;
-use pbdecode::formats::{Body, Decoded, FormatOptions};
-use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input};
+use pbdecode::formats::{AsFormat, Body, Decoded, FormatOptions};
+use pbdecode::input::{exit_on_mapping_fault, open_input};
 use pbdecode::json_writer::JsonWriter;
 use pbdecode::output::{Output, Policy};
+use pbdecode::syntax::WireInput;
 use pbdecode::testdata::{self, ModelCache};
 use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
@@ -167,12 +168,19 @@ fn folders(
 
 fn decode_side<'a>(
     path: &Path,
-    input: &'a InputBytes,
+    input: &'a WireInput,
     cache: &ModelCache,
 ) -> Result<Decoded<'a>, String> {
     let ctx = testdata::file_context(path, None, cache);
-    let (d, _) = testdata::decode_file(input.bytes(), ctx.as_ref(), &FormatOptions::default());
+    let (d, _) = testdata::decode_source(input, ctx.as_ref(), &FormatOptions::default());
     d.map_err(|r| format!("{}: not decoded: {}", path.display(), r.error))
+}
+
+/// A side opened: a text-format file as the binary form of its message.
+fn open_side(path: &Path) -> Result<WireInput, String> {
+    let input = open_input(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    WireInput::new(std::sync::Arc::new(input), AsFormat::Auto)
+        .map_err(|r| format!("{}: not decoded: {}", path.display(), r.error))
 }
 
 /// `"expected": ..., "actual": ...` (with `_bytes` for a name that is not
@@ -338,10 +346,9 @@ fn pair(
         say!("decode diff: {msg}");
         Ok(Pair::Error)
     };
-    let (xi, yi) = match (open_input(xp), open_input(yp)) {
+    let (xi, yi) = match (open_side(xp), open_side(yp)) {
         (Ok(x), Ok(y)) => (x, y),
-        (Err(e), _) => return fail(out, format!("{}: {e}", shown(xp))),
-        (_, Err(e)) => return fail(out, format!("{}: {e}", shown(yp))),
+        (Err(e), _) | (_, Err(e)) => return fail(out, e),
     };
     // Checked once the inputs are open, so that neither is replaced, and
     // before any work.
@@ -385,7 +392,11 @@ fn pair(
     };
     let (tx, ty) = (type_of(&x).to_string(), type_of(&y).to_string());
     if tx == "onnx.ModelProto" && ty == "onnx.ModelProto" {
-        let d = diff::compare_models((mx, xi.bytes(), dirs.0), (my, yi.bytes(), dirs.1), opts);
+        let d = diff::compare_models(
+            (mx, xi.binary.bytes(), dirs.0),
+            (my, yi.binary.bytes(), dirs.1),
+            opts,
+        );
         return model_diff(
             out,
             (xp, yp),

@@ -9,6 +9,7 @@
 mod stderr;
 mod args;
 mod batch;
+pub mod convert;
 pub mod diff;
 mod graph;
 mod outcome;
@@ -26,13 +27,14 @@ use pbdecode::escape::{TextLines, plain};
 use pbdecode::formats::{self, Body, Decoded, FormatOptions};
 use pbdecode::input::{InputBytes, exit_on_mapping_fault, open_input, read_stdin};
 use pbdecode::render::{RenderOptions, json, text};
+use pbdecode::syntax::WireInput;
 use pbdecode::testdata::Naming;
 use plan::Mode;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use stderr::usage;
+use stderr::{show_line, usage};
 
 /// Exit status 1 for an input that was turned down; with `--json` the
 /// reason also goes to stdout as `{"error": {...}}`, so a script reading
@@ -89,6 +91,7 @@ pub fn main() -> ExitCode {
     match &args.command {
         Some(Command::Serve(serve)) => exit_code("decode serve", serve::run(serve)),
         Some(Command::Diff(diff)) => exit_code("decode diff", diff::run(diff)),
+        Some(Command::Convert(convert)) => exit_code("decode convert", convert::run(convert)),
         None => exit_code("decode", decode(&args, &args::given(&matches))),
     }
 }
@@ -153,8 +156,20 @@ fn with_decoded(
     ) -> io::Result<Outcome>,
 ) -> io::Result<Outcome> {
     with_input(args, |input, fopts, ropts| {
-        match detect(args, input.bytes(), fopts)? {
-            Ok((decoded, naming)) => then(input, &decoded, naming.as_ref(), fopts, ropts),
+        // A text-format file is read as the binary form of its message.
+        let source = match WireInput::new(input.clone(), args.format) {
+            Ok(source) => source,
+            Err(rejection) => {
+                say!("decode: {}: not decoded: {}", args.file, rejection.error);
+                for (id, e) in &rejection.tried {
+                    say!("  {id}: {e}");
+                }
+                show_line(input.bytes(), &rejection.error);
+                return turned_down(args, &rejection.error);
+            }
+        };
+        match detect(args, &source, fopts)? {
+            Ok((decoded, naming)) => then(&source.binary, &decoded, naming.as_ref(), fopts, ropts),
             Err(code) => Ok(code),
         }
     })
@@ -190,12 +205,14 @@ fn open(args: &Args) -> io::Result<(InputBytes, Option<PathBuf>)> {
 /// notes and warnings on stderr; `Err(exit code)` when it is turned down.
 fn detect<'a>(
     args: &Args,
-    bytes: &'a [u8],
+    source: &'a WireInput,
     fopts: &FormatOptions,
 ) -> io::Result<Result<(Decoded<'a>, Option<Naming>), Outcome>> {
+    let bytes = source.binary.bytes();
+    let shown_text = source.text.as_ref().map(|t| t.text.bytes());
     let format = args.format.format();
     let file_name = Path::new(&args.file).file_name().and_then(|n| n.to_str());
-    let hint = formats::other_files::looks_like(bytes, file_name);
+    let hint = formats::other_files::looks_like(shown_text.unwrap_or(bytes), file_name);
     let naming_ctx = match format {
         None => testdata::context(args),
         Some(_) => None,
@@ -209,6 +226,7 @@ fn detect<'a>(
                         say!("decode: {}: note: this looks like {what}", args.file);
                     }
                     for (f, e, shown) in formats::near_misses(&d, bytes, fopts) {
+                        let e = source.place(e);
                         let hint = if shown {
                             format!(" (--as {} shows it anyway)", f.id)
                         } else {
@@ -224,6 +242,7 @@ fn detect<'a>(
                 d
             }
             Err(rejection) => {
+                let rejection = source.place_rejection(rejection);
                 // What the file most likely is comes first: the reasons
                 // each format gave are for someone who thought it was one.
                 if let Some(what) = hint {
@@ -233,12 +252,16 @@ fn detect<'a>(
                 for (id, e) in &rejection.tried {
                     say!("  {id}: {e}");
                 }
+                if let Some(text) = shown_text {
+                    show_line(text, &rejection.error);
+                }
                 return turned_down(args, &rejection.error).map(Err);
             }
         },
         Some(f) => match formats::decode_as(f, bytes, fopts) {
             Ok(d) => {
                 for problem in formats::tensor_problems(&d.body) {
+                    let problem = source.place(problem);
                     say!(
                         "decode: {}: warning: shown as {} anyway: {problem}",
                         args.file,
@@ -248,10 +271,18 @@ fn detect<'a>(
                 d
             }
             Err(e) => {
+                let e = source.place(e);
                 say!("decode: {}: not {}: {e}", args.file, f.id);
+                if let Some(text) = shown_text {
+                    show_line(text, &e);
+                }
                 return turned_down(args, &e).map(Err);
             }
         },
+    };
+    let decoded = Decoded {
+        syntax: source.syntax(),
+        ..decoded
     };
     Ok(Ok((decoded, naming)))
 }

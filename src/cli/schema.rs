@@ -80,6 +80,9 @@ pub(crate) fn decode_schema_or_schemaless(
         }
     };
     let mut fault = None;
+    // A text-format input read with the user's tables: its binary form.
+    let mut text_binary: Vec<u8> = Vec::new();
+    let mut syntax = formats::Syntax::Binary;
     let decoded = match &user_set {
         Some(set) => {
             let names = user_schema::type_names(set);
@@ -108,9 +111,33 @@ pub(crate) fn decode_schema_or_schemaless(
                     pbdecode::decode::MAX_NESTING
                 );
             }
-            match user_schema::decode(set, type_name, bytes, fopts.max_depth) {
+            let mut reading = None;
+            if pbdecode::text_format::looks_like_text(bytes) {
+                match pbdecode::syntax::read_text_as(set, type_name, bytes) {
+                    Ok(mut r) => {
+                        text_binary = std::mem::take(&mut r.binary);
+                        syntax = formats::Syntax::Text;
+                        reading = Some(r);
+                    }
+                    Err(e) => {
+                        say!("decode: {}: not {type_name}: {e}", args.file);
+                        super::stderr::show_line(bytes, &e);
+                        return Ok(Outcome::Rejected);
+                    }
+                }
+            }
+            let read = if reading.is_some() {
+                &text_binary[..]
+            } else {
+                bytes
+            };
+            match user_schema::decode(set, type_name, read, fopts.max_depth) {
                 Ok(d) => d,
                 Err(e) => {
+                    let e = match &reading {
+                        Some(r) => r.place(set, bytes, e),
+                        None => e,
+                    };
                     say!("decode: {}: not {type_name}: {e}", args.file);
                     return Ok(Outcome::Rejected);
                 }
@@ -133,9 +160,11 @@ pub(crate) fn decode_schema_or_schemaless(
                 format,
                 body: Body::Schemaless(tree),
                 passed_over: Vec::new(),
+                syntax: formats::Syntax::Binary,
             }
         }
     };
+    let decoded = Decoded { syntax, ..decoded };
     let mut out = BufWriter::with_capacity(1 << 16, pbdecode::output::stdout_stream());
     if args.json {
         json::write_decoded(&mut out, &decoded, ropts)?;

@@ -8,12 +8,13 @@ use super::message::{Query, Response, json_answer};
 use crate::api::{self, Document, Reading};
 use crate::decode::Message;
 use crate::error::DecodeError;
-use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions};
+use crate::formats::{self, AsFormat, Body, Decoded, FormatOptions, Syntax};
 use crate::json_writer::{JsonWriter, Null, WrittenJson};
 use crate::render::schemaless::{PageLimits, write_json_page};
 use crate::render::{RenderOptions, fmt, json, text};
 use crate::schema::{FullName, SchemaSet};
 use crate::schemaless::{self, Branch};
+use crate::syntax::WireInput;
 use crate::tensor::{Element, Elements, LoadedValues, Source, TensorData, TensorView, load_values};
 use crate::{picture, stats};
 
@@ -43,14 +44,21 @@ const MAX_VALUES_BYTES: usize = 4 << 20;
 /// A decode error as the page reads it: `{"check", "path", "offset",
 /// "reason", "message"}`.
 fn error_json(w: &mut JsonWriter<'_>, e: &DecodeError) -> std::io::Result<()> {
-    error_members(
+    w.begin_object()?;
+    error_fields(
         w,
         e.check(),
         &e.path_string(),
         e.offset(),
         &e.message(),
         &e.to_string(),
-    )
+    )?;
+    // In a text-format file: the line and column (1-based).
+    if let Some((line, column)) = e.line_column() {
+        w.member("line", line)?;
+        w.member("column", column)?;
+    }
+    w.end_object()
 }
 
 fn error_members(
@@ -62,15 +70,27 @@ fn error_members(
     message: &str,
 ) -> std::io::Result<()> {
     w.begin_object()?;
+    error_fields(w, check, path, offset, reason, message)?;
+    w.end_object()
+}
+
+fn error_fields(
+    w: &mut JsonWriter<'_>,
+    check: &str,
+    path: &str,
+    offset: u64,
+    reason: &str,
+    message: &str,
+) -> std::io::Result<()> {
     w.member("check", check)?;
     w.member("path", path)?;
     w.member("offset", offset)?;
     w.member("reason", reason)?;
-    w.member("message", message)?;
-    w.end_object()
+    w.member("message", message)
 }
 
 /// Why a file did not decode as asked.
+#[derive(Clone)]
 enum Failure {
     /// `--as auto` turned it down: the deciding error and each format's.
     Rejected(formats::Rejection),
@@ -82,25 +102,43 @@ enum Failure {
 /// The format asked for (`as=auto` or an id), decoded as the command line
 /// decodes it; a schemaless reading's tree is built only when `tree` says
 /// so (the field tree's pages read it again a level at a time).
-fn decode<'a>(req: &Query<'_>, bytes: &'a [u8], tree: bool) -> Result<Decoded<'a>, Failure> {
+fn decode<'a>(req: &Query<'_>, wire: &'a WireInput, tree: bool) -> Result<Decoded<'a>, Failure> {
     let fopts = FormatOptions {
         tree,
         ..FormatOptions::default()
     };
-    match AsFormat::parse(asked(req)) {
-        Some(AsFormat::Auto) => formats::detect(bytes, &fopts).map_err(Failure::Rejected),
-        Some(AsFormat::Format(f)) => {
-            formats::decode_as(f, bytes, &fopts).map_err(|e| Failure::NotThis(f.id, e))
-        }
-        None => Err(Failure::BadFormat(format!(
+    let bytes = wire.binary.bytes();
+    let decoded =
+        match as_format(req)? {
+            AsFormat::Auto => formats::detect(bytes, &fopts)
+                .map_err(|r| Failure::Rejected(wire.place_rejection(r))),
+            AsFormat::Format(f) => formats::decode_as(f, bytes, &fopts)
+                .map_err(|e| Failure::NotThis(f.id, wire.place(e))),
+        }?;
+    Ok(Decoded {
+        syntax: wire.syntax(),
+        ..decoded
+    })
+}
+
+/// The format the request asks for.
+fn as_format(req: &Query<'_>) -> Result<AsFormat, Failure> {
+    AsFormat::parse(asked(req)).ok_or_else(|| {
+        Failure::BadFormat(format!(
             "unknown format {:?}; one of: {}",
             asked(req),
             AsFormat::all()
                 .map(AsFormat::id)
                 .collect::<Vec<_>>()
                 .join(", ")
-        ))),
-    }
+        ))
+    })
+}
+
+/// The bytes the decoders read for the request: the file's own, or a
+/// text-format file's binary form.
+fn wire_of(req: &Query<'_>, file: &ExploredFile) -> Result<WireInput, Failure> {
+    file.wire(as_format(req)?).map_err(Failure::Rejected)
 }
 
 /// The `as` parameter: `auto` or a format id (`auto` when absent).
@@ -262,15 +300,33 @@ pub(super) fn open(req: &Query<'_>, file: &ExploredFile) -> Response {
         Ok(v) => v,
         Err(r) => return r,
     };
-    let bytes = file.bytes.bytes();
-    let decoded = decode(req, bytes, false);
+    let (wire, failed) = match wire_of(req, file) {
+        Ok(w) => (Some(w), None),
+        Err(f) => (None, Some(f)),
+    };
+    let decoded = match (&wire, failed) {
+        (Some(w), _) => decode(req, w, false),
+        (None, Some(f)) => Err(f),
+        (None, None) => Err(Failure::BadFormat("no input".into())),
+    };
+    let bytes = wire
+        .as_ref()
+        .map_or_else(|| file.bytes.bytes(), |w| w.binary.bytes());
+    // A text-format file (also one no message reads): the page shows its
+    // lines (`/api/source`).
+    let syntax = match &wire {
+        Some(w) => w.syntax(),
+        None if crate::text_format::looks_like_text(file.bytes.bytes()) => Syntax::Text,
+        None => Syntax::Binary,
+    };
     json_answer(200, |w| {
         w.begin_object()?;
         w.key("file")?;
         w.begin_object()?;
         w.member("key", &file.key)?;
         w.member("name", &file.name)?;
-        w.member("size", bytes.len())?;
+        w.member("size", file.bytes.bytes().len())?;
+        w.member("syntax", syntax.name())?;
         w.end_object()?;
         w.member("as", asked(req))?;
         w.key("formats")?;
@@ -333,7 +389,9 @@ pub(super) fn open(req: &Query<'_>, file: &ExploredFile) -> Response {
         w.end_array()?;
         // The document, kept for the requests for tensors that follow.
         let doc = match &decoded.body {
-            Body::Message { .. } | Body::Bundle(_) => Some(document_of(req, file, decoded)),
+            Body::Message { .. } | Body::Bundle(_) => {
+                wire.as_ref().map(|wi| document_of(req, file, wi, decoded))
+            }
             Body::Schemaless(_) | Body::UserMessage { .. } | Body::Records(_) => None,
         };
         // What the page shows of the file, from what the file holds (the
@@ -514,7 +572,17 @@ fn tree_limits(per_level: usize, nested_levels: u32) -> PageLimits {
 /// the tree's answers carry; the root when absent). Only that level's
 /// bytes are read, so a page costs what its level holds, never the file.
 pub(super) fn fields(req: &Query<'_>, file: &ExploredFile) -> Response {
-    let bytes = file.bytes.bytes();
+    let wire = match wire_of(req, file) {
+        Ok(w) => w,
+        Err(f) => {
+            return json_answer(422, |w| {
+                w.begin_object()?;
+                failure_json(w, &f)?;
+                w.end_object()
+            });
+        }
+    };
+    let bytes = wire.binary.bytes();
     let branch = match req.param("branch") {
         None => Branch::root(bytes.len() as u64),
         Some(b) => match Branch::parse(b) {
@@ -560,7 +628,12 @@ pub(super) fn text_view(req: &Query<'_>, file: &ExploredFile) -> Response {
         Ok(v) => v,
         Err(r) => return r,
     };
-    let decoded = match decode(req, file.bytes.bytes(), true) {
+    let wire = wire_of(req, file);
+    let decoded = match wire
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|w| decode(req, w, true))
+    {
         Ok(d) => d,
         Err(f) => {
             return json_answer(422, |w| {
@@ -581,6 +654,46 @@ pub(super) fn text_view(req: &Query<'_>, file: &ExploredFile) -> Response {
         return Response::error(500, &e.to_string());
     }
     Response::new(200, "text/plain; charset=utf-8", w)
+}
+
+/// The most lines `/api/source` answers at once, and the most characters
+/// of a line it shows.
+const MAX_SOURCE_LINES: u64 = 1000;
+const MAX_SOURCE_LINE: usize = 4000;
+
+/// `/api/source?f&from&count`: lines of a file in protobuf's text format,
+/// as written: `count` lines (200 by default, at most 1000) from line
+/// `from` (1-based), each cut at 4,000 characters, with the number of
+/// lines of the file; 422 for a file that is not text.
+pub(super) fn source(req: &Query<'_>, file: &ExploredFile) -> Response {
+    let bytes = file.bytes.bytes();
+    if !crate::text_format::looks_like_text(bytes) {
+        return Response::error(422, "the file is not in protobuf's text format");
+    }
+    let (from, count) = match (num_param(req, "from", 1), num_param(req, "count", 200)) {
+        (Ok(f), Ok(c)) => (f.max(1), c.min(MAX_SOURCE_LINES)),
+        (Err(r), _) | (_, Err(r)) => return r,
+    };
+    let total = bytes.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+    json_answer(200, |w| {
+        w.begin_object()?;
+        w.member("from", from)?;
+        w.member("total", total)?;
+        w.key("lines")?;
+        w.begin_array()?;
+        let skip = usize::try_from(from - 1).unwrap_or(usize::MAX);
+        let take = usize::try_from(count).unwrap_or(0);
+        for line in bytes.split(|&b| b == b'\n').skip(skip).take(take) {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let text = String::from_utf8_lossy(line);
+            match text.char_indices().nth(MAX_SOURCE_LINE) {
+                Some((cut, _)) => w.value(&*format!("{}…", text.get(..cut).unwrap_or(""))),
+                None => w.value(&*text),
+            }?;
+        }
+        w.end_array()?;
+        w.end_object()
+    })
 }
 
 fn num_param(req: &Query<'_>, name: &str, default: u64) -> Result<u64, Response> {
@@ -675,12 +788,18 @@ struct TensorRef<'r, 'm, 'a> {
 
 /// The file as a document over `decoded` (its bytes read as the request
 /// asks).
-fn document_of(req: &Query<'_>, file: &ExploredFile, decoded: &Decoded<'_>) -> Document {
+fn document_of(
+    req: &Query<'_>,
+    file: &ExploredFile,
+    wire: &WireInput,
+    decoded: &Decoded<'_>,
+) -> Document {
     let reading = Reading {
         asked: AsFormat::parse(asked(req)).unwrap_or(AsFormat::Auto),
         options: FormatOptions::default(),
     };
-    Document::from_decoded(file.bytes.clone(), file.dir.clone(), reading, decoded)
+    Document::from_decoded(wire.binary.clone(), file.dir.clone(), reading, decoded)
+        .with_text(wire.text.clone())
 }
 
 /// The file's document for the format asked for, made once per file and
@@ -690,13 +809,21 @@ fn file_document(req: &Query<'_>, file: &ExploredFile) -> Result<Document, Respo
     if let Some(d) = file.cached(&key) {
         return Ok(d);
     }
-    let decoded = decode(req, file.bytes.bytes(), false).map_err(|_| {
-        Response::error(
-            422,
-            "the file does not decode as asked, so it has no tensors",
-        )
-    })?;
-    let doc = document_of(req, file, &decoded);
+    let wire = wire_of(req, file);
+    let decoded = wire
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|w| decode(req, w, false))
+        .map_err(|_| {
+            Response::error(
+                422,
+                "the file does not decode as asked, so it has no tensors",
+            )
+        })?;
+    let Ok(wire) = &wire else {
+        return Err(Response::error(422, "the file does not decode as asked"));
+    };
+    let doc = document_of(req, file, wire, &decoded);
     file.keep(&key, doc.clone());
     Ok(doc)
 }
@@ -1041,7 +1168,12 @@ const SERIES_POINTS: usize = 10_000;
 /// `/api/series`: what the page draws of an event file (an empty answer
 /// for any other file).
 pub(super) fn record_series(req: &Query<'_>, file: &ExploredFile) -> Response {
-    let decoded = match decode(req, file.bytes.bytes(), false) {
+    let wire = wire_of(req, file);
+    let decoded = match wire
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|w| decode(req, w, false))
+    {
         Ok(d) => d,
         Err(f) => {
             return json_answer(422, |w| {

@@ -27,6 +27,7 @@ pub fn file_handler(path: &str) -> Option<FileHandler> {
     let handler: FileHandler = match path {
         "/api/open" => endpoints::open,
         "/api/text" => endpoints::text_view,
+        "/api/source" => endpoints::source,
         "/api/hex" => endpoints::hex,
         "/api/fields" => endpoints::fields,
         "/api/tensor" => endpoints::tensor_info,

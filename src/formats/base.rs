@@ -36,6 +36,26 @@ impl Default for FormatOptions {
     }
 }
 
+/// Which syntax a file is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Syntax {
+    /// The wire format.
+    #[default]
+    Binary,
+    /// Protobuf's text format.
+    Text,
+}
+
+impl Syntax {
+    /// The word for it (`"syntax"` in JSON).
+    pub fn name(self) -> &'static str {
+        match self {
+            Syntax::Binary => "binary",
+            Syntax::Text => "text",
+        }
+    }
+}
+
 /// What a format made of the input.
 pub enum Body<'a> {
     /// A message read with a schema: its full type name, the message, and

@@ -21,8 +21,8 @@ pub mod tf_record;
 
 pub use base::{
     Body, Bundle, BundleEntry, BundleVersion, DecodeFn, Format, FormatOptions, KernelOrder, LineFn,
-    SideTensor, SideTensorsFn, SideValues, TensorAdapter, TensorNamer, TensorRole, TensorSink,
-    decode_builtin, is_text, no_line, no_side_tensors, walk,
+    SideTensor, SideTensorsFn, SideValues, Syntax, TensorAdapter, TensorNamer, TensorRole,
+    TensorSink, decode_builtin, is_text, no_line, no_side_tensors, walk,
 };
 use summary::no_summary;
 
@@ -42,6 +42,9 @@ pub struct Decoded<'a> {
     /// The formats `--as auto` tried before this one, with why each did not
     /// fit (empty when a format was named).
     pub passed_over: Vec<(&'static Format, DecodeError)>,
+    /// The syntax of the file: binary, or protobuf's text format (whose
+    /// binary form `body` was read from).
+    pub syntax: Syntax,
 }
 
 /// The id of the schemaless reading, the last format tried.
@@ -380,7 +383,7 @@ pub fn near_misses(
 
 /// Why `--as auto` turned an input down: the deciding error, and what each
 /// format said.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Rejection {
     pub error: DecodeError,
     pub tried: Vec<(&'static str, DecodeError)>,
@@ -421,6 +424,7 @@ pub fn detect<'a>(
                     format: bundle,
                     body,
                     passed_over,
+                    syntax: Syntax::Binary,
                 });
             }
             Err(e) => passed_over.push((bundle, e)),
@@ -434,6 +438,7 @@ pub fn detect<'a>(
             format,
             body,
             passed_over,
+            syntax: Syntax::Binary,
         });
     }
     if let Err(error) = precheck(bytes) {
@@ -457,6 +462,7 @@ pub fn detect<'a>(
                     format,
                     body,
                     passed_over,
+                    syntax: Syntax::Binary,
                 });
             }
             Err(e) => passed_over.push((format, e)),
@@ -493,5 +499,6 @@ pub fn decode_as<'a>(
         format,
         body,
         passed_over: Vec::new(),
+        syntax: Syntax::Binary,
     })
 }

@@ -86,10 +86,12 @@ pub fn write_decoded_object(
 }
 
 /// The members of the decoded file's object before its value: `"format"`,
+/// `"syntax"` (`"binary"`, or `"text"` for protobuf's text format),
 /// `"type"` (null without a schema) and `"also"` (the other types the
 /// file fits, when there are any). The explorer writes the same head.
 pub fn write_head(w: &mut JsonWriter<'_>, decoded: &Decoded<'_>) -> io::Result<()> {
     w.member("format", decoded.format.id)?;
+    w.member("syntax", decoded.syntax.name())?;
     match &decoded.body {
         Body::Message {
             type_name,
@@ -177,15 +179,21 @@ pub fn write_error(w: &mut dyn Write, e: &DecodeError) -> io::Result<()> {
     let mut w = JsonWriter::new(w);
     w.begin_object()?;
     w.key("error")?;
-    error_object(
-        &mut w,
-        e.check(),
-        &e.path_string(),
-        e.offset(),
-        &e.message(),
-    )?;
+    decode_error_object(&mut w, e)?;
     w.end_object()?;
     w.finish()
+}
+
+/// A decode error's object: [`error_object`], and for a text-format
+/// input the `"line"` and `"column"` of the fault (1-based).
+pub fn decode_error_object(w: &mut JsonWriter<'_>, e: &DecodeError) -> io::Result<()> {
+    w.begin_object()?;
+    error_members(w, e.check(), &e.path_string(), e.offset(), &e.message())?;
+    if let Some((line, column)) = e.line_column() {
+        w.member("line", line)?;
+        w.member("column", column)?;
+    }
+    w.end_object()
 }
 
 /// `{"check", "path", "offset", "message"}`: an error of the JSON contract.
@@ -197,11 +205,21 @@ pub fn error_object(
     message: &str,
 ) -> io::Result<()> {
     w.begin_object()?;
+    error_members(w, check, path, offset, message)?;
+    w.end_object()
+}
+
+fn error_members(
+    w: &mut JsonWriter<'_>,
+    check: &str,
+    path: &str,
+    offset: u64,
+    message: &str,
+) -> io::Result<()> {
     w.member("check", check)?;
     w.member("path", path)?;
     w.member("offset", offset)?;
-    w.member("message", message)?;
-    w.end_object()
+    w.member("message", message)
 }
 
 /// Text if it is UTF-8, else `{"base64": ...}`.
@@ -282,7 +300,6 @@ fn field_value(
     }
 }
 
-/// The key of a map entry, as a JSON object key.
 /// A map entry's key as the JSON output writes it (the object's key).
 pub fn map_key(set: &SchemaSet, entry: &Message<'_>) -> String {
     let def = entry.def(set);
@@ -299,7 +316,13 @@ pub fn map_key(set: &SchemaSet, entry: &Message<'_>) -> String {
             ScalarValue::F32(v) => v.to_string(),
             ScalarValue::F64(v) => v.to_string(),
         },
-        _ => String::new(),
+        // An absent key is its type's default (protobuf's text format and
+        // proto3 writers leave a default key out).
+        _ => match kdef.ty {
+            FieldType::Scalar(Scalar::String | Scalar::Bytes) => String::new(),
+            FieldType::Scalar(Scalar::Bool) => false.to_string(),
+            _ => 0.to_string(),
+        },
     }
 }
 

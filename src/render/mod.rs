@@ -2,6 +2,7 @@
 //! decoded tree; they write to any `io::Write` (the binary passes a buffered,
 //! locked stdout) and never print on their own.
 
+pub mod binary;
 pub mod bundle_view;
 pub mod elide;
 pub mod fmt;
@@ -13,6 +14,7 @@ pub mod shown;
 pub mod stats_view;
 pub mod summary;
 pub mod text;
+pub mod textproto;
 pub mod tf_record_view;
 pub mod tf_view;
 pub mod tree;

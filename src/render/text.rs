@@ -5,6 +5,7 @@
 
 use super::RenderOptions;
 use crate::decode::Message;
+use crate::formats::Syntax;
 use crate::formats::{Body, Decoded, tensor_adapter};
 use crate::schema::SchemaSet;
 use std::io::{self, Write};
@@ -79,6 +80,13 @@ pub fn write_decoded(
     decoded: &Decoded<'_>,
     opts: &RenderOptions,
 ) -> io::Result<()> {
+    // A text-format file is read as its binary form: the sizes are that
+    // form's.
+    let size_of = if decoded.syntax == Syntax::Text {
+        " (its binary form; the file is protobuf text format)"
+    } else {
+        ""
+    };
     match &decoded.body {
         Body::Message {
             type_name,
@@ -95,7 +103,7 @@ pub fn write_decoded(
                 write!(w, "  (the same bytes are also a valid {})", also.join(", "))?;
             }
             writeln!(w)?;
-            writeln!(w, "size:   {} bytes", message.end - message.offset)?;
+            writeln!(w, "size:   {} bytes{size_of}", message.end - message.offset)?;
             let set = SchemaSet::builtin();
             let full_name = &message.def(set).full_name;
             if full_name == "onnx.SequenceProto" && also.is_empty() {
@@ -128,7 +136,7 @@ pub fn write_decoded(
                 "format: {} ({})",
                 decoded.format.id, decoded.format.title
             )?;
-            writeln!(w, "size:   {} bytes", msg.end - msg.offset)?;
+            writeln!(w, "size:   {} bytes{size_of}", msg.end - msg.offset)?;
             super::schemaless::write_text_body(w, msg, opts)?;
         }
         Body::Records(file) => {
@@ -150,7 +158,7 @@ pub fn write_decoded(
                 decoded.format.id, decoded.format.title
             )?;
             writeln!(w, "type:   {}", plain(type_name))?;
-            writeln!(w, "size:   {} bytes", message.end - message.offset)?;
+            writeln!(w, "size:   {} bytes{size_of}", message.end - message.offset)?;
             message_fields(w, set, message, 0, opts)?;
         }
     }

@@ -458,15 +458,15 @@ fn entry<'m, 'a>(set: &SchemaSet, e: &'m Message<'a>) -> (String, Option<&'m Val
     let def = e.def(set);
     let key = def
         .field_by_number(1)
-        .and_then(|(slot, kdef)| {
-            e.slot(slot).last().map(|f| match f.value {
-                Value::Bytes(b) => plain_bytes(b),
-                Value::Scalar(raw) => match ScalarValue::from_raw(kdef.ty, raw) {
-                    ScalarValue::U64(v) => v.to_string(),
-                    other => other.as_i64().map_or_else(String::new, |n| n.to_string()),
-                },
-                _ => String::new(),
-            })
+        .map(|(slot, kdef)| match e.slot(slot).last().map(|f| &f.value) {
+            Some(Value::Bytes(b)) => plain_bytes(b),
+            Some(Value::Scalar(raw)) => match ScalarValue::from_raw(kdef.ty, *raw) {
+                ScalarValue::U64(v) => v.to_string(),
+                other => other.as_i64().map_or_else(String::new, |n| n.to_string()),
+            },
+            // An absent key is its type's default.
+            None if kdef.ty.wire_type() != crate::wire::WireType::Len => 0.to_string(),
+            _ => String::new(),
         })
         .unwrap_or_default();
     let value = def

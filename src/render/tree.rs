@@ -198,13 +198,12 @@ fn map_entry(
     opts: &RenderOptions,
 ) -> io::Result<()> {
     let def = entry.def(set);
+    // An absent key is its type's default.
     let key = def
         .field_by_number(1)
-        .and_then(|(slot, kdef)| {
-            entry
-                .slot(slot)
-                .last()
-                .map(|f| value_text(set, kdef, &f.value, opts))
+        .map(|(slot, kdef)| match entry.slot(slot).last() {
+            Some(f) => value_text(set, kdef, &f.value, opts),
+            None => value_text(set, kdef, &default_value(kdef), opts),
         })
         .unwrap_or_default();
     match def.field_by_number(2) {
@@ -219,6 +218,14 @@ fn map_entry(
             None => writeln!(w, "{label}[{key}]: (default)"),
         },
         None => writeln!(w, "{label}[{key}]"),
+    }
+}
+
+/// The value a field has when absent, as the decoder would hold it.
+fn default_value(f: &FieldDef) -> Value<'static> {
+    match f.ty {
+        FieldType::Scalar(Scalar::String | Scalar::Bytes) => Value::Bytes(&[]),
+        _ => Value::Scalar(0),
     }
 }
 

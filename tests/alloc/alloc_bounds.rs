@@ -265,6 +265,7 @@ fn tiny_field_ratios(bytes: &[u8]) -> Vec<(&'static str, f64)> {
             format: formats::find("protobuf").unwrap(),
             body: formats::Body::Schemaless(tree),
             passed_over: Vec::new(),
+            syntax: Default::default(),
         };
         let _ = text::write_decoded(&mut sink, &d, &ropts);
         drop(d);
@@ -501,4 +502,70 @@ fn the_explorers_field_tree_uses_no_memory_per_field() {
     eprintln!("a page of 1M fields: peak {peak} bytes allocated; the whole tree: {whole}");
     assert!(peak < 256 << 10, "{peak} bytes allocated");
     assert!(whole > 50_000_000, "{whole} bytes for the whole tree");
+}
+
+/// A text-format input read as the decoders read it: its binary form made
+/// (`WireInput`), then detected and rendered as above.
+fn read_text_and_render(text: &[u8]) -> u64 {
+    use pbdecode::formats::AsFormat;
+    use pbdecode::input::InputBytes;
+    use pbdecode::syntax::WireInput;
+    match WireInput::new(
+        std::sync::Arc::new(InputBytes::Owned(text.to_vec())),
+        AsFormat::Auto,
+    ) {
+        Ok(w) => decode_and_render(w.binary.bytes()),
+        Err(_) => 0,
+    }
+}
+
+/// The text format's reader holds, besides its output (mostly smaller
+/// than the text), a frame per open message and a record per field of the
+/// open messages: 10,000 levels of nesting (refused past the depth limit),
+/// a 20 MB string, a million tiny fields and a long text GraphDef stay
+/// within a small multiple of the text.
+#[test]
+fn text_format_inputs_take_a_bounded_multiple_of_the_text() {
+    warm_up();
+    let deep = "graph { node { attribute { g {".repeat(3400).into_bytes();
+    let mut long = b"dims: 1\ndata_type: 8\nname: \"t\"\nstring_data: \"".to_vec();
+    long.extend(std::iter::repeat_n(b'x', 20 << 20));
+    long.extend_from_slice(b"\"\n");
+    let mut unclosed = long.clone();
+    unclosed.truncate(unclosed.len() - 2);
+    let tiny = "dims:1 ".repeat(1 << 20).into_bytes();
+    let mut graph = String::new();
+    for k in 0..20_000 {
+        graph.push_str(&format!(
+            "node {{ name: \"n{k}\" op: \"Identity\" input: \"n{}\" attr {{ key: \"T\" value {{ type: DT_FLOAT }} }} }}\n",
+            k.max(1) - 1
+        ));
+    }
+    // (what, the text, the bound as a multiple of the text): a million
+    // two-byte fields decode as binary does, a tree node per field (the
+    // binary suite's bound for its tiniest fields is 72 times the input).
+    for (what, text, times) in [
+        ("10,000 levels", deep, 8),
+        ("a 20 MB string", long, 8),
+        ("a 20 MB string never closed", unclosed, 8),
+        ("a million tiny fields", tiny, 72),
+        // The decoded tree of a GraphDef (a node per message and field)
+        // is the most of it: the binary suite allows 32 times a binary
+        // file, which is about half its text.
+        ("a text GraphDef of 20,000 nodes", graph.into_bytes(), 16),
+    ] {
+        let mut out = 0;
+        let ((), peak) = peak_during(|| out = read_text_and_render(&text));
+        eprintln!(
+            "{what}: {} bytes in, peak {peak} bytes allocated, {out} bytes out",
+            text.len()
+        );
+        // The text held once more (the reading's own copy here), its
+        // binary form, the decoded tree and the renderers' buffers.
+        assert!(
+            peak <= times * text.len() + (1 << 20),
+            "{what}: {peak} bytes allocated for a {}-byte text",
+            text.len()
+        );
+    }
 }

@@ -362,6 +362,37 @@ test('TensorFlow: a GraphDef\'s nodes and a SavedModel\'s functions', async () =
   await shot(page, 'g10-saved-model-function');
 });
 
+test('a GraphDef in protobuf\'s text format: the Graph tab as for the binary file, the Text tab its lines', async () => {
+  const rel = 'text-format/graph.pbtxt';
+  const cli = cliJson(rel);
+  assert.equal(cli.syntax, 'text');
+  const binary = cliJson('schemaless/sample/tf_fg_dense_frozen_frozen_graph.pb');
+  assert.equal(cli.summary.nodes.graph, binary.summary.nodes.graph);
+  await openGraph(rel);
+  assert.equal((await graphData()).nodes, cli.summary.nodes.graph);
+  const matmul = cli.value.node.find((n) => n.op === 'MatMul');
+  await clickNode(matmul.name);
+  assert.deepEqual(await page.$$eval('#node-inputs td.formal', (tds) => tds.map((td) => td.textContent)), ['a', 'b']);
+  await shot(page, 'g11-text-graphdef');
+  // The Text tab: the file's own lines, numbered.
+  await page.evaluate((key) => { location.hash = '#f=' + encodeURIComponent(key) + '&tab=text'; }, '0/' + rel);
+  await page.waitForSelector('#source .row');
+  const lines = readFileSync(path.join(fixtures, rel), 'utf8').split('\n');
+  const shown = await page.$$eval('#source .row', (rows) => rows.slice(0, 3).map((r) => [r.dataset.line, r.querySelector('.code').textContent]));
+  assert.deepEqual(shown, [['1', lines[0]], ['2', lines[1]], ['3', lines[2]]]);
+  await shot(page, 'g12-text-graphdef-lines');
+  // A text file turned down: the error's line and column, the line
+  // highlighted among its neighbours.
+  const bad = 'text-format/bad_unknown_field.pbtxt';
+  await page.evaluate((key) => { location.hash = '#f=' + encodeURIComponent(key); }, '0/' + bad);
+  await page.waitForSelector('#error [data-line]');
+  assert.equal(await page.$eval('#error [data-line]', (e) => e.textContent), 'line 4, column 3');
+  await page.waitForSelector('#source .row.fault');
+  assert.equal(await page.$eval('#source .row.fault', (r) => r.dataset.line), '4');
+  assert.match(await page.$eval('#source .row.fault .code', (c) => c.textContent), /devise/);
+  await shot(page, 'g13-text-error-line');
+});
+
 // A model of `layers` name scopes of two nodes each, as exporters name a
 // YOLO's (`/model.N/conv/Conv`, `/model.N/act/Relu`), with the shapes of
 // its values declared (value_info).

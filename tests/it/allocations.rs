@@ -16,6 +16,31 @@ use std::path::{Path, PathBuf};
 /// the size is bounded without `crate::alloc`.
 const BOUNDED: &[(&str, &str, &str)] = &[
     (
+        "src/render/binary.rs",
+        "size",
+        "a decoded message's span: bytes of the input already in memory",
+    ),
+    (
+        "src/render/textproto.rs",
+        "out.len()+indent",
+        "the output so far and two spaces a level: depth is the decoder's budget",
+    ),
+    (
+        "src/text_format/encoder.rs",
+        "len_at+room",
+        "the output so far and a varint's room: at most 10 bytes",
+    ),
+    (
+        "src/wire.rs",
+        "capacity",
+        "WireWriter::with_capacity: callers pass a span of bytes already in memory",
+    ),
+    (
+        "src/wire.rs",
+        "raw_len+self.length_bytes",
+        "the output written and the varints of its lengths: at most 10 bytes per length written",
+    ),
+    (
         "src/formats/paddle.rs",
         "count",
         "vars.len(): the variables already listed",

@@ -432,27 +432,41 @@ fn well_known_non_protobuf_files_are_named() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// JSON and protobuf's text format are told as text before any wire
-/// check: their first bytes read as keys of wire type 3, 6 or 7 (`{` is a
-/// group of field 15, `n` wire type 6), which used to be the error shown.
+/// JSON and other text are told as text before any wire check: their
+/// first bytes read as keys of wire type 3, 6 or 7 (`{` is a group of
+/// field 15, `n` wire type 6), which used to be the error shown. Protobuf's
+/// text format of a built-in message is read as that message.
 #[test]
 fn text_files_are_told_as_text_before_wire_checks() {
     for text in [
         &b"{\"graph\": {\"node\": []}}\n"[..],
-        b"node {\n  name: \"x\"\n  op: \"Const\"\n}\n",
-        b"ir_version: 8\ngraph { name: \"g\" }\n",
+        b"layer {\n  name: \"data\"\n  type: \"Input\"\n}\n",
     ] {
         let o = decode_stdin(&["--json", "-"], text);
         assert_eq!(o.status.code(), Some(1));
         let doc = json::value(&stdout(&o)).unwrap();
         let err = doc.get("error").unwrap();
         assert_eq!(err.get("check").and_then(Value::as_str), Some("text"));
-        assert_eq!(err.get("offset").and_then(Value::as_u64), Some(0));
         let message = err.get("message").and_then(Value::as_str).unwrap();
         assert!(
-            message.contains("JSON") && message.contains("protobuf text format"),
+            message.contains("JSON") && message.contains("protobuf text format")
+                || message.contains("\"layer\" is not a field of any built-in")
+                    && message.contains("--schema"),
             "{message}"
         );
+    }
+    for (text, format) in [
+        (
+            &b"node {\n  name: \"x\"\n  op: \"Placeholder\"\n}\n"[..],
+            "tf-graph-def",
+        ),
+        (b"dims: 2 data_type: 1 float_data: [1, 2]", "onnx-tensor"),
+    ] {
+        let o = decode_stdin(&["--json", "-"], text);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let doc = json::value(&stdout(&o)).unwrap();
+        assert_eq!(doc.get("format").and_then(Value::as_str), Some(format));
+        assert_eq!(doc.get("syntax").and_then(Value::as_str), Some("text"));
     }
 }
 

@@ -113,7 +113,9 @@ fn a_user_schema_with_a_huge_max_depth_stops_at_the_hard_limit() {
     assert_eq!(text.matches("m {").count(), 1000);
     let json = [&base[..], &["--json"]].concat();
     let (out, _) = check(&json, &bytes, 0);
-    assert!(out.starts_with("{\"format\": \"protobuf\", \"type\": \"r.M\""));
+    assert!(
+        out.starts_with("{\"format\": \"protobuf\", \"syntax\": \"binary\", \"type\": \"r.M\"")
+    );
     assert!(balanced(&out));
     // Within the limit everything is read with the schema.
     let (text, err) = check(&base, &deep(900), 0);

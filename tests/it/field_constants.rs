@@ -63,10 +63,13 @@ fn generate() -> String {
         for part in full.split('.') {
             node = node.children.entry(part.to_string()).or_default();
         }
+        // Extensions (`[pkg.ext]`) are read by their full name, not by a
+        // constant of the message they extend.
         let fields = def
             .fields
             .iter()
             .enumerate()
+            .filter(|(_, f)| !f.name.starts_with('['))
             .map(|(slot, f)| (f.name.to_uppercase(), f.name.clone(), f.number, slot))
             .collect();
         node.message = Some((full, fields));

@@ -33,6 +33,7 @@ const TARGETS: &[(&str, Target, u64)] = &[
     ("api", paths::api, paths::API_OUTPUT_BASE),
     ("tf_bundle", paths::tf_bundle, OUTPUT_BASE),
     ("tf_record", paths::tf_record, OUTPUT_BASE),
+    ("text_format", paths::text_format, OUTPUT_BASE),
     ("facade", paths::facade, OUTPUT_BASE),
 ];
 

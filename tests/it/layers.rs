@@ -39,12 +39,14 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("schema", &["schema"]),
     // The generated constants naming the built-in tables' fields.
     ("field constants", &["fields"]),
-    ("decode", &["decode", "schemaless"]),
+    // The binary decoder, the reading without a schema, and the text
+    // format's reader (text to the binary form, over the same tables).
+    ("decode", &["decode", "schemaless", "text_format"]),
     ("tensor", &["tensor"]),
     ("formats and statistics", &["formats", "stats"]),
     (
         "pictures, export and user schemas",
-        &["picture", "npy", "user_schema"],
+        &["picture", "npy", "user_schema", "syntax"],
     ),
     ("render", &["render"]),
     // Models as graphs: extraction, layout, JSON/DOT/SVG, on the views'

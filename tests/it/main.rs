@@ -66,6 +66,8 @@ mod summary;
 mod tensor_snapshots;
 #[cfg(feature = "cli")]
 mod testdata;
+#[cfg(feature = "cli")]
+mod text_format;
 mod tf_checkpoint;
 mod tf_formats;
 mod tf_record;

@@ -38,8 +38,19 @@ fn opts() -> RenderOptions {
     }
 }
 
-/// Everything the binary can do with one input, minus the printing.
+/// Everything the binary can do with one input, minus the printing; a
+/// text-format input also as its binary form.
 fn exercise(bytes: &[u8], fopts: &FormatOptions, ropts: &RenderOptions) {
+    if pbdecode::text_format::looks_like_text(bytes) {
+        let input = std::sync::Arc::new(pbdecode::input::InputBytes::Owned(bytes.to_vec()));
+        if let Ok(w) = pbdecode::syntax::WireInput::new(input, formats::AsFormat::Auto) {
+            exercise_binary(w.binary.bytes(), fopts, ropts);
+        }
+    }
+    exercise_binary(bytes, fopts, ropts);
+}
+
+fn exercise_binary(bytes: &[u8], fopts: &FormatOptions, ropts: &RenderOptions) {
     if let Ok(d) = formats::detect(bytes, fopts) {
         let (text, json) = render(&d, ropts);
         assert!(!text.is_empty() && !json.is_empty());

@@ -31,6 +31,7 @@ fn render(bytes: &[u8], offsets: bool) -> (String, String) {
         format: formats::find("protobuf").unwrap(),
         body: Body::Schemaless(tree),
         passed_over: Vec::new(),
+        syntax: Default::default(),
     };
     let opts = RenderOptions {
         offsets,
@@ -193,6 +194,7 @@ fn ten_thousand_levels_never_overflow_the_stack() {
                 format: formats::find("protobuf").unwrap(),
                 body: Body::Schemaless(tree),
                 passed_over: Vec::new(),
+                syntax: Default::default(),
             };
             let mut out = Vec::new();
             text::write_decoded(&mut out, &decoded, &RenderOptions::default()).unwrap();

@@ -381,6 +381,11 @@ impl Module {
             return (Vec::new(), None);
         }
         let bytes = file.bytes.bytes();
+        // A file in protobuf's text format is read whole: its binary form
+        // is made of every byte.
+        if pbdecode::text_format::looks_like_text(bytes) {
+            return (unread, None);
+        }
         match path {
             // Answered, then checked: every byte it could not read must
             // lie in a tensor payload, past the first values it shows (the

@@ -326,6 +326,13 @@ class File:
         return self._format[1]
 
     @property
+    def syntax(self) -> str:
+        """``"binary"``, or ``"text"`` for a file in protobuf's text format
+        (``.pbtxt``, ``.prototxt``), read as the binary form of its message:
+        the same tensors, values and summary."""
+        return self._doc.syntax()
+
+    @property
     def also(self) -> list[str]:
         """Other message types the same bytes are equally valid as."""
         return list(self._format[2])

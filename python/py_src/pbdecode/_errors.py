@@ -10,23 +10,45 @@ class DecodeError(ValueError):
     ``model-ir_version``), ``path`` the field path (``""`` at the top),
     ``offset`` the byte offset, ``message`` what failed; ``hint``, for a
     well-known file that is no protobuf, what it looks like and what reads
-    it (the command's ``this looks like ..`` note), else None.
+    it (the command's ``this looks like ..`` note), else None; in a file in
+    protobuf's text format, ``line`` and ``column`` (1-based) say where,
+    and ``offset`` is the byte offset in the text (else both are None).
     """
 
-    def __init__(self, text: str, check: str, path: str, offset: int, message: str, hint: str | None = None):
+    def __init__(
+        self,
+        text: str,
+        check: str,
+        path: str,
+        offset: int,
+        message: str,
+        hint: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ):
         super().__init__(text)
         self.check = check
         self.path = path
         self.offset = offset
         self.message = message
         self.hint = hint
+        self.line = line
+        self.column = column
 
     def __reduce__(self):
-        return (type(self), (str(self), self.check, self.path, self.offset, self.message, self.hint))
+        return (
+            type(self),
+            (str(self), self.check, self.path, self.offset, self.message, self.hint, self.line, self.column),
+        )
 
     def to_dict(self) -> dict:
-        """The ``{"check", "path", "offset", "message"}`` object."""
-        return {"check": self.check, "path": self.path, "offset": self.offset, "message": self.message}
+        """The ``{"check", "path", "offset", "message"}`` object (with
+        ``"line"`` and ``"column"`` for a text file)."""
+        d = {"check": self.check, "path": self.path, "offset": self.offset, "message": self.message}
+        if self.line is not None:
+            d["line"] = self.line
+            d["column"] = self.column
+        return d
 
 
 class ValuesUnavailable(ValueError):

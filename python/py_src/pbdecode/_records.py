@@ -38,7 +38,7 @@ def _with_hint(e: DecodeError, head: bytes, name: str | None) -> DecodeError:
     hint = _pbdecode.looks_like(head, name)
     if hint is None or getattr(e, "hint", None):
         return e
-    return DecodeError(f"{e}\nthis looks like {hint}", e.check, e.path, e.offset, e.message, hint)
+    return DecodeError(f"{e}\nthis looks like {hint}", e.check, e.path, e.offset, e.message, hint, e.line, e.column)
 
 
 class _Column:
