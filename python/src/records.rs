@@ -37,15 +37,15 @@ pub fn example_table(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Tabl
 }
 
 /// A read-only numpy view of `data`, owned by `owner`.
-fn view<'py, T: numpy::Element>(
-    owner: &Bound<'py, Table>,
+fn view<'py, T: numpy::Element, O>(
+    owner: &Bound<'py, O>,
     data: &[T],
 ) -> PyResult<Bound<'py, PyArray1<T>>> {
     let v = ArrayView1::from(data);
-    // SAFETY: `data` is a buffer of the table that `owner` holds in an
-    // `Arc` and never changes; numpy keeps `owner` as the array's base for
-    // as long as the array or a view of it lives, and the array is made
-    // read-only, so nothing writes through it.
+    // SAFETY: `data` is a buffer that `owner` (a records table or an
+    // events frame) holds in an `Arc` and never changes; numpy keeps
+    // `owner` as the array's base for as long as the array or a view of it
+    // lives, and the array is made read-only, so nothing writes through it.
     let a = unsafe { PyArray1::borrow_from_array(&v, owner.clone().into_any()) };
     a.getattr("flags")?.setattr("writeable", false)?;
     Ok(a)
@@ -179,18 +179,6 @@ pub fn event_table(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Events
     Ok(Events { table })
 }
 
-fn events_view<'py, T: numpy::Element>(
-    owner: &Bound<'py, Events>,
-    data: &[T],
-) -> PyResult<Bound<'py, PyArray1<T>>> {
-    let v = ArrayView1::from(data);
-    // SAFETY: as `view`: a buffer of the frozen `owner`, never changed,
-    // kept alive as the array's base; the array is read-only.
-    let a = unsafe { PyArray1::borrow_from_array(&v, owner.clone().into_any()) };
-    a.getattr("flags")?.setattr("writeable", false)?;
-    Ok(a)
-}
-
 #[pymethods]
 impl Events {
     /// Every tag, in order of first appearance.
@@ -210,10 +198,10 @@ impl Events {
         PyTuple::new(
             slf.py(),
             [
-                events_view(slf, &s.step)?.into_any(),
-                events_view(slf, &s.wall_time)?.into_any(),
-                events_view(slf, &s.tag)?.into_any(),
-                events_view(slf, &s.value)?.into_any(),
+                view(slf, &s.step)?.into_any(),
+                view(slf, &s.wall_time)?.into_any(),
+                view(slf, &s.tag)?.into_any(),
+                view(slf, &s.value)?.into_any(),
             ],
         )
     }
